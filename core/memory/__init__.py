@@ -1,0 +1,1 @@
+"""Device memory: one reserved arena, pools and regions over it, registered host memory."""

@@ -1,0 +1,138 @@
+"""The device arena: one reserved mmap region that holds all device memory.
+
+Holds three invariants:
+- every runtime allocation (pools, regions, kernarg, code objects, ring buffers) is a
+  sub-range of the arena, so the engine sees device memory as one numpy view;
+- live allocations never overlap, and freed memory is not handed out again until
+  it is free (first fit over a sorted free list, coalesced on free);
+- freed pages are returned to the OS (MADV_DONTNEED), so they read as zero when reused.
+"""
+import bisect
+import ctypes
+import mmap
+import threading
+
+import numpy as np
+
+from core.errors import OutOfResources, InvalidAllocation
+
+PAGE = 4096
+# Python 3.11's mmap module lacks the constant; this is Linux's value on every architecture.
+MAP_NORESERVE = getattr(mmap, "MAP_NORESERVE", 0x4000)
+
+
+class Allocation:
+    __slots__ = ("address", "size", "owner", "info")
+
+    def __init__(self, address, size, owner, info):
+        self.address = address
+        self.size = size
+        self.owner = owner        # the pool/region (or runtime part) it came from
+        self.info = info          # free-form: what it is for, agents allowed, ...
+
+    @property
+    def end(self):
+        return self.address + self.size
+
+
+class Arena:
+    def __init__(self, size):
+        # Reserved, not committed: MAP_NORESERVE lets a 24 GiB machine reserve more
+        # device memory than it has, and pages cost RAM only once touched.
+        self._map = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | MAP_NORESERVE)
+        self.size = size
+        self.base = ctypes.addressof(ctypes.c_char.from_buffer(self._map))
+        self.bytes = np.frombuffer(self._map, dtype=np.uint8)
+        self._free = [(self.base, size)]           # sorted (address, size)
+        self._live = {}                            # address -> Allocation
+        self._starts = []                          # sorted live addresses
+        self._lock = threading.Lock()
+        self.version = 0                           # bumps on every change: caches key on it
+        self.used = 0
+
+    def close(self):
+        self.bytes = None
+        self._live.clear()
+        try:
+            self._map.close()
+        except BufferError:
+            # A numpy view still references the map (e.g. a test holds one); the
+            # mapping dies with its last reference instead.
+            pass
+
+    def allocate(self, size, align=PAGE, owner=None, info=None):
+        if size <= 0:
+            raise InvalidAllocation(f"cannot allocate {size} bytes")
+        size = -(-size // PAGE) * PAGE
+        with self._lock:
+            for i, (start, length) in enumerate(self._free):
+                address = -(-start // align) * align
+                if address + size <= start + length:
+                    self._take(i, start, length, address, size)
+                    alloc = Allocation(address, size, owner, info or {})
+                    self._live[address] = alloc
+                    bisect.insort(self._starts, address)
+                    self.version += 1
+                    self.used += size
+                    return alloc
+        raise OutOfResources(f"device arena exhausted: {size} bytes requested, {self.size - self.used} free")
+
+    def _take(self, i, start, length, address, size):
+        pieces = []
+        if address > start:
+            pieces.append((start, address - start))
+        if address + size < start + length:
+            pieces.append((address + size, start + length - address - size))
+        self._free[i:i + 1] = pieces
+
+    def free(self, address):
+        with self._lock:
+            alloc = self._live.pop(address, None)
+            if alloc is None:
+                raise InvalidAllocation(f"{address:#x} is not the start of a live allocation")
+            self._starts.remove(address)
+            self.version += 1
+            self.used -= alloc.size
+            self._map.madvise(mmap.MADV_DONTNEED, alloc.address - self.base, alloc.size)
+            self._release(alloc.address, alloc.size)
+            return alloc
+
+    def _release(self, address, size):
+        i = bisect.bisect(self._free, (address, size))
+        if i < len(self._free) and address + size == self._free[i][0]:
+            size += self._free.pop(i)[1]
+        if i > 0 and self._free[i - 1][0] + self._free[i - 1][1] == address:
+            prev = self._free.pop(i - 1)
+            address, size = prev[0], prev[1] + size
+            i -= 1
+        self._free.insert(i, (address, size))
+
+    def find(self, address):
+        """The live allocation containing `address`, or None."""
+        with self._lock:
+            i = bisect.bisect_right(self._starts, address) - 1
+            if i < 0:
+                return None
+            alloc = self._live[self._starts[i]]
+            return alloc if address < alloc.end else None
+
+    def allocations(self):
+        with self._lock:
+            return [self._live[a] for a in self._starts]
+
+    def live_ranges(self):
+        """(starts, ends) as sorted uint64 arrays: the engine checks lane addresses against them."""
+        with self._lock:
+            starts = np.array(self._starts, dtype=np.uint64)
+            ends = np.array([self._live[a].end for a in self._starts], dtype=np.uint64)
+        return starts, ends
+
+    def contains(self, address, size=1):
+        return self.base <= address and address + size <= self.base + self.size
+
+    def view(self, address, size):
+        """Writable bytes of device memory [address, address+size)."""
+        offset = address - self.base
+        if offset < 0 or offset + size > self.size:
+            raise InvalidAllocation(f"{address:#x}+{size} is outside the device arena")
+        return self.bytes[offset:offset + size]

@@ -1,0 +1,6 @@
+"""Python implementations of the exports, one module per API area.
+
+Each function receives the export's cffi arguments, converts them to Python values,
+calls core/, and writes results through out-pointers (softgpu_shim.api.out).
+"""
+from softgpu_shim.api import system  # noqa: F401

@@ -1,0 +1,288 @@
+/* C fast paths: signal values, signal waits and queue indices.
+
+   Holds three invariants:
+   - a freed signal's handle never resolves again (the slot's generation moves on);
+   - every value change bumps the slot's futex word, so a sleeping waiter always wakes
+     to re-check its condition (no lost wake-up);
+   - an invalid signal handle or unknown queue pointer is counted and ignored: these
+     exports cannot return a status, and a crash is never the answer. */
+#include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+typedef struct {
+    amd_signal_t amd;          /* value, start_ts and end_ts where ROCr keeps them */
+    _Atomic uint32_t generation;
+    _Atomic uint32_t live;
+    _Atomic uint32_t seq;      /* futex word: bumped on every change */
+    _Atomic uint32_t waiters;
+    uint32_t next_free;
+    char pad[44];
+} sg_signal_slot;
+
+static sg_signal_slot *g_slots;
+static uint32_t g_free_head, g_high_water = 1;
+static size_t g_live;
+static pthread_mutex_t g_alloc_lock = PTHREAD_MUTEX_INITIALIZER;
+static _Atomic uint32_t g_any_seq, g_any_waiters;
+static _Atomic uint64_t g_invalid_calls;
+static _Atomic(const void *) g_queues[SG_MAX_QUEUES];
+
+uint64_t sg_now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t sg_invalid_fastpath_calls(void) { return atomic_load(&g_invalid_calls); }
+
+int sg_signal_table_open(void) {
+    if (g_slots) return 0;
+    /* Reserved, not committed: pages are touched only as slots are used. */
+    void *p = mmap(NULL, sizeof(sg_signal_slot) * SG_MAX_SIGNALS, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) return -1;
+    g_slots = p;
+    return 0;
+}
+
+void sg_signal_table_close(void) {
+    /* The table stays mapped: a late call with an old handle must fail its
+       generation check, not touch unmapped memory. Slots are simply all retired. */
+    pthread_mutex_lock(&g_alloc_lock);
+    if (g_slots) {
+        for (uint32_t i = 1; i < g_high_water; i++) {
+            if (atomic_load(&g_slots[i].live)) {
+                atomic_store(&g_slots[i].live, 0);
+                atomic_fetch_add(&g_slots[i].generation, 1);
+                g_slots[i].next_free = g_free_head;
+                g_free_head = i;
+            }
+        }
+    }
+    g_live = 0;
+    pthread_mutex_unlock(&g_alloc_lock);
+}
+
+static sg_signal_slot *resolve(uint64_t handle) {
+    uint32_t index = (uint32_t)handle;
+    if (!g_slots || (handle >> 56) != SG_SIGNAL_TAG || index == 0 || index >= SG_MAX_SIGNALS)
+        return NULL;
+    sg_signal_slot *s = &g_slots[index];
+    if (index >= g_high_water || !atomic_load_explicit(&s->live, memory_order_acquire) ||
+        (atomic_load_explicit(&s->generation, memory_order_relaxed) & 0xFFFFFF) !=
+            ((handle >> 32) & 0xFFFFFF))
+        return NULL;
+    return s;
+}
+
+static sg_signal_slot *resolve_or_count(uint64_t handle) {
+    sg_signal_slot *s = resolve(handle);
+    if (!s) atomic_fetch_add(&g_invalid_calls, 1);
+    return s;
+}
+
+uint64_t sg_signal_alloc(int64_t initial_value) {
+    if (!g_slots) return 0;
+    pthread_mutex_lock(&g_alloc_lock);
+    uint32_t index;
+    if (g_free_head) {
+        index = g_free_head;
+        g_free_head = g_slots[index].next_free;
+    } else if (g_high_water < SG_MAX_SIGNALS) {
+        index = g_high_water++;
+    } else {
+        pthread_mutex_unlock(&g_alloc_lock);
+        return 0;
+    }
+    sg_signal_slot *s = &g_slots[index];
+    memset(&s->amd, 0, sizeof s->amd);
+    s->amd.kind = AMD_SIGNAL_KIND_USER;
+    s->amd.value = initial_value;
+    atomic_store(&s->live, 1);
+    g_live++;
+    uint64_t gen = atomic_load(&s->generation) & 0xFFFFFF;
+    pthread_mutex_unlock(&g_alloc_lock);
+    return ((uint64_t)SG_SIGNAL_TAG << 56) | (gen << 32) | index;
+}
+
+static void wake(sg_signal_slot *s) {
+    atomic_fetch_add_explicit(&s->seq, 1, memory_order_release);
+    if (atomic_load(&s->waiters))
+        syscall(SYS_futex, &s->seq, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+    if (atomic_load(&g_any_waiters)) {
+        atomic_fetch_add(&g_any_seq, 1);
+        syscall(SYS_futex, &g_any_seq, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+    }
+}
+
+int sg_signal_free(uint64_t handle) {
+    pthread_mutex_lock(&g_alloc_lock);
+    sg_signal_slot *s = resolve(handle);
+    if (!s) {
+        pthread_mutex_unlock(&g_alloc_lock);
+        return -1;
+    }
+    atomic_store(&s->live, 0);
+    atomic_fetch_add(&s->generation, 1);
+    s->next_free = g_free_head;
+    g_free_head = (uint32_t)handle;
+    g_live--;
+    pthread_mutex_unlock(&g_alloc_lock);
+    wake(s); /* waiters on a destroyed signal return rather than sleep forever */
+    return 0;
+}
+
+int sg_signal_valid(uint64_t handle) { return resolve(handle) != NULL; }
+size_t sg_signal_live_count(void) { return g_live; }
+
+int64_t *sg_signal_value_ptr(uint64_t handle) {
+    sg_signal_slot *s = resolve(handle);
+    return s ? (int64_t *)&s->amd.value : NULL;
+}
+
+void *sg_signal_amd_ptr(uint64_t handle) {
+    sg_signal_slot *s = resolve(handle);
+    return s ? &s->amd : NULL;
+}
+
+#define VALUE(s) ((_Atomic int64_t *)&(s)->amd.value)
+
+static int condition_holds(int condition, int64_t value, int64_t compare) {
+    switch (condition) {
+    case HSA_SIGNAL_CONDITION_EQ: return value == compare;
+    case HSA_SIGNAL_CONDITION_NE: return value != compare;
+    case HSA_SIGNAL_CONDITION_LT: return value < compare;
+    case HSA_SIGNAL_CONDITION_GTE: return value >= compare;
+    default: return 1; /* an unknown condition never blocks forever */
+    }
+}
+
+static void futex_sleep(_Atomic uint32_t *word, uint32_t seen, uint64_t deadline) {
+    uint64_t now = sg_now_ns();
+    if (now >= deadline) return;
+    uint64_t left = deadline - now;
+    /* Cap each sleep at 100 ms so that a waiter re-checks even if a wake were missed. */
+    if (left > 100000000ull) left = 100000000ull;
+    struct timespec ts = {(time_t)(left / 1000000000ull), (long)(left % 1000000000ull)};
+    syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, seen, &ts, NULL, 0);
+}
+
+static uint64_t deadline_after(uint64_t timeout_ns) {
+    uint64_t now = sg_now_ns();
+    return timeout_ns > UINT64_MAX - now ? UINT64_MAX : now + timeout_ns;
+}
+
+int64_t sg_signal_wait(uint64_t handle, int condition, int64_t compare_value,
+                       uint64_t timeout_ns, int *satisfied) {
+    sg_signal_slot *s = resolve_or_count(handle);
+    *satisfied = 0;
+    if (!s) return 0;
+    uint64_t deadline = deadline_after(timeout_ns);
+    for (int spin = 0;; spin++) {
+        uint32_t seen = atomic_load_explicit(&s->seq, memory_order_acquire);
+        int64_t v = atomic_load_explicit(VALUE(s), memory_order_acquire);
+        if (condition_holds(condition, v, compare_value)) {
+            *satisfied = 1;
+            return v;
+        }
+        if (!atomic_load(&s->live) || sg_now_ns() >= deadline) return v;
+        if (spin < 64) continue;
+        atomic_fetch_add(&s->waiters, 1);
+        futex_sleep(&s->seq, seen, deadline);
+        atomic_fetch_sub(&s->waiters, 1);
+    }
+}
+
+uint32_t sg_signal_wait_any(uint32_t count, const uint64_t *handles, const int *conditions,
+                            const int64_t *values, uint64_t timeout_ns, int64_t *satisfying_value) {
+    if (!handles || !conditions || !values || count == 0) {
+        atomic_fetch_add(&g_invalid_calls, 1);
+        return UINT32_MAX;
+    }
+    uint64_t deadline = deadline_after(timeout_ns);
+    atomic_fetch_add(&g_any_waiters, 1);
+    uint32_t found = UINT32_MAX;
+    for (;;) {
+        uint32_t seen = atomic_load_explicit(&g_any_seq, memory_order_acquire);
+        for (uint32_t i = 0; i < count && found == UINT32_MAX; i++) {
+            sg_signal_slot *s = resolve(handles[i]);
+            if (!s) continue;
+            int64_t v = atomic_load_explicit(VALUE(s), memory_order_acquire);
+            if (condition_holds(conditions[i], v, values[i])) {
+                found = i;
+                if (satisfying_value) *satisfying_value = v;
+            }
+        }
+        if (found != UINT32_MAX || sg_now_ns() >= deadline) break;
+        futex_sleep(&g_any_seq, seen, deadline);
+    }
+    atomic_fetch_sub(&g_any_waiters, 1);
+    return found;
+}
+
+void sg_signal_store(uint64_t handle, int64_t value) {
+    sg_signal_slot *s = resolve_or_count(handle);
+    if (!s) return;
+    atomic_store_explicit(VALUE(s), value, memory_order_release);
+    wake(s);
+}
+
+int64_t sg_signal_add(uint64_t handle, int64_t delta) {
+    sg_signal_slot *s = resolve_or_count(handle);
+    if (!s) return 0;
+    int64_t old = atomic_fetch_add(VALUE(s), delta);
+    wake(s);
+    return old;
+}
+
+/* ---- queues: registered amd_queue_t addresses ---- */
+
+static size_t queue_slot(const void *q) { return ((uintptr_t)q >> 6) % SG_MAX_QUEUES; }
+
+int sg_queue_register(void *amd_queue) {
+    for (size_t i = queue_slot(amd_queue), n = 0; n < SG_MAX_QUEUES; n++, i = (i + 1) % SG_MAX_QUEUES) {
+        const void *expected = NULL;
+        if (atomic_compare_exchange_strong(&g_queues[i], &expected, amd_queue)) return 0;
+    }
+    return -1;
+}
+
+int sg_queue_unregister(void *amd_queue) {
+    for (size_t i = queue_slot(amd_queue), n = 0; n < SG_MAX_QUEUES; n++, i = (i + 1) % SG_MAX_QUEUES) {
+        const void *expected = amd_queue;
+        /* (void*)1 is a tombstone: probing continues past removed entries. */
+        if (atomic_compare_exchange_strong(&g_queues[i], &expected, (const void *)1)) return 0;
+        if (expected == NULL) return -1;
+    }
+    return -1;
+}
+
+int sg_queue_registered(const void *amd_queue) {
+    if (amd_queue == NULL || amd_queue == (const void *)1) return 0;
+    for (size_t i = queue_slot(amd_queue), n = 0; n < SG_MAX_QUEUES; n++, i = (i + 1) % SG_MAX_QUEUES) {
+        const void *q = atomic_load_explicit(&g_queues[i], memory_order_acquire);
+        if (q == amd_queue) return 1;
+        if (q == NULL) return 0;
+    }
+    return 0;
+}
+
+static amd_queue_t *queue_or_count(const hsa_queue_t *queue) {
+    if (!sg_queue_registered(queue)) {
+        atomic_fetch_add(&g_invalid_calls, 1);
+        return NULL;
+    }
+    return (amd_queue_t *)queue;
+}
+
+#define WRITE_INDEX(q) ((_Atomic uint64_t *)&(q)->write_dispatch_id)
+#define READ_INDEX(q) ((_Atomic uint64_t *)&(q)->read_dispatch_id)

@@ -1,0 +1,156 @@
+/* The exports that must not take the GIL: every memory-order variant of the signal
+   value operations, signal waits and queue index operations. Each family is written
+   once as a macro and stamped out per memory order, so the variants cannot drift. */
+
+#define EXPORT __attribute__((visibility("default")))
+
+#define SIGNAL_LOAD(order_name, order)                                                    \
+    EXPORT hsa_signal_value_t hsa_signal_load_##order_name(hsa_signal_t signal) {        \
+        sg_signal_slot *s = resolve_or_count(signal.handle);                              \
+        return s ? atomic_load_explicit(VALUE(s), order) : 0;                             \
+    }
+SIGNAL_LOAD(relaxed, memory_order_relaxed)
+SIGNAL_LOAD(acquire, memory_order_acquire)
+SIGNAL_LOAD(scacquire, memory_order_acquire)
+
+#define SIGNAL_STORE(prefix, order_name, order)                                           \
+    EXPORT void hsa_signal_##prefix##_##order_name(hsa_signal_t signal,                   \
+                                                   hsa_signal_value_t value) {            \
+        sg_signal_slot *s = resolve_or_count(signal.handle);                              \
+        if (!s) return;                                                                   \
+        atomic_store_explicit(VALUE(s), value, order);                                    \
+        wake(s);                                                                          \
+    }
+SIGNAL_STORE(store, relaxed, memory_order_relaxed)
+SIGNAL_STORE(store, release, memory_order_release)
+SIGNAL_STORE(store, screlease, memory_order_release)
+/* A silent store wakes waiters too: waking early is allowed, sleeping past a change is not. */
+SIGNAL_STORE(silent_store, relaxed, memory_order_relaxed)
+SIGNAL_STORE(silent_store, screlease, memory_order_release)
+
+#define SIGNAL_RMW(op, fetch, order_name, order)                                          \
+    EXPORT void hsa_signal_##op##_##order_name(hsa_signal_t signal,                       \
+                                               hsa_signal_value_t value) {                \
+        sg_signal_slot *s = resolve_or_count(signal.handle);                              \
+        if (!s) return;                                                                   \
+        fetch(VALUE(s), value, order);                                                    \
+        wake(s);                                                                          \
+    }
+#define SIGNAL_RMW_ALL_ORDERS(op, fetch)                                                  \
+    SIGNAL_RMW(op, fetch, relaxed, memory_order_relaxed)                                  \
+    SIGNAL_RMW(op, fetch, acquire, memory_order_acquire)                                  \
+    SIGNAL_RMW(op, fetch, scacquire, memory_order_acquire)                                \
+    SIGNAL_RMW(op, fetch, release, memory_order_release)                                  \
+    SIGNAL_RMW(op, fetch, screlease, memory_order_release)                                \
+    SIGNAL_RMW(op, fetch, acq_rel, memory_order_acq_rel)                                  \
+    SIGNAL_RMW(op, fetch, scacq_screl, memory_order_acq_rel)
+SIGNAL_RMW_ALL_ORDERS(add, atomic_fetch_add_explicit)
+SIGNAL_RMW_ALL_ORDERS(subtract, atomic_fetch_sub_explicit)
+SIGNAL_RMW_ALL_ORDERS(and, atomic_fetch_and_explicit)
+SIGNAL_RMW_ALL_ORDERS(or, atomic_fetch_or_explicit)
+SIGNAL_RMW_ALL_ORDERS(xor, atomic_fetch_xor_explicit)
+
+#define SIGNAL_EXCHANGE(order_name, order)                                                \
+    EXPORT hsa_signal_value_t hsa_signal_exchange_##order_name(hsa_signal_t signal,       \
+                                                               hsa_signal_value_t value) {\
+        sg_signal_slot *s = resolve_or_count(signal.handle);                              \
+        if (!s) return 0;                                                                 \
+        hsa_signal_value_t old = atomic_exchange_explicit(VALUE(s), value, order);        \
+        wake(s);                                                                          \
+        return old;                                                                       \
+    }
+#define SIGNAL_CAS(order_name, order)                                                     \
+    EXPORT hsa_signal_value_t hsa_signal_cas_##order_name(                                \
+        hsa_signal_t signal, hsa_signal_value_t expected, hsa_signal_value_t value) {     \
+        sg_signal_slot *s = resolve_or_count(signal.handle);                              \
+        if (!s) return 0;                                                                 \
+        hsa_signal_value_t seen = expected;                                               \
+        if (atomic_compare_exchange_strong_explicit(VALUE(s), &seen, value, order,        \
+                                                    memory_order_relaxed))                \
+            wake(s);                                                                      \
+        return seen;                                                                      \
+    }
+#define SIGNAL_SWAPS(order_name, order) SIGNAL_EXCHANGE(order_name, order) SIGNAL_CAS(order_name, order)
+SIGNAL_SWAPS(relaxed, memory_order_relaxed)
+SIGNAL_SWAPS(acquire, memory_order_acquire)
+SIGNAL_SWAPS(scacquire, memory_order_acquire)
+SIGNAL_SWAPS(release, memory_order_release)
+SIGNAL_SWAPS(screlease, memory_order_release)
+SIGNAL_SWAPS(acq_rel, memory_order_acq_rel)
+SIGNAL_SWAPS(scacq_screl, memory_order_acq_rel)
+
+/* Timeout hints are in HSA timestamp ticks; SoftGPU's timestamp clock counts nanoseconds. */
+#define SIGNAL_WAIT(order_name)                                                           \
+    EXPORT hsa_signal_value_t hsa_signal_wait_##order_name(                               \
+        hsa_signal_t signal, hsa_signal_condition_t condition,                            \
+        hsa_signal_value_t compare_value, uint64_t timeout_hint,                          \
+        hsa_wait_state_t wait_state_hint) {                                               \
+        int satisfied;                                                                    \
+        (void)wait_state_hint;                                                            \
+        return sg_signal_wait(signal.handle, condition, compare_value, timeout_hint,      \
+                              &satisfied);                                                \
+    }
+SIGNAL_WAIT(relaxed)
+SIGNAL_WAIT(acquire)
+SIGNAL_WAIT(scacquire)
+
+EXPORT uint32_t hsa_amd_signal_wait_any(uint32_t signal_count, hsa_signal_t *signals,
+                                        hsa_signal_condition_t *conds,
+                                        hsa_signal_value_t *values, uint64_t timeout_hint,
+                                        hsa_wait_state_t wait_hint,
+                                        hsa_signal_value_t *satisfying_value) {
+    (void)wait_hint;
+    _Static_assert(sizeof(hsa_signal_t) == sizeof(uint64_t), "signal handle is 64-bit");
+    _Static_assert(sizeof(hsa_signal_condition_t) == sizeof(int), "conditions are ints");
+    return sg_signal_wait_any(signal_count, (const uint64_t *)signals, (const int *)conds,
+                              values, timeout_hint, satisfying_value);
+}
+
+#define QUEUE_LOAD(which, field, order_name, order)                                       \
+    EXPORT uint64_t hsa_queue_load_##which##_index_##order_name(const hsa_queue_t *queue) {\
+        amd_queue_t *q = queue_or_count(queue);                                           \
+        return q ? atomic_load_explicit(field(q), order) : 0;                             \
+    }
+QUEUE_LOAD(read, READ_INDEX, relaxed, memory_order_relaxed)
+QUEUE_LOAD(read, READ_INDEX, acquire, memory_order_acquire)
+QUEUE_LOAD(read, READ_INDEX, scacquire, memory_order_acquire)
+QUEUE_LOAD(write, WRITE_INDEX, relaxed, memory_order_relaxed)
+QUEUE_LOAD(write, WRITE_INDEX, acquire, memory_order_acquire)
+QUEUE_LOAD(write, WRITE_INDEX, scacquire, memory_order_acquire)
+
+#define QUEUE_STORE(which, field, order_name, order)                                      \
+    EXPORT void hsa_queue_store_##which##_index_##order_name(const hsa_queue_t *queue,    \
+                                                             uint64_t value) {            \
+        amd_queue_t *q = queue_or_count(queue);                                           \
+        if (q) atomic_store_explicit(field(q), value, order);                             \
+    }
+QUEUE_STORE(write, WRITE_INDEX, relaxed, memory_order_relaxed)
+QUEUE_STORE(write, WRITE_INDEX, release, memory_order_release)
+QUEUE_STORE(write, WRITE_INDEX, screlease, memory_order_release)
+QUEUE_STORE(read, READ_INDEX, relaxed, memory_order_relaxed)
+QUEUE_STORE(read, READ_INDEX, release, memory_order_release)
+QUEUE_STORE(read, READ_INDEX, screlease, memory_order_release)
+
+#define QUEUE_WRITE_RMW(order_name, order)                                                \
+    EXPORT uint64_t hsa_queue_add_write_index_##order_name(const hsa_queue_t *queue,      \
+                                                           uint64_t value) {              \
+        amd_queue_t *q = queue_or_count(queue);                                           \
+        return q ? atomic_fetch_add_explicit(WRITE_INDEX(q), value, order) : 0;           \
+    }                                                                                     \
+    EXPORT uint64_t hsa_queue_cas_write_index_##order_name(const hsa_queue_t *queue,      \
+                                                           uint64_t expected,             \
+                                                           uint64_t value) {              \
+        amd_queue_t *q = queue_or_count(queue);                                           \
+        if (!q) return 0;                                                                 \
+        uint64_t seen = expected;                                                         \
+        atomic_compare_exchange_strong_explicit(WRITE_INDEX(q), &seen, value, order,      \
+                                                memory_order_relaxed);                    \
+        return seen;                                                                      \
+    }
+QUEUE_WRITE_RMW(relaxed, memory_order_relaxed)
+QUEUE_WRITE_RMW(acquire, memory_order_acquire)
+QUEUE_WRITE_RMW(scacquire, memory_order_acquire)
+QUEUE_WRITE_RMW(release, memory_order_release)
+QUEUE_WRITE_RMW(screlease, memory_order_release)
+QUEUE_WRITE_RMW(acq_rel, memory_order_acq_rel)
+QUEUE_WRITE_RMW(scacq_screl, memory_order_acq_rel)

@@ -1,0 +1,37 @@
+"""ABI numbers of the HSA runtime: the one Python-side source of truth.
+
+Enumerations come from the official headers through the generated hsa_enums module
+(prefixes dropped: Status.ERROR_INVALID_SIGNAL is HSA_STATUS_ERROR_INVALID_SIGNAL).
+Layouts of structures SoftGPU reads from memory (AQL packets, amd_queue_t, kernel
+descriptors) are numpy dtypes declared here.
+"""
+import numpy as np
+
+from softgpu_shim.hsa_enums import *  # noqa: F401,F403  (re-exported under their generated names)
+from softgpu_shim.hsa_enums import (HsaStatus, HsaExtStatusError, HsaAgentInfo, HsaAmdAgentInfo,
+                                    HsaSystemInfo, HsaPacketType, HsaSignalCondition)
+
+Status = HsaStatus
+ExtStatus = HsaExtStatusError
+AgentInfo = HsaAgentInfo
+AmdAgentInfo = HsaAmdAgentInfo
+SystemInfo = HsaSystemInfo
+PacketType = HsaPacketType
+SignalCondition = HsaSignalCondition
+
+# Timestamps (HSA_SYSTEM_INFO_TIMESTAMP, signal wait timeouts, profiling) count
+# nanoseconds of CLOCK_MONOTONIC, the clock the C fast path uses.
+TIMESTAMP_FREQUENCY_HZ = 1_000_000_000
+
+AQL_PACKET_SIZE = 64
+
+KERNEL_DISPATCH_PACKET = np.dtype([
+    ("header", "<u2"), ("setup", "<u2"),
+    ("workgroup_size_x", "<u2"), ("workgroup_size_y", "<u2"), ("workgroup_size_z", "<u2"),
+    ("reserved0", "<u2"),
+    ("grid_size_x", "<u4"), ("grid_size_y", "<u4"), ("grid_size_z", "<u4"),
+    ("private_segment_size", "<u4"), ("group_segment_size", "<u4"),
+    ("kernel_object", "<u8"), ("kernarg_address", "<u8"), ("reserved2", "<u8"),
+    ("completion_signal", "<u8"),
+])
+assert KERNEL_DISPATCH_PACKET.itemsize == AQL_PACKET_SIZE

@@ -1,0 +1,30 @@
+/* The C side of SoftGPU that Python calls (cdef'd by build_shim.py).
+
+   Signals live in a C table so that every hsa_signal_* and hsa_queue_* index
+   operation runs without the GIL. A signal handle is
+   (tag << 56) | (generation << 32) | index; only this file decodes it. */
+#define SG_SIGNAL_TAG 0x51
+#define SG_MAX_SIGNALS 262144
+#define SG_MAX_QUEUES 4096
+
+int sg_signal_table_open(void);
+void sg_signal_table_close(void);
+uint64_t sg_signal_alloc(int64_t initial_value);
+int sg_signal_free(uint64_t handle);
+int sg_signal_valid(uint64_t handle);
+int64_t *sg_signal_value_ptr(uint64_t handle);
+void *sg_signal_amd_ptr(uint64_t handle);
+size_t sg_signal_live_count(void);
+int64_t sg_signal_wait(uint64_t handle, int condition, int64_t compare_value,
+                       uint64_t timeout_ns, int *satisfied);
+uint32_t sg_signal_wait_any(uint32_t count, const uint64_t *handles, const int *conditions,
+                            const int64_t *values, uint64_t timeout_ns, int64_t *satisfying_value);
+void sg_signal_store(uint64_t handle, int64_t value);
+int64_t sg_signal_add(uint64_t handle, int64_t delta);
+uint64_t sg_now_ns(void);
+
+int sg_queue_register(void *amd_queue);
+int sg_queue_unregister(void *amd_queue);
+int sg_queue_registered(const void *amd_queue);
+
+uint64_t sg_invalid_fastpath_calls(void);
