@@ -26,11 +26,13 @@ class Session:
     def __init__(self):
         from core import profile, native
         from core.memory.arena import Arena
+        from core.agents import Agents
         self.native = native.lib
         self.profile = profile.load()
         self._closers = []
         try:
             self.arena = self._own(Arena(self.profile.arena_bytes))
+            self.agents = self._own(Agents(self.profile))
         except BaseException:
             self.close()
             raise

@@ -1,7 +1,8 @@
 import os
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-LIBDIR = os.path.join(ROOT, "build", "lib")
+# SOFTGPU_LIBDIR lets a developer test a library built elsewhere (python3 build_shim.py DIR).
+LIBDIR = os.environ.get("SOFTGPU_LIBDIR") or os.path.join(ROOT, "build", "lib")
 LIBRARY = os.path.join(LIBDIR, "libhsa-runtime64.so.1")
 C_TESTS = os.path.join(ROOT, "tests", "c")
 BITCODE = "/usr/lib/x86_64-linux-gnu/amdgcn/bitcode"
