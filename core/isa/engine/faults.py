@@ -1,0 +1,42 @@
+"""Kernel faults: what the engine raises when a wave does something hardware would trap on.
+
+Holds two invariants:
+- a fault is raised before the faulting access touches memory, so nothing outside the
+  faulting access is ever written;
+- every fault carries a complete report (kernel, pc, instruction, workgroup, wave, lane,
+  address, reason) that the packet processor hands to the queue's error callback and the trace.
+"""
+from core.errors import HsaError
+from softgpu_shim.hsa_abi import Status
+
+REPORT_FIELDS = ("kernel", "pc", "instruction", "workgroup", "wave", "lane", "address", "reason")
+
+
+class KernelFault(HsaError):
+    """A wave faulted. `.status` is MEMORY_APERTURE_VIOLATION or ILLEGAL_INSTRUCTION."""
+
+    def __init__(self, reason, status=Status.ERROR_ILLEGAL_INSTRUCTION, **report):
+        self.report = {field: report.get(field) for field in REPORT_FIELDS}
+        self.report["reason"] = reason
+        super().__init__(self._describe(), status)
+
+    def _describe(self):
+        r = self.report
+        where = []
+        if r["pc"] is not None:
+            where.append(f"pc={r['pc']:#x}")
+        for key in ("instruction", "workgroup", "wave", "lane"):
+            if r[key] is not None:
+                where.append(f"{key}={r[key]}")
+        if r["address"] is not None:
+            where.append(f"address={r['address']:#x}")
+        kernel = r["kernel"] or "kernel"
+        return f"{kernel}: {r['reason']}" + (f" ({', '.join(where)})" if where else "")
+
+
+def memory_fault(reason, **report):
+    return KernelFault(reason, Status.ERROR_MEMORY_APERTURE_VIOLATION, **report)
+
+
+def illegal_instruction(reason, **report):
+    return KernelFault(reason, Status.ERROR_ILLEGAL_INSTRUCTION, **report)
