@@ -1,0 +1,133 @@
+"""The decoded instruction record the executor and the disassembler share.
+
+Invariants:
+- a record is immutable and hashable, so the executor can cache it per code address;
+- `dst`/`src` hold the explicit operands in llvm's assembly order (destinations first),
+  `implicit_dst`/`implicit_src` the registers an opcode touches without naming them
+  (VOPC e32 writes vcc, v_cndmask_b32_e32 reads vcc, v_add_co_ci_u32_e32 reads and
+  writes vcc, s_cbranch_vccz reads vcc, ...);
+- register operands carry the first register and the width in dwords, so a 64-bit
+  source `s[4:5]` is Operand('sgpr', 4, 2) and the executor never re-derives widths;
+- `text` is exactly what `llvm-objdump-15 -d --mcpu=gfx1030` prints for the instruction
+  (mnemonic and operands, without the trailing comment).
+"""
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+# Scalar operand field ids (gfx10) that name special registers, as llvm spells them.
+SPECIAL_NAMES = {
+    106: "vcc_lo", 107: "vcc_hi", 124: "m0", 125: "null", 126: "exec_lo", 127: "exec_hi",
+    235: "src_shared_base", 236: "src_shared_limit", 237: "src_private_base",
+    238: "src_private_limit", 239: "src_pops_exiting_wave_id",
+    251: "src_vccz", 252: "src_execz", 253: "src_scc", 254: "lds_direct",
+}
+# 64-bit views of register pairs that llvm names as one register.
+SPECIAL_PAIR_NAMES = {106: "vcc", 126: "exec"}
+
+VCC_LO = 106
+EXEC_LO = 126
+M0 = 124
+NULL = 125
+SCC = 253
+
+# 1/(2*pi) as the inline constant 248 denotes it, printed the way llvm prints it per width.
+INV_2PI_TEXT = {1: "0.15915494", 2: "0.15915494309189532"}
+INV_2PI = 0.15915494309189532
+
+
+@dataclass(frozen=True, slots=True)
+class Operand:
+    """One operand: kind in ('sgpr','vgpr','ttmp','special','inline_int','inline_float',
+    'literal','label','off','null'); index is the first register number (the field id for
+    'special', e.g. 106 for vcc_lo); count its width in dwords; value the constant (inline,
+    literal as the raw 32-bit pattern) or the branch target address of a 'label'."""
+    kind: str
+    index: int = 0
+    count: int = 1
+    value: int | float | None = None
+
+    @property
+    def text(self) -> str:
+        kind = self.kind
+        if kind in ("sgpr", "vgpr", "ttmp"):
+            prefix = {"sgpr": "s", "vgpr": "v", "ttmp": "ttmp"}[kind]
+            if self.count == 1:
+                return f"{prefix}{self.index}"
+            return f"{prefix}[{self.index}:{self.index + self.count - 1}]"
+        if kind == "special":
+            if self.count == 2 and self.index in SPECIAL_PAIR_NAMES:
+                return SPECIAL_PAIR_NAMES[self.index]
+            return SPECIAL_NAMES[self.index]
+        if kind == "inline_int":
+            return str(self.value)
+        if kind == "inline_float":
+            if self.value == INV_2PI:
+                return INV_2PI_TEXT[2 if self.count == 2 else 1]
+            return repr(float(self.value))
+        if kind == "literal":
+            return f"0x{self.value:x}"
+        if kind == "label":
+            return str(self.value)
+        if kind == "off":
+            return "off"
+        if kind == "null":
+            return "null"
+        raise ValueError(f"unknown operand kind {kind!r}")
+
+
+class Mods(Mapping):
+    """A frozen, hashable mapping of instruction modifiers (offset, glc, neg, dpp_ctrl, ...)."""
+    __slots__ = ("_items", "_hash")
+
+    def __init__(self, items=()):
+        self._items = dict(items)
+        self._hash = None
+
+    def __getitem__(self, key):
+        return self._items[key]
+
+    def __iter__(self):
+        return iter(self._items)
+
+    def __len__(self):
+        return len(self._items)
+
+    def __hash__(self):
+        if self._hash is None:
+            self._hash = hash(tuple(sorted(self._items.items(), key=lambda kv: kv[0])))
+        return self._hash
+
+    def __repr__(self):
+        return f"Mods({self._items!r})"
+
+
+NO_MODS = Mods()
+
+
+@dataclass(frozen=True, slots=True)
+class Instruction:
+    """One decoded instruction. `encoding` is the family ('SOP1', 'VOP3', 'VOP3B', 'GLOBAL',
+    ...); `mnemonic` the base llvm name without _e32/_e64/_dpp/_sdwa, `form` that suffix
+    ('e32', 'e64', 'dpp', 'dpp8', 'sdwa' or '' for families without one); `size` counts the
+    literal dword too."""
+    address: int
+    size: int
+    encoding: str
+    opcode: int
+    mnemonic: str
+    form: str
+    dst: tuple = ()
+    src: tuple = ()
+    mods: Mods = field(default=NO_MODS)
+    implicit_dst: tuple = ()
+    implicit_src: tuple = ()
+    wave64: bool = False
+
+    @property
+    def text(self) -> str:
+        from core.isa.disasm import format_instruction
+        return format_instruction(self)
+
+    @property
+    def next_address(self) -> int:
+        return self.address + self.size
