@@ -1,0 +1,23 @@
+"""Fixtures for ISA engine tests: a live runtime session inside the pytest process.
+
+The library is cffi-embedded: loaded with ctypes into a process that already runs
+Python, its exports run in this same interpreter, so after hsa_init the session that
+`core.runtime.require()` returns is the one the library's own calls use.
+"""
+import ctypes
+
+import pytest
+
+from tests.support.paths import LIBRARY
+
+
+@pytest.fixture(scope="session")
+def session():
+    lib = ctypes.CDLL(LIBRARY)
+    lib.hsa_init.restype = ctypes.c_int
+    lib.hsa_shut_down.restype = ctypes.c_int
+    status = lib.hsa_init()
+    assert status == 0, f"hsa_init returned {status:#x}"
+    from core import runtime
+    yield runtime.require()
+    assert lib.hsa_shut_down() == 0
