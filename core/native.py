@@ -1,19 +1,19 @@
 """The C side of the library (softgpu_shim/native.h), as `ffi` and `lib`.
 
 Inside the library the embedded module provides them. A plain Python process (the
-engine's and loader's own tests) opens the built library instead, so both see one
-signal table and one clock.
+engine's and loader's own tests) loads the built library and calls one export that
+needs no session (hsa_status_string): that starts the library's embedded module in
+this very interpreter, so both sides share one signal table and one clock. (The
+sg_* functions are not exported symbols: the version script exports only ROCr's.)
 """
+import ctypes
 import os
 
 try:
     from _softgpu_hsa import ffi, lib  # noqa: F401  (running inside the library)
 except ImportError:
-    import cffi
-
     _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    ffi = cffi.FFI()
-    with open(os.path.join(_ROOT, "softgpu_shim", "native.h")) as _f:
-        ffi.cdef(_f.read())
-    lib = ffi.dlopen(os.environ.get("SOFTGPU_LIBRARY",
-                                    os.path.join(_ROOT, "build", "lib", "libhsa-runtime64.so.1")))
+    _library = ctypes.CDLL(os.environ.get("SOFTGPU_LIBRARY", os.path.join(
+        os.environ.get("SOFTGPU_LIBDIR") or os.path.join(_ROOT, "build", "lib"), "libhsa-runtime64.so.1")))
+    _library.hsa_status_string(0, ctypes.byref(ctypes.c_char_p()))
+    from _softgpu_hsa import ffi, lib  # noqa: F401,E402

@@ -29,7 +29,8 @@ typedef struct {
 } sg_signal_slot;
 
 static sg_signal_slot *g_slots;
-static uint32_t g_free_head, g_high_water = 1;
+static uint32_t g_free_head;
+static _Atomic uint32_t g_high_water = 1;
 static size_t g_live;
 static pthread_mutex_t g_alloc_lock = PTHREAD_MUTEX_INITIALIZER;
 static _Atomic uint32_t g_any_seq, g_any_waiters;
@@ -54,9 +55,12 @@ int sg_signal_table_open(void) {
     return 0;
 }
 
+static void wake(sg_signal_slot *s);
+
 void sg_signal_table_close(void) {
     /* The table stays mapped: a late call with an old handle must fail its
-       generation check, not touch unmapped memory. Slots are simply all retired. */
+       generation check, not touch unmapped memory. Slots are simply all retired,
+       and their waiters woken so that they return instead of sleeping on. */
     pthread_mutex_lock(&g_alloc_lock);
     if (g_slots) {
         for (uint32_t i = 1; i < g_high_water; i++) {
@@ -65,6 +69,7 @@ void sg_signal_table_close(void) {
                 atomic_fetch_add(&g_slots[i].generation, 1);
                 g_slots[i].next_free = g_free_head;
                 g_free_head = i;
+                wake(&g_slots[i]);
             }
         }
     }
@@ -77,11 +82,19 @@ static sg_signal_slot *resolve(uint64_t handle) {
     if (!g_slots || (handle >> 56) != SG_SIGNAL_TAG || index == 0 || index >= SG_MAX_SIGNALS)
         return NULL;
     sg_signal_slot *s = &g_slots[index];
-    if (index >= g_high_water || !atomic_load_explicit(&s->live, memory_order_acquire) ||
+    if (index >= atomic_load_explicit(&g_high_water, memory_order_relaxed) ||
+        !atomic_load_explicit(&s->live, memory_order_acquire) ||
         (atomic_load_explicit(&s->generation, memory_order_relaxed) & 0xFFFFFF) !=
             ((handle >> 32) & 0xFFFFFF))
         return NULL;
     return s;
+}
+
+/* Still the slot `handle` resolved to: neither freed nor reused since. */
+static int still_live(const sg_signal_slot *s, uint64_t handle) {
+    return atomic_load_explicit(&s->live, memory_order_acquire) &&
+           (atomic_load_explicit(&s->generation, memory_order_relaxed) & 0xFFFFFF) ==
+               ((handle >> 32) & 0xFFFFFF);
 }
 
 static sg_signal_slot *resolve_or_count(uint64_t handle) {
@@ -114,8 +127,11 @@ uint64_t sg_signal_alloc(int64_t initial_value) {
     return ((uint64_t)SG_SIGNAL_TAG << 56) | (gen << 32) | index;
 }
 
+/* Sequentially consistent on purpose: a waiter announces itself (waiters++) and then
+   re-reads seq inside FUTEX_WAIT, a waker bumps seq and then reads waiters; with seq_cst
+   at least one of them sees the other, so no wake-up is lost. */
 static void wake(sg_signal_slot *s) {
-    atomic_fetch_add_explicit(&s->seq, 1, memory_order_release);
+    atomic_fetch_add(&s->seq, 1);
     if (atomic_load(&s->waiters))
         syscall(SYS_futex, &s->seq, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
     if (atomic_load(&g_any_waiters)) {
@@ -194,7 +210,7 @@ int64_t sg_signal_wait(uint64_t handle, int condition, int64_t compare_value,
             *satisfied = 1;
             return v;
         }
-        if (!atomic_load(&s->live) || sg_now_ns() >= deadline) return v;
+        if (!still_live(s, handle) || sg_now_ns() >= deadline) return v;
         if (spin < 64) continue;
         atomic_fetch_add(&s->waiters, 1);
         futex_sleep(&s->seq, seen, deadline);
@@ -213,20 +229,32 @@ uint32_t sg_signal_wait_any(uint32_t count, const uint64_t *handles, const int *
     uint32_t found = UINT32_MAX;
     for (;;) {
         uint32_t seen = atomic_load_explicit(&g_any_seq, memory_order_acquire);
+        int invalid = 0;
         for (uint32_t i = 0; i < count && found == UINT32_MAX; i++) {
             sg_signal_slot *s = resolve(handles[i]);
-            if (!s) continue;
+            if (!s) {
+                /* A forged or destroyed handle ends the wait: with only such handles
+                   it could never be satisfied, and a destroy wakes us just for this. */
+                invalid = 1;
+                break;
+            }
             int64_t v = atomic_load_explicit(VALUE(s), memory_order_acquire);
             if (condition_holds(conditions[i], v, values[i])) {
                 found = i;
                 if (satisfying_value) *satisfying_value = v;
             }
         }
-        if (found != UINT32_MAX || sg_now_ns() >= deadline) break;
+        if (invalid) atomic_fetch_add(&g_invalid_calls, 1);
+        if (found != UINT32_MAX || invalid || sg_now_ns() >= deadline) break;
         futex_sleep(&g_any_seq, seen, deadline);
     }
     atomic_fetch_sub(&g_any_waiters, 1);
     return found;
+}
+
+int64_t sg_signal_load(uint64_t handle) {
+    sg_signal_slot *s = resolve_or_count(handle);
+    return s ? atomic_load_explicit(VALUE(s), memory_order_acquire) : 0;
 }
 
 void sg_signal_store(uint64_t handle, int64_t value) {
@@ -244,14 +272,49 @@ int64_t sg_signal_add(uint64_t handle, int64_t delta) {
     return old;
 }
 
+int64_t sg_signal_cas(uint64_t handle, int64_t expected, int64_t value) {
+    sg_signal_slot *s = resolve_or_count(handle);
+    if (!s) return 0;
+    int64_t seen = expected;
+    if (atomic_compare_exchange_strong(VALUE(s), &seen, value)) wake(s);
+    return seen;
+}
+
+int sg_signal_set_timestamps(uint64_t handle, uint64_t start_ts, uint64_t end_ts) {
+    sg_signal_slot *s = resolve_or_count(handle);
+    if (!s) return -1;
+    s->amd.start_ts = start_ts;
+    s->amd.end_ts = end_ts;
+    return 0;
+}
+
+int sg_signal_timestamps(uint64_t handle, uint64_t *start_ts, uint64_t *end_ts) {
+    sg_signal_slot *s = resolve_or_count(handle);
+    if (!s) return -1;
+    *start_ts = s->amd.start_ts;
+    *end_ts = s->amd.end_ts;
+    return 0;
+}
+
 /* ---- queues: registered amd_queue_t addresses ---- */
 
-static size_t queue_slot(const void *q) { return ((uintptr_t)q >> 6) % SG_MAX_QUEUES; }
+/* Fibonacci hashing: queues sit at page-aligned arena addresses, so the low bits
+   carry nothing and a plain modulo would pile every queue onto a few slots. */
+static size_t queue_slot(const void *q) {
+    return (size_t)(((uintptr_t)q * 0x9E3779B97F4A7C15ull) >> 52) % SG_MAX_QUEUES;
+}
+
+#define QUEUE_TOMBSTONE ((const void *)1)
 
 int sg_queue_register(void *amd_queue) {
+    if (amd_queue == NULL || amd_queue == QUEUE_TOMBSTONE || sg_queue_registered(amd_queue)) return -1;
+    /* Reusing a tombstone is safe: lookups only stop at NULL, and an address is
+       registered at most once, so no later copy of it can hide behind this slot. */
     for (size_t i = queue_slot(amd_queue), n = 0; n < SG_MAX_QUEUES; n++, i = (i + 1) % SG_MAX_QUEUES) {
-        const void *expected = NULL;
-        if (atomic_compare_exchange_strong(&g_queues[i], &expected, amd_queue)) return 0;
+        const void *seen = atomic_load(&g_queues[i]);
+        if ((seen == NULL || seen == QUEUE_TOMBSTONE) &&
+            atomic_compare_exchange_strong(&g_queues[i], &seen, amd_queue))
+            return 0;
     }
     return -1;
 }
@@ -259,15 +322,15 @@ int sg_queue_register(void *amd_queue) {
 int sg_queue_unregister(void *amd_queue) {
     for (size_t i = queue_slot(amd_queue), n = 0; n < SG_MAX_QUEUES; n++, i = (i + 1) % SG_MAX_QUEUES) {
         const void *expected = amd_queue;
-        /* (void*)1 is a tombstone: probing continues past removed entries. */
-        if (atomic_compare_exchange_strong(&g_queues[i], &expected, (const void *)1)) return 0;
+        /* A tombstone, not NULL: probing must continue past removed entries. */
+        if (atomic_compare_exchange_strong(&g_queues[i], &expected, QUEUE_TOMBSTONE)) return 0;
         if (expected == NULL) return -1;
     }
     return -1;
 }
 
 int sg_queue_registered(const void *amd_queue) {
-    if (amd_queue == NULL || amd_queue == (const void *)1) return 0;
+    if (amd_queue == NULL || amd_queue == QUEUE_TOMBSTONE) return 0;
     for (size_t i = queue_slot(amd_queue), n = 0; n < SG_MAX_QUEUES; n++, i = (i + 1) % SG_MAX_QUEUES) {
         const void *q = atomic_load_explicit(&g_queues[i], memory_order_acquire);
         if (q == amd_queue) return 1;

@@ -19,8 +19,12 @@ int64_t sg_signal_wait(uint64_t handle, int condition, int64_t compare_value,
                        uint64_t timeout_ns, int *satisfied);
 uint32_t sg_signal_wait_any(uint32_t count, const uint64_t *handles, const int *conditions,
                             const int64_t *values, uint64_t timeout_ns, int64_t *satisfying_value);
+int64_t sg_signal_load(uint64_t handle);
 void sg_signal_store(uint64_t handle, int64_t value);
 int64_t sg_signal_add(uint64_t handle, int64_t delta);
+int64_t sg_signal_cas(uint64_t handle, int64_t expected, int64_t value);
+int sg_signal_set_timestamps(uint64_t handle, uint64_t start_ts, uint64_t end_ts);
+int sg_signal_timestamps(uint64_t handle, uint64_t *start_ts, uint64_t *end_ts);
 uint64_t sg_now_ns(void);
 
 int sg_queue_register(void *amd_queue);

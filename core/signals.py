@@ -1,0 +1,258 @@
+"""Signals: handles into the C signal table (softgpu_shim/native.h), and what the
+runtime keeps around them (attributes, async handlers, signal groups).
+
+Holds four invariants:
+- a value lives only in the C table and changes only through it, so the C exports,
+  the packet processors and Python never disagree; every call here that may block
+  runs in C with the GIL released (cffi drops it around each call);
+- a destroyed signal's handle never resolves again (the C slot's generation moves
+  on): value operations on it are ignored and loads read 0, as the C exports do;
+- a wait never returns before its condition held at least once, unless its timeout
+  passed or the signal was destroyed (then `satisfied` is False);
+- every signal of a session dies at its hsa_shut_down, after the async-handler
+  thread stopped, so no handler runs past shutdown.
+
+The module-level functions are the API of the packet processors and the engine:
+    wait(handle, condition, value, timeout_ns=FOREVER) -> (value, satisfied)
+    wait_any(handles, conditions, values, timeout_ns=FOREVER) -> (index | None, value)
+    load / store / add / subtract / cas, valid(handle)
+    set_timestamps(handle, start_ns, end_ns), timestamps(handle) -> (start_ns, end_ns)
+    now_ns()  (the clock of HSA timestamps and of wait timeouts)
+Conditions are softgpu_shim.hsa_abi.SignalCondition members (EQ, NE, LT, GTE).
+"""
+import threading
+
+from core import trace
+from core.errors import InvalidArgument, InvalidSignal, InvalidSignalGroup, OutOfResources
+from core.handles import HandleTable, KIND_SIGNAL_GROUP
+from core.native import ffi, lib
+from softgpu_shim.hsa_abi import SignalCondition
+
+FOREVER = 2 ** 64 - 1                # a timeout that never expires (UINT64_MAX ticks)
+_NOT_FOUND = 2 ** 32 - 1             # sg_signal_wait_any's "no signal satisfied"
+
+
+def now_ns():
+    """HSA timestamp clock: CLOCK_MONOTONIC nanoseconds, the clock of wait timeouts."""
+    return lib.sg_now_ns()
+
+
+def valid(handle):
+    return bool(lib.sg_signal_valid(handle))
+
+
+def load(handle):
+    """The value (acquire); 0 for an invalid handle."""
+    return lib.sg_signal_load(handle)
+
+
+def store(handle, value):
+    """Store (release) and wake every waiter of the signal."""
+    lib.sg_signal_store(handle, value)
+
+
+def add(handle, delta):
+    """Atomic add; returns the previous value (0 for an invalid handle)."""
+    return lib.sg_signal_add(handle, delta)
+
+
+def subtract(handle, delta=1):
+    """Atomic subtract, as a packet's completion signal is decremented; returns the previous value."""
+    return lib.sg_signal_add(handle, -delta)
+
+
+def cas(handle, expected, value):
+    """Compare-and-swap; returns the value seen (== expected when it swapped)."""
+    return lib.sg_signal_cas(handle, expected, value)
+
+
+def wait(handle, condition, value, timeout_ns=FOREVER):
+    """Block (without the GIL) until `condition` holds against `value`, the timeout
+    passes or the signal is destroyed. Returns (last value seen, satisfied)."""
+    satisfied = ffi.new("int *")
+    seen = lib.sg_signal_wait(handle, int(condition), value, timeout_ns, satisfied)
+    return seen, bool(satisfied[0])
+
+
+def wait_any(handles, conditions, values, timeout_ns=FOREVER):
+    """Block until one signal satisfies its condition. Returns (index, value) of the
+    first satisfied, or (None, None) on timeout or when some handle is invalid
+    (a destroyed signal ends the wait rather than leaving it unsatisfiable)."""
+    count = len(handles)
+    if count == 0 or len(conditions) != count or len(values) != count:
+        raise InvalidArgument("wait_any needs one condition and one value per signal")
+    found_value = ffi.new("int64_t *")
+    index = lib.sg_signal_wait_any(count, ffi.new("uint64_t[]", list(handles)),
+                                   ffi.new("int[]", [int(c) for c in conditions]),
+                                   ffi.new("int64_t[]", list(values)), timeout_ns, found_value)
+    return (None, None) if index == _NOT_FOUND else (index, found_value[0])
+
+
+def set_timestamps(handle, start_ns, end_ns):
+    """Record a dispatch's start/end in amd_signal_t (for hsa_amd_profiling_get_dispatch_time)."""
+    if lib.sg_signal_set_timestamps(handle, start_ns, end_ns) != 0:
+        raise InvalidSignal(f"no live signal with handle {handle:#x}")
+
+
+def timestamps(handle):
+    """(start_ns, end_ns) stored in the signal's amd_signal_t; InvalidSignal if it is gone."""
+    start, end = ffi.new("uint64_t *"), ffi.new("uint64_t *")
+    if lib.sg_signal_timestamps(handle, start, end) != 0:
+        raise InvalidSignal(f"no live signal with handle {handle:#x}")
+    return start[0], end[0]
+
+
+def value_address(handle):
+    """Address of the signal's 64-bit value (hsa_amd_signal_value_pointer)."""
+    pointer = lib.sg_signal_value_ptr(handle)
+    if pointer == ffi.NULL:
+        raise InvalidSignal(f"no live signal with handle {handle:#x}")
+    return int(ffi.cast("uintptr_t", pointer))
+
+
+class SignalInfo:
+    """What the runtime remembers about a signal besides its value."""
+    __slots__ = ("consumers", "attributes")
+
+    def __init__(self, consumers, attributes):
+        self.consumers = consumers      # agent handles named at creation (ROCr keeps them as hints)
+        self.attributes = attributes    # hsa_amd_signal_attribute_t bits
+
+
+class Signals:
+    """The session's signals: creation, destruction, async handlers, signal groups."""
+
+    def __init__(self, session):
+        if lib.sg_signal_table_open() != 0:
+            raise OutOfResources("cannot map the signal table")
+        self._agents = session.agents
+        self._info = {}
+        self._lock = threading.Lock()
+        self.handlers = AsyncHandlers()
+        self.groups = HandleTable(KIND_SIGNAL_GROUP, InvalidSignalGroup)
+
+    def create(self, initial_value, consumers=(), attributes=0):
+        """A new signal's handle. Every consumer must be a live agent (InvalidAgent)."""
+        consumers = tuple(self._agents.get(c).handle for c in consumers)
+        handle = lib.sg_signal_alloc(initial_value)
+        if handle == 0:
+            raise OutOfResources("the signal table is full")
+        with self._lock:
+            self._info[handle] = SignalInfo(consumers, attributes)
+        return handle
+
+    def require(self, handle):
+        """`handle` if it names a live signal, else InvalidSignal."""
+        if not valid(handle):
+            raise InvalidSignal(f"no live signal with handle {int(handle):#x}")
+        return handle
+
+    def info(self, handle):
+        self.require(handle)
+        with self._lock:
+            return self._info.get(handle) or SignalInfo((), 0)
+
+    def destroy(self, handle):
+        # Freed in C first: two racing destroys of one handle see exactly one success.
+        if lib.sg_signal_free(handle) != 0:
+            raise InvalidSignal(f"no live signal with handle {int(handle):#x}")
+        with self._lock:
+            self._info.pop(handle, None)
+
+    def create_group(self, handles, consumers=()):
+        if not handles:
+            raise InvalidArgument("a signal group needs at least one signal")
+        for handle in handles:
+            self.require(handle)
+        for agent in consumers:
+            self._agents.get(agent)
+        return self.groups.add(tuple(handles))
+
+    def group(self, handle):
+        return self.groups.get(handle)
+
+    def destroy_group(self, handle):
+        self.groups.remove(handle)
+
+    def close(self):
+        self.handlers.close()
+        for handle, _ in list(self.groups):
+            self.groups.remove(handle)
+        lib.sg_signal_table_close()
+        self._info.clear()
+
+
+class _Registration:
+    __slots__ = ("handle", "condition", "value", "callback")
+
+    def __init__(self, handle, condition, value, callback):
+        self.handle, self.condition, self.value, self.callback = handle, condition, value, callback
+
+
+class AsyncHandlers:
+    """hsa_amd_signal_async_handler: one thread per session waits in C (no GIL) on
+    every registered signal plus a control signal, and calls each handler whose
+    condition holds with the value seen. A handler returning False is deregistered;
+    one returning True stays armed and, as in ROCr, runs again while its condition
+    still holds. Handlers of a destroyed signal are dropped without being called."""
+
+    def __init__(self):
+        self._registrations = []
+        self._lock = threading.Lock()
+        self._control = 0
+        self._thread = None
+        self._stopping = False
+
+    def register(self, handle, condition, value, callback):
+        """`callback(value) -> bool` runs on the handler thread."""
+        with self._lock:
+            if self._stopping:
+                return
+            self._registrations.append(_Registration(handle, int(condition), value, callback))
+            if self._thread is None:
+                self._control = lib.sg_signal_alloc(0)
+                if self._control == 0:
+                    self._registrations.pop()
+                    raise OutOfResources("the signal table is full")
+                self._thread = threading.Thread(target=self._run, name="softgpu-signal-handlers",
+                                                daemon=True)
+                self._thread.start()
+        store(self._control, 1)
+
+    def _snapshot(self):
+        with self._lock:
+            self._registrations = [r for r in self._registrations if valid(r.handle)]
+            return list(self._registrations)
+
+    def _run(self):
+        while True:
+            # Reset before the snapshot: a registration after this point re-raises it.
+            store(self._control, 0)
+            if self._stopping:
+                return
+            armed = self._snapshot()
+            index, value = wait_any([self._control] + [r.handle for r in armed],
+                                    [SignalCondition.NE] + [r.condition for r in armed],
+                                    [0] + [r.value for r in armed])
+            if index:
+                self._fire(armed[index - 1], value)
+
+    def _fire(self, registration, value):
+        try:
+            again = registration.callback(value)
+        except Exception as error:  # a handler thread has no caller to report to
+            trace.internal_error("hsa_amd_signal_async_handler", error)
+            again = False
+        if not again:
+            with self._lock:
+                if registration in self._registrations:
+                    self._registrations.remove(registration)
+
+    def close(self):
+        with self._lock:
+            self._stopping = True
+            thread = self._thread
+        if thread is not None:
+            store(self._control, 1)
+            thread.join()
+            lib.sg_signal_free(self._control)
