@@ -27,12 +27,14 @@ class Session:
         from core import profile, native
         from core.memory.arena import Arena
         from core.agents import Agents
+        from core.signals import Signals
         self.native = native.lib
         self.profile = profile.load()
         self._closers = []
         try:
             self.arena = self._own(Arena(self.profile.arena_bytes))
             self.agents = self._own(Agents(self.profile))
+            self.signals = self._own(Signals(self))
         except BaseException:
             self.close()
             raise
