@@ -1,0 +1,110 @@
+"""Bit-pattern views and IEEE classification shared by the ALU families.
+
+Invariant: every helper takes and returns bit patterns of the operand's type as documented in
+core.isa.alu ('f16' in the low half of a uint32, 'f32' as uint32, 'f64' as uint64); float views
+are only ever made inside a helper, so NaN payloads are never touched by numpy conversions
+unless an op computes on them.
+"""
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class FloatFormat:
+    bits: int
+    mant_bits: int
+    uint: type
+    float: type
+
+    @property
+    def sign(self):
+        return self.uint(1 << (self.bits - 1))
+
+    @property
+    def exp_mask(self):
+        return self.uint(((1 << (self.bits - 1 - self.mant_bits)) - 1) << self.mant_bits)
+
+    @property
+    def mant_mask(self):
+        return self.uint((1 << self.mant_bits) - 1)
+
+    @property
+    def quiet_bit(self):
+        return self.uint(1 << (self.mant_bits - 1))
+
+    @property
+    def bias(self):
+        return (1 << (self.bits - 2 - self.mant_bits)) - 1
+
+
+F16 = FloatFormat(16, 10, np.uint16, np.float16)
+F32 = FloatFormat(32, 23, np.uint32, np.float32)
+F64 = FloatFormat(64, 52, np.uint64, np.float64)
+FORMATS = {"f16": F16, "f32": F32, "f64": F64}
+
+U32 = np.uint32
+U64 = np.uint64
+
+
+def u32(x):
+    """Any integer array -> uint32 bit pattern (wrapping)."""
+    return np.asarray(x).astype(np.uint32, copy=False)
+
+
+def f16(x):
+    """'f16' operand (low half of uint32) -> float16 values."""
+    return (np.asarray(x) & U32(0xFFFF)).astype(np.uint16).view(np.float16)
+
+
+def f32(x):
+    return np.asarray(x, dtype=np.uint32).view(np.float32)
+
+
+def f64(x):
+    return np.asarray(x, dtype=np.uint64).view(np.float64)
+
+
+def from_f16(v):
+    """float16 values -> 'f16' operand (uint32, high half zero)."""
+    return np.asarray(v, dtype=np.float16).view(np.uint16).astype(np.uint32)
+
+
+def from_f32(v):
+    return np.asarray(v, dtype=np.float32).view(np.uint32)
+
+
+def from_f64(v):
+    return np.asarray(v, dtype=np.float64).view(np.uint64)
+
+
+VIEW = {"f16": f16, "f32": f32, "f64": f64}
+PACK = {"f16": from_f16, "f32": from_f32, "f64": from_f64}
+
+
+def is_nan(bits, fmt):
+    return ((bits & fmt.exp_mask) == fmt.exp_mask) & ((bits & fmt.mant_mask) != 0)
+
+
+def is_snan(bits, fmt):
+    return is_nan(bits, fmt) & ((bits & fmt.quiet_bit) == 0)
+
+
+def is_denorm(bits, fmt):
+    return ((bits & fmt.exp_mask) == 0) & ((bits & fmt.mant_mask) != 0)
+
+
+def quiet(bits, fmt):
+    """Quiet NaN lanes keep their payload and get the quiet bit, as hardware does."""
+    return np.where(is_nan(bits, fmt), bits | fmt.quiet_bit, bits)
+
+
+def flush(bits, fmt):
+    """Denormals -> zero of the same sign."""
+    return np.where(is_denorm(bits, fmt), bits & fmt.sign, bits)
+
+
+def sign_extend(x, width):
+    """The low `width` bits of uint32 x as int32 (sign-extended)."""
+    shift = 32 - width
+    return (u32(x) << U32(shift)).view(np.int32) >> np.int32(shift)

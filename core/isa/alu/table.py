@@ -1,0 +1,193 @@
+"""The op registry and the generic modifier pipeline around every ALU function.
+
+Invariants:
+- one AluOp per mnemonic; registering a name twice is an error at import time;
+- the family functions see sources already selected (op_sel), modified (abs, then neg) and,
+  when MODE says so, denormal-flushed; they never see modifiers except `clamp` (integer
+  saturation, only ops declared with int_clamp) and `mode` (only ops declared uses_mode);
+- float results get denormal flushing, then omod, then clamp to [0, 1] (NaN -> 0, the
+  DX10_CLAMP behaviour compute kernels run with), in that order.
+"""
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from core.isa.alu import bits as B
+
+# MODE register fields (RDNA2 ISA guide, "MODE" hardware register).
+MODE_DENORM_F32_SHIFT = 4
+MODE_DENORM_F64F16_SHIFT = 6
+MODE_DX10_CLAMP = 1 << 8
+MODE_IEEE = 1 << 9
+# Round to nearest even, f32 and f64/f16 denormals kept on input and output, DX10_CLAMP, IEEE.
+DEFAULT_MODE = (3 << MODE_DENORM_F32_SHIFT) | (3 << MODE_DENORM_F64F16_SHIFT) | MODE_DX10_CLAMP | MODE_IEEE
+
+FLOAT_TYPES = ("f16", "f32", "f64")
+HALF_TYPES = ("b16", "u16", "i16", "f16")
+_OMOD = {1: 2.0, 2: 4.0, 3: 0.5}
+
+_REGISTRY: dict[str, "AluOp"] = {}
+
+
+def _denorm_bits(mode, fmt_name):
+    shift = MODE_DENORM_F32_SHIFT if fmt_name == "f32" else MODE_DENORM_F64F16_SHIFT
+    return (mode >> shift) & 3
+
+
+def flush_inputs(mode, fmt_name):
+    """FP_DENORM bit 0 clear: input denormals are flushed."""
+    return not _denorm_bits(mode, fmt_name) & 1
+
+
+def flush_outputs(mode, fmt_name):
+    """FP_DENORM bit 1 clear: output denormals are flushed."""
+    return not _denorm_bits(mode, fmt_name) & 2
+
+
+def merge16(old, result, hi):
+    """Write a 16-bit result into one half of a VGPR, keeping the other half (gfx10)."""
+    old = np.asarray(old, dtype=np.uint32)
+    result = np.asarray(result, dtype=np.uint32) & np.uint32(0xFFFF)
+    if hi:
+        return (old & np.uint32(0xFFFF)) | (result << np.uint32(16))
+    return (old & np.uint32(0xFFFF0000)) | result
+
+
+def _apply_input_mods(x, t, i, neg, abs_, mode, ftz):
+    fmt = _fmt_for(t)
+    x = np.asarray(x, dtype=fmt.uint)
+    if (abs_ >> i) & 1:
+        x = x & ~fmt.sign
+    if (neg >> i) & 1:
+        x = x ^ fmt.sign
+    if ftz and flush_inputs(mode, t):
+        x = B.flush(x, fmt)
+    return x
+
+
+# 'f16' operands live in uint32: the same classification with 32-bit masks.
+_F16_IN_U32 = B.FloatFormat(16, 10, np.uint32, np.float16)
+
+
+def _fmt_for(t):
+    return _F16_IN_U32 if t == "f16" else B.FORMATS[t]
+
+
+def _output_mods(x, t, clamp, omod, mode, ftz):
+    fmt = _fmt_for(t)
+    if ftz and flush_outputs(mode, t):
+        x = B.flush(x, fmt)
+    if omod or clamp:
+        v = B.VIEW[t](x)
+        if omod:
+            v = v * v.dtype.type(_OMOD[omod])
+        if clamp:
+            v = np.where(np.isnan(v), v.dtype.type(0), np.clip(v, 0, 1)).astype(v.dtype)
+        x = B.PACK[t](v)
+    return x
+
+
+@dataclass(frozen=True)
+class AluOp:
+    """One instruction's semantics. `fn` takes the sources (after modifiers) and returns one
+    array or a tuple in dst_types order; calling the AluOp runs the whole pipeline."""
+    name: str
+    fn: Callable
+    src_types: tuple
+    dst_types: tuple
+    int_clamp: bool = False     # `clamp` saturates inside fn instead of clamping to [0, 1]
+    uses_mode: bool = False     # fn takes mode= (IEEE bit, denormal behaviour of its own)
+    ftz: bool = True            # MODE's denormal flushing applies to float operands
+    packed: bool = False        # VOP3P: fn works on 16-bit halves of 'pk16' operands
+    elem_types: tuple = ()      # packed: the half types fn sees, e.g. ('f16', 'f16', 'f16')
+    dst_hi: bool = False        # 16-bit result goes to the high half (v_fma_mixhi_f16)
+
+    @property
+    def reads_scc(self):
+        return "scc" in self.src_types
+
+    @property
+    def writes_scc(self):
+        return "scc" in self.dst_types
+
+    @property
+    def reads_mask(self):
+        return "mask" in self.src_types
+
+    @property
+    def writes_mask(self):
+        return "mask" in self.dst_types
+
+    def __call__(self, *srcs, neg=0, abs=0, clamp=False, omod=0, op_sel=0, op_sel_hi=0,
+                 neg_hi=0, mode=DEFAULT_MODE):
+        if len(srcs) != len(self.src_types):
+            raise TypeError(f"{self.name} takes {len(self.src_types)} sources, got {len(srcs)}")
+        with np.errstate(all="ignore"):
+            if self.packed:
+                return (self._run_packed(srcs, neg, clamp, op_sel, op_sel_hi, neg_hi, mode),)
+            vals = []
+            for i, (x, t) in enumerate(zip(srcs, self.src_types)):
+                if t in HALF_TYPES:
+                    x = np.asarray(x, dtype=np.uint32)
+                    x = (x >> np.uint32(16)) if (op_sel >> i) & 1 else x & np.uint32(0xFFFF)
+                if t in FLOAT_TYPES:
+                    x = _apply_input_mods(x, t, i, neg, abs, mode, self.ftz)
+                vals.append(x)
+            kw = {}
+            if self.int_clamp:
+                kw["clamp"] = clamp
+            if self.uses_mode:
+                kw["mode"] = mode
+            out = self.fn(*vals, **kw)
+            out = out if isinstance(out, tuple) else (out,)
+            t0 = self.dst_types[0]
+            if t0 in FLOAT_TYPES:
+                out = (_output_mods(out[0], t0, clamp and not self.int_clamp, omod, mode, self.ftz),) + out[1:]
+            return out
+
+    def _run_packed(self, srcs, neg, clamp, op_sel, op_sel_hi, neg_hi, mode):
+        halves = []
+        for sel, negs in ((op_sel, neg), (op_sel_hi, neg_hi)):
+            vals = []
+            for i, (x, t) in enumerate(zip(srcs, self.elem_types)):
+                x = np.asarray(x, dtype=np.uint32)
+                x = (x >> np.uint32(16)) if (sel >> i) & 1 else x & np.uint32(0xFFFF)
+                if t in FLOAT_TYPES:
+                    x = _apply_input_mods(x, t, i, negs, 0, mode, self.ftz)
+                vals.append(x)
+            kw = {"clamp": clamp} if self.int_clamp else {}
+            r = self.fn(*vals, **kw)
+            t0 = self.elem_types[0]
+            if t0 in FLOAT_TYPES:
+                r = _output_mods(r, t0, clamp and not self.int_clamp, 0, mode, self.ftz)
+            halves.append(np.asarray(r, dtype=np.uint32) & np.uint32(0xFFFF))
+        return halves[0] | (halves[1] << np.uint32(16))
+
+
+def register(name, fn, sig, **flags):
+    """Register fn under name; sig is 'src src ... -> dst ...' in operand types."""
+    if name in _REGISTRY:
+        raise ValueError(f"ALU op {name} registered twice")
+    src, dst = (tuple(s.split()) for s in sig.split("->"))
+    _REGISTRY[name] = AluOp(name, fn, src, dst, **flags)
+    return fn
+
+
+def op(sig, *names, **flags):
+    """Decorator: register one function under one or more mnemonics with a signature."""
+    def deco(fn):
+        for name in names:
+            register(name, fn, sig, **flags)
+        return fn
+    return deco
+
+
+def lookup(mnemonic):
+    """The AluOp for a base mnemonic (no _e32/_e64/_dpp/_sdwa suffix); KeyError if not ALU."""
+    return _REGISTRY[mnemonic]
+
+
+def coverage():
+    """The set of mnemonics this library implements (for `softgpu isa-report`)."""
+    return frozenset(_REGISTRY)
