@@ -23,6 +23,8 @@ MODULE = "_softgpu_hsa"
 OFFICIAL_HEADERS = ("hsa/hsa.h", "hsa/hsa_ext_amd.h", "hsa/hsa_ext_image.h",
                     "hsa/hsa_ext_finalize.h", "hsa/hsa_ven_amd_loader.h",
                     "hsa/amd_hsa_queue.h", "hsa/amd_hsa_signal.h")
+# One translation unit, in this order: headers before the code that uses them.
+C_SOURCES = ("native.h", "safe_memory.h", "fastpath.c", "safe_memory.c", "fastpath_exports.c")
 
 
 def read(name):
@@ -34,9 +36,10 @@ def make_ffi(version_script):
     ffi = cffi.FFI()
     ffi.cdef(read("abi_types.h"))
     ffi.cdef(read("native.h"))
+    ffi.cdef(read("safe_memory.h"))
     ffi.embedding_api("\n".join(proto for _, proto, status in prototypes() if status))
     preamble = "".join(f"#include <{h}>\n" for h in OFFICIAL_HEADERS)
-    ffi.set_source(MODULE, preamble + read("native.h") + read("fastpath.c") + read("fastpath_exports.c"),
+    ffi.set_source(MODULE, preamble + "".join(read(name) for name in C_SOURCES),
                    extra_compile_args=["-O2", "-std=gnu11", "-Wall", "-Wno-unused-function"],
                    extra_link_args=["-Wl,-soname," + SONAME,
                                     "-Wl,--version-script=" + version_script])

@@ -1,5 +1,10 @@
-"""Reading arguments and writing results at the ABI edge, with the checks ROCr makes."""
-from _softgpu_hsa import ffi
+"""Reading arguments and writing results at the ABI edge, with the checks ROCr makes.
+
+Holds one invariant: a host pointer the caller hands in is only ever touched through
+the fault-free copies of softgpu_shim/safe_memory.c, so a NULL pointer is
+HSA_STATUS_ERROR_INVALID_ARGUMENT and a dangling or read-only one is too, never a crash.
+"""
+from _softgpu_hsa import ffi, lib
 
 from core.errors import InvalidArgument
 
@@ -10,16 +15,45 @@ def require_pointer(pointer, what="pointer"):
     return pointer
 
 
+def _copy_out(pointer, source, size, what):
+    if lib.sg_safe_copy(pointer, source, size) != 0:
+        raise InvalidArgument(f"{what} does not point to {size} writable bytes")
+
+
 def write(pointer, ctype, value, what="out-pointer"):
-    """Store `value` as `ctype` at `pointer` (NULL -> HSA_STATUS_ERROR_INVALID_ARGUMENT)."""
+    """Store `value` as `ctype` at `pointer`."""
     require_pointer(pointer, what)
-    ffi.cast(ctype + " *", pointer)[0] = value
+    box = ffi.new(ctype + " *", value)
+    _copy_out(pointer, box, ffi.sizeof(ctype), what)
 
 
 def write_bytes(pointer, data, size, what="out-pointer"):
     """Copy `data` into a fixed-size char array at `pointer`, NUL padded."""
     require_pointer(pointer, what)
-    ffi.memmove(pointer, data[:size].ljust(size, b"\0"), size)
+    _copy_out(pointer, data[:size].ljust(size, b"\0"), size, what)
+
+
+def write_struct(pointer, ctype, what="out-pointer", **fields):
+    """Store a struct of `ctype` (e.g. "hsa_dim3_t") with `fields`, others zero."""
+    require_pointer(pointer, what)
+    box = ffi.new(ctype + " *")
+    for name, value in fields.items():
+        setattr(box, name, value)
+    _copy_out(pointer, box, ffi.sizeof(ctype), what)
+
+
+def read(pointer, ctype, what="pointer"):
+    """The `ctype` value at `pointer` (a cdata copy for structs)."""
+    return read_array(pointer, ctype, 1, what)[0]
+
+
+def read_array(pointer, ctype, count, what="array"):
+    """A cdata copy of `count` `ctype` elements at `pointer`."""
+    require_pointer(pointer, what)
+    box = ffi.new(f"{ctype}[{count}]")
+    if count and lib.sg_safe_copy(box, pointer, ffi.sizeof(box)) != 0:
+        raise InvalidArgument(f"{what} does not point to {count} readable {ctype}")
+    return box
 
 
 def callback(fn, what="callback"):
