@@ -1,0 +1,1 @@
+"""AQL packet processing: one processor thread per queue, async copies and functions."""

@@ -1,0 +1,79 @@
+"""Asynchronous copies and functions (hsa_amd_memory_async_copy*, hsa_amd_async_function).
+
+Holds three invariants:
+- an operation starts only after every dependency signal has dropped below 1, and
+  its completion signal is decremented exactly once, after the work is visible;
+- operations never wait on each other through a shared worker: each runs on its own
+  thread, so a copy depending on a later copy cannot deadlock;
+- at most MAX_IN_FLIGHT operations are pending per session (OUT_OF_RESOURCES beyond),
+  and hsa_shut_down waits for every pending one to finish or give up.
+"""
+import ctypes
+import threading
+import time
+
+from core import signals, trace
+from core.errors import OutOfResources
+from softgpu_shim.hsa_abi import SignalCondition
+
+# A hostile caller could otherwise create threads without bound.
+MAX_IN_FLIGHT = 256
+WAIT_SLICE_NS = 50_000_000
+
+
+class AsyncOps:
+    def __init__(self, session):
+        self.session = session
+        self.copy_profiling = False
+        self._threads = set()
+        self._lock = threading.Lock()
+        self._closing = False
+
+    def submit(self, work, dependencies, completion_signal, what):
+        """Run work() on its own thread once `dependencies` are satisfied."""
+        with self._lock:
+            self._threads = {t for t in self._threads if t.is_alive()}
+            if len(self._threads) >= MAX_IN_FLIGHT:
+                raise OutOfResources(f"{MAX_IN_FLIGHT} asynchronous operations already pending")
+            thread = threading.Thread(target=self._run, args=(work, tuple(dependencies),
+                                                              completion_signal, what),
+                                      name=f"softgpu-{what}", daemon=True)
+            self._threads.add(thread)
+        thread.start()
+
+    def _run(self, work, dependencies, completion_signal, what):
+        for handle in dependencies:
+            while not self._closing:
+                _, satisfied = signals.wait(handle, SignalCondition.LT, 1, WAIT_SLICE_NS)
+                if satisfied or not signals.valid(handle):
+                    break
+        if self._closing:
+            return
+        start = time.monotonic_ns()
+        work()
+        end = time.monotonic_ns()
+        trace.event("async", op=what, seconds=(end - start) / 1e9)
+        if completion_signal and signals.valid(completion_signal):
+            if self.copy_profiling:
+                signals.set_timestamps(completion_signal, start, end)
+            signals.subtract(completion_signal, 1)
+
+    def close(self):
+        self._closing = True
+        for thread in list(self._threads):
+            thread.join()
+
+
+def copy_bytes(dst, src, size):
+    """memmove between two ranges the caller has validated as live memory."""
+    return lambda: ctypes.memmove(dst, src, size)
+
+
+def copy_rect(dst, dst_pitch, dst_slice, src, src_pitch, src_slice, width, height, depth):
+    """A 3D box copy: `width` bytes x `height` rows x `depth` slices, rows copied whole."""
+    def work():
+        for z in range(depth):
+            for y in range(height):
+                ctypes.memmove(dst + z * dst_slice + y * dst_pitch,
+                               src + z * src_slice + y * src_pitch, width)
+    return work

@@ -1,0 +1,180 @@
+"""The packet processor: one thread per queue, consuming AQL packets in order.
+
+Holds four invariants:
+- packets run strictly in queue order between the read and the write index, and a
+  slot is handed back (header type INVALID, then read index + 1) only after its
+  packet completed, so the barrier bit holds trivially and producers never see a
+  slot freed early;
+- a packet's completion signal is decremented exactly once, after its work (and its
+  profiling timestamps) are visible;
+- the first error puts the queue in its error state: the error callback runs once
+  with ROCr's status and no later packet of that queue is processed;
+- waiting (for the doorbell, for barrier dependencies) never busy-spins and never
+  holds the GIL: it sleeps in the C signal wait, in slices short enough to notice
+  a queue being destroyed.
+"""
+import os
+import sys
+import threading
+import time
+
+import numpy as np
+
+from core import signals, trace
+from core.aql.packets import Barrier, BarrierValue, KernelDispatch, PacketError, decode
+from core.errors import HsaError
+from softgpu_shim.hsa_abi import AQL_PACKET_SIZE, PacketType, SignalCondition, Status
+
+# Longest uninterrupted sleep: how quickly a processor notices queue destruction.
+WAIT_SLICE_NS = 50_000_000
+
+# SOFTGPU_QUEUE_ERRORS=continue: a queue error with no callback is recorded (trace and
+# stderr) instead of aborting the process as ROCr does for GPU faults; for CI and fuzzing.
+ABORT_ON_UNHANDLED = os.environ.get("SOFTGPU_QUEUE_ERRORS", "abort") != "continue"
+
+
+class DispatchLimits:
+    """What the agent accepts in a dispatch packet (from its profile)."""
+
+    def __init__(self, workgroup_max_size, workgroup_max_dim, group_segment_max):
+        self.workgroup_max_size = workgroup_max_size
+        self.workgroup_max_dim = workgroup_max_dim
+        self.group_segment_max = group_segment_max
+
+
+class PacketProcessor:
+    def __init__(self, session, queue, limits):
+        self.session = session
+        self.queue = queue
+        self.limits = limits
+        self._stopping = False
+        self._thread = threading.Thread(target=self._run, name=f"softgpu-queue-{queue.id}",
+                                        daemon=True)
+        self._thread.start()
+
+    def close(self):
+        """Stop after the packet in progress; wakes the thread if it is waiting."""
+        self._stopping = True
+        signals.add(self.queue.doorbell_signal, 0)  # wakes the waiting thread, value unchanged
+        if threading.current_thread() is not self._thread:
+            self._thread.join()
+
+    # -- the loop ---------------------------------------------------------------
+
+    def _run(self):
+        queue = self.queue
+        ring = self.session.arena.view(queue.ring_address, queue.size * AQL_PACKET_SIZE)
+        while not self._stopping and not queue.inactive:
+            index = queue.read_index()
+            slot = ring[(index % queue.size) * AQL_PACKET_SIZE:][:AQL_PACKET_SIZE]
+            rung = signals.load(queue.doorbell_signal)
+            if slot[0] == PacketType.INVALID:
+                # Sleep until the doorbell changes; reading it before the header means
+                # a packet published in between is never missed.
+                signals.wait(queue.doorbell_signal, SignalCondition.NE, rung, WAIT_SLICE_NS)
+                continue
+            try:
+                self._execute(np.array(slot), index)
+            except HsaError as error:
+                self._fail(error)
+                return
+            slot[0] = PacketType.INVALID
+            queue.store_read_index(index + 1)
+
+    def _execute(self, snapshot, index):
+        header, packet = decode(snapshot, self.limits)
+        start = time.monotonic_ns()
+        if isinstance(packet, KernelDispatch):
+            self._dispatch(packet, index)
+        elif isinstance(packet, Barrier):
+            self._barrier(packet)
+        elif isinstance(packet, BarrierValue):
+            self._barrier_value(packet)
+        self._complete(packet.completion_signal, start, time.monotonic_ns())
+
+    def _dispatch(self, packet, index):
+        from core.isa import launch
+        from core.loader import find_kernel
+        try:
+            kernel = find_kernel(self.session, packet.kernel_object)
+        except HsaError:
+            raise PacketError(f"kernel_object {packet.kernel_object:#x} is no loaded kernel",
+                              Status.ERROR_INVALID_CODE_OBJECT)
+        queue = self.queue
+        stats = launch.run_dispatch(
+            self.session, kernel, grid=packet.grid, workgroup=packet.workgroup,
+            kernarg_address=packet.kernarg_address,
+            packet_address=queue.ring_address + (index % queue.size) * AQL_PACKET_SIZE,
+            queue_address=queue.address, dispatch_id=index,
+            private_segment_size=packet.private_segment_size,
+            group_segment_size=packet.group_segment_size)
+        trace.event("dispatch", queue=queue.id, dispatch_id=index, kernel=kernel.name,
+                    grid=packet.grid, workgroup=packet.workgroup, waves=stats.waves,
+                    lane_instructions=stats.lane_instructions, seconds=stats.seconds)
+
+    def _barrier(self, packet):
+        pending = list(packet.dependencies)
+        for handle in pending:
+            if not signals.valid(handle):
+                raise PacketError(f"barrier dependency {handle:#x} is not a live signal",
+                                  Status.ERROR_INVALID_PACKET_FORMAT)
+        while pending and not self._stopping:
+            if packet.any:
+                index, _ = signals.wait_any(pending, [SignalCondition.EQ] * len(pending),
+                                                 [0] * len(pending), WAIT_SLICE_NS)
+                if index is not None:
+                    return
+            else:
+                _, satisfied = signals.wait(pending[0], SignalCondition.EQ, 0, WAIT_SLICE_NS)
+                if satisfied:
+                    pending.pop(0)
+
+    def _barrier_value(self, packet):
+        if packet.signal == 0:
+            return  # a NULL signal is a satisfied dependency
+        if not signals.valid(packet.signal):
+            raise PacketError(f"barrier-value signal {packet.signal:#x} is not a live signal",
+                              Status.ERROR_INVALID_PACKET_FORMAT)
+        holds = {SignalCondition.EQ: lambda v: v == packet.value,
+                 SignalCondition.NE: lambda v: v != packet.value,
+                 SignalCondition.LT: lambda v: v < packet.value,
+                 SignalCondition.GTE: lambda v: v >= packet.value}[packet.condition]
+        while not self._stopping:
+            value = signals.load(packet.signal)
+            if holds(value & packet.mask):
+                return
+            signals.wait(packet.signal, SignalCondition.NE, value, WAIT_SLICE_NS)
+
+    def _complete(self, handle, start, end):
+        if not handle:
+            return
+        if not signals.valid(handle):
+            trace.event("packet", queue=self.queue.id, note=f"completion signal {handle:#x} is not live")
+            return
+        if self.queue.profiling:
+            signals.set_timestamps(handle, start, end)
+        signals.subtract(handle, 1)
+
+    # -- errors -------------------------------------------------------------------
+
+    def _fail(self, error):
+        queue = self.queue
+        report = getattr(error, "report", None)
+        trace.event("queue_error", queue=queue.id, status=int(error.status),
+                    status_name=Status(error.status).name, message=str(error), report=report)
+        queue.enter_error_state(error.status)
+        if queue.has_error_callback:
+            queue.call_error_callback(error.status)
+            return
+        sys.stderr.write(f"softgpu: queue {queue.id} error {Status(error.status).name}: {error}\n")
+        if report:
+            sys.stderr.write("softgpu: " + format_fault(report) + "\n")
+        if ABORT_ON_UNHANDLED and report:
+            # ROCr aborts the process on a GPU fault nobody handles.
+            sys.stderr.flush()
+            os.abort()
+
+
+def format_fault(report):
+    return ", ".join(f"{k}={v:#x}" if isinstance(v, int) and k in ("pc", "address") else f"{k}={v}"
+                     for k, v in report.items())

@@ -1,0 +1,178 @@
+/* Kernel dispatch, barrier packets, ring wrap-around and several queues, through real
+   AQL queues. usage: aql_dispatch CODE_OBJECT TEST */
+#include <pthread.h>
+
+#include "check.h"
+#include "aql_util.h"
+
+static aql_env_t env;
+
+static void test_dispatch(void) {
+    const uint32_t n = 1000;
+    float *a = aql_alloc(&env, n * sizeof(float)), *out = aql_alloc(&env, n * sizeof(float));
+    for (uint32_t i = 0; i < n; i++) a[i] = (float)i * 0.25f;
+    struct { float *a, *out; float scale; uint32_t n; } *args = aql_alloc(&env, 256);
+    args->a = a;
+    args->out = out;
+    args->scale = 3.0f;
+    args->n = n;
+    hsa_queue_t *queue;
+    MUST(hsa_queue_create(env.gpu, 64, HSA_QUEUE_TYPE_MULTI, NULL, NULL, UINT32_MAX, UINT32_MAX, &queue));
+    hsa_signal_t done;
+    MUST(hsa_signal_create(1, 0, NULL, &done));
+    aql_dispatch(queue, aql_kernel(&env, "scale_add"), args, 1024, 64, done);
+    CHECK(aql_wait_zero(done, 60));
+    for (uint32_t i = 0; i < n; i++)
+        if (out[i] != a[i] * 3.0f + (float)i) {
+            printf("FAIL out[%u] = %g\n", i, out[i]);
+            check_failures++;
+            break;
+        }
+    /* The slot was handed back: read index advanced past the packet, header INVALID. */
+    CHECK_EQ_U64(hsa_queue_load_read_index_scacquire(queue), 1);
+    CHECK_EQ_U64(((uint8_t *)queue->base_address)[0], HSA_PACKET_TYPE_INVALID);
+    MUST(hsa_signal_destroy(done));
+    MUST(hsa_queue_destroy(queue));
+}
+
+/* dispatch A -> barrier-AND on (A's signal, a host signal) -> dispatch B: B runs only after
+   the host releases its signal. */
+static void test_barrier_and_chain(void) {
+    uint32_t *counter = aql_alloc(&env, 64);
+    void **args = aql_alloc(&env, 64);
+    args[0] = counter;
+    uint64_t count_items = aql_kernel(&env, "count_items");
+    hsa_queue_t *queue;
+    MUST(hsa_queue_create(env.gpu, 64, HSA_QUEUE_TYPE_MULTI, NULL, NULL, UINT32_MAX, UINT32_MAX, &queue));
+    hsa_signal_t first, host, barrier_done, second;
+    MUST(hsa_signal_create(1, 0, NULL, &first));
+    MUST(hsa_signal_create(1, 0, NULL, &host));
+    MUST(hsa_signal_create(1, 0, NULL, &barrier_done));
+    MUST(hsa_signal_create(1, 0, NULL, &second));
+    aql_dispatch(queue, count_items, args, 64, 64, first);
+    hsa_barrier_and_packet_t barrier;
+    memset(&barrier, 0, sizeof barrier);
+    barrier.header = aql_header(HSA_PACKET_TYPE_BARRIER_AND);
+    barrier.dep_signal[0] = first;
+    barrier.dep_signal[3] = host;
+    barrier.completion_signal = barrier_done;
+    aql_publish(queue, &barrier);
+    aql_dispatch(queue, count_items, args, 32, 32, second);
+
+    CHECK(aql_wait_zero(first, 60));
+    CHECK(!aql_wait_zero(barrier_done, 0.3)); /* still held by the host signal */
+    CHECK_EQ_U64(*counter, 64);
+    hsa_signal_store_screlease(host, 0);
+    CHECK(aql_wait_zero(second, 60));
+    CHECK_EQ_U64(hsa_signal_load_scacquire(barrier_done), 0);
+    CHECK_EQ_U64(*counter, 96);
+    hsa_signal_t all[4] = {first, host, barrier_done, second};
+    for (int i = 0; i < 4; i++) MUST(hsa_signal_destroy(all[i]));
+    MUST(hsa_queue_destroy(queue));
+}
+
+/* barrier-OR completes when any one dependency reaches zero. */
+static void test_barrier_or(void) {
+    hsa_queue_t *queue;
+    MUST(hsa_queue_create(env.gpu, 64, HSA_QUEUE_TYPE_MULTI, NULL, NULL, UINT32_MAX, UINT32_MAX, &queue));
+    hsa_signal_t never, soon, done;
+    MUST(hsa_signal_create(1, 0, NULL, &never));
+    MUST(hsa_signal_create(1, 0, NULL, &soon));
+    MUST(hsa_signal_create(1, 0, NULL, &done));
+    hsa_barrier_or_packet_t barrier;
+    memset(&barrier, 0, sizeof barrier);
+    barrier.header = aql_header(HSA_PACKET_TYPE_BARRIER_OR);
+    barrier.dep_signal[1] = never;
+    barrier.dep_signal[4] = soon;
+    barrier.completion_signal = done;
+    aql_publish(queue, &barrier);
+    CHECK(!aql_wait_zero(done, 0.2));
+    hsa_signal_store_screlease(soon, 0);
+    CHECK(aql_wait_zero(done, 10));
+    MUST(hsa_signal_destroy(never));
+    MUST(hsa_signal_destroy(soon));
+    MUST(hsa_signal_destroy(done));
+    MUST(hsa_queue_destroy(queue));
+}
+
+/* 200 packets through a 64-slot ring: it wraps three times and every packet runs once. */
+static void test_ring_wraps(void) {
+    uint32_t *counter = aql_alloc(&env, 64);
+    void **args = aql_alloc(&env, 64);
+    args[0] = counter;
+    uint64_t count_items = aql_kernel(&env, "count_items");
+    hsa_queue_t *queue;
+    MUST(hsa_queue_create(env.gpu, 64, HSA_QUEUE_TYPE_MULTI, NULL, NULL, UINT32_MAX, UINT32_MAX, &queue));
+    hsa_signal_t done;
+    const int packets = 200;
+    MUST(hsa_signal_create(packets, 0, NULL, &done));
+    for (int i = 0; i < packets; i++) aql_dispatch(queue, count_items, args, 32, 32, done);
+    CHECK(aql_wait_zero(done, 300));
+    CHECK_EQ_U64(*counter, packets * 32);
+    CHECK_EQ_U64(hsa_queue_load_read_index_scacquire(queue), packets);
+    MUST(hsa_signal_destroy(done));
+    MUST(hsa_queue_destroy(queue));
+}
+
+struct worker {
+    hsa_queue_t *queue;
+    uint32_t *counter;
+    void **args;
+    int packets;
+    int ok;
+};
+
+static void *submit_from_thread(void *p) {
+    struct worker *w = p;
+    hsa_signal_t done;
+    MUST(hsa_signal_create(w->packets, 0, NULL, &done));
+    for (int i = 0; i < w->packets; i++)
+        aql_dispatch(w->queue, aql_kernel(&env, "count_items"), w->args, 64, 32, done);
+    w->ok = aql_wait_zero(done, 300);
+    MUST(hsa_signal_destroy(done));
+    return NULL;
+}
+
+/* Three queues fed from three host threads; each queue's counter sees exactly its packets. */
+static void test_queues_from_threads(void) {
+    enum { QUEUES = 3 };
+    struct worker workers[QUEUES];
+    pthread_t threads[QUEUES];
+    for (int q = 0; q < QUEUES; q++) {
+        workers[q].counter = aql_alloc(&env, 64);
+        workers[q].args = aql_alloc(&env, 64);
+        workers[q].args[0] = workers[q].counter;
+        workers[q].packets = 10 + q;
+        MUST(hsa_queue_create(env.gpu, 64, HSA_QUEUE_TYPE_MULTI, NULL, NULL, UINT32_MAX, UINT32_MAX,
+                              &workers[q].queue));
+        pthread_create(&threads[q], NULL, submit_from_thread, &workers[q]);
+    }
+    for (int q = 0; q < QUEUES; q++) {
+        pthread_join(threads[q], NULL);
+        CHECK(workers[q].ok);
+        CHECK_EQ_U64(*workers[q].counter, (uint64_t)(10 + q) * 64);
+        MUST(hsa_queue_destroy(workers[q].queue));
+    }
+}
+
+int main(int argc, char **argv) {
+    if (argc < 3) {
+        printf("usage: %s CODE_OBJECT TEST\n", argv[0]);
+        return 2;
+    }
+    aql_setup(&env, argv[1]);
+    const char *test = argv[2];
+    if (!strcmp(test, "dispatch")) test_dispatch();
+    else if (!strcmp(test, "barrier_and")) test_barrier_and_chain();
+    else if (!strcmp(test, "barrier_or")) test_barrier_or();
+    else if (!strcmp(test, "ring_wraps")) test_ring_wraps();
+    else if (!strcmp(test, "threads")) test_queues_from_threads();
+    else {
+        printf("FAIL unknown test %s\n", test);
+        return 2;
+    }
+    MUST(hsa_executable_destroy(env.executable));
+    MUST(hsa_code_object_reader_destroy(env.reader));
+    MUST(hsa_shut_down());
+    return check_report();
+}

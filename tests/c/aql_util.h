@@ -1,0 +1,125 @@
+/* Shared set-up for AQL tests: agents, pools, code objects, packet submission. */
+#ifndef SOFTGPU_TEST_AQL_UTIL_H
+#define SOFTGPU_TEST_AQL_UTIL_H
+#include <hsa/hsa.h>
+#include <hsa/hsa_ext_amd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MUST(call)                                                                   \
+    do {                                                                             \
+        hsa_status_t must_s_ = (call);                                               \
+        if (must_s_ != HSA_STATUS_SUCCESS) {                                         \
+            printf("FAIL %s:%d: %s returned 0x%x\n", __FILE__, __LINE__, #call,        \
+                   (unsigned)must_s_);                                               \
+            exit(1);                                                                 \
+        }                                                                            \
+    } while (0)
+
+typedef struct {
+    hsa_agent_t gpu, cpu;
+    hsa_amd_memory_pool_t kernarg_pool, device_pool;
+    hsa_executable_t executable;
+    hsa_code_object_reader_t reader;
+} aql_env_t;
+
+static hsa_status_t aql_pick_agent(hsa_agent_t agent, void *data) {
+    aql_env_t *env = data;
+    hsa_device_type_t type;
+    MUST(hsa_agent_get_info(agent, HSA_AGENT_INFO_DEVICE, &type));
+    if (type == HSA_DEVICE_TYPE_GPU && !env->gpu.handle) env->gpu = agent;
+    if (type == HSA_DEVICE_TYPE_CPU && !env->cpu.handle) env->cpu = agent;
+    return HSA_STATUS_SUCCESS;
+}
+
+static hsa_status_t aql_pick_pool(hsa_amd_memory_pool_t pool, void *data) {
+    aql_env_t *env = data;
+    hsa_amd_segment_t segment;
+    uint32_t flags;
+    MUST(hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_SEGMENT, &segment));
+    if (segment != HSA_AMD_SEGMENT_GLOBAL) return HSA_STATUS_SUCCESS;
+    MUST(hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS, &flags));
+    if ((flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT) && !env->kernarg_pool.handle)
+        env->kernarg_pool = pool;
+    else if ((flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED) && !env->device_pool.handle)
+        env->device_pool = pool;
+    return HSA_STATUS_SUCCESS;
+}
+
+static void aql_setup(aql_env_t *env, const char *code_object_path) {
+    memset(env, 0, sizeof *env);
+    MUST(hsa_init());
+    MUST(hsa_iterate_agents(aql_pick_agent, env));
+    MUST(hsa_amd_agent_iterate_memory_pools(env->cpu, aql_pick_pool, env));
+    MUST(hsa_amd_agent_iterate_memory_pools(env->gpu, aql_pick_pool, env));
+    if (!env->gpu.handle || !env->kernarg_pool.handle || !env->device_pool.handle) {
+        printf("FAIL: no GPU agent, kernarg pool or device pool\n");
+        exit(1);
+    }
+    MUST(hsa_code_object_reader_create_from_file(fileno(fopen(code_object_path, "rb")), &env->reader));
+    MUST(hsa_executable_create_alt(HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT, NULL,
+                                   &env->executable));
+    MUST(hsa_executable_load_agent_code_object(env->executable, env->gpu, env->reader, NULL, NULL));
+    MUST(hsa_executable_freeze(env->executable, NULL));
+}
+
+static uint64_t aql_kernel(aql_env_t *env, const char *name) {
+    hsa_executable_symbol_t symbol;
+    uint64_t object;
+    char full[128];
+    snprintf(full, sizeof full, "%s.kd", name);
+    MUST(hsa_executable_get_symbol_by_name(env->executable, full, &env->gpu, &symbol));
+    MUST(hsa_executable_symbol_get_info(symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, &object));
+    return object;
+}
+
+/* Shared memory for host and kernels: device pool, made accessible to both agents. */
+static void *aql_alloc(aql_env_t *env, size_t bytes) {
+    void *p;
+    hsa_agent_t both[2] = {env->gpu, env->cpu};
+    MUST(hsa_amd_memory_pool_allocate(env->kernarg_pool, bytes, 0, &p));
+    MUST(hsa_amd_agents_allow_access(2, both, NULL, p));
+    memset(p, 0, bytes);
+    return p;
+}
+
+/* Reserve a slot, fill the body, publish the header last (release), ring the doorbell. */
+static void aql_publish(hsa_queue_t *queue, const void *packet) {
+    uint64_t index = hsa_queue_add_write_index_screlease(queue, 1);
+    while (index - hsa_queue_load_read_index_scacquire(queue) >= queue->size)
+        ;
+    uint8_t *slot = (uint8_t *)queue->base_address + (index % queue->size) * 64;
+    memcpy(slot + 4, (const uint8_t *)packet + 4, 60);
+    __atomic_store_n((uint32_t *)slot, *(const uint32_t *)packet, __ATOMIC_RELEASE);
+    hsa_signal_store_screlease(queue->doorbell_signal, (hsa_signal_value_t)index);
+}
+
+static uint16_t aql_header(hsa_packet_type_t type) {
+    return (uint16_t)((type << HSA_PACKET_HEADER_TYPE) | (1 << HSA_PACKET_HEADER_BARRIER) |
+                      (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE) |
+                      (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE));
+}
+
+static void aql_dispatch(hsa_queue_t *queue, uint64_t kernel_object, void *kernarg, uint32_t grid,
+                         uint16_t workgroup, hsa_signal_t completion) {
+    hsa_kernel_dispatch_packet_t p;
+    memset(&p, 0, sizeof p);
+    p.header = aql_header(HSA_PACKET_TYPE_KERNEL_DISPATCH);
+    p.setup = 1;
+    p.workgroup_size_x = workgroup;
+    p.workgroup_size_y = p.workgroup_size_z = 1;
+    p.grid_size_x = grid;
+    p.grid_size_y = p.grid_size_z = 1;
+    p.kernel_object = kernel_object;
+    p.kernarg_address = kernarg;
+    p.completion_signal = completion;
+    aql_publish(queue, &p);
+}
+
+/* Wait for a completion signal with a bound: a test must fail, never hang. */
+static int aql_wait_zero(hsa_signal_t signal, double seconds) {
+    uint64_t ticks = (uint64_t)(seconds * 1e9);
+    return hsa_signal_wait_scacquire(signal, HSA_SIGNAL_CONDITION_LT, 1, ticks, HSA_WAIT_STATE_BLOCKED) == 0;
+}
+#endif

@@ -1,0 +1,39 @@
+"""Unmodified HSA programs dispatch real kernels through AQL queues (C tests)."""
+import pytest
+
+from tests.support import cprog
+from tests.support.kernels import compile_opencl
+
+
+@pytest.fixture(scope="module")
+def code_object():
+    return compile_opencl("aql_kernels.cl", opt="-O2")
+
+
+@pytest.mark.parametrize("test", ["dispatch", "barrier_and", "barrier_or", "ring_wraps", "threads"])
+def test_packets(code_object, test):
+    cprog.check("aql_dispatch.c", code_object, test, timeout=600)
+
+
+@pytest.mark.parametrize("case", ["packet_type", "agent_dispatch", "fence_scope", "zero_grid",
+                                  "zero_dimensions", "oversized_workgroup", "group_segment",
+                                  "unknown_kernel", "memory_fault", "trap"])
+def test_packet_errors_reach_the_error_callback(code_object, case):
+    cprog.check("aql_errors.c", code_object, case, timeout=300)
+
+
+def test_unhandled_fault_aborts_like_rocr(code_object, tmp_path):
+    """No error callback: the fault is reported on stderr and the process aborts."""
+    proc = cprog.run("aql_unhandled.c", code_object, timeout=300)
+    assert proc.returncode < 0 or proc.returncode == 134, proc.stdout + proc.stderr
+    assert "MEMORY_APERTURE_VIOLATION" in proc.stderr
+    assert "store_through" in proc.stderr
+
+
+def test_unhandled_fault_can_be_recorded_instead(code_object, tmp_path):
+    trace = tmp_path / "trace.jsonl"
+    proc = cprog.run("aql_unhandled.c", code_object, timeout=300,
+                     SOFTGPU_QUEUE_ERRORS="continue", SOFTGPU_TRACE=trace)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "MEMORY_APERTURE_VIOLATION" in proc.stderr
+    assert '"queue_error"' in trace.read_text()
