@@ -28,7 +28,7 @@ def enums_in_headers(source):
         tag = node.get("name")
         if not tag:
             following = ast["inner"][i + 1] if i + 1 < len(ast["inner"]) else {}
-            if following.get("kind") == "TypedefDecl":
+            if following.get("kind") == "TypedefDecl" and node["id"] in json.dumps(following):
                 tag = following["name"]
         found.setdefault(tag or anonymous_enum_name(names), []).extend(names)
     return found
