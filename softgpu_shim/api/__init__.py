@@ -4,3 +4,4 @@ Each function receives the export's cffi arguments, converts them to Python valu
 calls core/, and writes results through out-pointers (softgpu_shim.api.out).
 """
 from softgpu_shim.api import system  # noqa: F401
+from softgpu_shim.api import signals  # noqa: F401

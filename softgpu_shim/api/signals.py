@@ -1,0 +1,130 @@
+"""Signal exports that return hsa_status_t: creation, destruction, value pointer,
+async handlers, signal groups, IPC. (Value operations and waits are C fast paths.)
+
+IPC signals: SoftGPU runs in one process, so an HSA_AMD_SIGNAL_IPC signal is created
+and works in-process, but no handle can be handed to another process:
+hsa_amd_ipc_signal_create answers HSA_STATUS_ERROR for such a signal (and
+INVALID_ARGUMENT for a signal created without the IPC attribute, as ROCr does), and
+hsa_amd_ipc_signal_attach answers HSA_STATUS_ERROR for every handle.
+"""
+from _softgpu_hsa import ffi
+
+from core import runtime, signals, trace
+from core.errors import HsaError, InvalidArgument, InvalidSignal
+from softgpu_shim.api.out import callback, require_pointer, write
+from softgpu_shim.hsa_abi import HsaAmdSignalAttribute
+from softgpu_shim.registry import export
+
+
+def _consumers(count, consumers):
+    """Agent handles of a consumers array; NULL with count > 0, or a duplicate, is
+    INVALID_ARGUMENT (ROCr); an unknown agent is INVALID_AGENT (Signals.create)."""
+    if count == 0:
+        return ()
+    require_pointer(consumers, "consumers")
+    handles = tuple(consumers[i].handle for i in range(count))
+    if len(set(handles)) != count:
+        raise InvalidArgument("consumers lists an agent twice")
+    return handles
+
+
+def _create(initial_value, num_consumers, consumers, attributes, signal):
+    require_pointer(signal, "signal")
+    handle = runtime.require().signals.create(initial_value, _consumers(num_consumers, consumers),
+                                              attributes)
+    signal[0].handle = handle
+
+
+@export("hsa_signal_create")
+def hsa_signal_create(initial_value, num_consumers, consumers, signal):
+    _create(initial_value, num_consumers, consumers, 0, signal)
+
+
+@export("hsa_amd_signal_create")
+def hsa_amd_signal_create(initial_value, num_consumers, consumers, attributes, signal):
+    # HSA_AMD_SIGNAL_AMD_GPU_ONLY and HSA_AMD_SIGNAL_IPC change where ROCr allocates
+    # the signal, not how it behaves: both are recorded; unknown bits are ignored, as ROCr does.
+    _create(initial_value, num_consumers, consumers, attributes, signal)
+
+
+@export("hsa_signal_destroy")
+def hsa_signal_destroy(signal):
+    runtime.require().signals.destroy(signal.handle)
+
+
+@export("hsa_amd_signal_value_pointer")
+def hsa_amd_signal_value_pointer(signal, value_ptr):
+    require_pointer(value_ptr, "value_ptr")
+    runtime.require().signals.require(signal.handle)
+    write(value_ptr, "int64_t *", ffi.cast("int64_t *", signals.value_address(signal.handle)))
+
+
+@export("hsa_amd_signal_async_handler")
+def hsa_amd_signal_async_handler(signal, cond, value, handler, arg):
+    callback(handler, "handler")
+    session = runtime.require()
+    session.signals.require(signal.handle)
+
+    def call(seen):
+        return bool(handler(seen, arg))
+    session.signals.handlers.register(signal.handle, cond, value, call)
+
+
+@export("hsa_signal_group_create")
+def hsa_signal_group_create(num_signals, signals_, num_consumers, consumers, signal_group):
+    require_pointer(signal_group, "signal_group")
+    if num_signals == 0:
+        raise InvalidArgument("a signal group needs at least one signal")
+    require_pointer(signals_, "signals")
+    handles = [signals_[i].handle for i in range(num_signals)]
+    group = runtime.require().signals.create_group(handles, _consumers(num_consumers, consumers))
+    signal_group[0].handle = group
+
+
+@export("hsa_signal_group_destroy")
+def hsa_signal_group_destroy(signal_group):
+    runtime.require().signals.destroy_group(signal_group.handle)
+
+
+def _group_wait(signal_group, conditions, compare_values, signal, value):
+    handles = runtime.require().signals.group(signal_group.handle)
+    for pointer, what in ((conditions, "conditions"), (compare_values, "compare_values"),
+                          (signal, "signal"), (value, "value")):
+        require_pointer(pointer, what)
+    count = len(handles)
+    index, seen = signals.wait_any(handles, [conditions[i] for i in range(count)],
+                                   [compare_values[i] for i in range(count)])
+    if index is None:
+        raise InvalidSignal("a signal of the group was destroyed during the wait")
+    signal[0].handle = handles[index]
+    value[0] = seen
+
+
+@export("hsa_signal_group_wait_any_scacquire")
+def hsa_signal_group_wait_any_scacquire(signal_group, conditions, compare_values, wait_state_hint,
+                                        signal, value):
+    _group_wait(signal_group, conditions, compare_values, signal, value)
+
+
+@export("hsa_signal_group_wait_any_relaxed")
+def hsa_signal_group_wait_any_relaxed(signal_group, conditions, compare_values, wait_state_hint,
+                                      signal, value):
+    _group_wait(signal_group, conditions, compare_values, signal, value)
+
+
+@export("hsa_amd_ipc_signal_create")
+def hsa_amd_ipc_signal_create(signal, handle):
+    require_pointer(handle, "handle")
+    info = runtime.require().signals.info(signal.handle)
+    if not info.attributes & HsaAmdSignalAttribute.IPC:
+        raise InvalidArgument("the signal was not created with HSA_AMD_SIGNAL_IPC")
+    trace.event("unsupported", api="hsa_amd_ipc_signal_create", reason="no inter-process sharing")
+    raise HsaError("SoftGPU signals cannot be shared with another process")
+
+
+@export("hsa_amd_ipc_signal_attach")
+def hsa_amd_ipc_signal_attach(handle, signal):
+    require_pointer(handle, "handle")
+    require_pointer(signal, "signal")
+    trace.event("unsupported", api="hsa_amd_ipc_signal_attach", reason="no inter-process sharing")
+    raise HsaError("SoftGPU cannot attach a signal of another process")
