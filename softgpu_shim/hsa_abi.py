@@ -35,3 +35,14 @@ KERNEL_DISPATCH_PACKET = np.dtype([
     ("completion_signal", "<u8"),
 ])
 assert KERNEL_DISPATCH_PACKET.itemsize == AQL_PACKET_SIZE
+
+# The 64-byte AMDHSA kernel descriptor (code object v3+), as LLVM's AMDGPUUsage lays it out.
+KERNEL_DESCRIPTOR_SIZE = 64
+KERNEL_DESCRIPTOR = np.dtype([
+    ("group_segment_fixed_size", "<u4"), ("private_segment_fixed_size", "<u4"),
+    ("kernarg_size", "<u4"), ("reserved0", "u1", (4,)),
+    ("kernel_code_entry_byte_offset", "<i8"), ("reserved1", "u1", (20,)),
+    ("compute_pgm_rsrc3", "<u4"), ("compute_pgm_rsrc1", "<u4"), ("compute_pgm_rsrc2", "<u4"),
+    ("kernel_code_properties", "<u2"), ("reserved2", "u1", (6,)),
+])
+assert KERNEL_DESCRIPTOR.itemsize == KERNEL_DESCRIPTOR_SIZE

@@ -1,0 +1,267 @@
+"""Executables and loaded code objects: code objects placed in device memory, symbols resolved.
+
+Holds four invariants:
+- a load is all or nothing: every check (frozen state, ELF, target, duplicate definitions,
+  undefined symbols) passes before anything is visible, and a failure after the device
+  memory was allocated frees it again; a failed load leaves the executable as it was;
+- a loaded code object is one arena allocation spanning all of its PT_LOAD segments at
+  their ELF offsets from one aligned base; file bytes are copied in, the bss stays zero
+  (the arena hands out zeroed pages), relocations are applied, and only then are kernel
+  descriptors decoded, from device memory;
+- symbol names are keyed as ROCr keys them: program symbols by name, agent symbols by
+  (name, agent); a second definition of either is VariableAlreadyDefined;
+- nothing changes in a frozen executable (FrozenExecutable).
+"""
+import threading
+
+import numpy as np
+
+from core.errors import (FrozenExecutable, IncompatibleArguments, VariableAlreadyDefined,
+                         InvalidArgument)
+from core.loader import relocations, target
+from core.loader.elf import CodeObject
+from core.loader.kernels import LoadedKernel
+from core.loader.symbols import ExecutableSymbol, defined_variable
+from core.memory.arena import PAGE
+from softgpu_shim.hsa_abi import (HsaExecutableState, HsaSymbolKind, HsaSymbolLinkage,
+                                  HsaVariableAllocation, HsaVariableSegment,
+                                  HsaVenAmdLoaderLoadedCodeObjectKind as LoadedKind)
+
+
+def agent_isa_name(agent):
+    """The ISA an agent runs (amdgcn-amd-amdhsa--gfx1030), or None for agents without one."""
+    if not agent.is_gpu:
+        return None
+    return getattr(agent, "isa_name", None) or target.ISA_PREFIX + agent.spec["name"]
+
+
+class LoadedCodeObject:
+    """One code object in device memory. `load_base` is the device address of ELF vaddr 0."""
+
+    def __init__(self, executable, agent, code, reader, allocation):
+        self.executable = executable
+        self.agent = agent
+        self.kind = LoadedKind.AGENT if agent is not None else LoadedKind.PROGRAM
+        self.code = code
+        self.allocation = allocation
+        self.load_base = allocation.address - code.segments[0].vaddr
+        self.load_size = code.load_span
+        self.storage = reader.storage
+        self.uri = reader.uri
+        # Debuggers read the ELF through the storage address; keep bytes there for its life.
+        self.host_copy = np.frombuffer(code.data, dtype=np.uint8).copy()
+        self.kernels = {}
+        self.handle = 0
+
+    @property
+    def elf_bytes(self):
+        return self.code.data
+
+    @property
+    def elf_path(self):
+        return self.storage.path
+
+    @property
+    def metadata(self):
+        return self.code.metadata
+
+    @property
+    def target(self):
+        return self.code.target
+
+    @property
+    def load_delta(self):
+        return self.load_base
+
+    @property
+    def storage_base(self):
+        """Host address of the ELF image ROCr reports: the caller's memory for memory
+        readers, the runtime's own copy for file readers."""
+        return self.storage.memory_base or int(self.host_copy.ctypes.data)
+
+    def device_address(self, vaddr):
+        return self.load_base + vaddr
+
+    def contains(self, address):
+        return self.allocation.address <= address < self.allocation.address + self.load_size
+
+
+class Executable:
+    def __init__(self, loader, profile, rounding_mode):
+        self.loader = loader
+        self.profile = profile
+        self.rounding_mode = rounding_mode
+        self.state = HsaExecutableState.UNFROZEN
+        self.program_symbols = {}          # name -> ExecutableSymbol
+        self.agent_symbols = {}            # (name, agent handle) -> ExecutableSymbol
+        self.loaded = []                   # LoadedCodeObject, in load order
+        self.lock = threading.RLock()
+        self.handle = 0
+
+    # -- definitions -------------------------------------------------------------------
+    def _require_unfrozen(self):
+        if self.state == HsaExecutableState.FROZEN:
+            raise FrozenExecutable("the executable is frozen")
+
+    def define_program_variable(self, name, address):
+        with self.lock:
+            self._require_unfrozen()
+            if name in self.program_symbols:
+                raise VariableAlreadyDefined(f"program variable {name!r} is already defined")
+            self._add_symbol(defined_variable(name, address, 0, HsaVariableAllocation.PROGRAM,
+                                              HsaVariableSegment.GLOBAL), None)
+
+    def define_agent_variable(self, name, agent, segment, address):
+        with self.lock:
+            self._require_unfrozen()
+            if (name, agent.handle) in self.agent_symbols:
+                raise VariableAlreadyDefined(f"agent variable {name!r} is already defined")
+            self._add_symbol(defined_variable(name, address, agent.handle,
+                                              HsaVariableAllocation.AGENT, segment), agent)
+
+    def _add_symbol(self, symbol, agent):
+        symbol.handle = self.loader.symbols.add(symbol)
+        if agent is None:
+            self.program_symbols[symbol.name] = symbol
+        else:
+            self.agent_symbols[(symbol.name, agent.handle)] = symbol
+
+    # -- loading -----------------------------------------------------------------------
+    def load(self, reader, agent):
+        """Load the reader's code object for `agent` (None: a program code object)."""
+        with self.lock:
+            self._require_unfrozen()
+            code = CodeObject(reader.data)
+            if agent is not None:
+                self._check_target(code, agent)
+            self._check_duplicates(code, agent)
+            undefined = self._resolve_undefined(code, agent)
+            arena = self.loader.session.arena
+            allocation = arena.allocate(code.load_span, align=max(code.load_align, PAGE), owner=self,
+                                        info={"kind": "code object", "uri": reader.uri})
+            try:
+                lco = LoadedCodeObject(self, agent, code, reader, allocation)
+                self._place(arena, lco, undefined)
+                symbols = self._symbols(arena, lco)
+            except BaseException:
+                arena.free(allocation.address)
+                raise
+            lco.handle = self.loader.loaded_code_objects.add(lco)
+            for symbol in symbols:
+                self._add_symbol(symbol, agent)
+            self.loaded.append(lco)
+            self.loader.register_kernels(lco)
+            return lco
+
+    @staticmethod
+    def _check_target(code, agent):
+        isa = agent_isa_name(agent)
+        agent_target = target.parse_isa_name(isa) if isa else None
+        if agent_target is None or not target.compatible(code.target, agent_target):
+            raise IncompatibleArguments(f"code object built for {code.target.isa_name} cannot run on "
+                                        f"agent {agent.name} ({isa or 'no ISA'})")
+
+    def _check_duplicates(self, code, agent):
+        names = [s.name for s, _ in code.kernel_symbols()] + [s.name for s in code.variable_symbols()]
+        for name in names:
+            taken = name in self.program_symbols if agent is None \
+                else (name, agent.handle) in self.agent_symbols
+            if taken:
+                raise VariableAlreadyDefined(f"symbol {name!r} is already defined in the executable")
+
+    def _resolve_undefined(self, code, agent):
+        """{name: address} of the undefined symbols relocations use; VariableUndefined if any is missing."""
+        addresses = {}
+        for relocation in code.relocations:
+            symbol = code.symbols[relocation.symbol] if relocation.symbol else None
+            if symbol is None or symbol.defined or symbol.name in addresses:
+                continue
+            defined = self.program_symbols.get(symbol.name)
+            if defined is None and agent is not None:
+                defined = self.agent_symbols.get((symbol.name, agent.handle))
+            if defined is None:
+                raise relocations.unresolved(symbol)
+            addresses[symbol.name] = defined.address
+        return addresses
+
+    @staticmethod
+    def _place(arena, lco, undefined):
+        code = lco.code
+        first = code.segments[0].vaddr
+        image = arena.view(lco.allocation.address, code.load_span)
+        for segment in code.segments:
+            start = segment.vaddr - first
+            image[start:start + segment.filesz] = np.frombuffer(
+                code.data, dtype=np.uint8, count=segment.filesz, offset=segment.offset)
+
+        def resolve(symbol):
+            return lco.device_address(symbol.value) if symbol.defined else undefined[symbol.name]
+        relocations.apply(code, image, lco.load_base, resolve)
+
+    def _symbols(self, arena, lco):
+        code, agent = lco.code, lco.agent
+        agent_handle = agent.handle if agent is not None else 0
+        allocation = HsaVariableAllocation.AGENT if agent is not None else HsaVariableAllocation.PROGRAM
+        symbols = []
+        for sym, meta in code.kernel_symbols():
+            address = lco.device_address(sym.value)
+            kernel = LoadedKernel(lco, sym, meta, address, arena.view(address, 64))
+            lco.kernels[kernel.name] = kernel
+            symbols.append(ExecutableSymbol(
+                HsaSymbolKind.KERNEL, sym.name, address, agent_handle,
+                linkage=HsaSymbolLinkage.PROGRAM,
+                kernarg_segment_size=meta[".kernarg_segment_size"],
+                kernarg_segment_alignment=meta[".kernarg_segment_align"],
+                group_segment_size=meta[".group_segment_fixed_size"],
+                private_segment_size=meta[".private_segment_fixed_size"],
+                dynamic_callstack=bool(meta.get(".uses_dynamic_stack", False)
+                                       or kernel.descriptor.uses_dynamic_stack),
+                kernel=kernel))
+        for sym in code.variable_symbols():
+            symbols.append(ExecutableSymbol(
+                HsaSymbolKind.VARIABLE, sym.name, lco.device_address(sym.value), agent_handle,
+                allocation=allocation,
+                segment=HsaVariableSegment.GLOBAL if sym.writable else HsaVariableSegment.READONLY,
+                size=sym.size, alignment=sym.align, is_const=not sym.writable))
+        return symbols
+
+    # -- queries -----------------------------------------------------------------------
+    def freeze(self):
+        with self.lock:
+            self._require_unfrozen()
+            self.state = HsaExecutableState.FROZEN
+
+    def info(self, attribute):
+        values = {"PROFILE": self.profile, "STATE": self.state,
+                  "DEFAULT_FLOAT_ROUNDING_MODE": self.rounding_mode}
+        if attribute not in values:
+            raise InvalidArgument(f"{attribute} is not an executable attribute")
+        return values[attribute]
+
+    def symbol(self, name, agent_handle):
+        """ROCr's lookup: program symbols without an agent, agent symbols with one; or None."""
+        if agent_handle is None:
+            return self.program_symbols.get(name)
+        return self.agent_symbols.get((name, agent_handle))
+
+    def is_program_symbol(self, name):
+        return name in self.program_symbols
+
+    def iter_program_symbols(self):
+        # ROCr keeps its symbols in ordered maps: program ones by name.
+        return [self.program_symbols[k] for k in sorted(self.program_symbols)]
+
+    def iter_agent_symbols(self, agent_handle=None):
+        return [self.agent_symbols[k] for k in sorted(self.agent_symbols)
+                if agent_handle is None or k[1] == agent_handle]
+
+    def destroy(self):
+        """Free every loaded code object and forget every symbol."""
+        with self.lock:
+            for lco in self.loaded:
+                self.loader.unregister_kernels(lco)
+                self.loader.loaded_code_objects.remove(lco.handle)
+                self.loader.session.arena.free(lco.allocation.address)
+            for symbol in list(self.program_symbols.values()) + list(self.agent_symbols.values()):
+                self.loader.symbols.remove(symbol.handle)
+            self.loaded, self.program_symbols, self.agent_symbols = [], {}, {}

@@ -1,0 +1,79 @@
+"""Executable symbols: kernels and variables, with every attribute ROCr answers for them.
+
+Holds two invariants:
+- a symbol's attributes are fixed when it is created (at load or define time) from what
+  the compiler recorded (metadata note, kernel descriptor, .dynsym) or what the
+  application passed, so every query answers the same until the executable dies;
+- an attribute that does not apply to a symbol's kind raises InvalidArgument, exactly
+  where ROCr's symbol classes answer false (which its API turns into that status).
+"""
+from dataclasses import dataclass
+
+from core.errors import InvalidArgument
+from softgpu_shim.hsa_abi import (HsaSymbolKind, HsaSymbolLinkage, HsaVariableAllocation,
+                                  HsaVariableSegment)
+
+# Attributes every symbol answers (ROCr's SymbolImpl::GetInfo).
+_COMMON = ("TYPE", "NAME_LENGTH", "NAME", "MODULE_NAME_LENGTH", "MODULE_NAME", "LINKAGE",
+           "IS_DEFINITION", "KERNEL_CALL_CONVENTION", "KERNEL_OBJECT", "VARIABLE_ADDRESS", "AGENT")
+_VARIABLE = ("VARIABLE_ALLOCATION", "VARIABLE_SEGMENT", "VARIABLE_ALIGNMENT", "VARIABLE_SIZE",
+             "VARIABLE_IS_CONST")
+_KERNEL = ("KERNEL_KERNARG_SEGMENT_SIZE", "KERNEL_KERNARG_SEGMENT_ALIGNMENT",
+           "KERNEL_GROUP_SEGMENT_SIZE", "KERNEL_PRIVATE_SEGMENT_SIZE", "KERNEL_DYNAMIC_CALLSTACK")
+
+
+@dataclass
+class ExecutableSymbol:
+    kind: HsaSymbolKind
+    name: str
+    address: int                      # kernel object (descriptor address) or variable address
+    agent_handle: int                 # 0 for program symbols, as ROCr reports them
+    linkage: HsaSymbolLinkage = HsaSymbolLinkage.PROGRAM
+    module_name: str = ""
+    is_definition: bool = True
+    # variables
+    allocation: HsaVariableAllocation = HsaVariableAllocation.AGENT
+    segment: HsaVariableSegment = HsaVariableSegment.GLOBAL
+    size: int = 0
+    alignment: int = 0
+    is_const: bool = False
+    # kernels
+    kernarg_segment_size: int = 0
+    kernarg_segment_alignment: int = 0
+    group_segment_size: int = 0
+    private_segment_size: int = 0
+    dynamic_callstack: bool = False
+    kernel: object = None             # the LoadedKernel, for kernels
+    handle: int = 0
+
+    def info(self, attribute):
+        """The value of an HsaExecutableSymbolInfo attribute name ("KERNEL_OBJECT", ...)."""
+        if attribute in _COMMON:
+            return self._common(attribute)
+        if attribute in _VARIABLE and self.kind == HsaSymbolKind.VARIABLE:
+            return {"VARIABLE_ALLOCATION": self.allocation, "VARIABLE_SEGMENT": self.segment,
+                    "VARIABLE_ALIGNMENT": self.alignment, "VARIABLE_SIZE": self.size,
+                    "VARIABLE_IS_CONST": self.is_const}[attribute]
+        if attribute in _KERNEL and self.kind == HsaSymbolKind.KERNEL:
+            return {"KERNEL_KERNARG_SEGMENT_SIZE": self.kernarg_segment_size,
+                    "KERNEL_KERNARG_SEGMENT_ALIGNMENT": self.kernarg_segment_alignment,
+                    "KERNEL_GROUP_SEGMENT_SIZE": self.group_segment_size,
+                    "KERNEL_PRIVATE_SEGMENT_SIZE": self.private_segment_size,
+                    "KERNEL_DYNAMIC_CALLSTACK": self.dynamic_callstack}[attribute]
+        raise InvalidArgument(f"attribute {attribute} does not apply to {self.kind.name.lower()} {self.name}")
+
+    def _common(self, attribute):
+        return {"TYPE": self.kind, "NAME_LENGTH": len(self.name.encode()), "NAME": self.name,
+                "MODULE_NAME_LENGTH": len(self.module_name.encode()), "MODULE_NAME": self.module_name,
+                "LINKAGE": self.linkage, "IS_DEFINITION": self.is_definition,
+                # ROCr answers 0 (the only call convention) for every kind of symbol.
+                "KERNEL_CALL_CONVENTION": 0,
+                "KERNEL_OBJECT": self.address, "VARIABLE_ADDRESS": self.address,
+                "AGENT": self.agent_handle}[attribute]
+
+
+def defined_variable(name, address, agent_handle, allocation, segment):
+    """A variable the application defined (hsa_executable_*_variable_define): ROCr records
+    no size, alignment or constness for these."""
+    return ExecutableSymbol(HsaSymbolKind.VARIABLE, name, address, agent_handle,
+                            allocation=allocation, segment=segment)
