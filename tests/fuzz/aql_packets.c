@@ -1,0 +1,138 @@
+/* AQL fuzzer: random and mutated packets written into a real queue, doorbell rung.
+   Each input is a series of 64-byte packets: a template (kernel dispatch of a real
+   kernel, barrier-AND/OR, AMD barrier-value) XORed with input bytes.
+   Invariants: each packet either completes or reports through the error callback
+   within a bounded time; a queue in error can always be destroyed; nothing crashes.
+   SOFTGPU_FUZZ_CODE_OBJECT names a code object with a kernel `empty`. */
+#include <time.h>
+
+#include "fuzz_common.h"
+
+static hsa_agent_t gpu, cpu;
+static hsa_amd_memory_pool_t kernarg_pool;
+static uint64_t empty_kernel;
+static void *kernarg;
+static volatile int errors;
+
+static hsa_status_t find_agents(hsa_agent_t agent, void *data) {
+    hsa_device_type_t type;
+    (void)data;
+    hsa_agent_get_info(agent, HSA_AGENT_INFO_DEVICE, &type);
+    if (type == HSA_DEVICE_TYPE_GPU) gpu = agent;
+    else cpu = agent;
+    return HSA_STATUS_SUCCESS;
+}
+
+static hsa_status_t find_kernarg(hsa_amd_memory_pool_t pool, void *data) {
+    uint32_t flags = 0;
+    (void)data;
+    hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS, &flags);
+    if (flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT) kernarg_pool = pool;
+    return HSA_STATUS_SUCCESS;
+}
+
+static void on_error(hsa_status_t status, hsa_queue_t *queue, void *data) {
+    (void)queue;
+    (void)data;
+    FUZZ_ASSERT(is_hsa_status(status), "queue error 0x%x", status);
+    errors++;
+}
+
+static void load_kernel(void) {
+    const char *path = getenv("SOFTGPU_FUZZ_CODE_OBJECT");
+    FILE *f = path ? fopen(path, "rb") : NULL;
+    if (!f) {
+        fprintf(stderr, "set SOFTGPU_FUZZ_CODE_OBJECT to a code object with kernel `empty`\n");
+        abort();
+    }
+    hsa_code_object_reader_t reader;
+    hsa_executable_t exe;
+    hsa_executable_symbol_t symbol;
+    if (hsa_code_object_reader_create_from_file(fileno(f), &reader) ||
+        hsa_executable_create_alt(HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT, NULL, &exe) ||
+        hsa_executable_load_agent_code_object(exe, gpu, reader, NULL, NULL) ||
+        hsa_executable_freeze(exe, NULL) ||
+        hsa_executable_get_symbol_by_name(exe, "empty.kd", &gpu, &symbol) ||
+        hsa_executable_symbol_get_info(symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, &empty_kernel))
+        abort();
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv) {
+    (void)argc;
+    (void)argv;
+    setenv("SOFTGPU_QUIET", "1", 0);
+    setenv("SOFTGPU_QUEUE_ERRORS", "continue", 0);
+    if (hsa_init() != HSA_STATUS_SUCCESS) abort();
+    hsa_iterate_agents(find_agents, NULL);
+    hsa_amd_agent_iterate_memory_pools(cpu, find_kernarg, NULL);
+    if (hsa_amd_memory_pool_allocate(kernarg_pool, 4096, 0, &kernarg)) abort();
+    load_kernel();
+    return 0;
+}
+
+static void template_packet(uint8_t kind, uint8_t *packet, hsa_signal_t completion, hsa_signal_t dep) {
+    uint16_t fences = (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE) |
+                      (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE);
+    memset(packet, 0, 64);
+    switch (kind % 4) {
+    case 0: {
+        hsa_kernel_dispatch_packet_t *p = (void *)packet;
+        p->header = (HSA_PACKET_TYPE_KERNEL_DISPATCH << HSA_PACKET_HEADER_TYPE) | fences;
+        p->setup = 1;
+        p->workgroup_size_x = p->workgroup_size_y = p->workgroup_size_z = 1;
+        p->grid_size_x = p->grid_size_y = p->grid_size_z = 1;
+        p->kernel_object = empty_kernel;
+        p->kernarg_address = kernarg;
+        p->completion_signal = completion;
+        break;
+    }
+    case 1:
+    case 2: {
+        hsa_barrier_and_packet_t *p = (void *)packet;
+        p->header = ((kind % 4 == 1 ? HSA_PACKET_TYPE_BARRIER_AND : HSA_PACKET_TYPE_BARRIER_OR)
+                     << HSA_PACKET_HEADER_TYPE) | fences;
+        p->dep_signal[0] = dep;
+        p->completion_signal = completion;
+        break;
+    }
+    default: {
+        hsa_amd_barrier_value_packet_t *p = (void *)packet;
+        p->header.header = (HSA_PACKET_TYPE_VENDOR_SPECIFIC << HSA_PACKET_HEADER_TYPE) | fences;
+        p->header.AmdFormat = HSA_AMD_PACKET_TYPE_BARRIER_VALUE;
+        p->signal = dep;
+        p->value = 0;
+        p->mask = -1;
+        p->cond = HSA_SIGNAL_CONDITION_EQ;
+        p->completion_signal = completion;
+    }
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    input_t in = {data, size, 0};
+    hsa_queue_t *queue;
+    errors = 0;
+    if (hsa_queue_create(gpu, 64, HSA_QUEUE_TYPE_MULTI, on_error, NULL, UINT32_MAX, UINT32_MAX, &queue)) abort();
+    hsa_signal_t completion, dep;
+    hsa_signal_create(1, 0, NULL, &completion);
+    hsa_signal_create(0, 0, NULL, &dep); /* satisfied dependency unless the input changes it */
+    for (int n = 0; more(&in) && n < 8 && !errors; n++) {
+        uint8_t packet[64];
+        template_packet(take_u8(&in), packet, completion, dep);
+        uint8_t mutate = take_u8(&in);
+        for (int i = 0; i < 64 && (mutate & 1); i++) packet[i] ^= take_u8(&in);
+        hsa_signal_store_relaxed(completion, 1);
+        uint64_t index = hsa_queue_add_write_index_screlease(queue, 1);
+        uint8_t *slot = (uint8_t *)queue->base_address + (index % queue->size) * 64;
+        memcpy(slot + 4, packet + 4, 60);
+        __atomic_store_n((uint32_t *)slot, *(uint32_t *)packet, __ATOMIC_RELEASE);
+        hsa_signal_store_screlease(queue->doorbell_signal, (hsa_signal_value_t)index);
+        /* Mutated packets may wait on signals nobody sets: bounded, then move on. */
+        hsa_signal_wait_scacquire(completion, HSA_SIGNAL_CONDITION_LT, 1, 200000000, HSA_WAIT_STATE_BLOCKED);
+        if (hsa_queue_load_read_index_scacquire(queue) <= index) break;
+    }
+    FUZZ_ASSERT(CHECKED(hsa_queue_destroy(queue)) == HSA_STATUS_SUCCESS, "queue destroy");
+    hsa_signal_destroy(completion);
+    hsa_signal_destroy(dep);
+    return 0;
+}

@@ -1,0 +1,112 @@
+"""Build the fuzz harnesses, generate their seed corpora from real objects, run them.
+
+usage: python3 tests/fuzz/run.py [--seconds N] [--only NAME ...] [--workdir DIR]
+
+Each harness (api_sequence, code_object, aql_packets, kernarg_grid) is built with
+clang-15 -fsanitize=fuzzer against build/lib/libhsa-runtime64.so.1 and run for N
+seconds. A crash, hang or broken invariant fails the run and prints the reproducer
+(also kept under WORKDIR/NAME/). CI runs this with about a minute per harness; run it
+longer by hand with --seconds 600.
+"""
+import argparse
+import base64
+import glob
+import os
+import re
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, ROOT)
+
+from tests.support.cprog import env as library_env  # noqa: E402
+from tests.support.kernels import compile_opencl  # noqa: E402
+from tests.support.paths import LIBDIR  # noqa: E402
+
+HARNESSES = ("api_sequence", "code_object", "aql_packets", "kernarg_grid")
+# A dispatch of a hostile grid may legitimately take seconds in the Python engine.
+PER_INPUT_TIMEOUT_S = 120
+
+
+def build(name, workdir):
+    exe = os.path.join(workdir, name)
+    subprocess.run(["clang-15", "-g", "-O1", "-fsanitize=fuzzer", "-I", HERE, "-o", exe,
+                    os.path.join(HERE, name + ".c"), "-L", LIBDIR, "-lhsa-runtime64"], check=True)
+    return exe
+
+
+def seeds(name, directory):
+    """Seed inputs made from real objects, never committed blobs."""
+    os.makedirs(directory, exist_ok=True)
+    if name == "code_object":
+        sources = sorted(glob.glob(os.path.join(ROOT, "tests", "kernels", "*.cl")))[:6]
+        for i, source in enumerate(sources):
+            for version in (4, 5):
+                path = compile_opencl(source, opt="-O2", code_object=version)
+                with open(path, "rb") as f:
+                    write_seed(directory, f"{i}-v{version}", f.read())
+    elif name == "api_sequence":
+        for op in range(12):
+            write_seed(directory, f"op{op}", bytes([op, 0, 1, 2, 3, 4, 5, 6, 7, op, 0xA5, 1, 0]) * 3)
+    elif name == "aql_packets":
+        for kind in range(4):
+            write_seed(directory, f"packet{kind}", bytes([kind, 0]) * 4)
+    else:
+        for kernel in range(3):
+            write_seed(directory, f"kernel{kernel}", bytes([kernel, 1, 4] + [0] * 8 + [4, 2, 1, 32, 1, 1]))
+
+
+def write_seed(directory, name, data):
+    with open(os.path.join(directory, name), "wb") as f:
+        f.write(data)
+
+
+def fuzz_environment():
+    return library_env(SOFTGPU_FUZZ_CODE_OBJECT=compile_opencl("aql_kernels.cl", opt="-O2"),
+                       SOFTGPU_QUIET=1, SOFTGPU_QUEUE_ERRORS="continue")
+
+
+def run(name, seconds, workdir):
+    directory = os.path.join(workdir, name)
+    corpus, seed_dir = os.path.join(directory, "corpus"), os.path.join(directory, "seeds")
+    os.makedirs(corpus, exist_ok=True)
+    seeds(name, seed_dir)
+    exe = build(name, directory)
+    proc = subprocess.run([exe, f"-max_total_time={seconds}", f"-timeout={PER_INPUT_TIMEOUT_S}",
+                           "-rss_limit_mb=6144", "-print_final_stats=1", f"-artifact_prefix={directory}/",
+                           corpus, seed_dir], env=fuzz_environment(), capture_output=True, text=True,
+                          timeout=seconds + 4 * PER_INPUT_TIMEOUT_S)
+    log = proc.stderr
+    stats = dict(re.findall(r"stat::(\w+):\s+(\d+)", log))
+    coverage = re.findall(r"cov: (\d+) ft: (\d+)", log)
+    summary = {"harness": name, "executions": int(stats.get("number_of_executed_units", 0)),
+               "seconds": seconds, "exec_per_s": int(stats.get("average_exec_per_sec", 0)),
+               "coverage": int(coverage[-1][0]) if coverage else 0,
+               "features": int(coverage[-1][1]) if coverage else 0, "ok": proc.returncode == 0}
+    if proc.returncode != 0:
+        print(log[-6000:], file=sys.stderr)
+        artifacts = [a for kind in ("crash", "timeout", "oom") for a in glob.glob(os.path.join(directory, kind + "-*"))]
+        for artifact in artifacts:
+            print(f"reproducer {artifact}: {base64.b64encode(open(artifact, 'rb').read()).decode()}",
+                  file=sys.stderr)
+    return summary
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seconds", type=int, default=60)
+    parser.add_argument("--only", nargs="*", choices=HARNESSES)
+    parser.add_argument("--workdir", default=os.path.join(ROOT, "build", "fuzz"))
+    args = parser.parse_args()
+    failed = 0
+    for name in args.only or HARNESSES:
+        s = run(name, args.seconds, args.workdir)
+        print(f"fuzz {s['harness']}: {'ok' if s['ok'] else 'FAILED'}, {s['executions']} executions in "
+              f"{s['seconds']} s ({s['exec_per_s']}/s), coverage {s['coverage']} edges, {s['features']} features")
+        failed += not s["ok"]
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
