@@ -95,9 +95,8 @@ class PacketProcessor:
     def _dispatch(self, packet, index):
         from core.isa import launch
         from core.loader import find_kernel
-        try:
-            kernel = find_kernel(self.session, packet.kernel_object)
-        except HsaError:
+        kernel = find_kernel(self.session, packet.kernel_object)
+        if kernel is None:
             raise PacketError(f"kernel_object {packet.kernel_object:#x} is no loaded kernel",
                               Status.ERROR_INVALID_CODE_OBJECT)
         queue = self.queue
