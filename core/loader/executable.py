@@ -21,10 +21,9 @@ from core.errors import (FrozenExecutable, IncompatibleArguments, VariableAlread
 from core.loader import relocations, target
 from core.loader.elf import CodeObject
 from core.loader.kernels import LoadedKernel
-from core.loader.symbols import ExecutableSymbol, defined_variable
+from core.loader.symbols import defined_variable, kernel_symbol, variable_symbol
 from core.memory.arena import PAGE
-from softgpu_shim.hsa_abi import (HsaExecutableState, HsaSymbolKind, HsaSymbolLinkage,
-                                  HsaVariableAllocation, HsaVariableSegment,
+from softgpu_shim.hsa_abi import (HsaExecutableState, HsaVariableAllocation, HsaVariableSegment,
                                   HsaVenAmdLoaderLoadedCodeObjectKind as LoadedKind)
 
 
@@ -207,22 +206,11 @@ class Executable:
             address = lco.device_address(sym.value)
             kernel = LoadedKernel(lco, sym, meta, address, arena.view(address, 64))
             lco.kernels[kernel.name] = kernel
-            symbols.append(ExecutableSymbol(
-                HsaSymbolKind.KERNEL, sym.name, address, agent_handle,
-                linkage=HsaSymbolLinkage.PROGRAM,
-                kernarg_segment_size=meta[".kernarg_segment_size"],
-                kernarg_segment_alignment=meta[".kernarg_segment_align"],
-                group_segment_size=meta[".group_segment_fixed_size"],
-                private_segment_size=meta[".private_segment_fixed_size"],
-                dynamic_callstack=bool(meta.get(".uses_dynamic_stack", False)
-                                       or kernel.descriptor.uses_dynamic_stack),
-                kernel=kernel))
-        for sym in code.variable_symbols():
-            symbols.append(ExecutableSymbol(
-                HsaSymbolKind.VARIABLE, sym.name, lco.device_address(sym.value), agent_handle,
-                allocation=allocation,
-                segment=HsaVariableSegment.GLOBAL if sym.writable else HsaVariableSegment.READONLY,
-                size=sym.size, alignment=sym.align, is_const=not sym.writable))
+            symbol = kernel_symbol(sym, meta, address, agent_handle, kernel.descriptor.uses_dynamic_stack)
+            symbol.kernel = kernel
+            symbols.append(symbol)
+        symbols += [variable_symbol(sym, lco.device_address(sym.value), agent_handle, allocation)
+                    for sym in code.variable_symbols()]
         return symbols
 
     # -- queries -----------------------------------------------------------------------

@@ -11,10 +11,11 @@ import os
 import threading
 from dataclasses import dataclass
 
-from core.errors import (InvalidArgument, InvalidCodeObject, InvalidCodeObjectReader,
+from core.errors import (InvalidArgument, InvalidCodeObject, InvalidCodeObjectReader, InvalidCodeSymbol,
                          InvalidExecutable, InvalidExecutableSymbol, InvalidFile)
 from core.handles import (HandleTable, KIND_CODE_OBJECT, KIND_EXECUTABLE, KIND_LOADED_CODE_OBJECT,
                           KIND_READER, KIND_SYMBOL)
+from core.loader.elf import CodeObject
 from core.loader.executable import Executable
 from softgpu_shim.hsa_abi import (HsaDefaultFloatRoundingMode, HsaProfile,
                                   HsaVenAmdLoaderCodeObjectStorageType as StorageType)
@@ -39,6 +40,20 @@ class CodeObjectReader:
         self.handle = 0
 
 
+class SerializedCodeObject:
+    """A v2 hsa_code_object_t: ROCr copies the bytes and checks nothing until they are used."""
+
+    def __init__(self, data):
+        self.data = data
+        self.symbols = None           # code symbols, made on first use
+        self._parsed = None
+
+    def parsed(self):
+        if self._parsed is None:
+            self._parsed = CodeObject(self.data)
+        return self._parsed
+
+
 class Loader:
     def __init__(self, session):
         self.session = session
@@ -47,6 +62,7 @@ class Loader:
         self.symbols = HandleTable(KIND_SYMBOL, InvalidExecutableSymbol)
         self.loaded_code_objects = HandleTable(KIND_LOADED_CODE_OBJECT, InvalidCodeObject)
         self.code_objects = HandleTable(KIND_CODE_OBJECT, InvalidCodeObject)
+        self.code_symbols = HandleTable(KIND_SYMBOL, InvalidCodeSymbol)
         self.kernels = {}
         self._lock = threading.Lock()
 

@@ -77,3 +77,28 @@ def defined_variable(name, address, agent_handle, allocation, segment):
     no size, alignment or constness for these."""
     return ExecutableSymbol(HsaSymbolKind.VARIABLE, name, address, agent_handle,
                             allocation=allocation, segment=segment)
+
+
+def kernel_symbol(sym, meta, address, agent_handle, descriptor_dynamic_stack=False):
+    """A kernel's symbol from its .kd dynsym entry and metadata: the values the compiler recorded."""
+    return ExecutableSymbol(
+        HsaSymbolKind.KERNEL, sym.name, address, agent_handle,
+        kernarg_segment_size=meta[".kernarg_segment_size"],
+        kernarg_segment_alignment=meta[".kernarg_segment_align"],
+        group_segment_size=meta[".group_segment_fixed_size"],
+        private_segment_size=meta[".private_segment_fixed_size"],
+        dynamic_callstack=bool(meta.get(".uses_dynamic_stack", False) or descriptor_dynamic_stack))
+
+
+def variable_symbol(sym, address, agent_handle, allocation):
+    """A global variable's symbol: read-only data (no SHF_WRITE) is the READONLY segment."""
+    return ExecutableSymbol(
+        HsaSymbolKind.VARIABLE, sym.name, address, agent_handle, allocation=allocation,
+        segment=HsaVariableSegment.GLOBAL if sym.writable else HsaVariableSegment.READONLY,
+        size=sym.size, alignment=sym.align, is_const=not sym.writable)
+
+
+def code_object_symbols(code):
+    """The symbols of a parsed, unloaded code object (v2 hsa_code_symbol_t API): no addresses."""
+    return ([kernel_symbol(sym, meta, 0, 0) for sym, meta in code.kernel_symbols()]
+            + [variable_symbol(sym, 0, 0, HsaVariableAllocation.AGENT) for sym in code.variable_symbols()])
