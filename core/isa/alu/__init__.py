@@ -45,5 +45,6 @@ approximations on hardware; here they are correctly rounded (numpy, computed in 
 hardware's special cases (f32 rcp/rsq/log/exp flush denormals like the hardware unit).
 """
 from core.isa.alu.table import AluOp, DEFAULT_MODE, coverage, lookup, merge16
+from core.isa.alu import integer, floating  # noqa: F401,E402  (importing a family registers its ops)
 
 __all__ = ["AluOp", "DEFAULT_MODE", "coverage", "lookup", "merge16"]

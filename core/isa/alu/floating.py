@@ -1,0 +1,291 @@
+"""VALU floating-point arithmetic for f16, f32 and f64 (one definition per operation, registered
+for each width gfx1030 has).
+
+Invariants:
+- +, -, *, fma are IEEE round-to-nearest-even (numpy's f16 arithmetic goes through f32, which
+  is exact for these: 24 >= 2*11 + 2 bits);
+- v_mad/v_mac (unfused) round the product, then the sum, and always flush f32 denormals
+  (the legacy MAD unit has no denormal support; LLVM only selects it when they are off);
+- min/max follow gfx10 IEEE mode: sNaN -> quieted sNaN, one qNaN -> the other operand,
+  -0 < +0 (RDNA ISA guide pseudo-code for V_MIN_F32/V_MAX_F32); med3 of a NaN is min3;
+- v_div_scale/v_div_fmas/v_div_fixup implement the guide's pseudo-code; where it is
+  inconsistent (div_fmas' scale factor, div_scale when 1/den is denormal) the choice is
+  the one that makes LLVM's division expansion correctly rounded (tests check that).
+"""
+import numpy as np
+
+from core.isa.alu import bits as B
+from core.isa.alu.fused import fma_f64, fma_narrow
+from core.isa.alu.table import MODE_IEEE, op
+
+U32 = np.uint32
+U64 = np.uint64
+
+# Per-width: numpy value type, bit-pattern type, the FloatFormat with masks in that type.
+_F16 = B.FloatFormat(16, 10, np.uint32, np.float16)
+FMT = {"f16": _F16, "f32": B.F32, "f64": B.F64}
+ALL = ("f16", "f32", "f64")
+
+
+def val(x, t):
+    return B.VIEW[t](x)
+
+
+def bits(v, t):
+    return B.PACK[t](v)
+
+
+def fma_vals(a, b, c, t):
+    """fma on float value arrays of type t."""
+    if t == "f64":
+        return fma_f64(a, b, c)
+    return fma_narrow(a, b, c, np.float16 if t == "f16" else np.float32)
+
+
+def _fma_bits(t):
+    return lambda a, b, c: bits(fma_vals(val(a, t), val(b, t), val(c, t), t), t)
+
+
+def _mad_bits(t):
+    """Unfused multiply-add; f32 always flushes denormals (see module docstring)."""
+    def mad(a, b, c):
+        if t == "f32":
+            a, b, c = (B.flush(np.asarray(x, dtype=U32), B.F32) for x in (a, b, c))
+        prod = val(a, t) * val(b, t)
+        if t == "f32":
+            prod = val(B.flush(bits(prod, t), B.F32), t)
+        r = bits(prod + val(c, t), t)
+        return B.flush(r, B.F32) if t == "f32" else r
+    return mad
+
+
+def _sort_key(x, fmt):
+    """Signed integer key ordering non-NaN floats with -0 < +0."""
+    x = np.asarray(x).astype(np.uint64)
+    sign = np.uint64(int(fmt.sign))
+    mag = (x & ~sign).astype(np.int64)
+    return np.where((x & sign) != 0, -mag - 1, mag)
+
+
+def _minmax(t, want_max):
+    fmt = FMT[t]
+
+    def fn(a, b, mode):
+        a = np.asarray(a, dtype=fmt.uint)
+        b = np.asarray(b, dtype=fmt.uint)
+        ka, kb = _sort_key(a, fmt), _sort_key(b, fmt)
+        pick_a = (ka >= kb) if want_max else (ka <= kb)
+        r = np.where(pick_a, a, b)
+        an, bn = B.is_nan(a, fmt), B.is_nan(b, fmt)
+        r = np.where(bn, a, np.where(an, b, r))
+        if mode & MODE_IEEE:
+            r = np.where(B.is_snan(b, fmt), b | fmt.quiet_bit, r)
+            r = np.where(B.is_snan(a, fmt), a | fmt.quiet_bit, r)
+        return r
+    return fn
+
+
+def _three(t, name):
+    mn, mx = _minmax(t, False), _minmax(t, True)
+    fmt = FMT[t]
+    if name == "min3":
+        return lambda a, b, c, mode: mn(mn(a, b, mode), c, mode)
+    if name == "max3":
+        return lambda a, b, c, mode: mx(mx(a, b, mode), c, mode)
+
+    def med3(a, b, c, mode):
+        any_nan = B.is_nan(np.asarray(a, fmt.uint), fmt) | B.is_nan(np.asarray(b, fmt.uint), fmt) \
+            | B.is_nan(np.asarray(c, fmt.uint), fmt)
+        med = mx(mn(a, b, mode), mn(mx(a, b, mode), c, mode), mode)
+        return np.where(any_nan, mn(mn(a, b, mode), c, mode), med)
+    return med3
+
+
+def _binary(t, f):
+    return lambda a, b: bits(f(val(a, t), val(b, t)), t)
+
+
+def _unary(t, f):
+    return lambda a: bits(f(val(a, t)), t)
+
+
+def _fract(t):
+    # DX fract: x - floor(x), clamped below 1.0 (0x3f7fffff for f32); inf gives NaN.
+    below_one = np.nextafter(np.dtype(B.FORMATS[t].float).type(1), 0)
+
+    def fract(a):
+        v = val(a, t)
+        r = np.minimum(v - np.floor(v), below_one)
+        r = np.where(np.isinf(v), np.nan, r).astype(v.dtype)
+        return bits(np.where(np.isnan(v), v, r), t)
+    return fract
+
+
+def _frexp_mant(t):
+    def mant(a):
+        v = val(a, t)
+        m, _ = np.frexp(v.astype(np.float64) if t == "f16" else v)
+        return bits(np.where(np.isfinite(v), m.astype(v.dtype), v), t)
+    return mant
+
+
+def _frexp_exp(t):
+    def exp(a):
+        v = val(a, t)
+        _, e = np.frexp(v.astype(np.float64) if t == "f16" else v)
+        e = np.where(np.isfinite(v), e, 0)
+        return (e.astype(np.int64) & 0xFFFF).astype(U32) if t == "f16" else e.astype(np.int32).view(U32)
+    return exp
+
+
+def _ldexp(t):
+    def ldexp(a, e):
+        v = val(a, t)
+        if t == "f16":
+            e = np.clip(B.sign_extend(e, 16), -64, 64)
+            return bits(np.ldexp(v.astype(np.float64), e).astype(np.float16), t)
+        e = np.asarray(e, dtype=U32).view(np.int32)
+        return bits(np.ldexp(v, e), t)
+    return ldexp
+
+
+_NAMES = {"f16": "f16", "f32": "f32", "f64": "f64"}
+for _t in ALL:
+    s3 = f"{_t} {_t} {_t} -> {_t}"
+    s2 = f"{_t} {_t} -> {_t}"
+    s1 = f"{_t} -> {_t}"
+    op(s2, f"v_add_{_t}")(_binary(_t, np.add))
+    op(s2, f"v_mul_{_t}")(_binary(_t, np.multiply))
+    op(s3, f"v_fma_{_t}")(_fma_bits(_t))
+    op(s2, f"v_min_{_t}", uses_mode=True)(_minmax(_t, False))
+    op(s2, f"v_max_{_t}", uses_mode=True)(_minmax(_t, True))
+    op(s1, f"v_fract_{_t}")(_fract(_t))
+    op(s1, f"v_trunc_{_t}")(_unary(_t, np.trunc))
+    op(s1, f"v_ceil_{_t}")(_unary(_t, np.ceil))
+    op(s1, f"v_floor_{_t}")(_unary(_t, np.floor))
+    op(s1, f"v_rndne_{_t}")(_unary(_t, np.rint))
+    op(s1, f"v_frexp_mant_{_t}")(_frexp_mant(_t))
+    op(f"{_t} {'i16' if _t == 'f16' else 'i32'} -> {_t}", f"v_ldexp_{_t}")(_ldexp(_t))
+    if _t != "f64":
+        op(s2, f"v_sub_{_t}")(_binary(_t, np.subtract))
+        op(s2, f"v_subrev_{_t}")(_binary(_t, lambda a, b: b - a))
+        op(s3, f"v_fmac_{_t}", f"v_fmaak_{_t}", f"v_fmamk_{_t}")(_fma_bits(_t))
+        op(s3, f"v_mad_{_t}", f"v_mac_{_t}", f"v_madak_{_t}", f"v_madmk_{_t}",
+           ftz=_t != "f32")(_mad_bits(_t))
+        for _k in ("min3", "max3", "med3"):
+            op(s3, f"v_{_k}_{_t}", uses_mode=True)(_three(_t, _k))
+op("f32 -> i32", "v_frexp_exp_i32_f32")(_frexp_exp("f32"))
+op("f64 -> i32", "v_frexp_exp_i32_f64")(_frexp_exp("f64"))
+op("f16 -> i16", "v_frexp_exp_i16_f16")(_frexp_exp("f16"))
+
+
+# --- legacy (DX9) multiply: 0 * anything, including inf and NaN, is +0 --------------------
+
+def _legacy_zero(a, b):
+    return (val(a, "f32") == 0) | (val(b, "f32") == 0)
+
+
+op("f32 f32 -> f32", "v_mul_legacy_f32")(
+    lambda a, b: np.where(_legacy_zero(a, b), U32(0), bits(val(a, "f32") * val(b, "f32"), "f32")))
+op("f32 f32 f32 -> f32", "v_fma_legacy_f32", "v_fmac_legacy_f32")(
+    lambda a, b, c: np.where(_legacy_zero(a, b), bits(val(c, "f32") + np.float32(0), "f32"),
+                             _fma_bits("f32")(a, b, c)))
+
+
+# --- division helpers -----------------------------------------------------------------------
+
+_DIV = {  # scale exponent, |N/D| exponent gap that needs scaling, "tiny numerator" exponent
+    "f32": (64, 96, 23),
+    "f64": (128, 768, 53),
+}
+
+
+def _exponent(x, fmt):
+    return ((np.asarray(x, dtype=fmt.uint) & fmt.exp_mask) >> fmt.uint(fmt.mant_bits)).astype(np.int64)
+
+
+def _div_scale(t):
+    fmt = FMT[t]
+    scale, gap, tiny = _DIV[t]
+    ftype = fmt.float
+    smallest_normal = np.finfo(ftype).tiny
+
+    def div_scale(s0, s1, s2):
+        x, d, n = val(s0, t), val(s1, t), val(s2, t)
+        ed, en = _exponent(s1, fmt), _exponent(s2, fmt)
+        up, down = np.ldexp(x, scale), np.ldexp(x, -scale)
+        zero = (n == 0) | (d == 0)
+        big_gap = (en - ed) >= gap
+        den_denorm = B.is_denorm(np.asarray(s1, fmt.uint), fmt)
+        rcp_denorm = np.abs(d) > 1 / smallest_normal        # 1/d would be denormal
+        quot_denorm = np.abs(n / d) < smallest_normal
+        res, vcc = x, np.zeros(np.shape(x), dtype=bool)
+        # Evaluate the guide's if/elif chain bottom-up so earlier branches win.
+        conds = [
+            (zero, np.full_like(x, np.nan), False),
+            (big_gap, np.where(x == d, up, x), True),
+            (den_denorm, up, False),
+            (rcp_denorm & quot_denorm, np.where(x == d, down, x), True),
+            (rcp_denorm, down, False),
+            (quot_denorm, np.where(x == n, up, x), True),
+            (en <= tiny, up, False),
+        ]
+        for cond, value, sets_vcc in reversed(conds):
+            res = np.where(cond, value, res)
+            vcc = np.where(cond, sets_vcc, vcc)
+        return bits(res.astype(ftype), t), vcc
+    return div_scale
+
+
+def _div_fmas(t):
+    fmt = FMT[t]
+    scale = _DIV[t][0]
+    bias = fmt.bias
+
+    def div_fmas(a, b, c, vcc):
+        r = fma_vals(val(a, t), val(b, t), val(c, t), t)
+        # Post-scale undoes div_scale: up if the quotient estimate (S2) is large, else down.
+        k = np.where(_exponent(c, fmt) > bias, scale, -scale)
+        return bits(np.where(vcc, np.ldexp(r, k).astype(r.dtype), r), t)
+    return div_fmas
+
+
+def _div_fixup(t):
+    fmt = FMT[t]
+    ftype = fmt.float
+    qnan = fmt.uint(int(fmt.sign) | int(fmt.exp_mask) | int(fmt.quiet_bit))
+    emax = int(fmt.exp_mask >> fmt.uint(fmt.mant_bits))
+    underflow_gap = {"f16": -25, "f32": -150, "f64": -1075}[t]
+
+    def div_fixup(q, d, n):
+        qb, db, nb = (np.asarray(x, dtype=fmt.uint) for x in (q, d, n))
+        qv, dv, nv = val(qb, t), val(db, t), val(nb, t)
+        neg = ((db ^ nb) & fmt.sign) != 0
+        sign = np.where(neg, fmt.sign, fmt.uint(0))
+        inf = fmt.exp_mask
+        mag = qb & ~fmt.sign
+        # A NaN quotient without NaN inputs comes from a failed (overflowed) division.
+        mag = np.where(B.is_nan(qb, fmt), inf, mag)
+        res = sign | mag
+        ed, en = _exponent(db, fmt), _exponent(nb, fmt)
+        conds = [
+            (B.is_nan(nb, fmt), nb | fmt.quiet_bit),
+            (B.is_nan(db, fmt), db | fmt.quiet_bit),
+            ((dv == 0) & (nv == 0), qnan),
+            (np.isinf(dv) & np.isinf(nv), qnan),
+            ((dv == 0) | np.isinf(nv), sign | inf),
+            (np.isinf(dv) | (nv == 0), sign),
+            ((en - ed) < underflow_gap, sign),
+            (ed == emax, sign | inf),
+        ]
+        for cond, value in reversed(conds):
+            res = np.where(cond, value, res)
+        return res.astype(fmt.uint) if t != "f16" else res.astype(U32)
+    return div_fixup
+
+
+for _t in ("f32", "f64"):
+    op(f"{_t} {_t} {_t} -> {_t} mask", f"v_div_scale_{_t}", ftz=False)(_div_scale(_t))
+    op(f"{_t} {_t} {_t} mask -> {_t}", f"v_div_fmas_{_t}")(_div_fmas(_t))
+for _t in ALL:
+    op(f"{_t} {_t} {_t} -> {_t}", f"v_div_fixup_{_t}")(_div_fixup(_t))
