@@ -28,6 +28,7 @@ class Session:
         from core.memory.arena import Arena
         from core.agents import Agents
         from core.signals import Signals
+        from core.queues import Queues
         from core.loader.loader import Loader
         self.native = native.lib
         self.profile = profile.load()
@@ -36,6 +37,7 @@ class Session:
             self.arena = self._own(Arena(self.profile.arena_bytes))
             self.agents = self._own(Agents(self.profile))
             self.signals = self._own(Signals(self))
+            self.queues = self._own(Queues(self))
             self.loader = self._own(Loader(self))
         except BaseException:
             self.close()

@@ -306,22 +306,35 @@ static size_t queue_slot(const void *q) {
 
 #define QUEUE_TOMBSTONE ((const void *)1)
 
-int sg_queue_register(void *amd_queue) {
-    if (amd_queue == NULL || amd_queue == QUEUE_TOMBSTONE || sg_queue_registered(amd_queue)) return -1;
+int sg_queue_registered(uintptr_t amd_queue) {
+    const void *key = (const void *)amd_queue;
+    if (key == NULL || key == QUEUE_TOMBSTONE) return 0;
+    for (size_t i = queue_slot(key), n = 0; n < SG_MAX_QUEUES; n++, i = (i + 1) % SG_MAX_QUEUES) {
+        const void *q = atomic_load_explicit(&g_queues[i], memory_order_acquire);
+        if (q == key) return 1;
+        if (q == NULL) return 0;
+    }
+    return 0;
+}
+
+int sg_queue_register(uintptr_t amd_queue) {
+    const void *key = (const void *)amd_queue;
+    if (key == NULL || key == QUEUE_TOMBSTONE || sg_queue_registered(amd_queue)) return -1;
     /* Reusing a tombstone is safe: lookups only stop at NULL, and an address is
        registered at most once, so no later copy of it can hide behind this slot. */
-    for (size_t i = queue_slot(amd_queue), n = 0; n < SG_MAX_QUEUES; n++, i = (i + 1) % SG_MAX_QUEUES) {
+    for (size_t i = queue_slot(key), n = 0; n < SG_MAX_QUEUES; n++, i = (i + 1) % SG_MAX_QUEUES) {
         const void *seen = atomic_load(&g_queues[i]);
         if ((seen == NULL || seen == QUEUE_TOMBSTONE) &&
-            atomic_compare_exchange_strong(&g_queues[i], &seen, amd_queue))
+            atomic_compare_exchange_strong(&g_queues[i], &seen, key))
             return 0;
     }
     return -1;
 }
 
-int sg_queue_unregister(void *amd_queue) {
-    for (size_t i = queue_slot(amd_queue), n = 0; n < SG_MAX_QUEUES; n++, i = (i + 1) % SG_MAX_QUEUES) {
-        const void *expected = amd_queue;
+int sg_queue_unregister(uintptr_t amd_queue) {
+    const void *key = (const void *)amd_queue;
+    for (size_t i = queue_slot(key), n = 0; n < SG_MAX_QUEUES; n++, i = (i + 1) % SG_MAX_QUEUES) {
+        const void *expected = key;
         /* A tombstone, not NULL: probing must continue past removed entries. */
         if (atomic_compare_exchange_strong(&g_queues[i], &expected, QUEUE_TOMBSTONE)) return 0;
         if (expected == NULL) return -1;
@@ -329,23 +342,56 @@ int sg_queue_unregister(void *amd_queue) {
     return -1;
 }
 
-int sg_queue_registered(const void *amd_queue) {
-    if (amd_queue == NULL || amd_queue == QUEUE_TOMBSTONE) return 0;
-    for (size_t i = queue_slot(amd_queue), n = 0; n < SG_MAX_QUEUES; n++, i = (i + 1) % SG_MAX_QUEUES) {
-        const void *q = atomic_load_explicit(&g_queues[i], memory_order_acquire);
-        if (q == amd_queue) return 1;
-        if (q == NULL) return 0;
-    }
-    return 0;
+#define WRITE_INDEX(q) ((_Atomic uint64_t *)&(q)->write_dispatch_id)
+#define READ_INDEX(q) ((_Atomic uint64_t *)&(q)->read_dispatch_id)
+
+/* Lays out a fresh amd_queue_t as ROCr's AqlQueue does; the struct comes from the
+   official header, so every field sits where clients and kernels read it. */
+void sg_queue_init(uintptr_t amd_queue, uintptr_t ring, uint32_t size, uint32_t type,
+                   uint32_t features, uint64_t doorbell, uint64_t id, uint32_t max_cu_id,
+                   uint32_t max_wave_id) {
+    amd_queue_t *q = (amd_queue_t *)amd_queue;
+    memset(q, 0, sizeof *q);
+    q->hsa_queue.type = type;
+    q->hsa_queue.features = features;
+    q->hsa_queue.base_address = (void *)ring;
+    q->hsa_queue.doorbell_signal.handle = doorbell;
+    q->hsa_queue.size = size;
+    q->hsa_queue.id = id;
+    q->max_cu_id = max_cu_id;
+    q->max_wave_id = max_wave_id;
+    q->read_dispatch_id_field_base_byte_offset =
+        (uint32_t)((uintptr_t)&q->read_dispatch_id - (uintptr_t)q);
+    AMD_HSA_BITS_SET(q->queue_properties, AMD_QUEUE_PROPERTIES_IS_PTR64, 1);
+    /* Every slot starts INVALID, so the packet processor waits at slot 0. */
+    const uint16_t invalid = HSA_PACKET_TYPE_INVALID << HSA_PACKET_HEADER_TYPE;
+    for (uint32_t i = 0; i < size; i++)
+        atomic_store_explicit((_Atomic uint16_t *)(ring + (uintptr_t)i * 64), invalid,
+                              memory_order_relaxed);
+    atomic_thread_fence(memory_order_release);
+}
+
+uint64_t sg_queue_read_index(uintptr_t amd_queue) {
+    return atomic_load_explicit(READ_INDEX((amd_queue_t *)amd_queue), memory_order_acquire);
+}
+
+void sg_queue_store_read_index(uintptr_t amd_queue, uint64_t value) {
+    atomic_store_explicit(READ_INDEX((amd_queue_t *)amd_queue), value, memory_order_release);
+}
+
+uint64_t sg_queue_write_index(uintptr_t amd_queue) {
+    return atomic_load_explicit(WRITE_INDEX((amd_queue_t *)amd_queue), memory_order_acquire);
+}
+
+void sg_queue_set_profiling(uintptr_t amd_queue, int enabled) {
+    amd_queue_t *q = (amd_queue_t *)amd_queue;
+    AMD_HSA_BITS_SET(q->queue_properties, AMD_QUEUE_PROPERTIES_ENABLE_PROFILING, enabled ? 1 : 0);
 }
 
 static amd_queue_t *queue_or_count(const hsa_queue_t *queue) {
-    if (!sg_queue_registered(queue)) {
+    if (!sg_queue_registered((uintptr_t)queue)) {
         atomic_fetch_add(&g_invalid_calls, 1);
         return NULL;
     }
     return (amd_queue_t *)queue;
 }
-
-#define WRITE_INDEX(q) ((_Atomic uint64_t *)&(q)->write_dispatch_id)
-#define READ_INDEX(q) ((_Atomic uint64_t *)&(q)->read_dispatch_id)

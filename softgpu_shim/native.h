@@ -27,8 +27,17 @@ int sg_signal_set_timestamps(uint64_t handle, uint64_t start_ts, uint64_t end_ts
 int sg_signal_timestamps(uint64_t handle, uint64_t *start_ts, uint64_t *end_ts);
 uint64_t sg_now_ns(void);
 
-int sg_queue_register(void *amd_queue);
-int sg_queue_unregister(void *amd_queue);
-int sg_queue_registered(const void *amd_queue);
+/* Queues are amd_queue_t addresses (as integers). Only registered addresses pass the
+   exports' checks; the sg_queue_* accessors below trust their caller (the runtime). */
+int sg_queue_register(uintptr_t amd_queue);
+int sg_queue_unregister(uintptr_t amd_queue);
+int sg_queue_registered(uintptr_t amd_queue);
+void sg_queue_init(uintptr_t amd_queue, uintptr_t ring, uint32_t size, uint32_t type,
+                   uint32_t features, uint64_t doorbell, uint64_t id, uint32_t max_cu_id,
+                   uint32_t max_wave_id);
+uint64_t sg_queue_read_index(uintptr_t amd_queue);
+void sg_queue_store_read_index(uintptr_t amd_queue, uint64_t value);
+uint64_t sg_queue_write_index(uintptr_t amd_queue);
+void sg_queue_set_profiling(uintptr_t amd_queue, int enabled);
 
 uint64_t sg_invalid_fastpath_calls(void);

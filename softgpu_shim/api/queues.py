@@ -1,0 +1,94 @@
+"""Queue exports that return hsa_status_t: creation (hardware and soft), destruction,
+inactivation, CU masks and priority. (Index operations are C fast paths.)"""
+from _softgpu_hsa import ffi
+
+from core import runtime
+from core.errors import InvalidArgument
+from softgpu_shim.api.out import require_pointer
+from softgpu_shim.hsa_abi import HsaAmdQueuePriority, Status
+from softgpu_shim.registry import export
+
+
+def _address(queue):
+    return int(ffi.cast("uintptr_t", queue))
+
+
+def _error_callback(callback, queue_address, data):
+    """The client's callback(status, hsa_queue_t*, data) as a callable(status)."""
+    if callback == ffi.NULL:
+        return None
+    source = ffi.cast("hsa_queue_t *", queue_address)
+    return lambda status: callback(int(status), source, data)
+
+
+@export("hsa_queue_create")
+def hsa_queue_create(agent, size, type, callback, data, private_segment_size, group_segment_size,
+                     queue):
+    require_pointer(queue, "queue")
+    queues = runtime.require().queues
+    # The group segment size hint is ignored, as ROCr ignores it.
+    created = queues.create(agent.handle, size, type, private_segment_size)
+    created.error_callback = _error_callback(callback, created.address, data)
+    queue[0] = ffi.cast("hsa_queue_t *", created.address)
+
+
+@export("hsa_soft_queue_create")
+def hsa_soft_queue_create(region, size, type, features, doorbell_signal, queue):
+    require_pointer(queue, "queue")
+    created = runtime.require().queues.create_soft(region.handle, size, type, features,
+                                                   doorbell_signal.handle)
+    queue[0] = ffi.cast("hsa_queue_t *", created.address)
+
+
+@export("hsa_queue_destroy")
+def hsa_queue_destroy(queue):
+    runtime.require().queues.destroy(_address(queue))
+
+
+@export("hsa_queue_inactivate")
+def hsa_queue_inactivate(queue):
+    runtime.require().queues.inactivate(_address(queue))
+
+
+def _mask_words(count):
+    if count % 32:
+        raise InvalidArgument(f"CU mask bit count {count} is not a multiple of 32")
+    return count // 32
+
+
+@export("hsa_amd_queue_cu_set_mask")
+def hsa_amd_queue_cu_set_mask(queue, num_cu_mask_count, cu_mask):
+    target = runtime.require().queues.get(_address(queue))
+    if num_cu_mask_count:
+        require_pointer(cu_mask, "cu_mask")
+    words = _mask_words(num_cu_mask_count)
+    mask = [int(cu_mask[i]) for i in range(words)]
+    compute_units = target.agent.spec["compute_units"]
+    bits = sum(word << (32 * i) for i, word in enumerate(mask))
+    target.cu_mask = None if words == 0 else bits & ((1 << compute_units) - 1)
+    # ROCr answers CU_MASK_REDUCED when the mask names CUs the agent does not have.
+    if bits >> compute_units:
+        return Status.CU_MASK_REDUCED
+
+
+@export("hsa_amd_queue_cu_get_mask")
+def hsa_amd_queue_cu_get_mask(queue, num_cu_mask_count, cu_mask):
+    require_pointer(cu_mask, "cu_mask")
+    target = runtime.require().queues.get(_address(queue))
+    if num_cu_mask_count == 0:
+        raise InvalidArgument("CU mask bit count is 0")
+    words = _mask_words(num_cu_mask_count)
+    compute_units = target.agent.spec["compute_units"]
+    bits = (1 << compute_units) - 1 if target.cu_mask is None else target.cu_mask
+    for i in range(words):
+        cu_mask[i] = (bits >> (32 * i)) & 0xFFFFFFFF
+
+
+@export("hsa_amd_queue_set_priority")
+def hsa_amd_queue_set_priority(queue, priority):
+    target = runtime.require().queues.get(_address(queue))
+    if priority not in set(HsaAmdQueuePriority):
+        raise InvalidArgument(f"{priority} is not an hsa_amd_queue_priority_t")
+    # Accepted and recorded, as ROCr does; one software packet processor per queue has
+    # nothing to prioritise against.
+    target.priority = HsaAmdQueuePriority(priority)
