@@ -1,0 +1,121 @@
+"""A chunk of workgroups: their waves' initial state (the launch ABI), LDS and scratch.
+
+Holds three invariants:
+- SGPR and VGPR initial values are exactly what ROCr/CP set up on gfx10 for the enabled
+  descriptor bits (AMDGPUUsage "Initial Kernel Execution State");
+- scratch is one arena allocation per chunk: wave i of the chunk owns bytes
+  [i * lanes * private_bytes, (i + 1) * lanes * private_bytes) of it, interleaved a dword per
+  lane (the private segment buffer V# has swizzling and ADD_TID on, index stride = wave size),
+  the same layout flat scratch addresses use;
+- LDS is zeroed per workgroup, `lds[workgroup_in_chunk, bytes]`.
+"""
+import numpy as np
+
+from core.isa.engine.descriptor import user_sgpr_width
+from core.isa.engine.state import Waves, EXEC_LO
+
+SCRATCH_NUM_RECORDS = 0xFFFFFFFF
+
+
+class Chunk:
+    def __init__(self, dispatch, group_ids, counts, waves_per_group):
+        self.d = dispatch
+        self.group_ids = group_ids
+        self.counts = counts
+        self.waves_per_group = waves_per_group
+        desc = dispatch.desc
+        self.lanes = desc.lanes
+        ngroups = group_ids.size
+        self.waves = Waves(ngroups * waves_per_group, self.lanes, desc.nvgpr)
+        gx, gy = counts[0], counts[1]
+        self.workgroup_ids = np.stack([group_ids % gx, (group_ids // gx) % gy, group_ids // (gx * gy)],
+                                      axis=1)
+        self.lds = np.zeros((ngroups, -(-max(dispatch.lds_bytes, 8) // 8) * 8), np.uint8)
+        self.scratch = None
+        self.scratch_base = 0
+
+    def close(self):
+        if self.scratch is not None:
+            self.d.arena.free(self.scratch.address)
+            self.scratch = None
+
+    def wave_scratch_bytes(self):
+        return self.d.private_bytes * self.lanes
+
+    def setup(self):
+        d, w, desc = self.d, self.waves, self.d.desc
+        lanes, wpg = self.lanes, self.waves_per_group
+        nwaves = w.count
+        wave = np.arange(nwaves)
+        w.workgroup[:] = wave // wpg
+        w.wave_in_group[:] = wave % wpg
+        if d.private_bytes:
+            self.scratch = d.arena.allocate(self.wave_scratch_bytes() * nwaves,
+                                            info={"what": f"scratch of {d.name}"})
+            self.scratch_base = self.scratch.address
+        wave_offset = (wave * self.wave_scratch_bytes()).astype(np.uint64)
+        w.flat_scratch[:] = np.uint64(self.scratch_base) + wave_offset
+        w.pc[:] = desc.entry
+        w.mode[:] = desc.initial_mode
+
+        # Work-items of each wave: local sizes of partial workgroups shrink (HSA grid semantics).
+        wg = self.workgroup_ids[w.workgroup]                              # [waves, 3]
+        size = np.array(d.wgsize, np.int64)
+        grid = np.array(d.grid, np.int64)
+        local = np.minimum(size, grid - wg * size)                        # [waves, 3]
+        flat = w.wave_in_group[:, None] * lanes + np.arange(lanes)        # [waves, lanes]
+        items = local.prod(axis=1)
+        active = flat < items[:, None]
+        lx, ly = local[:, 0:1], local[:, 1:2]
+        ids = (flat % lx, (flat // lx) % ly, flat // (lx * ly))
+        for dim in range(min(desc.workitem_id_dims, 3, w.vgpr.shape[1])):
+            w.vgpr[:, dim, :] = np.where(active, ids[dim], 0).astype(np.uint32)
+        bits = w.pack_mask(active)
+        w.sgpr[:, EXEC_LO] = (bits & np.uint64(0xFFFFFFFF)).astype(np.uint32)
+        w.sgpr[:, EXEC_LO + 1] = (bits >> np.uint64(32)).astype(np.uint32) if lanes == 64 else 0
+
+        slot = 0
+        for name in desc.user_sgprs:
+            values = self._user_sgpr(name, wave_offset)
+            width = user_sgpr_width(name)
+            for k in range(width):
+                if slot + k < 106:
+                    w.sgpr[:, slot + k] = values[k]
+            slot += width
+        slot = max(slot, desc.user_sgpr_count)
+        for dim in range(3):
+            if desc.workgroup_id[dim]:
+                w.sgpr[:, slot] = wg[:, dim].astype(np.uint32)
+                slot += 1
+        if desc.workgroup_info:
+            w.sgpr[:, slot] = wpg
+            slot += 1
+        if desc.private_segment_wave_offset:
+            w.sgpr[:, slot] = wave_offset.astype(np.uint32)
+
+    def _user_sgpr(self, name, wave_offset):
+        d = self.d
+        if name == "private_segment_buffer":
+            base = self.scratch_base
+            index_stride = 3 if self.lanes == 64 else 2          # 8 << n lanes
+            word1 = (base >> 32) & 0xFFFF | (1 << 31)              # stride 0, swizzle enable
+            word3 = (index_stride << 21) | (1 << 23)               # ADD_TID_ENABLE
+            return [base & 0xFFFFFFFF, word1, SCRATCH_NUM_RECORDS, word3]
+        if name == "dispatch_ptr":
+            return _split(d.packet_address)
+        if name == "queue_ptr":
+            return _split(d.queue_address)
+        if name == "kernarg_segment_ptr":
+            return _split(d.kernarg_address)
+        if name == "dispatch_id":
+            return _split(d.dispatch_id)
+        if name == "flat_scratch_init":
+            # gfx10: the scratch base of the queue; the kernel prolog adds its wave offset.
+            return _split(self.scratch_base)
+        if name == "private_segment_size":
+            return [d.private_bytes]
+        raise ValueError(name)
+
+
+def _split(value):
+    return [value & 0xFFFFFFFF, (value >> 32) & 0xFFFFFFFF]

@@ -1,0 +1,226 @@
+"""Program flow: SOPP branches and waits, s_setpc/s_swappc/s_getpc/s_call, s_endpgm, s_barrier,
+hardware registers (s_getreg/s_setreg, s_denorm_mode/s_round_mode), traps.
+
+Holds three invariants:
+- a handler that changes PCs writes them per wave and returns True, so the scheduler
+  regroups; everything else falls through to the next instruction;
+- s_getpc_b64 and return addresses are real device addresses of the code;
+- waits, clauses, prefetch hints and cache invalidations are ordering points with nothing to
+  do here: every memory operation completes before the next instruction issues.
+"""
+import numpy as np
+
+from core.isa.engine.registry import handles
+from core.isa.engine.state import VCC_LO, EXEC_LO
+
+HW_REG_MODE, HW_REG_STATUS, HW_REG_TRAPSTS, HW_REG_HW_ID, HW_REG_GPR_ALLOC = 1, 2, 3, 4, 5
+HW_REG_LDS_ALLOC, HW_REG_IB_STS, HW_REG_SH_MEM_BASES = 6, 7, 15
+HW_REG_FLAT_SCR_LO, HW_REG_FLAT_SCR_HI, HW_REG_HW_ID1, HW_REG_HW_ID2 = 20, 21, 23, 24
+HW_REG_SHADER_CYCLES = 29
+
+
+@handles("s_nop", "s_waitcnt", "s_waitcnt_vscnt", "s_waitcnt_vmcnt", "s_waitcnt_expcnt",
+         "s_waitcnt_lgkmcnt", "s_waitcnt_depctr", "s_clause", "s_inst_prefetch", "s_sleep",
+         "s_setprio", "s_icache_inv", "s_dcache_inv", "s_ttracedata", "s_ttracedata_imm",
+         "s_incperflevel", "s_decperflevel", "s_wakeup", "s_version", "s_dcache_wb",
+         "s_gl1_inv")
+def _no_op(step, inst):
+    return None
+
+
+@handles("s_endpgm", "s_endpgm_saved")
+def _endpgm(step, inst):
+    step.w.live[step.idx] = False
+    return True
+
+
+@handles("s_code_end")
+def _code_end(step, inst):
+    raise step.illegal("execution ran into s_code_end padding past the end of the kernel")
+
+
+@handles("s_trap")
+def _trap(step, inst):
+    raise step.illegal(f"s_trap {inst.src[0].value if inst.src else ''}: the kernel trapped")
+
+
+@handles("s_sethalt")
+def _sethalt(step, inst):
+    if inst.src and inst.src[0].value and int(inst.src[0].value) & 1:
+        raise step.illegal("s_sethalt: the kernel halted its wave")
+    return None
+
+
+@handles("s_barrier")
+def _barrier(step, inst):
+    w, idx = step.w, step.idx
+    w.pc[idx] = inst.address + inst.size
+    w.waiting[idx] = True
+    groups = np.unique(w.workgroup[idx])
+    members = np.isin(w.workgroup, groups) & w.live
+    waiting = np.bincount(w.workgroup[members & w.waiting], minlength=step.chunk.lds.shape[0])
+    alive = np.bincount(w.workgroup[members], minlength=step.chunk.lds.shape[0])
+    released = groups[waiting[groups] == alive[groups]]
+    w.waiting[np.isin(w.workgroup, released)] = False
+    return True
+
+
+def _jump(step, inst, taken):
+    """Set PCs: the label target where `taken` (bool [n]), the next instruction elsewhere."""
+    target = int(inst.src[0].value)
+    step.w.pc[step.idx] = np.where(taken, target, inst.address + inst.size)
+    return True
+
+
+@handles("s_branch")
+def _branch(step, inst):
+    return _jump(step, inst, np.ones(step.n, np.bool_))
+
+
+def _mask_zero(step, slot):
+    w = step.w
+    zero = w.sgpr[step.idx, slot] == 0
+    if w.lanes == 64:
+        zero &= w.sgpr[step.idx, slot + 1] == 0
+    return zero
+
+
+@handles("s_cbranch_scc0")
+def _cbranch_scc0(step, inst):
+    return _jump(step, inst, ~step.w.scc[step.idx])
+
+
+@handles("s_cbranch_scc1")
+def _cbranch_scc1(step, inst):
+    return _jump(step, inst, step.w.scc[step.idx].copy())
+
+
+@handles("s_cbranch_vccz")
+def _cbranch_vccz(step, inst):
+    return _jump(step, inst, _mask_zero(step, VCC_LO))
+
+
+@handles("s_cbranch_vccnz")
+def _cbranch_vccnz(step, inst):
+    return _jump(step, inst, ~_mask_zero(step, VCC_LO))
+
+
+@handles("s_cbranch_execz")
+def _cbranch_execz(step, inst):
+    return _jump(step, inst, _mask_zero(step, EXEC_LO))
+
+
+@handles("s_cbranch_execnz")
+def _cbranch_execnz(step, inst):
+    return _jump(step, inst, ~_mask_zero(step, EXEC_LO))
+
+
+@handles("s_getpc_b64")
+def _getpc(step, inst):
+    step.ops.write_scalar(inst.dst[0], np.full(step.n, inst.address + inst.size, np.uint64), "b64")
+
+
+@handles("s_setpc_b64")
+def _setpc(step, inst):
+    target = step.ops.scalar(inst.src[0], "b64")
+    step.w.pc[step.idx] = target.astype(np.int64)
+    return True
+
+
+@handles("s_swappc_b64")
+def _swappc(step, inst):
+    target = step.ops.scalar(inst.src[0], "b64")
+    step.ops.write_scalar(inst.dst[0], np.full(step.n, inst.address + inst.size, np.uint64), "b64")
+    step.w.pc[step.idx] = target.astype(np.int64)
+    return True
+
+
+@handles("s_call_b64")
+def _call(step, inst):
+    step.ops.write_scalar(inst.dst[0], np.full(step.n, inst.address + inst.size, np.uint64), "b64")
+    step.w.pc[step.idx] = int(inst.src[0].value)
+    return True
+
+
+# ---- hardware registers -------------------------------------------------------------------
+def _hwreg_fields(inst):
+    """(register id, bit offset, bit width) of an s_getreg/s_setreg operand."""
+    mods = inst.mods
+    if "hwreg" in mods:
+        reg, offset, size = mods["hwreg"]
+        return int(reg), int(offset), int(size)
+    simm = int(mods["simm16"])
+    return simm & 0x3F, (simm >> 6) & 0x1F, ((simm >> 11) & 0x1F) + 1
+
+
+def _read_hwreg(step, reg):
+    w, idx = step.w, step.idx
+    if reg == HW_REG_MODE:
+        return w.mode[idx].astype(np.uint64)
+    if reg == HW_REG_FLAT_SCR_LO:
+        return w.flat_scratch[idx] & np.uint64(0xFFFFFFFF)
+    if reg == HW_REG_FLAT_SCR_HI:
+        return w.flat_scratch[idx] >> np.uint64(32)
+    if reg == HW_REG_SH_MEM_BASES:
+        from core.isa.engine.operands import SHARED_APERTURE_HI, PRIVATE_APERTURE_HI
+        # [15:0] private base and [31:16] shared base, in units of 2^48 bytes.
+        value = (PRIVATE_APERTURE_HI >> 16) | ((SHARED_APERTURE_HI >> 16) << 16)
+        return np.full(step.n, value, np.uint64)
+    if reg == HW_REG_HW_ID1:
+        return w.wave_in_group[idx].astype(np.uint64) & np.uint64(0x1F)
+    if reg == HW_REG_GPR_ALLOC:
+        vgpr_blocks = w.vgpr.shape[1] // (4 if w.lanes == 64 else 8) - 1
+        return np.full(step.n, vgpr_blocks << 8 | 0xF << 24, np.uint64)
+    if reg == HW_REG_LDS_ALLOC:
+        return np.full(step.n, (step.chunk.lds.shape[1] // 512) << 12, np.uint64)
+    if reg == HW_REG_SHADER_CYCLES:
+        return np.full(step.n, step.dispatch.stats.wave_instructions & 0xFFFFF, np.uint64)
+    if reg in (HW_REG_STATUS, HW_REG_TRAPSTS, HW_REG_HW_ID, HW_REG_IB_STS, HW_REG_HW_ID2):
+        return np.zeros(step.n, np.uint64)
+    raise step.illegal(f"hardware register {reg} is not modelled")
+
+
+@handles("s_getreg_b32")
+def _getreg(step, inst):
+    reg, offset, size = _hwreg_fields(inst)
+    value = (_read_hwreg(step, reg) >> np.uint64(offset)) & np.uint64((1 << size) - 1)
+    step.ops.write_scalar(inst.dst[0], value.astype(np.uint32))
+
+
+def _setreg(step, inst, value):
+    reg, offset, size = _hwreg_fields(inst)
+    field = np.uint64(((1 << size) - 1) << offset)
+    value = (value.astype(np.uint64) << np.uint64(offset)) & field
+    current = _read_hwreg(step, reg)
+    new = (current & ~field) | value
+    w, idx = step.w, step.idx
+    if reg == HW_REG_MODE:
+        w.mode[idx] = new.astype(np.uint32)
+    elif reg == HW_REG_FLAT_SCR_LO:
+        w.flat_scratch[idx] = (w.flat_scratch[idx] & np.uint64(0xFFFFFFFF00000000)) | new
+    elif reg == HW_REG_FLAT_SCR_HI:
+        w.flat_scratch[idx] = (w.flat_scratch[idx] & np.uint64(0xFFFFFFFF)) | (new << np.uint64(32))
+    elif reg not in (HW_REG_STATUS, HW_REG_TRAPSTS):
+        raise step.illegal(f"s_setreg of hardware register {reg} is not modelled")
+
+
+@handles("s_setreg_b32")
+def _setreg_b32(step, inst):
+    _setreg(step, inst, step.ops.scalar(inst.src[0]))
+
+
+@handles("s_setreg_imm32_b32")
+def _setreg_imm(step, inst):
+    _setreg(step, inst, np.full(step.n, int(inst.src[0].value) & 0xFFFFFFFF, np.uint64))
+
+
+@handles("s_denorm_mode")
+def _denorm_mode(step, inst):
+    bits = int(inst.src[0].value) & 0xF
+    step.w.mode[step.idx] = (step.w.mode[step.idx] & ~np.uint32(0xF0)) | np.uint32(bits << 4)
+
+
+@handles("s_round_mode")
+def _round_mode(step, inst):
+    bits = int(inst.src[0].value) & 0xF
+    step.w.mode[step.idx] = (step.w.mode[step.idx] & ~np.uint32(0xF)) | np.uint32(bits)

@@ -1,0 +1,63 @@
+"""The launch layout a kernel descriptor asks for (AMDGPUUsage, code object v4/v5).
+
+Holds one invariant: every launch decision (wave size, VGPR budget, user/system SGPR layout,
+initial MODE, static LDS and scratch sizes) comes from the kernel descriptor the loader decoded
+from device memory, never from metadata, exactly as the command processor does.
+"""
+from dataclasses import dataclass
+
+# User SGPR groups in the order ROCr loads them: (descriptor bit name, SGPRs).
+USER_SGPRS = (("private_segment_buffer", 4), ("dispatch_ptr", 2), ("queue_ptr", 2),
+              ("kernarg_segment_ptr", 2), ("dispatch_id", 2), ("flat_scratch_init", 2),
+              ("private_segment_size", 1))
+
+
+@dataclass(frozen=True)
+class Layout:
+    entry: int
+    wave64: bool
+    nvgpr: int
+    user_sgprs: tuple          # names of enabled user SGPR groups, in load order
+    user_sgpr_count: int
+    workgroup_id: tuple        # (x, y, z) enabled
+    workgroup_info: bool
+    private_segment_wave_offset: bool
+    workitem_id_dims: int      # VGPRs v0.. that hold work-item ids (1..3)
+    group_segment_size: int
+    private_segment_size: int
+    uses_dynamic_stack: bool
+    initial_mode: int
+
+    @property
+    def lanes(self):
+        return 64 if self.wave64 else 32
+
+
+def layout(kernel):
+    """The Layout of a core.loader LoadedKernel."""
+    kd = kernel.descriptor
+    wave64 = kd.wavefront_size == 64
+    granules = kd.granulated_workitem_vgpr_count + 1
+    # MODE: FP_ROUND [3:0], FP_DENORM [7:4], DX10_CLAMP [8], IEEE [9].
+    mode = (kd.float_round_mode_32 | kd.float_round_mode_16_64 << 2 | kd.float_denorm_mode_32 << 4
+            | kd.float_denorm_mode_16_64 << 6 | kd.enable_dx10_clamp << 8 | kd.enable_ieee_mode << 9)
+    return Layout(
+        entry=kernel.entry,
+        wave64=wave64,
+        nvgpr=granules * (4 if wave64 else 8),    # gfx10 allocates VGPRs in granules of 8 (wave32) / 4
+        user_sgprs=tuple(name for name, _ in USER_SGPRS if getattr(kd, f"enable_sgpr_{name}")),
+        user_sgpr_count=kd.user_sgpr_count,
+        workgroup_id=(bool(kd.enable_sgpr_workgroup_id_x), bool(kd.enable_sgpr_workgroup_id_y),
+                      bool(kd.enable_sgpr_workgroup_id_z)),
+        workgroup_info=bool(kd.enable_sgpr_workgroup_info),
+        private_segment_wave_offset=bool(kd.enable_private_segment),
+        workitem_id_dims=kd.enable_vgpr_workitem_id + 1,
+        group_segment_size=kd.group_segment_fixed_size,
+        private_segment_size=kd.private_segment_fixed_size,
+        uses_dynamic_stack=bool(kd.uses_dynamic_stack),
+        initial_mode=mode,
+    )
+
+
+def user_sgpr_width(name):
+    return dict(USER_SGPRS)[name]

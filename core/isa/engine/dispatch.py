@@ -1,0 +1,195 @@
+"""One kernel dispatch: the grid cut into workgroup-aligned chunks, each run to completion.
+
+Holds three invariants:
+- initial wave state follows ROCr's launch ABI for gfx10: user SGPRs in ROCr order as the
+  descriptor enables them, then workgroup ids / workgroup info / scratch wave offset; work-item
+  ids in v0, v1, v2; EXEC covers exactly the work-items of (possibly partial) workgroups;
+- a chunk's state (VGPRs, scratch, LDS) is bounded by CHUNK_STATE_BYTES, so a grid of any size
+  runs in bounded memory; scratch of a chunk is an arena allocation, freed when the chunk ends
+  (also on a fault);
+- waves of a chunk run in groups at one PC, lowest PC first, so waves that diverged on
+  scalar branches reconverge; s_barrier holds a wave until every live wave of its workgroup
+  reached a barrier.
+"""
+import time
+
+import numpy as np
+
+from core.isa.engine.code import Code
+from core.isa.engine.descriptor import layout
+from core.isa.engine.faults import illegal_instruction
+from core.isa.engine.memory import DeviceMemory
+from core.isa.engine.operands import Operands
+from core.isa.engine.state import EXEC_LO
+
+# 64 MiB of VGPR + scratch state per chunk: a 2^22-work-item vector add (8 VGPRs, wave32)
+# runs in 2 chunks of 65536 waves; numpy temporaries of one instruction add a few
+# [waves, lanes] arrays on top (another ~16 MiB at that size).
+CHUNK_STATE_BYTES = 64 << 20
+DEFAULT_WATCHDOG = 1 << 26          # instructions per wave
+DYNAMIC_STACK_BYTES = 16 << 10      # per work-item, when the kernel's stack size is not static
+MAX_LDS_BYTES = 64 << 10            # gfx10 LDS per workgroup
+
+
+class Dispatch:
+    def __init__(self, session, kernel, *, grid, workgroup, kernarg_address, packet_address,
+                 queue_address=0, dispatch_id=0, private_segment_size=0, group_segment_size=0,
+                 watchdog_instructions=None):
+        from core.isa.launch import DispatchStats
+        self.session = session
+        self.arena = session.arena
+        self.kernel = kernel
+        self.name = getattr(kernel, "name", None) or "kernel"
+        self.desc = layout(kernel)
+        self.grid = _dim3(grid)
+        self.wgsize = _dim3(workgroup)
+        if min(self.grid) < 1 or min(self.wgsize) < 1:
+            raise illegal_instruction("grid and workgroup sizes must be positive", kernel=self.name)
+        self.kernarg_address = kernarg_address
+        self.packet_address = packet_address
+        self.queue_address = queue_address
+        self.dispatch_id = dispatch_id
+        private = max(self.desc.private_segment_size, private_segment_size)
+        if self.desc.uses_dynamic_stack:
+            private += DYNAMIC_STACK_BYTES
+        self.private_bytes = -(-private // 16) * 16       # per work-item, dword-multiple as CP rounds
+        self.lds_bytes = self.desc.group_segment_size + group_segment_size
+        if self.lds_bytes > MAX_LDS_BYTES:
+            raise illegal_instruction(f"{self.lds_bytes} bytes of LDS exceed {MAX_LDS_BYTES}",
+                                      kernel=self.name)
+        self.watchdog = watchdog_instructions or DEFAULT_WATCHDOG
+        self.stats = DispatchStats()
+        self.code = Code(self.arena, self._code_fault, self.desc.wave64)
+        self.memory = DeviceMemory(session)
+
+    def _code_fault(self, reason, pc):
+        return illegal_instruction(reason, kernel=self.name, pc=pc)
+
+    # ---- chunking ----------------------------------------------------------------------
+    def run(self):
+        start = time.perf_counter()
+        counts = [-(-g // w) for g, w in zip(self.grid, self.wgsize)]
+        total_groups = counts[0] * counts[1] * counts[2]
+        lanes = self.desc.lanes
+        waves_per_group = -(-int(np.prod(self.wgsize)) // lanes)
+        wave_bytes = self.desc.nvgpr * lanes * 4 + self.private_bytes * lanes + 1024
+        per_chunk = max(1, CHUNK_STATE_BYTES // (wave_bytes * waves_per_group))
+        for first in range(0, total_groups, per_chunk):
+            ids = np.arange(first, min(first + per_chunk, total_groups), dtype=np.int64)
+            self._run_chunk(ids, counts, waves_per_group)
+            self.stats.batches += 1
+        self.stats.workgroups = total_groups
+        self.stats.seconds = time.perf_counter() - start
+        return self.stats
+
+    def _run_chunk(self, group_ids, counts, waves_per_group):
+        from core.isa.engine.chunk import Chunk
+        chunk = Chunk(self, group_ids, counts, waves_per_group)
+        try:
+            chunk.setup()
+            Scheduler(self, chunk).run()
+        finally:
+            chunk.close()
+
+
+class Step:
+    """What a handler sees: the wave group `idx` at one PC, its operands and the dispatch."""
+    __slots__ = ("dispatch", "chunk", "w", "idx", "n", "ops", "inst", "pc")
+
+    def __init__(self, dispatch, chunk, idx, n, inst, pc):
+        self.dispatch = dispatch
+        self.chunk = chunk
+        self.w = chunk.waves
+        self.idx = idx
+        self.n = n
+        self.inst = inst
+        self.pc = pc
+        self.ops = Operands(self.w, idx, n, self)
+
+    def wave_indices(self):
+        return np.arange(self.w.count)[self.idx]
+
+    def report(self, wave=None, lane=None, address=None):
+        waves = self.wave_indices()
+        wave = int(waves[0] if wave is None else waves[wave])
+        wg = self.chunk.workgroup_ids[self.w.workgroup[wave]]
+        return dict(kernel=self.dispatch.name, pc=self.pc, instruction=self.inst.text,
+                    workgroup=tuple(int(x) for x in wg), wave=int(self.w.wave_in_group[wave]),
+                    lane=lane, address=address)
+
+    def illegal(self, reason, wave=None, lane=None):
+        return illegal_instruction(reason, **self.report(wave, lane))
+
+    def memory_fault(self, reason, wave, lane, address):
+        from core.isa.engine.faults import memory_fault
+        return memory_fault(reason, **self.report(wave, int(lane), int(address)))
+
+
+class Scheduler:
+    """Runs a chunk's waves: lowest PC first, a whole group of waves per instruction."""
+
+    def __init__(self, dispatch, chunk):
+        self.d = dispatch
+        self.chunk = chunk
+        self.w = chunk.waves
+
+    def run(self):
+        w = self.w
+        code = self.d.code
+        stats = self.d.stats
+        limit = self.d.watchdog
+        all_waves = slice(None)
+        idx, n, pc, uniform = None, 0, 0, False
+        steps = 0
+        lane_count = 0
+        while True:
+            if not uniform:
+                idx, n, pc, uniform = self._pick_group()
+                if idx is None:
+                    break
+                if uniform and n == w.count:
+                    idx = all_waves
+            inst, handler = code.at(pc)
+            step = Step(self.d, self.chunk, idx, n, inst, pc)
+            redirected = handler(step, inst)
+            steps += 1
+            w.executed[idx] += 1
+            lane_count += self._active_lanes(idx)
+            if redirected:
+                uniform = False
+            else:
+                pc = inst.address + inst.size
+                w.pc[idx] = pc
+            if steps >= limit and int(w.executed.max()) > limit:
+                raise step.illegal(f"watchdog: a wave ran more than {limit} instructions")
+        stats.wave_instructions += int(w.executed.sum())
+        stats.lane_instructions += lane_count
+        stats.waves += w.count
+
+    def _pick_group(self):
+        w = self.w
+        ready = w.live & ~w.waiting
+        candidates = np.flatnonzero(ready)
+        if candidates.size == 0:
+            if w.live.any():
+                raise illegal_instruction("s_barrier deadlock: waves wait for waves that never arrive",
+                                          kernel=self.d.name, pc=int(w.pc[w.live][0]))
+            return None, 0, 0, False
+        pcs = w.pc[candidates]
+        lowest = pcs.min()
+        group = candidates[pcs == lowest]
+        return group, group.size, int(lowest), group.size == candidates.size
+
+    def _active_lanes(self, idx):
+        exec_lo = self.w.sgpr[idx, EXEC_LO]
+        count = int(np.bitwise_count(exec_lo).sum())
+        if self.w.lanes == 64:
+            count += int(np.bitwise_count(self.w.sgpr[idx, EXEC_LO + 1]).sum())
+        return count
+
+
+def _dim3(value):
+    if isinstance(value, int):
+        value = (value,)
+    value = tuple(int(v) for v in value)
+    return value + (1,) * (3 - len(value))

@@ -1,0 +1,186 @@
+"""Cross-lane operations: v_readlane/v_writelane/v_readfirstlane, v_permlane16/x16, and the
+DPP16/DPP8/SDWA operand forms of VALU instructions.
+
+Holds three invariants:
+- a lane never reads another lane's value except through these functions, each one numpy
+  gather over a [n, lanes] array (no per-lane Python);
+- DPP: a lane whose source lane is out of its row, or inactive without fetch-inactive, is not
+  written unless bound_ctrl asks for 0; rows and banks masked off by row_mask/bank_mask are
+  not written;
+- v_writelane ignores EXEC (it is how the compiler spills SGPRs into VGPR lanes).
+"""
+from functools import lru_cache
+
+import numpy as np
+
+from core.isa.engine.registry import handles
+
+ROW = 16
+
+
+@handles("v_readlane_b32")
+def _readlane(step, inst):
+    ops = step.ops
+    values = ops.vector(inst.src[0])
+    lane = ops.scalar(inst.src[1]).astype(np.int64) % step.w.lanes
+    ops.write_scalar(inst.dst[0], values[np.arange(step.n), lane])
+
+
+@handles("v_readfirstlane_b32")
+def _readfirstlane(step, inst):
+    ops = step.ops
+    values = np.broadcast_to(ops.vector(inst.src[0]), (step.n, step.w.lanes))
+    first = np.argmax(ops.exec, axis=1)          # lane 0 when EXEC is empty, as hardware
+    ops.write_scalar(inst.dst[0], values[np.arange(step.n), first])
+
+
+@handles("v_writelane_b32")
+def _writelane(step, inst):
+    ops = step.ops
+    value = ops.scalar(inst.src[0])
+    lane = ops.scalar(inst.src[1]).astype(np.int64) % step.w.lanes
+    target = np.zeros((step.n, step.w.lanes), np.bool_)
+    target[np.arange(step.n), lane] = True
+    ops.write_vector(inst.dst[0], value[:, None], "b32", active=target)
+
+
+def _permlane(step, inst, cross):
+    ops = step.ops
+    values = ops.vector(inst.src[0])
+    select = (ops.scalar(inst.src[1]).astype(np.uint64)
+              | (ops.scalar(inst.src[2]).astype(np.uint64) << np.uint64(32)))
+    lanes = step.w.lanes
+    lane = np.arange(lanes)
+    nibble = (select[:, None] >> (4 * (lane % ROW)).astype(np.uint64)) & np.uint64(0xF)
+    row = lane // ROW
+    source_row = row ^ 1 if cross else row
+    source = (source_row * ROW)[None, :] + nibble.astype(np.int64)
+    source %= lanes
+    gathered = np.take_along_axis(np.broadcast_to(values, (step.n, lanes)), source, axis=1)
+    op_sel = int(inst.mods.get("op_sel", 0))
+    fetch_inactive, bound_ctrl = op_sel & 1, op_sel >> 1 & 1
+    readable = np.take_along_axis(ops.exec, source, axis=1) | bool(fetch_inactive)
+    active = ops.exec & (readable | bool(bound_ctrl))
+    ops.write_vector(inst.dst[0], np.where(readable, gathered, 0), "b32", active=active)
+
+
+@handles("v_permlane16_b32")
+def _permlane16(step, inst):
+    _permlane(step, inst, cross=False)
+
+
+@handles("v_permlanex16_b32")
+def _permlanex16(step, inst):
+    _permlane(step, inst, cross=True)
+
+
+# ---- DPP ----------------------------------------------------------------------------------
+@lru_cache(maxsize=None)
+def _dpp16_plan(ctrl, lanes):
+    """(source lane, source in range) per lane for a DPP16 dpp_ctrl value (gfx10)."""
+    lane = np.arange(lanes)
+    base = lane - lane % ROW
+    pos = lane % ROW
+    ok = np.ones(lanes, np.bool_)
+    if ctrl <= 0xFF:                                     # quad_perm
+        sel = (ctrl >> (2 * (lane % 4))) & 3
+        return lane - lane % 4 + sel, ok
+    kind, amount = ctrl & 0xFF0, ctrl & 0xF
+    if kind == 0x100:                                    # row_shl
+        src = pos + amount
+        return base + src % ROW, src < ROW
+    if kind == 0x110:                                    # row_shr
+        src = pos - amount
+        return base + src % ROW, src >= 0
+    if kind == 0x120:                                    # row_ror
+        return base + (pos - amount) % ROW, ok
+    if ctrl == 0x140:                                    # row_mirror
+        return base + (ROW - 1 - pos), ok
+    if ctrl == 0x141:                                    # row_half_mirror
+        return lane - lane % 8 + (7 - lane % 8), ok
+    if kind == 0x150:                                    # row_share
+        return base + amount, ok
+    if kind == 0x160:                                    # row_xmask
+        return base + (pos ^ amount), ok
+    raise ValueError(f"dpp_ctrl {ctrl:#x} is not a gfx10 DPP16 control")
+
+
+@lru_cache(maxsize=None)
+def _dpp8_plan(selects, lanes):
+    lane = np.arange(lanes)
+    sel = np.array(selects)[lane % 8]
+    return lane - lane % 8 + sel, np.ones(lanes, np.bool_)
+
+
+def _plan(step, inst):
+    if inst.form == "dpp8":
+        return _dpp8_plan(tuple(inst.mods["dpp8"]), step.w.lanes)
+    try:
+        return _dpp16_plan(int(inst.mods["dpp_ctrl"]), step.w.lanes)
+    except ValueError as exc:
+        raise step.illegal(str(exc)) from None
+
+
+def _readable(step, inst, source, in_range):
+    if inst.mods.get("fi"):
+        return np.broadcast_to(in_range, (step.n, step.w.lanes))
+    return in_range & step.ops.exec[:, source]
+
+
+def dpp_source(step, inst, values):
+    source, in_range = _plan(step, inst)
+    values = np.broadcast_to(values, (step.n, step.w.lanes))[:, source]
+    readable = _readable(step, inst, source, in_range)
+    return np.where(readable, values, np.zeros((), values.dtype))
+
+
+def dpp_write_mask(step, inst):
+    source, in_range = _plan(step, inst)
+    lanes = step.w.lanes
+    mask = np.broadcast_to(_readable(step, inst, source, in_range), (step.n, lanes))
+    if inst.mods.get("bound_ctrl"):
+        mask = np.ones_like(mask)
+    if inst.form == "dpp":
+        lane = np.arange(lanes)
+        row_mask = int(inst.mods.get("row_mask", 0xF))
+        bank_mask = int(inst.mods.get("bank_mask", 0xF))
+        enabled = ((row_mask >> (lane // ROW % 4)) & 1) & ((bank_mask >> (lane % ROW // 4)) & 1)
+        mask = mask & enabled.astype(np.bool_)
+    return mask
+
+
+# ---- SDWA ---------------------------------------------------------------------------------
+SDWA_SHIFT = {0: 0, 1: 8, 2: 16, 3: 24, 4: 0, 5: 16, 6: 0}
+SDWA_BITS = {0: 8, 1: 8, 2: 8, 3: 8, 4: 16, 5: 16, 6: 32}
+
+
+def sdwa_source(step, inst, values, i, type_):
+    if type_ == "mask" or values.dtype == np.bool_:
+        return values
+    sel = int(inst.mods.get(f"src{i}_sel", 6))
+    if sel == 6:
+        return values
+    bits = SDWA_BITS[sel]
+    field = (values.astype(np.uint32) >> np.uint32(SDWA_SHIFT[sel])) & np.uint32((1 << bits) - 1)
+    if int(inst.mods.get("sext", 0)) >> i & 1:
+        sign = np.uint32(1 << (bits - 1))
+        field = (field ^ sign) - sign
+    return field.astype(np.uint32)
+
+
+def sdwa_dest(step, inst, target, value):
+    sel = int(inst.mods.get("dst_sel", 6))
+    if sel == 6:
+        return value
+    unused = int(inst.mods.get("dst_unused", 0))
+    shift, bits = SDWA_SHIFT[sel], SDWA_BITS[sel]
+    field_mask = np.uint32(((1 << bits) - 1) << shift)
+    placed = (np.asarray(value, np.uint32) << np.uint32(shift)) & field_mask
+    if unused == 2:                                      # UNUSED_PRESERVE
+        old = step.ops.vgpr_read(target.index)
+        return (old & ~field_mask) | placed
+    if unused == 1:                                      # UNUSED_SEXT
+        top = np.uint32(1 << (shift + bits - 1))
+        above = np.uint32(0xFFFFFFFF) << np.uint32(shift + bits) if shift + bits < 32 else np.uint32(0)
+        return placed | np.where(placed & top, above, np.uint32(0))
+    return placed

@@ -1,0 +1,234 @@
+"""DS instructions: LDS reads, writes (one and two addresses), atomics, ds_swizzle,
+ds_bpermute/ds_permute, ds_append/ds_consume.
+
+Holds two invariants:
+- a lane's LDS address is its 32-bit VGPR plus the instruction offset(s), inside its own
+  workgroup's LDS; out-of-range reads give 0 and out-of-range writes are dropped;
+- cross-lane DS operations (swizzle, permutes) move data between lanes without touching LDS,
+  and a lane reading an inactive lane gets 0.
+"""
+import numpy as np
+
+from core.isa.alu import merge16
+from core.isa.engine import access as acc
+from core.isa.engine import atomics
+from core.isa.engine.registry import HANDLERS, handles
+from core.isa.engine.vmem import _wide_read
+
+READS = {
+    "b32": (4, 1, False, None), "b64": (4, 2, False, None), "b96": (4, 3, False, None),
+    "b128": (4, 4, False, None), "u8": (1, 1, False, None), "i8": (1, 1, True, None),
+    "u16": (2, 1, False, None), "i16": (2, 1, True, None),
+    "u8_d16": (1, 1, False, "lo"), "u8_d16_hi": (1, 1, False, "hi"),
+    "i8_d16": (1, 1, True, "lo"), "i8_d16_hi": (1, 1, True, "hi"),
+    "u16_d16": (2, 1, False, "lo"), "u16_d16_hi": (2, 1, False, "hi"),
+}
+WRITES = {
+    "b8": (1, 1, False), "b16": (2, 1, False), "b32": (4, 1, False), "b64": (4, 2, False),
+    "b96": (4, 3, False), "b128": (4, 4, False), "b8_d16_hi": (1, 1, True),
+    "b16_d16_hi": (2, 1, True),
+}
+# mnemonic stem -> (atomics op, 64-bit, operand order: 'data' or 'cmp_data' for cmpst)
+ATOMIC_STEMS = {
+    "add_u32": ("add", False), "sub_u32": ("sub", False), "rsub_u32": ("rsub", False),
+    "inc_u32": ("inc", False), "dec_u32": ("dec", False), "min_i32": ("smin", False),
+    "max_i32": ("smax", False), "min_u32": ("umin", False), "max_u32": ("umax", False),
+    "and_b32": ("and", False), "or_b32": ("or", False), "xor_b32": ("xor", False),
+    "mskor_b32": ("mskor", False), "cmpst_b32": ("cmpswap", False),
+    "cmpst_f32": ("fcmpswap", False), "min_f32": ("fmin", False), "max_f32": ("fmax", False),
+    "add_f32": ("fadd", False), "wrxchg_rtn_b32": ("swap", False),
+    "add_u64": ("add", True), "sub_u64": ("sub", True), "rsub_u64": ("rsub", True),
+    "inc_u64": ("inc", True), "dec_u64": ("dec", True), "min_i64": ("smin", True),
+    "max_i64": ("smax", True), "min_u64": ("umin", True), "max_u64": ("umax", True),
+    "and_b64": ("and", True), "or_b64": ("or", True), "xor_b64": ("xor", True),
+    "mskor_b64": ("mskor", True), "cmpst_b64": ("cmpswap", True), "cmpst_f64": ("fcmpswap", True),
+    "min_f64": ("fmin", True), "max_f64": ("fmax", True), "wrxchg_rtn_b64": ("swap", True),
+}
+
+
+def _parts(inst, returns):
+    """(vdst or None, addr, [data0, data1]) as the decoder lists DS operands."""
+    vdst = inst.dst[0] if returns and inst.dst else None
+    return vdst, inst.src[0] if inst.src else None, list(inst.src[1:])
+
+
+def _addresses(step, addr):
+    return step.ops.vector(addr).astype(np.uint64)
+
+
+def _read(form, pair=False, st64=False):
+    esize, count, signed, half = form
+
+    def run(step, inst):
+        vdst, addr, _ = _parts(inst, True)
+        active = step.ops.exec
+        base = _addresses(step, addr)
+        ops = step.ops
+        if pair:
+            scale = esize * count * (64 if st64 else 1)
+            offsets = (int(inst.mods.get("offset0", 0)) * scale, int(inst.mods.get("offset1", 0)) * scale)
+        else:
+            offsets = (int(inst.mods.get("offset", 0)),)
+        results = []
+        for off in offsets:
+            access = acc.lds(step, base + np.uint64(off), active, count, esize)
+            values = np.zeros((step.n, step.w.lanes, count), np.uint32)
+            values[access.positions] = access.load()
+            results.append(values)
+        values = np.concatenate(results, axis=-1)
+        if signed:
+            sign = np.uint32(1 << (8 * esize - 1))
+            values = (values ^ sign) - sign
+            if half:
+                values &= np.uint32(0xFFFF)
+        if half:
+            ops.vgpr_write(vdst.index, merge16(ops.vgpr_read(vdst.index), values[..., 0], half == "hi"), active)
+            return
+        for j in range(values.shape[-1]):
+            ops.vgpr_write(vdst.index + j, values[..., j], active)
+    return run
+
+
+def _write(form, pair=False, st64=False):
+    esize, count, high = form
+
+    def run(step, inst):
+        _, addr, data = _parts(inst, False)
+        active = step.ops.exec
+        base = _addresses(step, addr)
+        if pair:
+            scale = esize * count * (64 if st64 else 1)
+            targets = ((int(inst.mods.get("offset0", 0)) * scale, data[0]),
+                       (int(inst.mods.get("offset1", 0)) * scale, data[1]))
+        else:
+            targets = ((int(inst.mods.get("offset", 0)), data[0]),)
+        for off, source in targets:
+            values = np.stack([step.ops.vgpr_read(source.index + j) for j in range(count)], axis=-1)
+            if high:
+                values = values >> np.uint32(16)
+            access = acc.lds(step, base + np.uint64(off), active, count, esize)
+            access.store(values[access.positions])
+    return run
+
+
+def _atomic(op, wide, returns):
+    dtype = np.uint64 if wide else np.uint32
+    words = 2 if wide else 1
+    two_data = op in ("cmpswap", "fcmpswap", "mskor")
+
+    def run(step, inst):
+        vdst, addr, data = _parts(inst, returns)
+        active = step.ops.exec
+        base = _addresses(step, addr) + np.uint64(int(inst.mods.get("offset", 0)))
+        access = acc.lds(step, base, active, 1, 8 if wide else 4)
+        # ds_cmpst: data0 is the compare value, data1 the new one; ds_mskor: data0 the mask.
+        first = _wide_read(step, data[0].index, words)[access.positions]
+        second = _wide_read(step, data[1].index, words)[access.positions] if two_data else None
+        if op in ("cmpswap", "fcmpswap"):
+            value, compare = second, first
+        else:
+            value, compare = first, second
+        inside = access.ok[:, 0]
+        memory = step.chunk.lds.reshape(-1).view(dtype)
+        index = (access.addresses[inside, 0] // np.uint64(words * 4)).astype(np.int64)
+        old = np.zeros(len(inside), dtype)
+        old[inside] = atomics.apply(memory, index, op, value[inside],
+                                    None if compare is None else compare[inside])
+        if returns:
+            full = np.zeros((step.n, step.w.lanes), dtype)
+            full[access.positions] = old
+            step.ops.vgpr_write(vdst.index, (full & dtype(0xFFFFFFFF)).astype(np.uint32), active)
+            if wide:
+                step.ops.vgpr_write(vdst.index + 1, (full >> np.uint64(32)).astype(np.uint32), active)
+    return run
+
+
+def _register():
+    for suffix, form in READS.items():
+        HANDLERS[f"ds_read_{suffix}"] = _read(form)
+    for suffix in ("b32", "b64"):
+        HANDLERS[f"ds_read2_{suffix}"] = _read(READS[suffix], pair=True)
+        HANDLERS[f"ds_read2st64_{suffix}"] = _read(READS[suffix], pair=True, st64=True)
+        HANDLERS[f"ds_write2_{suffix}"] = _write(WRITES[suffix], pair=True)
+        HANDLERS[f"ds_write2st64_{suffix}"] = _write(WRITES[suffix], pair=True, st64=True)
+    for suffix, form in WRITES.items():
+        HANDLERS[f"ds_write_{suffix}"] = _write(form)
+    for stem, (op, wide) in ATOMIC_STEMS.items():
+        if "_rtn_" in stem:
+            HANDLERS[f"ds_{stem}"] = _atomic(op, wide, True)
+            continue
+        name, kind = stem.rsplit("_", 1)
+        HANDLERS[f"ds_{stem}"] = _atomic(op, wide, False)
+        HANDLERS[f"ds_{name}_rtn_{kind}"] = _atomic(op, wide, True)
+
+
+_register()
+
+
+# ---- cross-lane DS ------------------------------------------------------------------------
+def _gather_lanes(step, values, source):
+    """values [n, lanes] read from lanes source [n, lanes]; inactive source lanes give 0."""
+    values = np.broadcast_to(values, (step.n, step.w.lanes))
+    got = np.take_along_axis(values, source, axis=1)
+    alive = np.take_along_axis(step.ops.exec, source, axis=1)
+    return np.where(alive, got, np.uint32(0))
+
+
+@handles("ds_swizzle_b32")
+def _swizzle(step, inst):
+    vdst, addr, _ = _parts(inst, True)
+    pattern = int(inst.mods.get("offset", 0))
+    lanes = step.w.lanes
+    lane = np.arange(lanes)
+    if pattern & 0x8000:                                    # quad permute mode
+        source = lane - lane % 4 + ((pattern >> (2 * (lane % 4))) & 3)
+    else:                                                   # bitmask mode, groups of 32 lanes
+        and_mask, or_mask, xor_mask = pattern & 0x1F, (pattern >> 5) & 0x1F, (pattern >> 10) & 0x1F
+        source = lane - lane % 32 + (((lane % 32) & and_mask | or_mask) ^ xor_mask)
+    source = np.broadcast_to(source, (step.n, lanes))
+    step.ops.vgpr_write(vdst.index, _gather_lanes(step, step.ops.vector(addr), source), step.ops.exec)
+
+
+@handles("ds_bpermute_b32")
+def _bpermute(step, inst):
+    vdst, addr, data = _parts(inst, True)
+    offset = int(inst.mods.get("offset", 0))
+    source = ((step.ops.vector(addr).astype(np.int64) + offset) // 4) % step.w.lanes
+    source = np.broadcast_to(source, (step.n, step.w.lanes))
+    step.ops.vgpr_write(vdst.index, _gather_lanes(step, step.ops.vector(data[0]), source), step.ops.exec)
+
+
+@handles("ds_permute_b32")
+def _permute(step, inst):
+    vdst, addr, data = _parts(inst, True)
+    offset = int(inst.mods.get("offset", 0))
+    active = step.ops.exec
+    target = ((step.ops.vector(addr).astype(np.int64) + offset) // 4) % step.w.lanes
+    values = np.broadcast_to(step.ops.vector(data[0]), (step.n, step.w.lanes))
+    out = np.zeros((step.n, step.w.lanes), np.uint32)
+    wave, lane = np.nonzero(active)
+    out[wave, target[wave, lane]] = values[wave, lane]        # highest lane wins a conflict
+    step.ops.vgpr_write(vdst.index, out, active)
+
+
+def _append(step, inst, op):
+    vdst = inst.dst[0]
+    active = step.ops.exec
+    counts = active.sum(axis=1).astype(np.uint32)
+    offset = (step.ops.m0().astype(np.uint64) & np.uint64(0xFFFF)) + np.uint64(int(inst.mods.get("offset", 0)))
+    group = step.w.workgroup[step.wave_indices()].astype(np.uint64)
+    stride = np.uint64(step.chunk.lds.shape[1])
+    index = ((group * stride + offset) // np.uint64(4)).astype(np.int64)
+    memory = step.chunk.lds.reshape(-1).view(np.uint32)
+    old = atomics.apply(memory, index, op, counts)
+    step.ops.vgpr_write(vdst.index, np.broadcast_to(old[:, None], active.shape), active)
+
+
+@handles("ds_append")
+def _ds_append(step, inst):
+    _append(step, inst, "add")
+
+
+@handles("ds_consume")
+def _ds_consume(step, inst):
+    _append(step, inst, "sub")

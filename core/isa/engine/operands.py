@@ -1,0 +1,208 @@
+"""Reading and writing instruction operands for a group of waves at one PC.
+
+Holds three invariants:
+- a source arrives in the representation its type names (core.isa.alu docstring): 32-bit
+  and 16-bit values as uint32, 64-bit as uint64, lane masks as bool [n, lanes], SCC as
+  bool [n]; scalar sources of vector instructions are shaped [n, 1] so they broadcast;
+- a vector write touches only lanes whose EXEC bit is set (16-bit writes keep the other
+  half of the VGPR); a lane-mask write (VOPC, carry-out) clears the bits of inactive lanes,
+  as hardware does;
+- writes to `null` are dropped and constants are never written.
+"""
+import numpy as np
+
+from core.isa.engine.state import EXEC_LO, NULL, M0
+from core.isa.engine.faults import illegal_instruction
+
+WIDE_TYPES = ("b64", "u64", "i64", "f64")
+HALF_TYPES = ("b16", "u16", "i16", "f16")
+
+SHARED_APERTURE_HI = 0x10000     # flat addresses 0x1_0000_xxxx_xxxx reach LDS (ROCr's gfx9+ layout)
+PRIVATE_APERTURE_HI = 0x20000    # flat addresses 0x2_0000_xxxx_xxxx reach scratch
+APERTURE_REGS = {235: SHARED_APERTURE_HI, 236: SHARED_APERTURE_HI,
+                 237: PRIVATE_APERTURE_HI, 238: PRIVATE_APERTURE_HI}
+APERTURE_LIMIT_LOW = {235: 0, 236: 0xFFFFFFFF, 237: 0, 238: 0xFFFFFFFF}
+
+
+def width_of(type_):
+    return 2 if type_ in WIDE_TYPES else 1
+
+
+def constant_bits(op, type_):
+    """Bit pattern of an inline constant or literal, as the operand's type reads it."""
+    if op.kind == "inline_int":
+        if type_ in WIDE_TYPES:
+            return int(op.value) & 0xFFFFFFFFFFFFFFFF
+        if type_ in HALF_TYPES:
+            return int(op.value) & 0xFFFF
+        return int(op.value) & 0xFFFFFFFF
+    if op.kind == "inline_float":
+        value = float(op.value)
+        if type_ == "f64":
+            return int(np.array(value, np.float64).view(np.uint64))
+        if type_ in HALF_TYPES or type_ == "pk16":
+            if value == 0.15915494309189532:
+                return 0x3118          # the f16 encoding hardware uses for 1/(2*pi)
+            return int(np.array(value, np.float16).view(np.uint16))
+        if type_ in WIDE_TYPES:
+            # 64-bit integer operands read float constants as the f64 pattern too.
+            return int(np.array(value, np.float64).view(np.uint64))
+        return int(np.array(value, np.float32).view(np.uint32))
+    if op.kind == "literal":
+        value = int(op.value) & 0xFFFFFFFF
+        if type_ == "f64":
+            return value << 32          # a 32-bit literal is the high half of an f64
+        return value
+    raise ValueError(op.kind)
+
+
+class Operands:
+    """Operand access for the group `idx` of waves `w`; `exec` is its EXEC as bool [n, lanes]."""
+
+    def __init__(self, w, idx, n, ctx):
+        self.w = w
+        self.idx = idx
+        self.n = n
+        self.ctx = ctx
+        self._exec = None
+
+    @property
+    def exec(self):
+        if self._exec is None:
+            self._exec = self.w.exec_mask(self.idx)
+        return self._exec
+
+    def invalidate_exec(self):
+        self._exec = None
+
+    # ---- scalar side -------------------------------------------------------------------
+    def scalar(self, op, type_="b32"):
+        """A scalar source as uint32 [n] (uint64 [n] for 64-bit types)."""
+        wide = type_ in WIDE_TYPES
+        kind = op.kind
+        if kind in ("sgpr", "special", "ttmp"):
+            slot = self._slot(op)
+            if slot == 253:                       # src_scc
+                return self.w.scc[self.idx].astype(np.uint64 if wide else np.uint32)
+            if slot in APERTURE_REGS:
+                hi = APERTURE_REGS[slot]
+                value = (hi << 32 | APERTURE_LIMIT_LOW[slot]) if wide else hi
+                return np.full(self.n, value, np.uint64 if wide else np.uint32)
+            if slot == 251 or slot == 252:        # src_vccz, src_execz
+                base = 106 if slot == 251 else EXEC_LO
+                zero = (self.w.sgpr[self.idx, base] == 0) & (self.w.sgpr[self.idx, base + 1] == 0)
+                return zero.astype(np.uint64 if wide else np.uint32)
+            if slot == NULL:
+                return np.zeros(self.n, np.uint64 if wide else np.uint32)
+            if wide:
+                pair = self.w.sgpr[self.idx, slot:slot + 2].astype(np.uint64)
+                return pair[:, 0] | (pair[:, 1] << np.uint64(32))
+            return self.w.sgpr[self.idx, slot].copy()
+        if kind in ("inline_int", "inline_float", "literal"):
+            return np.full(self.n, constant_bits(op, type_), np.uint64 if wide else np.uint32)
+        if kind == "null":
+            return np.zeros(self.n, np.uint64 if wide else np.uint32)
+        raise self.ctx.illegal(f"operand {op.text} cannot be a scalar source")
+
+    def scalar_regs(self, op, count):
+        """`count` consecutive scalar registers from `op` as uint32 [n, count] (SMEM bases, V#)."""
+        slot = self._slot(op)
+        return self.w.sgpr[self.idx, slot:slot + count]
+
+    def write_scalar(self, op, value, type_="b32"):
+        slot = self._slot(op)
+        if slot == NULL or op.kind == "null":
+            return
+        if type_ in WIDE_TYPES:
+            value = np.asarray(value, np.uint64)
+            self._store_sgpr(slot, (value & np.uint64(0xFFFFFFFF)).astype(np.uint32))
+            self._store_sgpr(slot + 1, (value >> np.uint64(32)).astype(np.uint32))
+        else:
+            self._store_sgpr(slot, np.asarray(value).astype(np.uint32))
+
+    def _store_sgpr(self, slot, value):
+        self.w.sgpr[self.idx, slot] = value
+        if slot in (EXEC_LO, EXEC_LO + 1):
+            self._exec = None
+
+    def _slot(self, op):
+        if op.kind == "sgpr" or op.kind == "special":
+            return op.index
+        if op.kind == "ttmp":
+            return 108 + op.index
+        if op.kind == "null":
+            return NULL
+        raise self.ctx.illegal(f"operand {op.text} is not a scalar register")
+
+    # ---- lane masks --------------------------------------------------------------------
+    def mask(self, op):
+        """A lane-mask source (VCC, an SGPR pair, a constant) as bool [n, lanes]."""
+        wide = self.w.lanes == 64
+        if op.kind in ("sgpr", "special", "ttmp", "null"):
+            bits = self.scalar(op, "b64" if wide else "b32")
+        else:
+            bits = np.full(self.n, constant_bits(op, "b64" if wide else "b32"), np.uint64)
+        return self.w.unpack_mask(bits)
+
+    def write_mask(self, op, mask, active=None):
+        """Write a lane mask (inactive lanes read as 0) to `op` (VCC, SGPR pair, EXEC)."""
+        mask = mask & (self.exec if active is None else active)
+        bits = self.w.pack_mask(np.broadcast_to(mask, (self.n, self.w.lanes)))
+        self.write_scalar(op, bits, "b64" if self.w.lanes == 64 else "b32")
+
+    # ---- vector side -------------------------------------------------------------------
+    def vector(self, op, type_="b32"):
+        """A vector source as [n, lanes] (scalars and constants as [n, 1])."""
+        if op.kind == "vgpr":
+            if type_ in WIDE_TYPES:
+                lo = self.vgpr_read(op.index).astype(np.uint64)
+                hi = self.vgpr_read(op.index + 1).astype(np.uint64)
+                return lo | (hi << np.uint64(32))
+            return self.vgpr_read(op.index)
+        if type_ == "mask":
+            return self.mask(op)
+        if type_ == "scc":
+            return self.w.scc[self.idx]
+        if type_ == "pk16" and op.kind == "inline_float":
+            return self.scalar(op, "f16")[:, None]
+        if op.kind == "literal" and type_ == "pk16":
+            return self.scalar(op, "b32")[:, None]
+        return self.scalar(op, type_)[:, None]
+
+    def vgpr_read(self, reg):
+        if reg >= self.w.vgpr.shape[1]:
+            raise self.ctx.illegal(f"v{reg} is beyond the kernel's {self.w.vgpr.shape[1]} VGPRs")
+        return self.w.vgpr[self.idx, reg]
+
+    def write_vector(self, op, value, type_="b32", active=None, hi=False):
+        """Write `value` to the VGPR(s) of `op` in the lanes of `active` (default EXEC)."""
+        if op.kind != "vgpr":
+            raise self.ctx.illegal(f"operand {op.text} is not a VGPR destination")
+        active = self.exec if active is None else active
+        if type_ in WIDE_TYPES:
+            value = np.asarray(value, np.uint64)
+            self.vgpr_write(op.index, (value & np.uint64(0xFFFFFFFF)).astype(np.uint32), active)
+            self.vgpr_write(op.index + 1, (value >> np.uint64(32)).astype(np.uint32), active)
+            return
+        if type_ in HALF_TYPES:
+            from core.isa.alu import merge16
+            old = self.vgpr_read(op.index)
+            value = merge16(old, np.asarray(value, np.uint32), hi)
+        self.vgpr_write(op.index, np.asarray(value).astype(np.uint32, copy=False), active)
+
+    def vgpr_write(self, reg, value, active):
+        if reg >= self.w.vgpr.shape[1]:
+            raise self.ctx.illegal(f"v{reg} is beyond the kernel's {self.w.vgpr.shape[1]} VGPRs")
+        value = np.broadcast_to(value, (self.n, self.w.lanes))
+        if isinstance(self.idx, slice):
+            np.copyto(self.w.vgpr[self.idx, reg], value, where=active)
+        else:
+            current = self.w.vgpr[self.idx, reg]
+            np.copyto(current, value, where=active)
+            self.w.vgpr[self.idx, reg] = current
+
+    def m0(self):
+        return self.w.sgpr[self.idx, M0]
+
+    def lane_ids(self):
+        return np.broadcast_to(np.arange(self.w.lanes, dtype=np.uint32), (self.n, self.w.lanes))

@@ -1,0 +1,54 @@
+"""Instruction handlers by mnemonic: one short function per instruction or family.
+
+Holds two invariants:
+- a handler is looked up once per decoded instruction and cached with it (see Code);
+- a mnemonic with no handler here and no ALU op is never guessed: it faults as
+  ILLEGAL_INSTRUCTION naming the instruction, so users see exactly what does not run.
+"""
+HANDLERS = {}
+FAMILIES = {}      # encoding -> fallback handler factory (ALU-backed VALU/SALU)
+
+
+def handles(*mnemonics):
+    def register(fn):
+        for m in mnemonics:
+            HANDLERS[m] = fn
+        return fn
+    return register
+
+
+def family(*encodings):
+    def register(factory):
+        for e in encodings:
+            FAMILIES[e] = factory
+        return factory
+    return register
+
+
+def unimplemented(step, inst):
+    raise step.illegal(f"instruction {inst.mnemonic} is not implemented")
+
+
+def handler_for(inst):
+    """The function that executes `inst`: its own handler, its family's ALU wiring, or a fault."""
+    _load_handlers()
+    fn = HANDLERS.get(inst.mnemonic)
+    if fn is not None:
+        return fn
+    factory = FAMILIES.get(inst.encoding)
+    if factory is not None:
+        fn = factory(inst)
+        if fn is not None:
+            return fn
+    return unimplemented
+
+
+_loaded = False
+
+
+def _load_handlers():
+    global _loaded
+    if not _loaded:
+        from core.isa.engine import (  # noqa: F401  (importing a module registers its handlers)
+            control, scalar_ops, vector_ops, lanes, smem, vmem, lds)
+        _loaded = True

@@ -1,0 +1,44 @@
+"""SALU instructions wired to the ALU library, with SCC and EXEC as ordinary operands.
+
+Holds two invariants:
+- an op's declared types map its operands: 'scc' sources and results go to the SCC bit of
+  each wave, every other type to the instruction's operands in assembly order (implicit
+  ones, e.g. EXEC of s_and_saveexec_b32, last);
+- 64-bit types read and write SGPR pairs, so s_mov_b64 exec and friends are exact.
+"""
+from core.isa import alu
+from core.isa.engine.registry import family
+
+SCC_FIELD = 253
+
+
+def _not_scc(operand):
+    return not (operand.kind == "special" and operand.index == SCC_FIELD)
+
+
+@family("SOP1", "SOP2", "SOPC", "SOPK")
+def salu(inst):
+    try:
+        op = alu.lookup(inst.mnemonic)
+    except KeyError:
+        return None
+    sources = tuple(filter(_not_scc, inst.src + inst.implicit_src))
+    dests = tuple(filter(_not_scc, inst.dst + inst.implicit_dst))
+
+    def run(step, inst):
+        ops = step.ops
+        args = []
+        operands = iter(sources)
+        for t in op.src_types:
+            if t == "scc":
+                args.append(step.w.scc[step.idx])
+            else:
+                args.append(ops.scalar(next(operands), t))
+        results = op(*args)
+        targets = iter(dests)
+        for t, value in zip(op.dst_types, results):
+            if t == "scc":
+                step.w.scc[step.idx] = value
+            else:
+                ops.write_scalar(next(targets), value, t)
+    return run

@@ -1,0 +1,64 @@
+"""Scalar memory: s_load_dword* and s_buffer_load_dword* through the arena, s_memtime.
+
+Holds one invariant: a scalar load reads from a checked address (dword aligned, as hardware
+ignores the low two bits) and faults naming the wave when it lies outside every live
+allocation; s_buffer_load reads 0 past the V#'s num_records.
+"""
+import time
+
+import numpy as np
+
+from core.isa.engine.memory import gather, fault_on_invalid
+from core.isa.engine.registry import HANDLERS, handles
+
+WIDTHS = {"dword": 1, "dwordx2": 2, "dwordx4": 4, "dwordx8": 8, "dwordx16": 16}
+
+
+def _offset(step, inst):
+    """Immediate offset plus soffset (an SGPR or constant operand after the base)."""
+    total = np.full(step.n, int(inst.mods.get("offset", 0)), np.int64)
+    for soffset in inst.src[1:]:
+        total += step.ops.scalar(soffset).astype(np.int64)
+    return total
+
+
+def _load(count, buffer):
+    def run(step, inst):
+        ops = step.ops
+        if buffer:
+            rsrc = ops.scalar_regs(inst.src[0], 4).astype(np.uint64)
+            base = rsrc[:, 0] | ((rsrc[:, 1] & np.uint64(0xFFFF)) << np.uint64(32))
+            records = rsrc[:, 2]
+        else:
+            base = ops.scalar(inst.src[0], "b64")
+            records = None
+        offset = _offset(step, inst).astype(np.uint64)
+        if buffer:
+            offset &= np.uint64(0xFFFFFFFF)
+        start = (base + offset) & ~np.uint64(3)
+        addresses = start[:, None] + np.arange(count, dtype=np.uint64)[None, :] * np.uint64(4)
+        inside = np.ones(addresses.shape, np.bool_)
+        if records is not None:
+            inside = (offset[:, None] + np.arange(count, dtype=np.uint64) * np.uint64(4)) < records[:, None]
+        memory = step.dispatch.memory
+        wave = np.repeat(np.arange(step.n), count).reshape(step.n, count)
+        check = addresses[inside]
+        if check.size:
+            positions = np.stack([wave[inside], np.zeros(check.size, np.int64)], axis=1)
+            fault_on_invalid(step, memory, check[:, None], 4, positions)
+        values = np.zeros(addresses.shape, np.uint32)
+        if check.size:
+            values[inside] = gather(memory, check, 4)
+        slot = ops._slot(inst.dst[0])
+        step.w.sgpr[step.idx, slot:slot + count] = values
+    return run
+
+
+for _suffix, _count in WIDTHS.items():
+    HANDLERS[f"s_load_{_suffix}"] = _load(_count, False)
+    HANDLERS[f"s_buffer_load_{_suffix}"] = _load(_count, True)
+
+
+@handles("s_memtime", "s_memrealtime")
+def _memtime(step, inst):
+    step.ops.write_scalar(inst.dst[0], np.full(step.n, time.monotonic_ns(), np.uint64), "b64")

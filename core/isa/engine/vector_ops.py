@@ -1,0 +1,102 @@
+"""VALU instructions wired to the ALU library: operands in, EXEC-masked results out.
+
+Holds three invariants:
+- the ALU op is looked up once per decoded instruction; its declared operand types decide
+  how each operand is read (inline constants per type, [n, 1] scalars, lane masks) and
+  written (16-bit halves merged, 64-bit pairs split, masks to VCC/SGPRs/EXEC);
+- DPP and SDWA forms rewrite src0 (lanes permuted, bytes/words selected) before the op runs
+  and SDWA dst_sel/dst_unused shape the write, so the ALU never sees encoding details;
+- v_cmpx writes EXEC only where EXEC was set (inactive lanes stay off).
+"""
+import numpy as np
+
+from core.isa import alu
+from core.isa.engine import lanes as lane_ops
+from core.isa.engine.operands import HALF_TYPES, WIDE_TYPES
+from core.isa.engine.registry import family
+from core.isa.engine.state import EXEC_LO
+
+SCC_FIELD = 253
+_EXEC_OPERAND = None
+
+
+def _exec_operand():
+    global _EXEC_OPERAND
+    if _EXEC_OPERAND is None:
+        from core.isa.instruction import Operand
+        _EXEC_OPERAND = Operand("special", EXEC_LO, 1)
+    return _EXEC_OPERAND
+
+
+def _mods_kwargs(mods):
+    kw = {}
+    for name in ("neg", "abs", "omod", "op_sel", "op_sel_hi", "neg_hi"):
+        if name in mods:
+            kw[name] = int(mods[name])
+    if "clamp" in mods:
+        kw["clamp"] = bool(mods["clamp"])
+    return kw
+
+
+@family("VOP1", "VOP2", "VOPC", "VOP3", "VOP3A", "VOP3B", "VOP3P", "DPP", "DPP8", "SDWA",
+        "VOP1_DPP", "VOP2_DPP", "VOPC_DPP", "VOP1_SDWA", "VOP2_SDWA", "VOPC_SDWA")
+def valu(inst):
+    try:
+        op = alu.lookup(inst.mnemonic)
+    except KeyError:
+        return None
+    kwargs = _mods_kwargs(inst.mods)
+    if inst.form == "sdwa":
+        for name in ("neg", "abs"):
+            kwargs[name] = int(inst.mods.get(f"src_{name}", kwargs.get(name, 0)))
+    sources = tuple(s for s in inst.src + inst.implicit_src)
+    dests = tuple(d for d in inst.dst + inst.implicit_dst)
+    cmpx = inst.mnemonic.startswith("v_cmpx")
+    dst_hi = bool(kwargs.get("op_sel", 0) >> 3 & 1) or op.dst_hi
+    if op.packed:
+        dst_hi = False
+
+    def run(step, inst):
+        ops = step.ops
+        args = []
+        operands = iter(sources)
+        for i, t in enumerate(op.src_types):
+            if t == "lane":
+                args.append(ops.lane_ids())
+                continue
+            operand = next(operands)
+            value = ops.vector(operand, t)
+            if i == 0 and inst.form in ("dpp", "dpp8"):
+                value = lane_ops.dpp_source(step, inst, value)
+            elif inst.form == "sdwa" and i < 2:
+                value = lane_ops.sdwa_source(step, inst, value, i, t)
+            args.append(value)
+        mode = int(step.w.mode[step.idx][0]) if step.n else 0
+        results = op(*args, mode=mode, **kwargs)
+        active = ops.exec
+        if inst.form in ("dpp", "dpp8"):
+            active = active & lane_ops.dpp_write_mask(step, inst)
+        targets = iter(dests)
+        for t, value in zip(op.dst_types, results):
+            if t == "mask":
+                target = next(targets, None)
+                if cmpx and (target is None or _is_exec(target)):
+                    ops.write_mask(_exec_operand(), value, active)
+                    ops.invalidate_exec()
+                else:
+                    ops.write_mask(target, value, active)
+                continue
+            if t == "scc":
+                step.w.scc[step.idx] = value
+                continue
+            target = next(targets)
+            if inst.form == "sdwa":
+                value = lane_ops.sdwa_dest(step, inst, target, value)
+                ops.write_vector(target, value, "b32", active)
+            else:
+                ops.write_vector(target, value, t, active, hi=dst_hi)
+    return run
+
+
+def _is_exec(operand):
+    return operand.kind == "special" and operand.index == EXEC_LO

@@ -1,0 +1,282 @@
+"""Vector memory: GLOBAL, FLAT, SCRATCH and MUBUF loads, stores and atomics of every width.
+
+Holds three invariants:
+- addresses follow the encodings: GLOBAL is vaddr(64) + offset, or saddr(64) + vaddr(32) +
+  offset; FLAT addresses inside the shared/private apertures go to LDS/scratch; SCRATCH and
+  the private segment V# reach the wave's interleaved scratch; other V#s address linearly
+  with stride/index and bounds (out-of-range loads give 0, stores are dropped);
+- sub-dword loads zero- or sign-extend; d16 loads write one half and keep the other; d16_hi
+  stores take the high half;
+- atomics return the pre-op value (glc) in the order of core.isa.engine.atomics.
+"""
+import numpy as np
+
+from core.isa.alu import merge16
+from core.isa.engine import access as acc
+from core.isa.engine import atomics
+from core.isa.engine.operands import SHARED_APERTURE_HI, PRIVATE_APERTURE_HI
+from core.isa.engine.registry import HANDLERS, handles
+
+# suffix -> (element bytes, elements, sign-extend, d16 half: None / 'lo' / 'hi')
+LOADS = {
+    "ubyte": (1, 1, False, None), "sbyte": (1, 1, True, None),
+    "ushort": (2, 1, False, None), "sshort": (2, 1, True, None),
+    "dword": (4, 1, False, None), "dwordx2": (4, 2, False, None),
+    "dwordx3": (4, 3, False, None), "dwordx4": (4, 4, False, None),
+    "ubyte_d16": (1, 1, False, "lo"), "ubyte_d16_hi": (1, 1, False, "hi"),
+    "sbyte_d16": (1, 1, True, "lo"), "sbyte_d16_hi": (1, 1, True, "hi"),
+    "short_d16": (2, 1, False, "lo"), "short_d16_hi": (2, 1, False, "hi"),
+}
+# suffix -> (element bytes, elements, take the high half)
+STORES = {
+    "byte": (1, 1, False), "byte_d16_hi": (1, 1, True), "short": (2, 1, False),
+    "short_d16_hi": (2, 1, True), "dword": (4, 1, False), "dwordx2": (4, 2, False),
+    "dwordx3": (4, 3, False), "dwordx4": (4, 4, False),
+}
+# atomic suffix -> atomics op
+ATOMICS = {
+    "add": "add", "sub": "sub", "smin": "smin", "umin": "umin", "smax": "smax", "umax": "umax",
+    "and": "and", "or": "or", "xor": "xor", "inc": "inc", "dec": "dec", "swap": "swap",
+    "cmpswap": "cmpswap", "fcmpswap": "fcmpswap", "fmin": "fmin", "fmax": "fmax",
+    "add_f32": "fadd", "csub": "csub",
+}
+atomics.OPS.setdefault("csub", lambda o, d, c: np.where(o >= d, o - d, 0).astype(o.dtype))
+
+
+def _offset(inst):
+    return int(inst.mods.get("offset", 0))
+
+
+# ---- address resolution -------------------------------------------------------------------
+def _global_lanes(step, inst, vaddr, saddr):
+    ops = step.ops
+    if saddr is None or saddr.kind in ("off", "null"):
+        base = ops.vector(vaddr, "b64")
+    else:
+        base = ops.scalar(saddr, "b64")[:, None] + ops.vector(vaddr, "b32").astype(np.uint64)
+    return (base + np.uint64(_offset(inst) & 0xFFFFFFFFFFFFFFFF)).astype(np.uint64)
+
+
+def _resolve(step, inst, family, ops_list, m, esize, active):
+    """List of Access objects (one per memory space hit) for the active lanes."""
+    if family == "GLOBAL":
+        vaddr, saddr = ops_list["addr"], ops_list.get("saddr")
+        return [acc.linear(step, "arena", _global_lanes(step, inst, vaddr, saddr), active, m, esize).check()]
+    if family == "FLAT":
+        address = _global_lanes(step, inst, ops_list["addr"], None)
+        hi = (address >> np.uint64(32)).astype(np.uint32)
+        shared = active & (hi == SHARED_APERTURE_HI)
+        private = active & (hi == PRIVATE_APERTURE_HI)
+        rest = active & ~shared & ~private
+        low = address & np.uint64(0xFFFFFFFF)
+        found = []
+        if rest.any():
+            found.append(acc.linear(step, "arena", address, rest, m, esize).check())
+        if shared.any():
+            found.append(acc.lds(step, low, shared, m, esize))
+        if private.any():
+            found.append(acc.private(step, low, private, m, esize).check())
+        return found
+    if family == "SCRATCH":
+        offset = np.full((step.n, step.w.lanes), _offset(inst) & 0xFFFFFFFF, np.uint64)
+        if ops_list.get("addr") is not None and ops_list["addr"].kind == "vgpr":
+            offset = offset + step.ops.vector(ops_list["addr"]).astype(np.uint64)
+        saddr = ops_list.get("saddr")
+        if saddr is not None and saddr.kind not in ("off", "null"):
+            offset = offset + step.ops.scalar(saddr)[:, None].astype(np.uint64)
+        return [acc.private(step, offset & np.uint64(0xFFFFFFFF), active, m, esize).check()]
+    if family == "MUBUF":
+        return [_buffer(step, inst, ops_list, m, esize, active)]
+    raise step.illegal(f"{family} addressing is not modelled")
+
+
+def _buffer(step, inst, ops_list, m, esize, active):
+    ops = step.ops
+    rsrc = ops.scalar_regs(ops_list["srsrc"], 4).astype(np.uint64)         # [n, 4]
+    base = rsrc[:, 0] | ((rsrc[:, 1] & np.uint64(0xFFFF)) << np.uint64(32))
+    stride = (rsrc[:, 1] >> np.uint64(16)) & np.uint64(0x3FFF)
+    swizzle = (rsrc[:, 1] >> np.uint64(31)) & np.uint64(1)
+    records = rsrc[:, 2]
+    index_stride = np.uint64(8) << ((rsrc[:, 3] >> np.uint64(21)) & np.uint64(3))
+    add_tid = (rsrc[:, 3] >> np.uint64(23)) & np.uint64(1)
+    soffset = ops.scalar(ops_list["soffset"]).astype(np.uint64)
+    shape = (step.n, step.w.lanes)
+    offset = np.full(shape, _offset(inst), np.uint64)
+    index = np.zeros(shape, np.uint64)
+    vaddr = ops_list.get("vaddr")
+    if inst.mods.get("idxen") and inst.mods.get("offen"):
+        index = index + ops.vector(vaddr).astype(np.uint64)
+        offset = offset + ops.vgpr_read(vaddr.index + 1).astype(np.uint64)
+    elif inst.mods.get("idxen"):
+        index = index + ops.vector(vaddr).astype(np.uint64)
+    elif inst.mods.get("offen"):
+        offset = offset + ops.vector(vaddr).astype(np.uint64)
+    index = index + add_tid[:, None] * np.arange(step.w.lanes, dtype=np.uint64)[None, :]
+    if np.all(swizzle == 1):
+        positions = np.nonzero(active)
+        off = offset[positions][:, None] + acc.element_offsets(m, esize)
+        idx = index[positions][:, None]
+        wave = positions[0]
+        istride = index_stride[wave][:, None]
+        four = np.uint64(4)
+        addresses = (base[wave][:, None] + soffset[wave][:, None]
+                     + (idx // istride * stride[wave][:, None] + off // four * four) * istride
+                     + idx % istride * four + off % four)
+        return acc.Access(step, "arena", addresses, positions, esize).check()
+    if np.any(swizzle == 1):
+        raise step.illegal("a wave group mixes swizzled and linear buffer descriptors")
+    positions = np.nonzero(active)
+    off = offset[positions][:, None] + acc.element_offsets(m, esize)
+    idx = index[positions][:, None]
+    wave = positions[0]
+    raw = stride[wave][:, None] == 0
+    in_bounds = np.where(raw, off + np.uint64(esize) <= records[wave][:, None],
+                         (idx < records[wave][:, None]) & (off < stride[wave][:, None]))
+    addresses = base[wave][:, None] + soffset[wave][:, None] + idx * stride[wave][:, None] + off
+    access = acc.Access(step, "arena", np.where(in_bounds, addresses, 0), positions, esize, in_bounds)
+    if in_bounds.any():
+        inside = in_bounds.all(axis=1)
+        acc.Access(step, "arena", addresses[inside], (positions[0][inside], positions[1][inside]),
+                   esize).check()
+    return access
+
+
+def _named(family, inst):
+    """The decoder's operands by role: vdst (loads, atomics with glc), addr, saddr, data,
+    and for MUBUF vaddr, srsrc, soffset."""
+    src = list(inst.src)
+    named = {"vdst": inst.dst[0] if inst.dst else None}
+    if family == "MUBUF":
+        if inst.mods.get("offen") or inst.mods.get("idxen"):
+            named["vaddr"] = src.pop(0)
+        named["srsrc"], named["soffset"] = src[0], src[1]
+        named["data"] = src[2] if len(src) > 2 else named["vdst"]
+        return named
+    saddr_off = inst.mods.get("saddr_off", 1)
+    if family == "SCRATCH" and not saddr_off:
+        named["saddr"] = src.pop(0)
+    else:
+        named["addr"] = src.pop(0)
+        if family == "GLOBAL" and not saddr_off:
+            named["saddr"] = src.pop(0)
+    named["data"] = src[0] if src else None
+    return named
+
+
+def _family(inst):
+    return {"global": "GLOBAL", "flat": "FLAT", "scratch": "SCRATCH", "buffer": "MUBUF"}[
+        inst.mnemonic.split("_", 1)[0]]
+
+
+# ---- loads, stores, atomics ---------------------------------------------------------------
+def _load(form):
+    esize, count, signed, half = form
+
+    def run(step, inst):
+        family = _family(inst)
+        named = _named(family, inst)
+        active = step.ops.exec
+        vdst = named["vdst"]
+        results = np.zeros((step.n, step.w.lanes, count), np.uint32)
+        for access in _resolve(step, inst, family, named, count, esize, active):
+            results[access.positions] = access.load()
+        if signed:
+            bits = 8 * esize
+            sign = np.uint32(1 << (bits - 1))
+            results = (results ^ sign) - sign
+            if half:
+                results &= np.uint32(0xFFFF)
+        ops = step.ops
+        if half:
+            merged = merge16(ops.vgpr_read(vdst.index), results[..., 0], half == "hi")
+            ops.vgpr_write(vdst.index, merged, active)
+            return
+        for j in range(count):
+            ops.vgpr_write(vdst.index + j, results[..., j], active)
+    return run
+
+
+def _store(form):
+    esize, count, high = form
+
+    def run(step, inst):
+        family = _family(inst)
+        named = _named(family, inst)
+        active = step.ops.exec
+        data = named["data"]
+        values = np.stack([step.ops.vgpr_read(data.index + j) for j in range(count)], axis=-1)
+        if high:
+            values = values >> np.uint32(16)
+        for access in _resolve(step, inst, family, named, count, esize, active):
+            access.store(values[access.positions])
+    return run
+
+
+def _atomic(op, wide):
+    dtype = np.uint64 if wide else np.uint32
+    words = 2 if wide else 1
+    compare = op in ("cmpswap", "fcmpswap")
+
+    def run(step, inst):
+        family = _family(inst)
+        named = _named(family, inst)
+        active = step.ops.exec
+        data = named["data"]
+        value = _wide_read(step, data.index, words)
+        cmp = _wide_read(step, data.index + words, words) if compare else None
+        old_all = np.zeros((step.n, step.w.lanes), dtype)
+        for access in _resolve(step, inst, family, named, 1, 8 if wide else 4, active):
+            at = access.addresses[:, 0]
+            if (at % np.uint64(8 if wide else 4)).any():
+                bad = int(np.flatnonzero(at % np.uint64(8 if wide else 4))[0])
+                raise step.memory_fault("misaligned atomic", int(access.positions[0][bad]),
+                                        access.positions[1][bad], int(at[bad]))
+            memory, index = _word_view(step, access, dtype)
+            old = atomics.apply(memory, index, op, value[access.positions],
+                                None if cmp is None else cmp[access.positions])
+            old_all[access.positions] = old
+        if named["vdst"] is not None and inst.mods.get("glc"):
+            vdst = named["vdst"]
+            step.ops.vgpr_write(vdst.index, (old_all & dtype(0xFFFFFFFF)).astype(np.uint32), active)
+            if wide:
+                step.ops.vgpr_write(vdst.index + 1, (old_all >> np.uint64(32)).astype(np.uint32), active)
+    return run
+
+
+def _wide_read(step, reg, words):
+    lo = step.ops.vgpr_read(reg)
+    if words == 1:
+        return lo
+    return lo.astype(np.uint64) | (step.ops.vgpr_read(reg + 1).astype(np.uint64) << np.uint64(32))
+
+
+def _word_view(step, access, dtype):
+    size = np.dtype(dtype).itemsize
+    if access.space == "arena":
+        memory = step.dispatch.memory.arena.bytes.view(dtype)
+        index = (access.addresses[:, 0] - step.dispatch.memory.base) // np.uint64(size)
+    else:
+        memory = step.chunk.lds.reshape(-1).view(dtype)
+        index = access.addresses[:, 0] // np.uint64(size)
+    return memory, index.astype(np.int64)
+
+
+def _register():
+    for prefix in ("global", "flat", "scratch", "buffer"):
+        for suffix, form in LOADS.items():
+            HANDLERS[f"{prefix}_load_{suffix}"] = _load(form)
+        for suffix, form in STORES.items():
+            HANDLERS[f"{prefix}_store_{suffix}"] = _store(form)
+        if prefix == "scratch":
+            continue
+        for suffix, op in ATOMICS.items():
+            HANDLERS[f"{prefix}_atomic_{suffix}"] = _atomic(op, False)
+            HANDLERS[f"{prefix}_atomic_{suffix}_x2"] = _atomic(op, True)
+
+
+_register()
+
+
+@handles("buffer_gl0_inv", "buffer_gl1_inv", "buffer_wbinvl1", "buffer_wbinvl1_vol")
+def _cache_invalidate(step, inst):
+    return None
