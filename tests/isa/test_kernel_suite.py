@@ -1,0 +1,85 @@
+"""The kernel suite (tests/kernels/suite.py) on the ISA engine: every kernel at -O0 and -O2,
+wave32 and wave64 builds, each compared with its numpy reference.
+
+XFAIL lists the variants the engine cannot run yet, each with the reason; the marks are
+strict, so a variant that starts passing fails the run until its entry is removed.
+"""
+import numpy as np
+import pytest
+from elftools.elf.elffile import ELFFile
+
+from tests.kernels.suite import CASES
+
+# (kernel name, opt or None for both, wave or None for both) -> why the engine fails it.
+XFAIL = {}
+
+
+def _variants():
+    for case in CASES:
+        for opt in case.opts:
+            for wave in case.waves:
+                for code_object in case.code_objects:
+                    name = f"{case.name}{opt}-w{wave}" + (f"-v{code_object}" if code_object != 4 else "")
+                    yield case, opt, wave, code_object, name
+
+
+def _marks(case, opt, wave):
+    for (name, o, w), reason in XFAIL.items():
+        if name == case.name and o in (None, opt) and w in (None, wave):
+            return [pytest.mark.xfail(reason=reason, strict=True)]
+    return []
+
+
+VARIANTS = [pytest.param(c, o, w, v, id=n) for c, o, w, v, n in _variants()]
+RUNS = [pytest.param(c, o, w, v, id=n, marks=_marks(c, o, w)) for c, o, w, v, n in _variants()]
+
+
+def _kernel_metadata(path, name):
+    with open(path, "rb") as f:
+        elf = ELFFile(f)
+        symbols = {s.name for s in elf.get_section_by_name(".symtab").iter_symbols()}
+        import msgpack
+        for section in elf.iter_sections():
+            if section.header.sh_type == "SHT_NOTE":
+                for note in section.iter_notes():
+                    if note["n_name"] == "AMDGPU":
+                        meta = msgpack.unpackb(note["n_descdata"], raw=False)
+                        kernels = {k[".name"]: k for k in meta["amdhsa.kernels"]}
+                        return symbols, kernels.get(name)
+    return symbols, None
+
+
+@pytest.mark.parametrize("case,opt,wave,code_object", VARIANTS)
+def test_kernel_builds_for_its_variant(case, opt, wave, code_object):
+    """clang-15 builds the variant, the kernel descriptor exists and the wave size took effect."""
+    path = case.compile(opt, wave, code_object)
+    symbols, meta = _kernel_metadata(path, case.name)
+    assert f"{case.name}.kd" in symbols
+    assert meta is not None, f"no metadata for {case.name}"
+    assert meta[".wavefront_size"] == wave
+
+
+@pytest.mark.parametrize("case", [pytest.param(c, id=c.name) for c in CASES])
+def test_reference_rejects_untouched_buffers(case):
+    """A kernel that writes nothing must fail its case: no expectation equals the initial
+    buffers and no order check accepts them."""
+    for wave in case.waves:
+        args, expected = case.inputs(wave)
+        for key, want in expected.items():
+            if isinstance(key, tuple):
+                with pytest.raises(AssertionError):
+                    want(*(args[i] for i in key))
+            else:
+                assert args[key].size == np.size(want) or args[key].dtype.names
+                with pytest.raises(AssertionError):
+                    case.check(args, {key: want}, {key: args[key]})
+
+
+@pytest.mark.parametrize("case,opt,wave,code_object", RUNS)
+def test_kernel_matches_reference(session, case, opt, wave, code_object):
+    from core.isa.launch import launch
+    path = case.compile(opt, wave, code_object)
+    args, expected = case.inputs(wave)
+    outputs = launch(session, path, case.name, args, case.grid, case.workgroup)
+    by_index = dict(zip([i for i, a in enumerate(args) if isinstance(a, np.ndarray)], outputs))
+    case.check(args, expected, by_index)

@@ -1,0 +1,151 @@
+"""How a kernel's output is compared with its numpy reference.
+
+Holds three invariants:
+- Exact compares bit patterns (so -0.0 differs from +0.0), except that any NaN matches
+  any NaN: OpenCL leaves NaN payloads to the implementation;
+- Ulps measures the error against a reference computed in higher precision (longdouble),
+  in units of the last place of the output's own format (f16, f32 or f64), as the OpenCL
+  spec states its accuracy requirements;
+- every mismatch report names the output, how many elements differ and the first few
+  indices with the value the kernel produced and the value expected.
+"""
+from fractions import Fraction
+
+import numpy as np
+
+_SHOWN = 8
+
+
+def _report(what, bad, got, want):
+    index = np.flatnonzero(bad)
+    if index.size:
+        rows = ", ".join(f"[{i}] got {got[i]!r} want {want[i]!r}" for i in index[:_SHOWN])
+        raise AssertionError(f"{what}: {index.size} of {bad.size} elements differ: {rows}")
+
+
+class Exact:
+    def assert_matches(self, got, want, what):
+        got, want = np.ravel(got), np.ravel(want)
+        if got.dtype.names:
+            # Field by field: padding bytes are whatever a merged store left there.
+            for name in got.dtype.names:
+                self.assert_matches(got[name], want[name], f"{what} field {name}")
+            return
+        if got.dtype.kind == "f":
+            want = want.astype(got.dtype)
+            bits = np.dtype(f"u{got.dtype.itemsize}")
+            bad = (got.view(bits) != want.view(bits)) & ~(np.isnan(got) & np.isnan(want))
+        else:
+            bad = got != want.astype(got.dtype)
+        _report(what, bad, got, want)
+
+
+class Ulps:
+    def __init__(self, ulps):
+        self.ulps = ulps
+
+    def assert_matches(self, got, want, what):
+        got, exact = np.ravel(got), np.ravel(want).astype(np.longdouble)
+        with np.errstate(invalid="ignore", over="ignore"):
+            rounded = exact.astype(np.float64).astype(got.dtype)
+            special = ~np.isfinite(rounded)
+            ulp = np.spacing(np.abs(rounded)).astype(np.longdouble)
+            err = np.abs(got.astype(np.longdouble) - exact) / ulp
+            same_special = (got == rounded) | (np.isnan(got) & np.isnan(rounded))
+        bad = np.where(special, ~same_special, ~(err <= self.ulps))
+        _report(f"{what} (tolerance {self.ulps} ulp)", bad, got, exact)
+
+
+class Close:
+    """For native_* and other implementation-defined accuracies."""
+
+    def __init__(self, rtol, atol):
+        self.rtol, self.atol = rtol, atol
+
+    def assert_matches(self, got, want, what):
+        got, want = np.ravel(got), np.ravel(want)
+        bad = ~np.isclose(got.astype(np.float64), want.astype(np.float64), rtol=self.rtol,
+                          atol=self.atol, equal_nan=True)
+        _report(f"{what} (rtol {self.rtol}, atol {self.atol})", bad, got, want)
+
+
+class Columns:
+    """One tolerance per column of an output laid out as rows of len(tolerances) values."""
+
+    def __init__(self, *tolerances):
+        self.tolerances = tolerances
+
+    def assert_matches(self, got, want, what):
+        width = len(self.tolerances)
+        got, want = np.reshape(got, (-1, width)), np.reshape(want, (-1, width))
+        for column, tolerance in enumerate(self.tolerances):
+            tolerance.assert_matches(got[:, column], want[:, column], f"{what} column {column}")
+
+
+EXACT = Exact()
+
+
+# --- reference helpers: numpy computations rounded the way the hardware rounds ---
+
+def wrap32(values):
+    """Low 32 bits of integer values, as int32 (C's wrapping arithmetic)."""
+    return (np.asarray(values, dtype=np.int64) & 0xFFFFFFFF).astype(np.uint32).view(np.int32)
+
+
+def popcount(values):
+    v = np.asarray(values).astype(np.uint64)
+    count = np.zeros(v.shape, dtype=np.int64)
+    for shift in range(64):
+        count += ((v >> np.uint64(shift)) & np.uint64(1)).astype(np.int64)
+    return count
+
+
+def clz(values, bits):
+    v = np.asarray(values).astype(np.uint64)
+    count = np.full(v.shape, bits, dtype=np.int64)
+    for shift in range(bits):
+        count = np.where((v >> np.uint64(shift)) != 0, bits - 1 - shift, count)
+    return count
+
+
+def fma32(a, b, c):
+    """Single-rounded a*b+c for float32: the product is exact in longdouble's 64 bits."""
+    exact = a.astype(np.longdouble) * b + c
+    return exact.astype(np.float32)
+
+
+def fma16(a, b, c):
+    exact = a.astype(np.longdouble) * b + c
+    return exact.astype(np.float64).astype(np.float16)
+
+
+def fma64(a, b, c):
+    """Single-rounded a*b+c for float64, through exact rationals (small arrays only)."""
+    out = [float(Fraction(x) * Fraction(y) + Fraction(z)) for x, y, z in zip(a, b, c)]
+    return np.array(out, dtype=np.float64)
+
+
+def round_to(exact, dtype, mode):
+    """Round exactly represented `exact` values to `dtype` toward zero, +inf or -inf."""
+    exact = np.asarray(exact, dtype=np.float64)
+    r = exact.astype(dtype)
+    back = r.astype(np.float64)
+    if mode == "rtz":
+        step = np.abs(back) > np.abs(exact)
+        target = np.zeros_like(r)
+    elif mode == "rtp":
+        step, target = back < exact, np.full_like(r, np.inf)
+    else:
+        step, target = back > exact, np.full_like(r, -np.inf)
+    return np.where(step, np.nextafter(r, target), r).astype(dtype)
+
+
+def round_half_away(x):
+    t = np.trunc(x)
+    return np.where(np.abs(x - t) >= 0.5, t + np.sign(x), t).astype(x.dtype)
+
+
+def saturate(x, lo, hi, rounding=np.trunc):
+    """OpenCL's convert_<int>_sat[_mode]: round, clamp to [lo, hi], NaN -> 0."""
+    x = np.asarray(x, dtype=np.float64)
+    return np.where(np.isnan(x), 0, np.clip(rounding(np.nan_to_num(x)), lo, hi)).astype(np.int64)

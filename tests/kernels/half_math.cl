@@ -1,0 +1,30 @@
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+// IEEE half arithmetic, each operation rounded to half.
+kernel void half_arith(global const half* a, global const half* b, global const half* c,
+                       global half* out) {
+  size_t i = get_global_id(0);
+  half x = a[i], y = b[i], z = c[i];
+  out[6 * i + 0] = x + y;
+  out[6 * i + 1] = x - z;
+  out[6 * i + 2] = x * y;
+  out[6 * i + 3] = fma(x, y, z);
+  out[6 * i + 4] = fmax(x, y);
+  out[6 * i + 5] = fabs(z);
+}
+
+// half <-> float with the vstore_half rounding modes; inputs include half subnormals
+// and values beyond half's range.
+kernel void half_convert(global const float* a, global const half* h, global half* out,
+                         global float* widened) {
+  size_t i = get_global_id(0);
+  vstore_half(a[i], 3 * i + 0, out);
+  vstore_half_rtz(a[i], 3 * i + 1, out);
+  vstore_half_rtp(a[i], 3 * i + 2, out);
+  widened[i] = vload_half(i, h) * 3.0f;
+}
+
+kernel void half_sqrt_div(global const half* a, global const half* b, global half* out) {
+  size_t i = get_global_id(0);
+  out[2 * i + 0] = sqrt(a[i]);
+  out[2 * i + 1] = a[i] / b[i];
+}

@@ -1,0 +1,27 @@
+// HIP device code: the same machine code path as OpenCL, reached through HIP's
+// builtins (blockIdx, __shared__, __syncthreads, warp shuffles, atomicAdd).
+#include <hip/hip_runtime.h>
+
+extern "C" __global__ void hip_saxpy(float a, const float* x, float* y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = fmaf(a, x[i], y[i]);
+}
+
+// Block sum: warp-level __shfl_xor tree, then one partial per warp through __shared__.
+extern "C" __global__ void hip_block_sum(const int* in, int* sums) {
+  __shared__ int partial[1024 / 32];
+  int v = in[blockIdx.x * blockDim.x + threadIdx.x];
+  for (int off = warpSize / 2; off > 0; off /= 2) v += __shfl_xor(v, off);
+  int warp = threadIdx.x / warpSize;
+  if (threadIdx.x % warpSize == 0) partial[warp] = v;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    int total = 0;
+    for (int w = 0; w < (int)(blockDim.x / warpSize); w++) total += partial[w];
+    sums[blockIdx.x] = total;
+  }
+}
+
+extern "C" __global__ void hip_histogram(const unsigned* data, unsigned* hist) {
+  atomicAdd(&hist[data[blockIdx.x * blockDim.x + threadIdx.x] % 32u], 1u);
+}

@@ -1,0 +1,58 @@
+// __local memory and work-group barriers. Work-groups are 128 work-items.
+#define WG 128
+
+kernel void wg_reduce(global const int* in, global int* sums) {
+  local int s[WG];
+  size_t lid = get_local_id(0);
+  s[lid] = in[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint stride = WG / 2; stride > 0; stride >>= 1) {
+    if (lid < stride) s[lid] += s[lid + stride];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (lid == 0) sums[get_group_id(0)] = s[0];
+}
+
+// Hillis-Steele inclusive scan with two buffers.
+kernel void wg_prefix_scan(global const int* in, global int* out) {
+  local int buf[2][WG];
+  size_t lid = get_local_id(0);
+  int cur = 0;
+  buf[0][lid] = in[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint off = 1; off < WG; off <<= 1) {
+    int v = buf[cur][lid];
+    if (lid >= off) v += buf[cur][lid - off];
+    buf[1 - cur][lid] = v;
+    cur = 1 - cur;
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  out[get_global_id(0)] = buf[cur][lid];
+}
+
+// C = A * B with 8x8 tiles; A is n x k, B is k x m (row-major), 2D range (m, n).
+#define TILE 8
+kernel void tiled_matmul(global const float* A, global const float* B, global float* C,
+                         int n, int k, int m) {
+  local float As[TILE][TILE];
+  local float Bs[TILE][TILE];
+  int tx = get_local_id(0), ty = get_local_id(1);
+  int col = get_global_id(0), row = get_global_id(1);
+  float acc = 0.0f;
+  for (int t = 0; t < k; t += TILE) {
+    As[ty][tx] = A[row * k + t + tx];
+    Bs[ty][tx] = B[(t + ty) * m + col];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int j = 0; j < TILE; j++) acc += As[ty][j] * Bs[j][tx];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  C[row * m + col] = acc;
+}
+
+// A dynamically sized __local argument: reverse each work-group's slice.
+kernel void local_arg_reverse(global const int* in, global int* out, local int* tmp) {
+  size_t lid = get_local_id(0), n = get_local_size(0);
+  tmp[lid] = in[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  out[get_global_id(0)] = tmp[n - 1 - lid] * 2 + (int)lid;
+}

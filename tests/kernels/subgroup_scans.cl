@@ -1,0 +1,12 @@
+#pragma OPENCL EXTENSION cl_khr_subgroups : enable
+// Sub-group reductions and scans. Built at -O2 only: at -O0 clang-15 keeps the device
+// library's gfx9 code paths (DPP row broadcasts, wavefront shifts), which the backend
+// then rejects for gfx10.
+kernel void subgroup_collectives(global const int* a, global int* out) {
+  size_t i = get_global_id(0);
+  int x = a[i];
+  out[4 * i + 0] = sub_group_reduce_add(x);
+  out[4 * i + 1] = sub_group_scan_inclusive_add(x);
+  out[4 * i + 2] = sub_group_scan_exclusive_max(x);
+  out[4 * i + 3] = sub_group_reduce_min(x);
+}

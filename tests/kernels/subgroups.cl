@@ -1,0 +1,28 @@
+#pragma OPENCL EXTENSION cl_khr_subgroups : enable
+// Sub-groups are waves: 32 or 64 work-items depending on the build.
+kernel void subgroup_basics(global const int* a, global int* out) {
+  size_t i = get_global_id(0);
+  int x = a[i];
+  out[4 * i + 0] = sub_group_broadcast(x, 3);
+  out[4 * i + 1] = (int)(get_sub_group_size() * 1000 + get_sub_group_local_id());
+  out[4 * i + 2] = (int)(get_sub_group_id() * 1000 + get_num_sub_groups());
+  out[4 * i + 3] = sub_group_any(x > 900) + 2 * sub_group_all(x > -990);
+}
+
+// Cross-lane hardware builtins: ds_bpermute, readfirstlane in a divergent branch,
+// readlane, DPP quad permutation, ds_swizzle and ballot.
+kernel void cross_lane_builtins(global const int* a, global int* out) {
+  size_t i = get_global_id(0);
+  int x = a[i];
+  uint lane = get_sub_group_local_id();
+  uint wave = get_sub_group_size();
+  out[6 * i + 0] = __builtin_amdgcn_ds_bpermute((int)(((lane + 1) % wave) * 4), x);
+  int first = -1;
+  if (lane % 3 != 0) first = __builtin_amdgcn_readfirstlane(x);
+  out[6 * i + 1] = first;
+  out[6 * i + 2] = __builtin_amdgcn_readlane(x, 5);
+  out[6 * i + 3] = __builtin_amdgcn_mov_dpp(x, 0x1b, 0xf, 0xf, false);
+  out[6 * i + 4] = __builtin_amdgcn_ds_swizzle(x, 0x041f);
+  // 38 is LLVM's signed-greater-than predicate: a ballot of x > 0.
+  out[6 * i + 5] = popcount(__builtin_amdgcn_sicmp(x, 0, 38));
+}

@@ -1,0 +1,762 @@
+"""The kernel suite: every kernel of tests/kernels/ described as data, with its reference.
+
+A case is a function named after its kernel, registered with @case(source, grid,
+workgroup, ...). Called with a seeded numpy Generator and the wave size, it returns the
+kernel's arguments (numpy arrays for pointers, numpy scalars for values, Local(n) for
+dynamic __local pointers) and what to expect: {argument index: expected array} compared
+with the case's tolerance for that argument (exact by default), or {(indices...): check}
+for results that depend on the order atomics happened in (check(*outputs) raises
+AssertionError unless the outputs agree with some serial order).
+
+Holds three invariants:
+- inputs come from a generator seeded by the case name, so every failure reproduces;
+- references are computed by numpy from the inputs alone, rounded as the hardware rounds
+  (float tolerances are the OpenCL spec's, never looser);
+- no expected output equals the buffer the kernel starts from, and no order check accepts
+  the initial buffers (tests/isa/test_kernel_suite.py asserts both), so a kernel that
+  writes nothing cannot pass.
+"""
+import zlib
+from dataclasses import dataclass
+
+import numpy as np
+
+from core.isa.launch import Local
+from tests.kernels.checks import (EXACT, Close, Columns, Ulps, clz, fma16, fma32, fma64,
+                                  popcount, round_half_away, round_to, saturate, wrap32)
+from tests.support.kernels import compile_hip, compile_opencl
+
+N = 256
+INT_MIN, INT_MAX = -2**31, 2**31 - 1
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str                   # the kernel's name, and the test id
+    source: str                 # file under tests/kernels/
+    build: object               # (rng, wave) -> (args, expected)
+    grid: tuple
+    workgroup: tuple
+    tolerance: dict             # argument index -> Exact/Ulps/Close/Columns
+    extra: tuple                # extra compiler flags
+    code_objects: tuple         # code object versions to build
+    waves: tuple                # wave sizes to build
+    opts: tuple                 # optimisation levels to build
+
+    def inputs(self, wave):
+        rng = np.random.default_rng(zlib.crc32(self.name.encode()))
+        return self.build(rng, wave)
+
+    def compile(self, opt, wave, code_object=4):
+        compile_ = compile_hip if self.source.endswith(".hip") else compile_opencl
+        return compile_(self.source, opt=opt, wave64=(wave == 64), code_object=code_object,
+                        extra=self.extra)
+
+    def check(self, args, expected, outputs):
+        """outputs: {argument index: array} as the kernel left them."""
+        for key, want in expected.items():
+            if isinstance(key, tuple):
+                want(*(outputs[i] for i in key))
+            else:
+                tolerance = self.tolerance.get(key, EXACT)
+                tolerance.assert_matches(outputs[key], want, f"{self.name} argument {key}")
+
+
+CASES = []
+
+
+def case(source, grid, workgroup, *, tolerance=None, extra=(), code_objects=(4,), waves=(32, 64),
+         opts=("-O0", "-O2")):
+    def register(build):
+        as_tuple = (lambda v: (v,) if isinstance(v, int) else tuple(v))
+        CASES.append(Case(build.__name__, source, build, as_tuple(grid), as_tuple(workgroup),
+                          tolerance or {}, tuple(extra), code_objects, waves, opts))
+        return build
+    return register
+
+
+def ints(rng, n, lo=INT_MIN, hi=INT_MAX, dtype=np.int32):
+    return rng.integers(lo, hi, n, endpoint=True, dtype=np.int64).astype(dtype)
+
+
+def floats(rng, n, lo_exp=-3, hi_exp=3, dtype=np.float32):
+    """Signed values spread over magnitudes 10^lo_exp .. 10^hi_exp."""
+    sign = rng.choice([-1.0, 1.0], n)
+    return (sign * 10.0 ** rng.uniform(lo_exp, hi_exp, n)).astype(dtype)
+
+
+def with_edges(values, edges):
+    values = values.copy()
+    values[:len(edges)] = edges
+    return values
+
+
+def _u32(x):
+    return np.asarray(x).view(np.uint32)
+
+
+# --- integer math ---
+
+@case("int_math.cl", N, 64)
+def int_arith(rng, wave):
+    a = with_edges(ints(rng, N), [INT_MIN, INT_MAX, -1, 0])
+    b = with_edges(ints(rng, N), [-1, 2, INT_MIN, 7])
+    x, y = a.astype(np.int64), b.astype(np.int64)
+    want = np.stack([wrap32(x + y), wrap32(x - y), wrap32(x * y), ((x * y) >> 32).astype(np.int32)],
+                    axis=1)
+    return [a, b, np.zeros(4 * N, np.int32)], {2: want}
+
+
+@case("int_math.cl", N, 64)
+def int_div_rem(rng, wave):
+    a = with_edges(ints(rng, N), [INT_MIN, INT_MAX, -7, 7, 0])
+    b = np.where(rng.random(N) < 0.5, ints(rng, N, -1000, 1000), ints(rng, N))
+    b = with_edges(np.where(b == 0, 3, b).astype(np.int32), [1, -2, 2, -2, -5])
+    x, y = a.astype(np.int64), b.astype(np.int64)
+    q = np.sign(x) * np.sign(y) * (np.abs(x) // np.abs(y))
+    ux, uy = _u32(a).astype(np.int64), _u32(b).astype(np.int64)
+    want = np.stack([q, x - q * y, wrap32(ux // uy), wrap32(ux % uy)], axis=1).astype(np.int32)
+    return [a, b, np.zeros(4 * N, np.int32)], {2: want}
+
+
+@case("int_math.cl", N, 64)
+def int_shifts(rng, wave):
+    a, b = ints(rng, N), with_edges(ints(rng, N), [0, 31, 32, -1])
+    s = (b & 31).astype(np.uint32)
+    u = _u32(a)
+    rot = (_u32(b) % 32).astype(np.uint32)
+    rotated = np.where(rot == 0, u, (u << rot) | (u >> ((32 - rot) % 32)))
+    want = np.stack([(u << s).view(np.int32), a >> s.astype(np.int32), (u >> s).view(np.int32),
+                     rotated.astype(np.uint32).view(np.int32)], axis=1)
+    return [a, b, np.zeros(4 * N, np.int32)], {2: want}
+
+
+@case("int_math.cl", N, 64)
+def int_bitops(rng, wave):
+    a = with_edges(ints(rng, N, 0, 2**32 - 1, np.uint32), [0, 1, 0xFFFFFFFF, 0x80000000])
+    b = with_edges(ints(rng, N, 0, 2**32 - 1, np.uint32), [0, 0x80000000, 1, 0])
+    low = np.where(b == 0, 32, clz((b & -b.astype(np.int64)).astype(np.uint32), 32) ^ 31)
+    want = np.stack([(a & b) ^ (~a | b), popcount(a), clz(a, 32), low,
+                     (a & ~np.uint32(0x0FF0F00F)) | (b & np.uint32(0x0FF0F00F)),
+                     (a >> 7) & 0x3FF], axis=1).astype(np.uint32)
+    return [a, b, np.zeros(6 * N, np.uint32)], {2: want}
+
+
+@case("int_math.cl", N, 64)
+def int_minmax(rng, wave):
+    a = with_edges(ints(rng, N), [INT_MIN, INT_MAX, -5, INT_MIN])
+    b = with_edges(ints(rng, N), [1, 1, INT_MAX, INT_MAX])
+    c = ints(rng, N, -1000, 1000)
+    x, y, z = a.astype(np.int64), b.astype(np.int64), c.astype(np.int64)
+    want = np.stack([np.minimum(x, y), np.maximum(x, y), wrap32(np.minimum(_u32(a), _u32(b))),
+                     wrap32(np.abs(x)), np.clip(x, np.minimum(y, z), np.maximum(y, z)),
+                     np.clip(x + y, INT_MIN, INT_MAX), np.clip(x - y, INT_MIN, INT_MAX),
+                     wrap32(np.abs(x - y))], axis=1).astype(np.int32)
+    return [a, b, c, np.zeros(8 * N, np.int32)], {3: want}
+
+
+@case("int_math.cl", N, 64)
+def int_mad24_hadd(rng, wave):
+    a, b, c = ints(rng, N), ints(rng, N), ints(rng, N)
+    x, y = a.astype(np.int64) >> 8, b.astype(np.int64) >> 8
+    s = a.astype(np.int64) + b
+    want = np.stack([wrap32(x * y), wrap32(x * y + c), s >> 1, (s + 1) >> 1], axis=1)
+    return [a, b, c, np.zeros(4 * N, np.int32)], {3: want.astype(np.int32)}
+
+
+def _mulhi_u64(x, y):
+    """High 64 bits of the 128-bit product, from 32-bit halves."""
+    mask = np.uint64(0xFFFFFFFF)
+    s32 = np.uint64(32)
+    xl, xh, yl, yh = x & mask, x >> s32, y & mask, y >> s32
+    ll, lh, hl, hh = xl * yl, xl * yh, xh * yl, xh * yh
+    mid = (ll >> s32) + (lh & mask) + (hl & mask)
+    return hh + (lh >> s32) + (hl >> s32) + (mid >> s32)
+
+
+@case("int_math.cl", N, 64)
+def long_math(rng, wave):
+    a = ints(rng, N, -2**62, 2**62, np.int64)
+    b = np.where(rng.random(N) < 0.5, ints(rng, N, -2**20, 2**20, np.int64),
+                 ints(rng, N, -2**62, 2**62, np.int64))
+    b = with_edges(np.where(b == 0, 11, b), [1, -1, 2**40])
+    ua, ub = a.view(np.uint64), b.view(np.uint64)
+    q = np.sign(a) * (np.abs(a) // np.abs(b)) * np.sign(b)
+    shl = (ua << (ub & np.uint64(63))).view(np.int64)
+    want = np.stack([a + b, (ua * ub).view(np.int64), q, a - q * b, (ua // ub).view(np.int64),
+                     shl ^ (a >> ((b >> 8) & 63)), _mulhi_u64(ua, ub).view(np.int64),
+                     popcount(ua) + clz(ua, 64) * 256], axis=1).astype(np.int64)
+    return [a, b, np.zeros(8 * N, np.int64)], {2: want}
+
+
+# --- single precision ---
+
+@case("float_math.cl", N, 64)
+def float_arith(rng, wave):
+    a, b, c = floats(rng, N), floats(rng, N), floats(rng, N)
+    want = np.stack([a + b, a - c, a * b, fma32(a, b, c)], axis=1)
+    return [a, b, c, np.zeros(4 * N, np.float32)], {3: want}
+
+
+@case("float_math.cl", N, 64, tolerance={2: Columns(Ulps(2.5), Ulps(3))})
+def float_div_sqrt(rng, wave):
+    a, b = floats(rng, N, -6, 6), floats(rng, N, -6, 6)
+    want = np.stack([a.astype(np.float64) / b, np.sqrt(np.abs(a.astype(np.float64)))], axis=1)
+    return [a, b, np.zeros(2 * N, np.float32)], {2: want}
+
+
+@case("float_exact.cl", N, 64, extra=("-cl-fp32-correctly-rounded-divide-sqrt",))
+def float_div_sqrt_cr(rng, wave):
+    a, b = floats(rng, N, -15, 15), floats(rng, N, -15, 15)
+    want = np.stack([a / b, np.sqrt(np.abs(a))], axis=1)
+    return [a, b, np.zeros(2 * N, np.float32)], {2: want}
+
+
+@case("float_math.cl", N, 64,
+      tolerance={3: Columns(*[EXACT] * 7, Ulps(1))})
+def float_minmax(rng, wave):
+    a = floats(rng, N)
+    a[::7] = np.nan
+    b, t = floats(rng, N), rng.random(N).astype(np.float32)
+    want = np.stack([np.fmin(a, b), np.fmax(a, b), np.abs(a), np.copysign(b, a),
+                     np.fmin(np.fmax(b, np.float32(-0.5)), np.float32(0.75)),
+                     np.where(b < 0.25, 0, 1), np.sign(b),
+                     b.astype(np.float64) + b.astype(np.float64) * t], axis=1)
+    return [a, b, t, np.zeros(8 * N, np.float32)], {3: want}
+
+
+@case("float_math.cl", N, 64)
+def float_round(rng, wave):
+    a = np.concatenate([rng.integers(-400, 400, N // 2) / 4, floats(rng, N // 2, -2, 9)])
+    a = with_edges(a.astype(np.float32), [0.5, -0.5, 1.5, -2.5, 2**23 + 1, -0.0, 0.49999997])
+    want = np.stack([np.floor(a), np.ceil(a), round_half_away(a), np.rint(a), np.trunc(a),
+                     a - np.trunc(a)], axis=1)
+    return [a, np.zeros(6 * N, np.float32)], {1: want}
+
+
+@case("float_math.cl", N, 64, tolerance={2: Ulps(3)})
+def float_exp_log(rng, wave):
+    a = rng.uniform(-30, 30, N).astype(np.float32)
+    p = np.abs(floats(rng, N, -8, 8))
+    al, pl = a.astype(np.longdouble), p.astype(np.longdouble)
+    want = np.stack([np.exp(al), np.exp2(al), np.log(pl), np.log2(pl)], axis=1)
+    return [a, p, np.zeros(4 * N, np.float32)], {2: want}
+
+
+@case("float_math.cl", N, 64, tolerance={1: Ulps(4)})
+def float_sin_cos(rng, wave):
+    a = with_edges(rng.uniform(-100, 100, N).astype(np.float32), [0.0, np.pi, -np.pi / 2, 1e-3])
+    al = a.astype(np.longdouble)
+    return [a, np.zeros(2 * N, np.float32)], {1: np.stack([np.sin(al), np.cos(al)], axis=1)}
+
+
+@case("float_math.cl", N, 64, tolerance={2: Ulps(16)})
+def float_pow(rng, wave):
+    a = (10.0 ** rng.uniform(-1, 1, N)).astype(np.float32)
+    b = rng.uniform(-8, 8, N).astype(np.float32)
+    return [a, b, np.zeros(N, np.float32)], {2: np.power(a.astype(np.longdouble), b)}
+
+
+@case("float_math.cl", N, 64, tolerance={2: Columns(Ulps(2), Ulps(2), Ulps(4), Ulps(6))})
+def float_misc(rng, wave):
+    a, b = np.abs(floats(rng, N)), floats(rng, N)
+    al, bl = a.astype(np.longdouble), b.astype(np.longdouble)
+    want = np.stack([1 / np.sqrt(al), np.cbrt(b.astype(np.float64)), np.hypot(al, bl),
+                     np.arctan2(bl, al)], axis=1)
+    return [a, b, np.zeros(4 * N, np.float32)], {2: want}
+
+
+@case("float_math.cl", N, 64, tolerance={2: Close(rtol=1e-4, atol=1e-4)})
+def float_native(rng, wave):
+    a = rng.uniform(-np.pi, np.pi, N).astype(np.float32)
+    p = rng.uniform(0.1, 100, N).astype(np.float32)
+    x, q = a.astype(np.float64), p.astype(np.float64)
+    want = np.stack([np.sin(x), np.cos(x), np.exp2(x), np.log2(q), 1 / q, 1 / np.sqrt(q),
+                     np.sqrt(q), x / q], axis=1)
+    return [a, p, np.zeros(8 * N, np.float32)], {2: want}
+
+
+# --- conversions ---
+
+@case("conversions.cl", N, 64)
+def convert_float_to_int(rng, wave):
+    a = np.concatenate([rng.integers(-1200, 1200, N // 2) / 4, floats(rng, N // 2, -1, 10)])
+    a = with_edges(a.astype(np.float32), [np.nan, np.inf, -np.inf, 2.5, -2.5, 3e9, -3e9, -0.75])
+    clamped = np.where(np.isnan(a), 7, np.trunc(np.clip(a, -1e9, 1e9)))
+    want = np.stack([saturate(a, INT_MIN, INT_MAX), saturate(a, INT_MIN, INT_MAX, np.rint),
+                     saturate(a, INT_MIN, INT_MAX, np.ceil), saturate(a, INT_MIN, INT_MAX, np.floor),
+                     wrap32(saturate(a, 0, 2**32 - 1)), saturate(a, -128, 127),
+                     saturate(a, 0, 65535), clamped], axis=1).astype(np.int32)
+    return [a, np.zeros(8 * N, np.int32)], {1: want}
+
+
+@case("conversions.cl", N, 64)
+def convert_int_narrow(rng, wave):
+    a = np.where(rng.random(N) < 0.5, ints(rng, N, -70000, 70000), ints(rng, N)).astype(np.int32)
+    want = np.stack([np.clip(a, 0, 255), np.clip(a, -32768, 32767), a.astype(np.int8),
+                     a.astype(np.uint16)], axis=1).astype(np.int32)
+    return [a, np.zeros(4 * N, np.int32)], {1: want}
+
+
+@case("conversions.cl", N, 64)
+def convert_int_to_float(rng, wave):
+    a = with_edges(ints(rng, N), [INT_MIN, INT_MAX, 16777217, -16777219, 0])
+    exact = a.astype(np.float64)
+    want = np.stack([exact.astype(np.float32), round_to(exact, np.float32, "rtz"),
+                     round_to(exact, np.float32, "rtp"), round_to(exact, np.float32, "rtn"),
+                     _u32(a).astype(np.float64).astype(np.float32)], axis=1)
+    return [a, np.zeros(5 * N, np.float32)], {1: want}
+
+
+# --- half precision ---
+
+@case("half_math.cl", N, 64)
+def half_arith(rng, wave):
+    a, b, c = (floats(rng, N, -3, 2, np.float16) for _ in range(3))
+    x, y, z = (v.astype(np.float64) for v in (a, b, c))
+    want = np.stack([(x + y).astype(np.float16), (x - z).astype(np.float16),
+                     (x * y).astype(np.float16), fma16(a, b, c), np.fmax(a, b), np.abs(c)], axis=1)
+    return [a, b, c, np.zeros(6 * N, np.float16)], {3: want}
+
+
+@case("half_math.cl", N, 64)
+def half_convert(rng, wave):
+    a = np.concatenate([floats(rng, N - 64, -8, 4), floats(rng, 64, 4.8, 5.2)]).astype(np.float32)
+    h = floats(rng, N, -7, 4, np.float16)
+    exact = a.astype(np.float64)
+    with np.errstate(over="ignore"):      # values beyond 65504 become inf, on purpose
+        halves = np.stack([a.astype(np.float16), round_to(exact, np.float16, "rtz"),
+                           round_to(exact, np.float16, "rtp")], axis=1)
+    return ([a, h, np.zeros(3 * N, np.float16), np.zeros(N, np.float32)],
+            {2: halves, 3: h.astype(np.float32) * np.float32(3)})
+
+
+@case("half_math.cl", N, 64, tolerance={2: Ulps(1)})
+def half_sqrt_div(rng, wave):
+    a = np.abs(floats(rng, N, -3, 3, np.float16))
+    b = floats(rng, N, -1, 1, np.float16)
+    x, y = a.astype(np.float64), b.astype(np.float64)
+    return [a, b, np.zeros(2 * N, np.float16)], {2: np.stack([np.sqrt(x), x / y], axis=1)}
+
+
+# --- double precision ---
+
+@case("double_math.cl", N, 64)
+def double_arith(rng, wave):
+    a, b, c = (floats(rng, N, -50, 50, np.float64) for _ in range(3))
+    want = np.stack([a + b, a - c, a * b, fma64(a, b, c), a / b, np.sqrt(np.abs(c))], axis=1)
+    return [a, b, c, np.zeros(6 * N, np.float64)], {3: want}
+
+
+@case("double_math.cl", N, 64, tolerance={2: Columns(Ulps(3), Ulps(3), Ulps(4), Ulps(4), Ulps(16))})
+def double_transcendental(rng, wave):
+    a = rng.uniform(-50, 50, N)
+    p = np.abs(floats(rng, N, -20, 20, np.float64))
+    al, pl = a.astype(np.longdouble), p.astype(np.longdouble)
+    want = np.stack([np.exp(al), np.log(pl), np.sin(al), np.cos(al), np.power(pl, al * 0.25)],
+                    axis=1)
+    return [a, p, np.zeros(5 * N, np.float64)], {2: want}
+
+
+@case("double_math.cl", N, 64)
+def double_convert(rng, wave):
+    a = np.concatenate([rng.integers(-4000, 4000, N // 2) / 8, floats(rng, N // 2, -3, 10, np.float64)])
+    a = with_edges(a, [0.5, -0.5, 2.5, -1.5, 1 + 2**-30, 3e9, -3e9, -0.0])
+    longs = with_edges(ints(rng, N, -2**63, 2**63 - 1, np.int64), [2**53 + 1, -2**63, 2**62 + 2**9])
+    f = np.stack([a.astype(np.float32), round_to(a, np.float32, "rtz")], axis=1)
+    n = np.stack([np.trunc(a).astype(np.int64), saturate(a, INT_MIN, INT_MAX)], axis=1)
+    d = np.stack([longs.astype(np.float64), np.floor(a), np.ceil(a), round_half_away(a)], axis=1)
+    return ([a, longs, np.zeros(2 * N, np.float32), np.zeros(2 * N, np.int64),
+             np.zeros(4 * N, np.float64)], {2: f, 3: n, 4: d})
+
+
+# --- vector types ---
+
+@case("vectors.cl", N, 64)
+def float4_ops(rng, wave):
+    a, b, c = (floats(rng, 4 * N).reshape(N, 4) for _ in range(3))
+    want = np.stack([fma32(a, b, c), (a + b)[:, ::-1], np.where(b > a, b, a)], axis=1)
+    return [a, b, c, np.zeros((3 * N, 4), np.float32)], {3: want}
+
+
+@case("vectors.cl", N, 64)
+def int2_ops(rng, wave):
+    a, b = ints(rng, 2 * N).reshape(N, 2), ints(rng, 2 * N).reshape(N, 2)
+    x, y = a.astype(np.int64), b.astype(np.int64)
+    ints_out = np.stack([wrap32(x[:, ::-1] * y + [1, -1]), np.where(x > y, y, x)], axis=1)
+    return ([a, b, np.zeros((2 * N, 2), np.int32), np.zeros((N, 2), np.float32)],
+            {2: ints_out.astype(np.int32), 3: wrap32(x - y).astype(np.float32)})
+
+
+@case("vectors.cl", N, 64)
+def uchar4_ops(rng, wave):
+    a, b = (ints(rng, 4 * N, 0, 255, np.uint8).reshape(N, 4) for _ in range(2))
+    x, y = a.astype(np.int64), b.astype(np.int64)
+    want = np.stack([np.minimum(x + y, 255), (x + y + 1) >> 1, np.clip(np.floor(x * 1.5), 0, 255),
+                     x[:, [3, 1, 2, 0]] ^ y], axis=1).astype(np.uint8)
+    return [a, b, np.zeros((4 * N, 4), np.uint8)], {2: want}
+
+
+@case("vectors.cl", N, 64)
+def vload3_vstore3(rng, wave):
+    a = floats(rng, 3 * N)
+    v = a.reshape(N, 3)
+    return [a, np.zeros(3 * N, np.float32)], {1: v[:, [2, 0, 1]] * np.float32(2)}
+
+
+# --- byte and short memory ---
+
+@case("memory.cl", N, 64)
+def byte_short_loads(rng, wave):
+    c, uc = ints(rng, N, -128, 127, np.int8), ints(rng, N, 0, 255, np.uint8)
+    s, us = ints(rng, N, -32768, 32767, np.int16), ints(rng, N, 0, 65535, np.uint16)
+    want = np.stack([c, uc, s, us], axis=1).astype(np.int32)
+    return [c, uc, s, us, np.zeros(4 * N, np.int32)], {4: want}
+
+
+@case("memory.cl", N, 64)
+def byte_short_stores(rng, wave):
+    a = ints(rng, N)
+    x = a.astype(np.int64)
+    packed = np.stack([x, x >> 8, x >> 16], axis=1).astype(np.uint8)
+    return ([a, np.full(N, 0x5A, np.int8), np.full(N, 0x5A5A, np.int16), np.zeros(3 * N, np.uint8)],
+            {1: (x + 100).astype(np.int8), 2: (x * 3).astype(np.int16), 3: packed})
+
+
+RECORD = np.dtype([("tag", "i1"), ("weight", "<i2"), ("value", "<i4"), ("scale", "<f4")], align=True)
+
+
+@case("memory.cl", N, 64)
+def struct_fields(rng, wave):
+    rec = np.zeros(N, RECORD)
+    rec["tag"], rec["weight"] = ints(rng, N, -128, 127, np.int8), ints(rng, N, -30000, 30000, np.int16)
+    rec["value"], rec["scale"] = ints(rng, N), floats(rng, N)
+    want = np.zeros(N, RECORD)
+    want["tag"] = (-rec["tag"].astype(np.int64)).astype(np.int8)
+    want["weight"] = (rec["weight"].astype(np.int64) + rec["tag"]).astype(np.int16)
+    want["value"] = rec["value"] ^ rec["weight"].astype(np.int32)
+    want["scale"] = rec["scale"] * np.float32(2)
+    return [rec, np.zeros(N, RECORD)], {1: want}
+
+
+# --- control flow ---
+
+@case("control_flow.cl", N, 64)
+def collatz_steps(rng, wave):
+    start = ints(rng, N, 1, 1000, np.uint32)
+    n, steps = start.astype(np.int64), np.zeros(N, np.uint32)
+    while np.any(n != 1):
+        live = n != 1
+        n = np.where(live, np.where(n & 1, 3 * n + 1, n >> 1), n)
+        steps += live
+    return [start, np.zeros(N, np.uint32)], {1: steps}
+
+
+@case("control_flow.cl", N, 64)
+def divergent_switch(rng, wave):
+    a = ints(rng, N, -5000, 5000)
+    x = a.astype(np.int64)
+    r = np.select([(x & 7) == k for k in (0, 1, 2, 3, 5)], [x * 3, x - 17, x ^ 0x5A5A, x >> 2, -x],
+                  x + 1000)
+    r = np.where(x > 0, r + np.where(x & 0x100, 1, -1), r)
+    return [a, np.zeros(N, np.int32)], {1: r.astype(np.int32)}
+
+
+@case("control_flow.cl", N, 64)
+def early_return(rng, wave):
+    a = ints(rng, N, -100, 100)
+    out = np.where(a < 0, -7777, a * 2)
+    more = np.where((a >= 0) & (a % 3 != 0), a + 1, -7777)
+    return ([a, np.full(N, -7777, np.int32), np.full(N, -7777, np.int32)],
+            {1: out.astype(np.int32), 2: more.astype(np.int32)})
+
+
+@case("control_flow.cl", N, 64)
+def loops_break_continue(rng, wave):
+    rows, limit = ints(rng, (N, 32), 0, 200), ints(rng, N, 120, 230)
+    total, first = np.zeros(N, np.int64), np.full(N, -1, np.int64)
+    for j in range(32):
+        v = rows[:, j].astype(np.int64)
+        live = (first < 0) & (v % 5 != 0)
+        stop = live & (v > limit)
+        first = np.where(stop, j, first)
+        total += np.where(live & ~stop, popcount(v), 0)
+    return ([rows.reshape(-1), limit, np.zeros(2 * N, np.int32)],
+            {2: np.stack([total, first], axis=1).astype(np.int32)})
+
+
+# --- private memory and calls ---
+
+@case("private_memory.cl", N, 64)
+def private_array_walk(rng, wave):
+    seed = ints(rng, N, 0, 2**32 - 1, np.uint32)
+    buf, s = np.zeros((N, 96), np.uint32), seed.copy()
+    for k in range(96):
+        s = s * np.uint32(1664525) + np.uint32(1013904223)
+        buf[:, k] = s
+    rows, idx, acc = np.arange(N), seed % 96, np.zeros(N, np.uint32)
+    for k in range(64):
+        idx = (buf[rows, idx] ^ np.uint32(k)) % 96
+        acc += buf[rows, idx]
+        buf[rows, idx] += np.uint32(k)
+    return [seed, np.zeros(N, np.uint32)], {1: acc ^ buf[rows, seed % 96]}
+
+
+@case("private_memory.cl", N, 64)
+def private_sort(rng, wave):
+    values = floats(rng, 16 * N)
+    return [values, np.zeros(16 * N, np.float32)], {1: np.sort(values.reshape(N, 16), axis=1)}
+
+
+def _mix64(x):
+    x = x ^ (x >> np.uint64(33))
+    x = x * np.uint64(0xFF51AFD7ED558CCD)
+    return x ^ (x >> np.uint64(33))
+
+
+@case("calls.cl", N, 64)
+def noinline_calls(rng, wave):
+    a = with_edges(ints(rng, N), [INT_MIN, INT_MAX])
+    x = a.astype(np.int64)
+    p = x & 1023
+    lo = np.minimum(x, np.minimum(x >> 4, wrap32(-x)))
+    hi = np.maximum(x, np.maximum(x >> 4, wrap32(-x)))
+    window = np.stack([x, lo, hi, x & 255, np.full(N, 7)], axis=1)
+    n = (x & 3) + 2
+    weights = np.where(np.arange(5) < n[:, None], np.arange(1, 6), 0)
+    summed = (window * weights).sum(axis=1) + (n + 2) * n + 3
+    out = np.stack([wrap32((3 * p - 5) * p + 11), wrap32(hi - lo), wrap32(summed)], axis=1)
+    hashed = _mix64(x.view(np.uint64) * np.uint64(0x9E3779B97F4A7C15))
+    return [a, np.zeros(3 * N, np.int32), np.zeros(N, np.uint64)], {1: out, 2: hashed}
+
+
+# --- __local memory and barriers (work-groups of 128) ---
+
+@case("local_memory.cl", 1024, 128)
+def wg_reduce(rng, wave):
+    data = ints(rng, 1024, -1000, 1000)
+    return [data, np.zeros(8, np.int32)], {1: data.reshape(8, 128).sum(axis=1).astype(np.int32)}
+
+
+@case("local_memory.cl", 512, 128)
+def wg_prefix_scan(rng, wave):
+    data = ints(rng, 512, -1000, 1000)
+    return [data, np.zeros(512, np.int32)], {1: np.cumsum(data.reshape(4, 128), axis=1).astype(np.int32).ravel()}
+
+
+@case("local_memory.cl", (40, 24), (8, 8))
+def tiled_matmul(rng, wave):
+    n, k, m = 24, 32, 40
+    # Small integers: every product and partial sum is exact, fused or not.
+    A = rng.integers(-8, 9, (n, k)).astype(np.float32)
+    B = rng.integers(-8, 9, (k, m)).astype(np.float32)
+    return ([A, B, np.zeros((n, m), np.float32), np.int32(n), np.int32(k), np.int32(m)],
+            {2: A @ B})
+
+
+@case("local_memory.cl", 512, 128)
+def local_arg_reverse(rng, wave):
+    data = ints(rng, 512, -10000, 10000)
+    want = data.reshape(4, 128)[:, ::-1] * 2 + np.arange(128)
+    return [data, np.zeros(512, np.int32), Local(128 * 4)], {1: want.astype(np.int32).ravel()}
+
+
+# --- atomics ---
+
+@case("atomics.cl", 1024, 64)
+def histogram_inc(rng, wave):
+    data = ints(rng, 1024, 0, 2**32 - 1, np.uint32)
+    return ([data, np.zeros(64, np.uint32)],
+            {1: np.bincount(data & 63, minlength=64).astype(np.uint32)})
+
+
+def _slots_check(n):
+    def check(counter, slots, taken):
+        assert counter[0] == n, f"counter ended at {counter[0]}, want {n}"
+        assert np.array_equal(np.sort(taken), np.arange(n)), "atomic_add returned repeated slots"
+        assert np.array_equal(slots[taken], np.arange(n)), "slots do not point back at their taker"
+    return check
+
+
+@case("atomics.cl", 512, 64)
+def counter_slots(rng, wave):
+    return ([np.zeros(1, np.uint32), np.full(512, 0xFFFFFFFF, np.uint32), np.zeros(512, np.uint32)],
+            {(0, 1, 2): _slots_check(512)})
+
+
+@case("atomics.cl", 512, 64)
+def atomic_minmax_bits(rng, wave):
+    a = ints(rng, 512)
+    x = a.astype(np.int64)
+    start = np.array([INT_MAX, INT_MIN, 0, -1, 0x1234, -1], np.int32)
+    bits = np.uint32(0)
+    for b in np.unique(x & 31):
+        bits |= np.uint32(1) << np.uint32(b)
+    cleared = np.uint32(0xFFFFFFFF)
+    for b in np.unique((x >> 5) & 31):
+        cleared &= ~(np.uint32(1) << np.uint32(b))
+    xor = np.bitwise_xor.reduce(a) ^ np.int32(0x1234)
+    fixed = np.array([x.min(), x.max(), wrap32(bits), wrap32(cleared), xor], np.int32)
+
+    def check(res, olds):
+        assert np.array_equal(res[:5], fixed), f"min/max/or/and/xor gave {res[:5]}, want {fixed}"
+        # atomic_xchg: the values seen plus the final one are the start value and every id.
+        chain = np.sort(np.append(olds, res[5]))
+        assert np.array_equal(chain, np.arange(-1, 512)), "xchg results are not one serial order"
+    return [a, start, np.zeros(512, np.int32)], {(1, 2): check}
+
+
+@case("atomics.cl", N, 64)
+def cmpxchg_add(rng, wave):
+    a = ints(rng, N, -1000, 1000)
+    want = a.astype(np.int64).reshape(-1, 16).sum(axis=0).astype(np.int32)
+    return [a, np.zeros(16, np.int32)], {1: want}
+
+
+@case("atomics.cl", 512, 64)
+def atomic64(rng, wave):
+    a = ints(rng, 512, -2**50, 2**50, np.int64)
+    return ([a, np.zeros(1, np.int64), np.full(1, -2**63, np.int64)],
+            {1: np.array([a.sum()]), 2: np.array([a.max()])})
+
+
+@case("atomics.cl", 512, 128)
+def local_atomics(rng, wave):
+    data = ints(rng, 512, 0, 2**32 - 1, np.uint32)
+
+    def check(slot_of):
+        for group in slot_of.reshape(4, 128):
+            assert np.array_equal(np.sort(group), np.arange(128)), "local atomic_add repeated a slot"
+    return ([data, np.zeros(16, np.uint32), np.full(512, 0xFFFF, np.uint32)],
+            {1: np.bincount(data & 15, minlength=16).astype(np.uint32), (2,): check})
+
+
+# --- sub-groups and cross-lane operations (sub-group = wave) ---
+
+def _by_wave(values, wave):
+    return values.reshape(-1, wave)
+
+
+@case("subgroups.cl", N, 128)
+def subgroup_basics(rng, wave):
+    a = ints(rng, N, -1000, 1000)
+    w = _by_wave(a, wave)
+    lane = np.arange(N) % wave
+    any_all = np.any(w > 900, axis=1).astype(np.int64) + 2 * np.all(w > -990, axis=1)
+    want = np.stack([np.repeat(w[:, 3], wave), wave * 1000 + lane,
+                     (np.arange(N) % 128) // wave * 1000 + 128 // wave,
+                     np.repeat(any_all, wave)], axis=1)
+    return [a, np.zeros(4 * N, np.int32)], {1: want.astype(np.int32)}
+
+
+@case("subgroup_scans.cl", N, 128, opts=("-O2",))
+def subgroup_collectives(rng, wave):
+    a = ints(rng, N, -1000, 1000)
+    w = _by_wave(a.astype(np.int64), wave)
+    exclusive_max = np.concatenate([np.full((w.shape[0], 1), INT_MIN),
+                                    np.maximum.accumulate(w, axis=1)[:, :-1]], axis=1)
+    want = np.stack([np.repeat(w.sum(axis=1), wave), np.cumsum(w, axis=1).ravel(),
+                     exclusive_max.ravel(), np.repeat(w.min(axis=1), wave)], axis=1)
+    return [a, np.zeros(4 * N, np.int32)], {1: want.astype(np.int32)}
+
+
+@case("subgroups.cl", N, 128)
+def cross_lane_builtins(rng, wave):
+    a = ints(rng, N, -1000, 1000)
+    w = _by_wave(a, wave)
+    lane = np.arange(wave)
+    first = np.where(lane % 3 != 0, w[:, 1:2], -1)
+    want = np.stack([w[:, (lane + 1) % wave].ravel(), first.ravel(), np.repeat(w[:, 5], wave),
+                     w[:, (lane & ~3) + 3 - (lane & 3)].ravel(), w[:, lane ^ 1].ravel(),
+                     np.repeat((w > 0).sum(axis=1), wave)], axis=1)
+    return [a, np.zeros(6 * N, np.int32)], {1: want.astype(np.int32)}
+
+
+# --- ND ranges with partial work-groups ---
+
+def _ids(grid, group):
+    """Per work-item (x fastest) global id, local id, group id, actual local size per dimension."""
+    axes = np.meshgrid(*[np.arange(g) for g in reversed(grid)], indexing="ij")
+    gid = [axis.ravel() for axis in reversed(axes)]
+    grp = [g // w for g, w in zip(gid, group)]
+    size = [np.minimum(w, total - r * w) for r, w, total in zip(grp, group, grid)]
+    return gid, [g % w for g, w in zip(gid, group)], grp, size
+
+
+@case("ndrange.cl", 1000, 64, code_objects=(4, 5))
+def ndrange_1d(rng, wave):
+    (g,), (lid,), (grp,), (size,) = _ids((1000,), (64,))
+    want = np.stack([g, lid, grp, size, np.full(1000, 64), np.full(1000, 16), np.full(1000, 1000),
+                     g, np.ones(1000)], axis=1).astype(np.uint32)
+    return [np.full(9 * 1000, 0xDEAD, np.uint32)], {0: want}
+
+
+@case("ndrange.cl", (37, 23), (8, 4), code_objects=(4, 5))
+def ndrange_2d(rng, wave):
+    grid, group = (37, 23), (8, 4)
+    gid, lid, grp, size = _ids(grid, group)
+    count = gid[0].size
+    cols = []
+    for d in range(2):
+        cols += [lid[d], grp[d], size[d], np.full(count, group[d]),
+                 np.full(count, -(-grid[d] // group[d])), np.full(count, grid[d])]
+    cols[5] = cols[5] + 1000 * (lid[1] * size[0] + lid[0])
+    return [np.full(12 * count, 0xDEAD, np.uint32)], {0: np.stack(cols, axis=1).astype(np.uint32)}
+
+
+@case("ndrange.cl", (9, 7, 5), (4, 4, 2), code_objects=(4, 5))
+def ndrange_3d(rng, wave):
+    grid, group = (9, 7, 5), (4, 4, 2)
+    gid, lid, grp, size = _ids(grid, group)
+    count = gid[0].size
+    cols = []
+    for d in range(3):
+        cols += [lid[d] + 100 * grp[d], size[d] + 100 * group[d],
+                 np.full(count, -(-grid[d] // group[d]) + 100 * grid[d])]
+    cols.append((lid[2] * size[1] + lid[1]) * size[0] + lid[0] + 3000)
+    return [np.full(10 * count, 0xDEAD, np.uint32)], {0: np.stack(cols, axis=1).astype(np.uint32)}
+
+
+# --- program-scope data ---
+
+@case("globals.cl", N, 64)
+def crc32_table(rng, wave):
+    data = ints(rng, 16 * N, 0, 255, np.uint8)
+    want = np.array([zlib.crc32(data[16 * i:16 * i + 16].tobytes()) for i in range(N)], np.uint32)
+    return [data, np.zeros(N, np.uint32)], {1: want}
+
+
+def _consecutive(visit):
+    assert np.array_equal(np.sort(visit) - visit.min(), np.arange(visit.size)), \
+        "atomic_inc on a program-scope global repeated or skipped values"
+
+
+@case("globals.cl", N, 64)
+def program_globals(rng, wave):
+    a = ints(rng, N, -1000, 1000)
+    lut = np.array([3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5, 8, 9, 7, 9, 3])
+    return ([a, np.zeros(N, np.int32), np.zeros(N, np.uint32)],
+            {1: (lut[a & 15] * 4 + a).astype(np.int32), (2,): _consecutive})
+
+
+# --- HIP (wave32 only: HIP 5.2's headers reject wave64 on gfx10) ---
+
+@case("hip_kernels.hip", 1024, 256, waves=(32,))
+def hip_saxpy(rng, wave):
+    x, y = floats(rng, 1024), floats(rng, 1024)
+    a = np.float32(1.75)
+    want = y.copy()
+    want[:1000] = fma32(np.full(1000, a), x[:1000], y[:1000])
+    return [a, x, y, np.int32(1000)], {2: want}
+
+
+@case("hip_kernels.hip", 1024, 256, waves=(32,))
+def hip_block_sum(rng, wave):
+    data = ints(rng, 1024, -1000, 1000)
+    return [data, np.zeros(4, np.int32)], {1: data.reshape(4, 256).sum(axis=1).astype(np.int32)}
+
+
+@case("hip_kernels.hip", 1024, 128, waves=(32,))
+def hip_histogram(rng, wave):
+    data = ints(rng, 1024, 0, 2**32 - 1, np.uint32)
+    return [data, np.zeros(32, np.uint32)], {1: np.bincount(data % 32, minlength=32).astype(np.uint32)}
