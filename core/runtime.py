@@ -27,6 +27,7 @@ class Session:
         from core import profile, native
         from core.memory.arena import Arena
         from core.agents import Agents
+        from core.memory.manager import Memory
         from core.signals import Signals
         from core.queues import Queues
         from core.loader.loader import Loader
@@ -36,6 +37,7 @@ class Session:
         try:
             self.arena = self._own(Arena(self.profile.arena_bytes))
             self.agents = self._own(Agents(self.profile))
+            self.memory = self._own(Memory(self))
             self.signals = self._own(Signals(self))
             self.queues = self._own(Queues(self))
             self.loader = self._own(Loader(self))

@@ -5,5 +5,6 @@ calls core/, and writes results through out-pointers (softgpu_shim.api.out).
 """
 from softgpu_shim.api import system  # noqa: F401
 from softgpu_shim.api import signals  # noqa: F401
+from softgpu_shim.api import memory  # noqa: F401
 from softgpu_shim.api import queues  # noqa: F401
 from softgpu_shim.api import loader  # noqa: F401

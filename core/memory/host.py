@@ -1,0 +1,118 @@
+"""Host memory outside the arena that kernels may reach: locked and registered ranges.
+
+Holds three invariants:
+- a range is recorded only if every page of it is mapped in this process when it is
+  locked or registered (mincore), so the engine never gets a view of unmapped memory;
+- locking the same range again counts: it stays reachable until unlocked as many times;
+- `ranges()` is sorted by start; ranges may overlap (ROCr allows overlapping locks),
+  so address checks must merge them (Memory.valid_ranges does).
+"""
+import bisect
+import ctypes
+import os
+import threading
+
+import numpy as np
+
+PAGE = os.sysconf("SC_PAGE_SIZE")
+LOCKED = "locked"
+REGISTERED = "registered"
+
+_libc = ctypes.CDLL(None, use_errno=True)
+_libc.mincore.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p]
+_libc.mincore.restype = ctypes.c_int
+
+
+def is_mapped(address, size):
+    """True when every page of [address, address+size) is mapped in this process.
+
+    mincore answers for the whole range in one system call (ENOMEM on any hole), where
+    probing page by page would cost one call per 4 KiB.
+    """
+    if address <= 0 or size <= 0 or address + size > 1 << 47:
+        return False
+    start = address // PAGE * PAGE
+    length = -(-(address + size - start) // PAGE) * PAGE
+    residency = ctypes.create_string_buffer(length // PAGE)
+    return _libc.mincore(start, length, residency) == 0
+
+
+def view(address, size):
+    """A writable numpy uint8 view of host memory the caller knows to be mapped."""
+    return np.ctypeslib.as_array((ctypes.c_uint8 * size).from_address(address))
+
+
+class HostRange:
+    __slots__ = ("start", "size", "kind", "agents", "pool", "count", "user_data")
+
+    def __init__(self, start, size, kind, agents, pool):
+        self.start = start
+        self.size = size
+        self.kind = kind          # LOCKED or REGISTERED
+        self.agents = agents      # GPU agents that may reach it (lock), all GPUs (register)
+        self.pool = pool          # the CPU pool whose properties it takes (lock_to_pool)
+        self.count = 1
+        self.user_data = 0
+
+    @property
+    def end(self):
+        return self.start + self.size
+
+
+class HostRanges:
+    def __init__(self):
+        self._ranges = []          # sorted by (start, kind)
+        self._lock = threading.Lock()
+        self.version = 0
+
+    def _find(self, start, kind):
+        for r in self._ranges:
+            if r.start == start and r.kind == kind:
+                return r
+        return None
+
+    def add(self, start, size, kind, agents, pool=None):
+        """Record a range (or count it again); returns the HostRange, or None if the size differs."""
+        with self._lock:
+            existing = self._find(start, kind)
+            if existing is not None:
+                if existing.size != size:
+                    return None
+                existing.count += 1
+                return existing
+            entry = HostRange(start, size, kind, agents, pool)
+            keys = [(r.start, r.kind) for r in self._ranges]
+            self._ranges.insert(bisect.bisect(keys, (start, kind)), entry)
+            self.version += 1
+            return entry
+
+    def remove(self, start, kind, size=None):
+        """Drop one count of the range starting at `start`; False if there is none."""
+        with self._lock:
+            entry = self._find(start, kind)
+            if entry is None or (size is not None and entry.size != size):
+                return False
+            entry.count -= 1
+            if entry.count == 0:
+                self._ranges.remove(entry)
+                self.version += 1
+            return True
+
+    def containing(self, address, kind=None):
+        """The range holding `address` (the innermost-starting one), or None."""
+        with self._lock:
+            best = None
+            for r in self._ranges:
+                if r.start <= address < r.end and (kind is None or r.kind == kind):
+                    if best is None or r.start >= best.start:
+                        best = r
+            return best
+
+    def ranges(self):
+        with self._lock:
+            return list(self._ranges)
+
+    def clear(self):
+        with self._lock:
+            self._ranges = []
+            self.version += 1

@@ -1,0 +1,347 @@
+"""The session's memory: pools over the arena, allocations, host ranges, pointer info.
+
+Holds five invariants:
+- every allocation made through the HSA memory API comes from the session arena and
+  is charged to exactly one pool until it is freed; `pool.allocated` is the sum of the
+  page-rounded sizes of its live allocations;
+- only allocations made here can be freed here: a queue ring buffer or a loaded code
+  object (arena allocations of other parts) answers HSA_STATUS_ERROR_INVALID_ALLOCATION;
+- a freed allocation leaves the pointer table before its deallocation callbacks run and
+  before its memory returns to the arena, so a callback can never free it twice and the
+  memory is not handed out again while anyone can still reach it through this table;
+- which agents may reach an allocation follows ROCr: memory from hsa_memory_allocate on
+  a system region is mapped to every GPU, memory from hsa_amd_memory_pool_allocate on a
+  system pool to none until hsa_amd_agents_allow_access, device memory to its GPU;
+- valid_ranges() is the one answer to "which addresses may a kernel touch": live arena
+  allocations plus locked/registered host memory, merged into disjoint sorted ranges.
+"""
+import threading
+
+import numpy as np
+
+from core.errors import (HsaError, InvalidAllocation, InvalidArgument, InvalidMemoryPool,
+                         InvalidRegion, OutOfResources)
+from core.handles import HandleTable, KIND_POOL
+from core.memory import host, pools as pool_layout
+from core.memory.host import HostRanges, LOCKED, REGISTERED
+from softgpu_shim.hsa_abi import (HsaAmdCoherencyType as Coherency,
+                                  HsaAmdMemoryPoolAccess as Access,
+                                  HsaAmdMemoryPoolGlobalFlag as PoolFlag,
+                                  HsaAmdPointerType as PointerType)
+
+
+class Record:
+    """What the memory API knows about one of its allocations (stored in Allocation.info)."""
+    __slots__ = ("pool", "agents", "user_data", "callbacks")
+
+    def __init__(self, pool, agents):
+        self.pool = pool
+        self.agents = agents      # set of GPU agents the allocation is mapped to
+        self.user_data = 0
+        self.callbacks = []       # [(ptr, key, fn, user_data)] run on free
+
+
+class PointerInfo:
+    """hsa_amd_pointer_info's answer, in Python values."""
+    __slots__ = ("type", "agent_base", "host_base", "size", "user_data", "owner",
+                 "global_flags", "accessible")
+
+    def __init__(self, type, agent_base, host_base, size, user_data, owner, global_flags,
+                 accessible):
+        self.type = type
+        self.agent_base = agent_base
+        self.host_base = host_base
+        self.size = size
+        self.user_data = user_data
+        self.owner = owner
+        self.global_flags = global_flags
+        self.accessible = accessible
+
+
+class Memory:
+    def __init__(self, session):
+        self.session = session
+        self.arena = session.arena
+        self.agents = session.agents
+        self.profile = session.profile
+        # ROCr's regions and pools are the same objects; the table's error is the pool's,
+        # region calls translate it (region()).
+        self.table = HandleTable(KIND_POOL, InvalidMemoryPool)
+        self.by_agent = pool_layout.build(self.profile, self.agents, self.arena.base)
+        for agent_pools in self.by_agent.values():
+            for pool in agent_pools:
+                pool.handle = self.table.add(pool)
+        self.host = HostRanges()
+        self.coherency = {gpu: Coherency.COHERENT for gpu in self.agents.gpus}
+        self._lock = threading.RLock()
+        self._access_changes = 0
+        self._ranges_key = None
+        self._ranges = None
+
+    def close(self):
+        for pool in self.all_pools():
+            self.table.remove(pool.handle)
+        self.host.clear()
+
+    # -- pools and regions ---------------------------------------------------------------
+
+    def all_pools(self):
+        return [p for agent_pools in self.by_agent.values() for p in agent_pools]
+
+    def pool(self, handle):
+        return self.table.get(handle)
+
+    def region(self, handle):
+        try:
+            return self.table.get(handle)
+        except InvalidMemoryPool:
+            raise InvalidRegion(f"no live region with handle {int(handle):#x}") from None
+
+    def pools_of(self, agent):
+        """hsa_amd_agent_iterate_memory_pools: the agent's own pools."""
+        return list(self.by_agent.get(agent, []))
+
+    def regions_of(self, agent):
+        """hsa_agent_iterate_regions: a GPU also lists the system regions it can reach, as ROCr."""
+        own = self.pools_of(agent)
+        if agent.is_gpu:
+            return own + self.pools_of(self.agents.cpu)
+        return own
+
+    def system_pool(self, kind):
+        return next(p for p in self.by_agent[self.agents.cpu] if p.kind == kind)
+
+    def link(self, agent, pool):
+        return pool_layout.link_between(agent, pool.owner, self.profile)
+
+    def access(self, agent, pool):
+        return pool.access(agent, self.link(agent, pool))
+
+    # -- allocation ----------------------------------------------------------------------
+
+    def allocate(self, pool, size, restricted):
+        """Allocate from `pool`; `restricted` (pool API) leaves system memory unmapped from GPUs."""
+        if not pool.alloc_allowed:
+            raise InvalidAllocation(f"the {pool.kind} pool does not allow runtime allocation")
+        if size > pool.alloc_max_size:
+            raise InvalidAllocation(f"{size} bytes exceed the pool's ALLOC_MAX_SIZE {pool.alloc_max_size}")
+        rounded = -(-size // pool.granule) * pool.granule
+        pool.charge(rounded)
+        if pool.is_local:
+            agents = {pool.owner}
+        elif restricted:
+            agents = set()
+        else:
+            agents = set(self.agents.gpus)
+        try:
+            alloc = self.arena.allocate(rounded, align=pool.alignment, owner=pool,
+                                        info={"memory": Record(pool, agents)})
+        except OutOfResources:
+            pool.refund(rounded)
+            raise
+        return alloc.address
+
+    def _record(self, address):
+        alloc = self.arena.find(address)
+        record = alloc.info.get("memory") if alloc is not None else None
+        return alloc, record
+
+    def free(self, address):
+        """Free an allocation made here; runs its deallocation callbacks, then releases it."""
+        with self._lock:
+            alloc, record = self._record(address)
+            if record is None or alloc.address != address or record.callbacks is None:
+                raise InvalidAllocation(f"{address:#x} is not the start of a live HSA allocation")
+            callbacks, record.callbacks = record.callbacks, None
+        for ptr, _key, fn, user_data in callbacks:
+            fn(ptr, user_data)
+        self.arena.free(address)
+        record.pool.refund(alloc.size)
+
+    def assign_agent(self, address):
+        """hsa_memory_assign_agent: ROCr accepts it for allocation starts and changes nothing."""
+        alloc, record = self._record(address)
+        if record is None or alloc.address != address:
+            raise InvalidAllocation(f"{address:#x} is not the start of a live HSA allocation")
+
+    def allow_access(self, agent_handles, address):
+        """hsa_amd_agents_allow_access: the listed GPUs (plus a device pool's owner) map it."""
+        alloc, record = self._record(address)
+        if record is None or alloc.address != address:
+            # ROCr answers a pointer that is not an allocation start with the generic error.
+            raise HsaError(f"{address:#x} is not the start of a live HSA allocation")
+        agents = [self.agents.get(handle) for handle in agent_handles]
+        for agent in agents:
+            if self.access(agent, record.pool) == Access.NEVER_ALLOWED:
+                raise InvalidArgument(f"agent {agent.name} can never access the {record.pool.kind} pool")
+        gpus = {a for a in agents if a.is_gpu}
+        if record.pool.is_local:
+            gpus.add(record.pool.owner)
+        with self._lock:
+            record.agents = gpus
+            self._access_changes += 1
+
+    def register_callback(self, address, key, fn, user_data):
+        with self._lock:
+            alloc, record = self._record(address)
+            if record is None or record.callbacks is None:
+                raise InvalidAllocation(f"{address:#x} is not inside a live HSA allocation")
+            record.callbacks.append((address, key, fn, user_data))
+
+    def deregister_callback(self, address, key):
+        with self._lock:
+            alloc, record = self._record(address)
+            callbacks = record.callbacks if record is not None else None
+            kept = [c for c in callbacks or [] if not (c[0] == address and c[1] == key)]
+            if callbacks is None or len(kept) == len(callbacks):
+                raise InvalidArgument(f"no deallocation callback registered for {address:#x}")
+            record.callbacks = kept
+
+    # -- host memory ---------------------------------------------------------------------
+
+    def lock(self, address, size, agents, pool):
+        """hsa_amd_memory_lock(_to_pool): returns the agent address (the host address itself)."""
+        if not host.is_mapped(address, size):
+            raise HsaError(f"cannot lock {address:#x}+{size}: not mapped in this process")
+        if self.arena.contains(address, size):
+            raise HsaError(f"cannot lock {address:#x}: it is device (arena) memory")
+        gpus = {a for a in agents if a.is_gpu} if agents else set(self.agents.gpus)
+        if self.host.add(address, size, LOCKED, gpus, pool) is None:
+            raise HsaError(f"{address:#x} is already locked with another size")
+        return address
+
+    def unlock(self, address):
+        """ROCr answers success whether or not `address` was locked."""
+        self.host.remove(address, LOCKED)
+
+    def register(self, address, size):
+        if self.arena.contains(address, size):
+            return          # device memory is reachable already
+        if not host.is_mapped(address, size):
+            raise HsaError(f"cannot register {address:#x}+{size}: not mapped in this process")
+        if self.host.add(address, size, REGISTERED, set(self.agents.gpus)) is None:
+            raise HsaError(f"{address:#x} is already registered with another size")
+
+    def deregister(self, address, size):
+        """ROCr answers success whether or not the range was registered."""
+        self.host.remove(address, REGISTERED, size)
+
+    def host_ranges(self):
+        """[(start, end, kind, numpy uint8 view)] of locked/registered host memory."""
+        return [(r.start, r.end, r.kind, host.view(r.start, r.size)) for r in self.host.ranges()]
+
+    # -- pointer queries -----------------------------------------------------------------
+
+    def pointer_info(self, address):
+        alloc = self.arena.find(address)
+        cpu = self.agents.cpu
+        if alloc is not None:
+            record = alloc.info.get("memory")
+            if record is not None:
+                pool = record.pool
+                return PointerInfo(PointerType.HSA, alloc.address, alloc.address, alloc.size,
+                                   record.user_data, pool.owner, pool.global_flags,
+                                   sorted(record.agents, key=lambda a: a.node))
+            # Runtime-internal memory (ring buffers, code objects): system memory every GPU maps.
+            return PointerInfo(PointerType.HSA, alloc.address, alloc.address, alloc.size, 0, cpu,
+                               int(PoolFlag.FINE_GRAINED), list(self.agents.gpus))
+        locked = self.host.containing(address, LOCKED)
+        if locked is not None:
+            flags = locked.pool.global_flags if locked.pool else int(PoolFlag.COARSE_GRAINED)
+            return PointerInfo(PointerType.LOCKED, locked.start, locked.start, locked.size,
+                               locked.user_data, cpu, flags,
+                               sorted(locked.agents, key=lambda a: a.node))
+        # ROCr: unknown memory reports zeros and the node-0 (CPU) agent as owner.
+        return PointerInfo(PointerType.UNKNOWN, 0, 0, 0, 0, cpu, 0, [])
+
+    def set_user_data(self, address, user_data):
+        alloc, record = self._record(address)
+        if record is not None and alloc.address == address:
+            record.user_data = user_data
+            return
+        locked = self.host.containing(address, LOCKED)
+        if locked is not None and locked.start == address:
+            locked.user_data = user_data
+            return
+        raise InvalidArgument(f"{address:#x} is not the start of memory known to the runtime")
+
+    # -- data movement -------------------------------------------------------------------
+
+    def _within_one_allocation(self, address, size):
+        alloc = self.arena.find(address)
+        return alloc is not None and address + size <= alloc.end
+
+    def copy(self, dst, src, size):
+        """hsa_memory_copy: any host or device memory; garbage -> InvalidArgument, not a crash."""
+        for address, what in ((dst, "destination"), (src, "source")):
+            if self.arena.contains(address) or self.arena.contains(address + size - 1):
+                if not self._within_one_allocation(address, size):
+                    raise InvalidArgument(f"{what} {address:#x}+{size} is not inside one live allocation")
+        from core.native import ffi, lib   # the library's C side; imported once a copy runs
+        if lib.sg_safe_copy(ffi.cast("void *", dst), ffi.cast("void *", src), size):
+            raise InvalidArgument(f"copy {src:#x} -> {dst:#x} ({size} bytes) touches unmapped memory")
+
+    def require_accessible(self, address, size, what="range"):
+        """Raise InvalidArgument unless [address, address+size) lies inside one live arena
+        allocation or one locked/registered host range: memory a copy engine may touch."""
+        if self._within_one_allocation(address, size):
+            return
+        if not any(r.start <= address and address + size <= r.end for r in self.host.ranges()):
+            raise InvalidArgument(f"{what} {address:#x}+{size} is neither HSA nor locked/registered memory")
+
+    def fill(self, address, value, count):
+        """hsa_amd_memory_fill: `count` dwords of `value` inside one HSA or locked allocation."""
+        size = count * 4
+        info = self.pointer_info(address)
+        if info.type == PointerType.UNKNOWN or address + size > info.host_base + info.size:
+            raise InvalidAllocation(f"{address:#x}+{size} is not inside one HSA or locked allocation")
+        if info.type == PointerType.HSA:
+            target = self.arena.view(address, size)
+        else:
+            target = host.view(address, size)
+        target.view(np.uint32)[:] = np.uint32(value)
+
+    # -- the engine's view -----------------------------------------------------------------
+
+    @property
+    def version(self):
+        """Changes whenever valid_ranges() may answer differently: a cache key for the engine."""
+        return (self.arena.version, self.host.version, self._access_changes)
+
+    def valid_ranges(self, agent=None):
+        """(starts, ends) sorted disjoint uint64 arrays of addresses kernels may touch.
+
+        Without `agent`: every live arena allocation and every locked/registered host
+        range. With a GPU `agent`: only memory mapped to it (ROCr's rules: a system-pool
+        allocation from hsa_amd_memory_pool_allocate needs hsa_amd_agents_allow_access).
+        Cached until an allocation, free, lock, register or allow_access changes it.
+        """
+        key = (self.version, agent)
+        with self._lock:
+            if self._ranges_key == key:
+                return self._ranges
+        spans = []
+        for alloc in self.arena.allocations():
+            record = alloc.info.get("memory")
+            if agent is None or record is None or agent in record.agents:
+                spans.append((alloc.address, alloc.end))
+        for r in self.host.ranges():
+            if agent is None or agent in r.agents:
+                spans.append((r.start, r.end))
+        starts, ends = _merge(spans)
+        with self._lock:
+            self._ranges_key, self._ranges = key, (starts, ends)
+        return starts, ends
+
+
+def _merge(spans):
+    spans.sort()
+    merged = []
+    for start, end in spans:
+        if merged and start <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    starts = np.array([s for s, _ in merged], dtype=np.uint64)
+    ends = np.array([e for _, e in merged], dtype=np.uint64)
+    return starts, ends

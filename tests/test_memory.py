@@ -1,0 +1,170 @@
+"""Memory: regions and pools, allocation, copies, locking, pointer info (C programs), and
+the engine's view of valid addresses (in-process, through session.memory)."""
+import ctypes
+import json
+import mmap
+
+import numpy as np
+import pytest
+
+from core import profile as profiles
+from core.errors import InvalidAllocation, InvalidArgument
+from tests.support import cprog
+from tests.support.paths import LIBRARY
+
+SMALL_SYSTEM = 32 << 20
+SMALL_DEVICE = (64 << 20) + 3 * 4096      # not a multiple of the quarters memory_alloc.c takes
+SMALL_LDS = 32 << 10
+
+
+@pytest.fixture
+def small_profile(tmp_path):
+    """The default profile with small pools, so tests can exhaust them."""
+    data = profiles.load().data
+    data["memory"].update(system_bytes=SMALL_SYSTEM, device_bytes=SMALL_DEVICE)
+    data["gpu"]["lds_bytes"] = SMALL_LDS
+    path = tmp_path / "small.json"
+    path.write_text(json.dumps(data))
+    return str(path)
+
+
+def test_pool_layout_and_every_attribute_default_profile():
+    data = profiles.load().data
+    cprog.check("memory_pools.c", data["memory"]["system_bytes"], data["memory"]["device_bytes"],
+                data["gpu"]["lds_bytes"])
+
+
+def test_pool_sizes_come_from_the_profile(small_profile):
+    cprog.check("memory_pools.c", SMALL_SYSTEM, SMALL_DEVICE, SMALL_LDS, SOFTGPU_PROFILE=small_profile)
+
+
+def test_allocation_statuses_accounting_and_no_overlap(small_profile):
+    cprog.check("memory_alloc.c", SMALL_SYSTEM, SMALL_DEVICE, SOFTGPU_PROFILE=small_profile)
+
+
+def test_copy_fill_and_assign_agent():
+    cprog.check("memory_copy_fill.c")
+
+
+def test_pointer_info_locking_registration_and_access():
+    cprog.check("memory_pointer_info.c")
+
+
+def test_deallocation_callbacks_coherency_migration_and_lifecycle():
+    cprog.check("memory_misc.c")
+
+
+# -- in-process: what the engine and the copy engines ask session.memory ----------------
+
+@pytest.fixture
+def session():
+    lib = ctypes.CDLL(LIBRARY)
+    assert lib.hsa_init() == 0
+    from core import runtime
+    yield runtime.require()
+    assert lib.hsa_shut_down() == 0
+
+
+def _contains(ranges, address, size=1):
+    starts, ends = ranges
+    i = np.searchsorted(starts, np.uint64(address), side="right") - 1
+    return i >= 0 and address + size <= int(ends[i])
+
+
+def _host_buffer(pages):
+    buffer = mmap.mmap(-1, pages * mmap.PAGESIZE)
+    return buffer, ctypes.addressof(ctypes.c_char.from_buffer(buffer))
+
+
+def test_valid_ranges_cover_allocations_and_locked_host_memory(session):
+    memory = session.memory
+    gpu = session.agents.gpus[0]
+    device = memory.pools_of(gpu)[0]
+    kernarg = memory.regions_of(gpu)[3]
+    a = memory.allocate(device, 10000, restricted=True)
+    b = memory.allocate(kernarg, 64, restricted=False)
+    buffer, host = _host_buffer(4)
+    try:
+        assert not _contains(memory.valid_ranges(), host)
+        memory.lock(host + 16, 3 * 4096, [], None)
+        memory.lock(host, 4096, [gpu], None)          # overlapping locks merge
+        ranges = memory.valid_ranges()
+        starts, ends = ranges
+        assert starts.dtype == ends.dtype == np.uint64
+        assert np.all(starts[1:] > ends[:-1])         # sorted and disjoint
+        assert _contains(ranges, a, 12288) and _contains(ranges, b, 4096)
+        assert _contains(ranges, host, 3 * 4096 + 16)
+        memory.unlock(host)
+        memory.unlock(host + 16)
+        assert not _contains(memory.valid_ranges(), host + 100)
+        memory.free(a)
+        assert not _contains(memory.valid_ranges(), a)
+    finally:
+        memory.free(b)
+        del buffer
+
+
+def test_valid_ranges_for_a_gpu_follow_rocr_mappings(session):
+    memory = session.memory
+    gpu = session.agents.gpus[0]
+    fine = memory.pools_of(session.agents.cpu)[0]
+    restricted = memory.allocate(fine, 4096, restricted=True)     # hsa_amd_memory_pool_allocate
+    mapped = memory.allocate(fine, 4096, restricted=False)        # hsa_memory_allocate
+    try:
+        assert _contains(memory.valid_ranges(), restricted)
+        assert not _contains(memory.valid_ranges(gpu), restricted)
+        assert _contains(memory.valid_ranges(gpu), mapped)
+        memory.allow_access([gpu.handle], restricted)
+        assert _contains(memory.valid_ranges(gpu), restricted)
+    finally:
+        memory.free(restricted)
+        memory.free(mapped)
+
+
+def test_host_ranges_give_views_of_registered_memory(session):
+    memory = session.memory
+    buffer, host = _host_buffer(2)
+    memory.register(host, 8192)
+    try:
+        (start, end, kind, view), = [r for r in memory.host_ranges() if r[0] == host]
+        assert (end - start, kind) == (8192, "registered")
+        view[:4] = [1, 2, 3, 4]
+        assert buffer[:4] == bytes([1, 2, 3, 4])
+        memory.require_accessible(host + 100, 8000, "copy")
+        with pytest.raises(InvalidArgument):
+            memory.require_accessible(host + 100, 8192, "copy")
+    finally:
+        memory.deregister(host, 8192)
+    assert not [r for r in memory.host_ranges() if r[0] == host]
+    del view, buffer
+
+
+def test_pool_accounting_adds_up(session):
+    memory = session.memory
+    device = memory.pools_of(session.agents.gpus[0])[0]
+    fine, kernarg, coarse = memory.pools_of(session.agents.cpu)
+    before = device.allocated, fine.budget.used
+    sizes = [1, 4096, 4097, 100000]
+    device_allocs = [memory.allocate(device, s, restricted=True) for s in sizes]
+    kernarg_alloc = memory.allocate(kernarg, 5000, restricted=True)
+    assert device.allocated - before[0] == sum(-(-s // 4096) * 4096 for s in sizes)
+    assert kernarg.allocated == 8192 and fine.budget is coarse.budget is kernarg.budget
+    assert fine.budget.used - before[1] == 8192
+    for address in device_allocs:
+        memory.free(address)
+    memory.free(kernarg_alloc)
+    assert (device.allocated, fine.budget.used) == before
+
+
+def test_runtime_internal_arena_memory_is_reachable_but_not_freeable(session):
+    memory = session.memory
+    internal = session.arena.allocate(4096, owner="test ring buffer")
+    try:
+        assert _contains(memory.valid_ranges(session.agents.gpus[0]), internal.address, 4096)
+        info = memory.pointer_info(internal.address + 8)
+        assert (info.agent_base, info.size, info.owner) == (internal.address, 4096, session.agents.cpu)
+        memory.require_accessible(internal.address, 4096)
+        with pytest.raises(InvalidAllocation):
+            memory.free(internal.address)
+    finally:
+        session.arena.free(internal.address)
