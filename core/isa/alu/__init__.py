@@ -45,6 +45,8 @@ approximations on hardware; here they are correctly rounded (numpy, computed in 
 hardware's special cases (f32 rcp/rsq/log/exp flush denormals like the hardware unit).
 """
 from core.isa.alu.table import AluOp, DEFAULT_MODE, coverage, lookup, merge16
-from core.isa.alu import integer, floating  # noqa: F401,E402  (importing a family registers its ops)
+from core.isa.alu import (  # noqa: F401,E402  (importing a family registers its ops)
+    integer, floating, transcendental, conversion, compare, scalar, packed,
+)
 
 __all__ = ["AluOp", "DEFAULT_MODE", "coverage", "lookup", "merge16"]

@@ -169,9 +169,10 @@ for _t in ALL:
     if _t != "f64":
         op(s2, f"v_sub_{_t}")(_binary(_t, np.subtract))
         op(s2, f"v_subrev_{_t}")(_binary(_t, lambda a, b: b - a))
-        op(s3, f"v_fmac_{_t}", f"v_fmaak_{_t}", f"v_fmamk_{_t}")(_fma_bits(_t))
-        op(s3, f"v_mad_{_t}", f"v_mac_{_t}", f"v_madak_{_t}", f"v_madmk_{_t}",
-           ftz=_t != "f32")(_mad_bits(_t))
+        op(s3, f"v_fmaak_{_t}", f"v_fmamk_{_t}")(_fma_bits(_t))
+        op(s3, f"v_fmac_{_t}", reads_dst=True)(_fma_bits(_t))
+        op(s3, f"v_mad_{_t}", f"v_madak_{_t}", f"v_madmk_{_t}", ftz=_t != "f32")(_mad_bits(_t))
+        op(s3, f"v_mac_{_t}", ftz=_t != "f32", reads_dst=True)(_mad_bits(_t))
         for _k in ("min3", "max3", "med3"):
             op(s3, f"v_{_k}_{_t}", uses_mode=True)(_three(_t, _k))
 op("f32 -> i32", "v_frexp_exp_i32_f32")(_frexp_exp("f32"))
@@ -187,9 +188,14 @@ def _legacy_zero(a, b):
 
 op("f32 f32 -> f32", "v_mul_legacy_f32")(
     lambda a, b: np.where(_legacy_zero(a, b), U32(0), bits(val(a, "f32") * val(b, "f32"), "f32")))
-op("f32 f32 f32 -> f32", "v_fma_legacy_f32", "v_fmac_legacy_f32")(
-    lambda a, b, c: np.where(_legacy_zero(a, b), bits(val(c, "f32") + np.float32(0), "f32"),
-                             _fma_bits("f32")(a, b, c)))
+
+
+def _fma_legacy(a, b, c):
+    return np.where(_legacy_zero(a, b), bits(val(c, "f32") + np.float32(0), "f32"), _fma_bits("f32")(a, b, c))
+
+
+op("f32 f32 f32 -> f32", "v_fma_legacy_f32")(_fma_legacy)
+op("f32 f32 f32 -> f32", "v_fmac_legacy_f32", reads_dst=True)(_fma_legacy)
 
 
 # --- division helpers -----------------------------------------------------------------------

@@ -5,6 +5,12 @@ Invariants:
 - the family functions see sources already selected (op_sel), modified (abs, then neg) and,
   when MODE says so, denormal-flushed; they never see modifiers except `clamp` (integer
   saturation, only ops declared with int_clamp) and `mode` (only ops declared uses_mode);
+- an op that reads its destination (v_fmac_f32, v_mac_f32, s_cmov_b32, s_addk_i32,
+  s_bitset1_b32, ...) takes the old value as the source after the explicit ones and before
+  implicit SCC/VCC ones: v_fmac_f32 v0, v1, v2 -> (v1, v2, v0); s_cmov_b32 s0, s1 ->
+  (s1, s0, scc); s_addk_i32 s0, k -> (k, s0) with k already sign-extended;
+- op_sel_hi=None means the encoding has no such field (VOP2 forms of packed ops); VOP3P
+  forms pass the raw field (llvm prints it only when it differs from [1,1,1]);
 - float results get denormal flushing, then omod, then clamp to [0, 1] (NaN -> 0, the
   DX10_CLAMP behaviour compute kernels run with), in that order.
 """
@@ -102,6 +108,15 @@ class AluOp:
     packed: bool = False        # VOP3P: fn works on 16-bit halves of 'pk16' operands
     elem_types: tuple = ()      # packed: the half types fn sees, e.g. ('f16', 'f16', 'f16')
     dst_hi: bool = False        # 16-bit result goes to the high half (v_fma_mixhi_f16)
+    reads_dst: bool = False     # the destination's old value is a source (see module doc)
+    mix: bool = False           # v_fma_mix*: f16/f32 sources chosen by op_sel_hi
+
+    @property
+    def writes_exec(self):
+        """v_cmpx_* (the mask also goes to EXEC) and s_*_saveexec / s_*_wrexec (dst[1] is
+        the new EXEC)."""
+        return self.name.startswith("v_cmpx_") or self.name.endswith(("_saveexec_b32", "_saveexec_b64",
+                                                                       "_wrexec_b32", "_wrexec_b64"))
 
     @property
     def reads_scc(self):
@@ -119,13 +134,18 @@ class AluOp:
     def writes_mask(self):
         return "mask" in self.dst_types
 
-    def __call__(self, *srcs, neg=0, abs=0, clamp=False, omod=0, op_sel=0, op_sel_hi=0,
+    def __call__(self, *srcs, neg=0, abs=0, clamp=False, omod=0, op_sel=0, op_sel_hi=None,
                  neg_hi=0, mode=DEFAULT_MODE):
         if len(srcs) != len(self.src_types):
             raise TypeError(f"{self.name} takes {len(self.src_types)} sources, got {len(srcs)}")
         with np.errstate(all="ignore"):
             if self.packed:
+                # Not encoded (VOP2 v_pk_fmac_f16): high halves come from high halves.
+                op_sel_hi = 0b111 if op_sel_hi is None else op_sel_hi
                 return (self._run_packed(srcs, neg, clamp, op_sel, op_sel_hi, neg_hi, mode),)
+            if self.mix:
+                srcs = self._mix_sources(srcs, neg, op_sel, op_sel_hi or 0, neg_hi, mode)
+                neg = abs = op_sel = 0
             vals = []
             for i, (x, t) in enumerate(zip(srcs, self.src_types)):
                 if t in HALF_TYPES:
@@ -157,12 +177,29 @@ class AluOp:
                     x = _apply_input_mods(x, t, i, negs, 0, mode, self.ftz)
                 vals.append(x)
             kw = {"clamp": clamp} if self.int_clamp else {}
+            if self.uses_mode:
+                kw["mode"] = mode
             r = self.fn(*vals, **kw)
             t0 = self.elem_types[0]
             if t0 in FLOAT_TYPES:
                 r = _output_mods(r, t0, clamp and not self.int_clamp, 0, mode, self.ftz)
             halves.append(np.asarray(r, dtype=np.uint32) & np.uint32(0xFFFF))
         return halves[0] | (halves[1] << np.uint32(16))
+
+    def _mix_sources(self, srcs, neg, op_sel, op_sel_hi, neg_hi, mode):
+        """v_fma_mix*: source i is f16 (the half op_sel picks) when op_sel_hi bit i is set,
+        else f32; neg_hi is abs. Returns f32 bit patterns with modifiers applied."""
+        out = []
+        for i, x in enumerate(srcs):
+            x = np.asarray(x, dtype=np.uint32)
+            if (op_sel_hi >> i) & 1:
+                half = (x >> np.uint32(16)) if (op_sel >> i) & 1 else x & np.uint32(0xFFFF)
+                half = _apply_input_mods(half, "f16", i, 0, 0, mode, self.ftz)
+                x = B.from_f32(B.f16(half).astype(np.float32))
+            else:
+                x = _apply_input_mods(x, "f32", 0, 0, 0, mode, self.ftz)
+            out.append(_apply_input_mods(x, "f32", i, neg, neg_hi, mode, False))
+        return out
 
 
 def register(name, fn, sig, **flags):

@@ -1,0 +1,109 @@
+"""VALU conversions between f16/f32/f64 and 8/16/32-bit integers, and packing conversions.
+
+Invariants (RDNA2/CDNA ISA guides, "out-of-range floating point values (including infinity)
+saturate. NAN is converted to 0"):
+- float -> integer truncates toward zero (cvt_flr floors, cvt_rpi rounds half up), saturates
+  to the integer range, and gives 0 for NaN;
+- integer -> float and float -> narrower float round to nearest even; f32 -> f16 makes f16
+  denormals; v_cvt_pkrtz_f16_f32 rounds toward zero (finite values never become inf);
+- normalized packs (pknorm) clamp to [-1, 1] / [0, 1] and round to nearest even.
+"""
+import numpy as np
+
+from core.isa.alu import bits as B
+from core.isa.alu.table import op
+
+U32 = np.uint32
+
+
+def _to_int(v, lo, hi, rounding):
+    """Float values -> saturated integer in [lo, hi] as int64; NaN -> 0."""
+    v = np.asarray(v).astype(np.float64)
+    r = rounding(v)
+    r = np.where(np.isnan(r), 0, np.clip(r, lo, hi))
+    return r.astype(np.int64)
+
+
+def _as_u32(i):
+    return (np.asarray(i, dtype=np.int64) & 0xFFFFFFFF).astype(U32)
+
+
+def _as_u16(i):
+    return (np.asarray(i, dtype=np.int64) & 0xFFFF).astype(U32)
+
+
+_I32 = (-2**31, 2**31 - 1)
+_U32 = (0, 2**32 - 1)
+_I16 = (-2**15, 2**15 - 1)
+_U16 = (0, 2**16 - 1)
+
+
+def _f2i(t, bounds, rounding=np.trunc, pack=_as_u32):
+    return lambda a: pack(_to_int(B.VIEW[t](a), *bounds, rounding))
+
+
+op("f32 -> i32", "v_cvt_i32_f32")(_f2i("f32", _I32))
+op("f32 -> u32", "v_cvt_u32_f32")(_f2i("f32", _U32))
+op("f64 -> i32", "v_cvt_i32_f64")(_f2i("f64", _I32))
+op("f64 -> u32", "v_cvt_u32_f64")(_f2i("f64", _U32))
+op("f16 -> i16", "v_cvt_i16_f16")(_f2i("f16", _I16, pack=_as_u16))
+op("f16 -> u16", "v_cvt_u16_f16")(_f2i("f16", _U16, pack=_as_u16))
+op("f32 -> i32", "v_cvt_flr_i32_f32")(_f2i("f32", _I32, np.floor))
+op("f32 -> i32", "v_cvt_rpi_i32_f32")(_f2i("f32", _I32, lambda v: np.floor(v + 0.5)))
+
+op("i32 -> f32", "v_cvt_f32_i32")(lambda a: B.from_f32(np.asarray(a, U32).view(np.int32).astype(np.float32)))
+op("u32 -> f32", "v_cvt_f32_u32")(lambda a: B.from_f32(np.asarray(a, U32).astype(np.float32)))
+op("i32 -> f64", "v_cvt_f64_i32")(lambda a: B.from_f64(np.asarray(a, U32).view(np.int32).astype(np.float64)))
+op("u32 -> f64", "v_cvt_f64_u32")(lambda a: B.from_f64(np.asarray(a, U32).astype(np.float64)))
+op("i16 -> f16", "v_cvt_f16_i16")(lambda a: B.from_f16(B.sign_extend(a, 16).astype(np.float16)))
+op("u16 -> f16", "v_cvt_f16_u16")(lambda a: B.from_f16(np.asarray(a, U32).astype(np.float16)))
+
+op("f32 -> f64", "v_cvt_f64_f32")(lambda a: B.from_f64(B.f32(a).astype(np.float64)))
+op("f64 -> f32", "v_cvt_f32_f64")(lambda a: B.from_f32(B.f64(a).astype(np.float32)))
+op("f16 -> f32", "v_cvt_f32_f16")(lambda a: B.from_f32(B.f16(a).astype(np.float32)))
+op("f32 -> f16", "v_cvt_f16_f32")(lambda a: B.from_f16(B.f32(a).astype(np.float16)))
+
+for _k in range(4):
+    op("u32 -> f32", f"v_cvt_f32_ubyte{_k}")(
+        lambda a, k=_k: B.from_f32(((np.asarray(a, U32) >> U32(8 * k)) & U32(0xFF)).astype(np.float32)))
+
+op("u32 -> f32", "v_cvt_off_f32_i4")(
+    lambda a: B.from_f32((B.sign_extend(np.asarray(a, U32) & U32(0xF), 4) / 16).astype(np.float32)))
+
+
+def _f16_toward_zero(v):
+    """f32 values -> float16 rounded toward zero."""
+    v = np.asarray(v, dtype=np.float32)
+    rn = v.astype(np.float16)
+    overshoot = np.abs(rn.astype(np.float32)) > np.abs(v)
+    return np.where(overshoot & np.isfinite(v), np.nextafter(rn, np.float16(0)), rn).astype(np.float16)
+
+
+@op("f32 f32 -> b32", "v_cvt_pkrtz_f16_f32")
+def _pkrtz(a, b):
+    return B.from_f16(_f16_toward_zero(B.f32(a))) | (B.from_f16(_f16_toward_zero(B.f32(b))) << U32(16))
+
+
+def _norm(lo, scale):
+    def pack(v):
+        v = np.asarray(v).astype(np.float64)
+        return _as_u16(np.where(np.isnan(v), 0, np.rint(np.clip(v, lo, 1) * scale)).astype(np.int64))
+    return pack
+
+
+for _t in ("f32", "f16"):
+    for _name, _pack in (("i16", _norm(-1, 32767)), ("u16", _norm(0, 65535))):
+        op(f"{_t} {_t} -> b32", f"v_cvt_pknorm_{_name}_{_t}")(
+            lambda a, b, t=_t, p=_pack: p(B.VIEW[t](a)) | (p(B.VIEW[t](b)) << U32(16)))
+
+
+@op("f32 u32 u32 -> b32", "v_cvt_pk_u8_f32")
+def _pk_u8(a, sel, old):
+    byte = _to_int(B.f32(a), 0, 255, np.rint).astype(U32)
+    shift = (np.asarray(sel, U32) & U32(3)) * U32(8)
+    return (np.asarray(old, U32) & ~(U32(0xFF) << shift)) | (byte << shift)
+
+
+@op("f16 f16 -> b32", "v_pack_b32_f16", ftz=False)
+def _pack_f16(a, b):
+    return (np.asarray(a, U32) & U32(0xFFFF)) | ((np.asarray(b, U32) & U32(0xFFFF)) << U32(16))
