@@ -35,11 +35,11 @@ def bits(v, t):
     return B.PACK[t](v)
 
 
-def fma_vals(a, b, c, t):
-    """fma on float value arrays of type t."""
+def fma_vals(a, b, c, t, scale=0):
+    """fma on float value arrays of type t, scaled by 2**scale before rounding."""
     if t == "f64":
-        return fma_f64(a, b, c)
-    return fma_narrow(a, b, c, np.float16 if t == "f16" else np.float32)
+        return fma_f64(a, b, c, scale)
+    return fma_narrow(a, b, c, np.float16 if t == "f16" else np.float32, scale)
 
 
 def _fma_bits(t):
@@ -249,10 +249,10 @@ def _div_fmas(t):
     bias = fmt.bias
 
     def div_fmas(a, b, c, vcc):
-        r = fma_vals(val(a, t), val(b, t), val(c, t), t)
-        # Post-scale undoes div_scale: up if the quotient estimate (S2) is large, else down.
-        k = np.where(_exponent(c, fmt) > bias, scale, -scale)
-        return bits(np.where(vcc, np.ldexp(r, k).astype(r.dtype), r), t)
+        # Post-scale undoes div_scale: up if the quotient estimate (S2) is large, else down;
+        # applied before the fma's single rounding, so a denormal quotient rounds once.
+        k = np.where(vcc, np.where(_exponent(c, fmt) > bias, scale, -scale), 0).astype(np.int32)
+        return bits(fma_vals(val(a, t), val(b, t), val(c, t), t, k), t)
     return div_fmas
 
 

@@ -38,19 +38,20 @@ def _is_odd_f64(x):
     return (x.view(np.uint64) & np.uint64(1)) != 0
 
 
-def fma_narrow(a, b, c, dtype):
-    """fma for float16/float32 value arrays; result in dtype."""
+def fma_narrow(a, b, c, dtype, scale=0):
+    """fma for float16/float32 value arrays, times 2**scale before the one rounding; result
+    in dtype."""
     a, b, c = (np.asarray(v).astype(np.float64) for v in (a, b, c))
     p = a * b                                   # exact: 2 * 24 bits <= 53
     s, err = _two_sum(p, c)
     exact = _round_odd(s, err, _is_odd_f64)
     special = ~np.isfinite(p) | ~np.isfinite(c) | (s == 0)
     # Zeros and non-finite values: the plain expression already has IEEE's signs and NaNs.
-    return np.where(special, p + c, exact).astype(dtype)
+    return np.ldexp(np.where(special, p + c, exact), scale).astype(dtype)
 
 
-def fma_f64(a, b, c):
-    """fma for float64 value arrays."""
+def fma_f64(a, b, c, scale=0):
+    """fma for float64 value arrays, times 2**scale before the one rounding (v_div_fmas)."""
     a, b, c = (np.asarray(v, dtype=np.float64) for v in (a, b, c))
     la, lb, lc = (v.astype(LD) for v in (a, b, c))
     ph = la * lb
@@ -65,4 +66,4 @@ def fma_f64(a, b, c):
     z, zerr = _two_sum(th, v)
     z = _round_odd(z, zerr, _is_odd_ld)
     special = ~np.isfinite(ph) | ~np.isfinite(lc) | (z == 0)
-    return np.where(special, (la * lb + lc), z).astype(np.float64)
+    return np.ldexp(np.where(special, (la * lb + lc), z), scale).astype(np.float64)
