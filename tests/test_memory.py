@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from core import profile as profiles
-from core.errors import InvalidAllocation, InvalidArgument
+from core.errors import InvalidAllocation, InvalidArgument, OutOfResources
 from tests.support import cprog
 from tests.support.paths import LIBRARY
 
@@ -168,3 +168,22 @@ def test_runtime_internal_arena_memory_is_reachable_but_not_freeable(session):
             memory.free(internal.address)
     finally:
         session.arena.free(internal.address)
+
+
+def test_a_full_arena_fails_the_allocation_and_charges_no_pool(session):
+    memory, arena = session.memory, session.arena
+    device = memory.pools_of(session.agents.gpus[0])[0]
+    fillers, size = [], arena.size
+    while size >= 4096:                       # take every free byte of the arena
+        try:
+            fillers.append(arena.allocate(size).address)
+        except OutOfResources:
+            size //= 2
+    allocated = device.allocated
+    try:
+        with pytest.raises(OutOfResources):
+            memory.allocate(device, 4096, restricted=True)
+        assert device.allocated == allocated
+    finally:
+        for address in fillers:
+            arena.free(address)

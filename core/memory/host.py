@@ -4,6 +4,7 @@ Holds three invariants:
 - a range is recorded only if every page of it is mapped in this process when it is
   locked or registered (mincore), so the engine never gets a view of unmapped memory;
 - locking the same range again counts: it stays reachable until unlocked as many times;
+  a different size at the same start is another range, as ROCr permits overlapping locks;
 - `ranges()` is sorted by start; ranges may overlap (ROCr allows overlapping locks),
   so address checks must merge them (Memory.valid_ranges does).
 """
@@ -65,21 +66,13 @@ class HostRanges:
         self._lock = threading.Lock()
         self.version = 0
 
-    def _find(self, start, kind):
-        for r in self._ranges:
-            if r.start == start and r.kind == kind:
-                return r
-        return None
-
     def add(self, start, size, kind, agents, pool=None):
-        """Record a range (or count it again); returns the HostRange, or None if the size differs."""
+        """Record a range, or count it again if the same range is already there."""
         with self._lock:
-            existing = self._find(start, kind)
-            if existing is not None:
-                if existing.size != size:
-                    return None
-                existing.count += 1
-                return existing
+            for r in self._ranges:
+                if (r.start, r.size, r.kind) == (start, size, kind):
+                    r.count += 1
+                    return r
             entry = HostRange(start, size, kind, agents, pool)
             keys = [(r.start, r.kind) for r in self._ranges]
             self._ranges.insert(bisect.bisect(keys, (start, kind)), entry)
@@ -87,11 +80,13 @@ class HostRanges:
             return entry
 
     def remove(self, start, kind, size=None):
-        """Drop one count of the range starting at `start`; False if there is none."""
+        """Drop one count of the latest range recorded at `start`; False if there is none."""
         with self._lock:
-            entry = self._find(start, kind)
-            if entry is None or (size is not None and entry.size != size):
+            matches = [r for r in self._ranges if r.start == start and r.kind == kind
+                       and (size is None or r.size == size)]
+            if not matches:
                 return False
+            entry = matches[-1]
             entry.count -= 1
             if entry.count == 0:
                 self._ranges.remove(entry)

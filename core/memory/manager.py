@@ -6,14 +6,15 @@ Holds five invariants:
   page-rounded sizes of its live allocations;
 - only allocations made here can be freed here: a queue ring buffer or a loaded code
   object (arena allocations of other parts) answers HSA_STATUS_ERROR_INVALID_ALLOCATION;
-- a freed allocation leaves the pointer table before its deallocation callbacks run and
-  before its memory returns to the arena, so a callback can never free it twice and the
-  memory is not handed out again while anyone can still reach it through this table;
+- a freed allocation is marked released before its deallocation callbacks run, so no
+  callback or other thread can free it twice; its memory returns to the arena only after
+  the callbacks, so it is not handed out again while they may still touch it;
 - which agents may reach an allocation follows ROCr: memory from hsa_memory_allocate on
   a system region is mapped to every GPU, memory from hsa_amd_memory_pool_allocate on a
   system pool to none until hsa_amd_agents_allow_access, device memory to its GPU;
 - valid_ranges() is the one answer to "which addresses may a kernel touch": live arena
-  allocations plus locked/registered host memory, merged into disjoint sorted ranges.
+  allocations plus locked/registered host memory, merged (touching ranges too) into
+  disjoint sorted ranges.
 """
 import threading
 
@@ -25,7 +26,6 @@ from core.handles import HandleTable, KIND_POOL
 from core.memory import host, pools as pool_layout
 from core.memory.host import HostRanges, LOCKED, REGISTERED
 from softgpu_shim.hsa_abi import (HsaAmdCoherencyType as Coherency,
-                                  HsaAmdMemoryPoolAccess as Access,
                                   HsaAmdMemoryPoolGlobalFlag as PoolFlag,
                                   HsaAmdPointerType as PointerType)
 
@@ -60,7 +60,6 @@ class PointerInfo:
 
 class Memory:
     def __init__(self, session):
-        self.session = session
         self.arena = session.arena
         self.agents = session.agents
         self.profile = session.profile
@@ -108,14 +107,8 @@ class Memory:
             return own + self.pools_of(self.agents.cpu)
         return own
 
-    def system_pool(self, kind):
-        return next(p for p in self.by_agent[self.agents.cpu] if p.kind == kind)
-
     def link(self, agent, pool):
         return pool_layout.link_between(agent, pool.owner, self.profile)
-
-    def access(self, agent, pool):
-        return pool.access(agent, self.link(agent, pool))
 
     # -- allocation ----------------------------------------------------------------------
 
@@ -171,9 +164,6 @@ class Memory:
             # ROCr answers a pointer that is not an allocation start with the generic error.
             raise HsaError(f"{address:#x} is not the start of a live HSA allocation")
         agents = [self.agents.get(handle) for handle in agent_handles]
-        for agent in agents:
-            if self.access(agent, record.pool) == Access.NEVER_ALLOWED:
-                raise InvalidArgument(f"agent {agent.name} can never access the {record.pool.kind} pool")
         gpus = {a for a in agents if a.is_gpu}
         if record.pool.is_local:
             gpus.add(record.pool.owner)
@@ -206,8 +196,7 @@ class Memory:
         if self.arena.contains(address, size):
             raise HsaError(f"cannot lock {address:#x}: it is device (arena) memory")
         gpus = {a for a in agents if a.is_gpu} if agents else set(self.agents.gpus)
-        if self.host.add(address, size, LOCKED, gpus, pool) is None:
-            raise HsaError(f"{address:#x} is already locked with another size")
+        self.host.add(address, size, LOCKED, gpus, pool)
         return address
 
     def unlock(self, address):
@@ -219,8 +208,7 @@ class Memory:
             return          # device memory is reachable already
         if not host.is_mapped(address, size):
             raise HsaError(f"cannot register {address:#x}+{size}: not mapped in this process")
-        if self.host.add(address, size, REGISTERED, set(self.agents.gpus)) is None:
-            raise HsaError(f"{address:#x} is already registered with another size")
+        self.host.add(address, size, REGISTERED, set(self.agents.gpus))
 
     def deregister(self, address, size):
         """ROCr answers success whether or not the range was registered."""
@@ -277,7 +265,9 @@ class Memory:
             if self.arena.contains(address) or self.arena.contains(address + size - 1):
                 if not self._within_one_allocation(address, size):
                     raise InvalidArgument(f"{what} {address:#x}+{size} is not inside one live allocation")
-        from core.native import ffi, lib   # the library's C side; imported once a copy runs
+        # Imported here: in a plain Python process, importing core.native starts the library,
+        # whose glue imports this module.
+        from core.native import ffi, lib
         if lib.sg_safe_copy(ffi.cast("void *", dst), ffi.cast("void *", src), size):
             raise InvalidArgument(f"copy {src:#x} -> {dst:#x} ({size} bytes) touches unmapped memory")
 

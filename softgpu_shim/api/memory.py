@@ -207,8 +207,6 @@ def _lock_agents(session, agents, num_agent):
 def _lock(session, host_ptr, size, agents, num_agent, pool, agent_ptr):
     write(agent_ptr, "void *", ffi.NULL, "agent_ptr")
     who = _lock_agents(session, agents, num_agent)
-    if pool is not None and any(session.memory.access(a, pool) == Access.NEVER_ALLOWED for a in who):
-        raise InvalidAgent("an agent cannot access the pool")
     address = session.memory.lock(_address(host_ptr), size, who, pool)
     write(agent_ptr, "void *", ffi.cast("void *", address), "agent_ptr")
 

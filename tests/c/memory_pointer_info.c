@@ -169,6 +169,21 @@ int main(void) {
     CHECK_EQ_U64(info.type, HSA_EXT_POINTER_TYPE_UNKNOWN);
     free(list);
     CHECK_OK(hsa_amd_memory_unlock(buffer + 100));  /* ROCr: unlocking unlocked memory succeeds */
+    /* Overlapping locks at one start with different sizes are separate mappings. */
+    CHECK_OK(hsa_amd_memory_lock(buffer, page, NULL, 0, &p));
+    CHECK_OK(hsa_amd_memory_lock(buffer, 3 * page, NULL, 0, &p));
+    n = info_of(buffer + 2 * page, &info, &list);
+    CHECK_EQ_U64(info.type, HSA_EXT_POINTER_TYPE_LOCKED);
+    CHECK_EQ_U64(info.sizeInBytes, 3 * page);
+    free(list);
+    CHECK_OK(hsa_amd_memory_unlock(buffer));
+    n = info_of(buffer + 2 * page, &info, &list);
+    CHECK_EQ_U64(info.type, HSA_EXT_POINTER_TYPE_UNKNOWN);
+    free(list);
+    n = info_of(buffer, &info, &list);
+    CHECK_EQ_U64(info.type, HSA_EXT_POINTER_TYPE_LOCKED);
+    free(list);
+    CHECK_OK(hsa_amd_memory_unlock(buffer));
     /* lock_to_pool takes the pool's properties; it needs a CPU pool. */
     CHECK_OK(hsa_amd_memory_lock_to_pool(buffer, page, NULL, 0, env.fine, 0, &p));
     CHECK(p == buffer);
@@ -187,6 +202,7 @@ int main(void) {
     CHECK_STATUS(hsa_amd_memory_lock(buffer, page, NULL, 0, NULL), HSA_STATUS_ERROR_INVALID_ARGUMENT);
     CHECK_STATUS(hsa_amd_memory_lock(buffer, page, &env.gpu, 0, &p), HSA_STATUS_ERROR_INVALID_ARGUMENT);
     CHECK_STATUS(hsa_amd_memory_lock(buffer, page, NULL, 1, &p), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+    CHECK_STATUS(hsa_amd_memory_lock(buffer, page, &env.gpu, -1, &p), HSA_STATUS_ERROR_INVALID_ARGUMENT);
     CHECK_STATUS(hsa_amd_memory_lock(buffer, page, &forged, 1, &p), HSA_STATUS_ERROR_INVALID_AGENT);
     munmap(buffer + 2 * page, 2 * page);
     CHECK_STATUS(hsa_amd_memory_lock(buffer, 3 * page, NULL, 0, &p), HSA_STATUS_ERROR);
