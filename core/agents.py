@@ -1,25 +1,55 @@
-"""Agents: the CPU agent and the GPU agent(s) the profile describes.
+"""Agents: the CPU agent and the GPU agent(s) the profile describes, with their caches and ISAs.
 
-Holds two invariants:
-- agents are created once per session, in a fixed order (CPU first, as ROCr lists
-  them), and their handles stay valid until hsa_shut_down;
-- every attribute answers from the profile, never from the host machine.
+Holds three invariants:
+- agents are created once per session, in a fixed order (CPU first, then GPUs, as ROCr's
+  hsa_iterate_agents lists them), and their handles stay valid until hsa_shut_down;
+- every attribute answers from the profile, never from the host machine;
+- caches and ISAs resolve only through the session's tables, so their handles are
+  stale after hsa_shut_down like every other handle.
+Interface for other parts: `agents.all`, `agents.gpus`, `agents.cpu`, `agents.get(handle)`;
+an Agent's `is_gpu`, `spec` (its profile section: profile["cpu"] or profile["gpu"]),
+`handle`, `node`, `memory_bytes` (device memory of a GPU, system memory for the CPU),
+`isa` (core.isa_info.Isa, None for the CPU), `isa_name` and `caches`; `agents.isas` (IsaRegistry).
 """
-from core.errors import InvalidAgent
-from core.handles import HandleTable, KIND_AGENT
+from core.errors import InvalidAgent, InvalidCache
+from core.handles import HandleTable, KIND_AGENT, KIND_CACHE
+from core.isa_info import IsaRegistry
+
+
+class Cache:
+    def __init__(self, name, level, size):
+        self.name = name          # ROCr's "<agent name> L<level>"
+        self.level = level
+        self.size = size          # bytes
+        self.handle = None
 
 
 class Agent:
-    def __init__(self, kind, name, spec, node):
+    def __init__(self, kind, name, spec, node, memory_bytes):
         self.kind = kind          # "cpu" or "gpu"
         self.name = name
         self.spec = spec          # the profile's section for this agent
         self.node = node          # ROCr's driver node id: CPU 0, GPUs from 1
+        self.memory_bytes = memory_bytes
         self.handle = None
+        self.isa = None
+        self.caches = []
 
     @property
     def is_gpu(self):
         return self.kind == "gpu"
+
+    @property
+    def isa_name(self):
+        """The agent's ISA name (amdgcn-amd-amdhsa--gfx1030), None for the CPU."""
+        return self.isa.name if self.isa else None
+
+    def cache_sizes(self):
+        """Bytes per cache level 1..4 (HSA_AGENT_INFO_CACHE_SIZE); 0 where there is none."""
+        sizes = [0, 0, 0, 0]
+        for cache in self.caches:
+            sizes[cache.level - 1] = cache.size
+        return sizes
 
 
 class Agents:
@@ -27,19 +57,28 @@ class Agents:
 
     def __init__(self, profile):
         self.table = HandleTable(KIND_AGENT, InvalidAgent)
+        self.cache_table = HandleTable(KIND_CACHE, InvalidCache)
+        self.isas = IsaRegistry(_gpu_wavefront_sizes(profile), {profile.gpu["isa"]})
         self.all = []
-        cpu = Agent("cpu", profile.data.get("cpu", {}).get("name", "SoftGPU Host CPU"),
-                    profile.data.get("cpu", {}), 0)
-        self._add(cpu)
-        for node, spec in enumerate([profile.data], start=1):
-            self._add(Agent("gpu", spec["name"], spec, node))
+        self._add(Agent("cpu", profile.cpu["name"], profile.cpu, 0, profile.system_bytes))
+        for node in range(1, profile.gpu_count + 1):
+            gpu = Agent("gpu", profile.gpu["name"], profile.gpu, node, profile.device_bytes)
+            gpu.isa = self.isas.from_name(profile.gpu["isa"])
+            self._add(gpu)
 
     def _add(self, agent):
         agent.handle = self.table.add(agent)
+        for spec in sorted(agent.spec["caches"], key=lambda c: c["level"]):
+            cache = Cache(f"{agent.name} L{spec['level']}", spec["level"], spec["bytes"])
+            cache.handle = self.cache_table.add(cache)
+            agent.caches.append(cache)
         self.all.append(agent)
 
     def get(self, handle):
         return self.table.get(handle)
+
+    def cache(self, handle):
+        return self.cache_table.get(handle)
 
     @property
     def gpus(self):
@@ -51,5 +90,17 @@ class Agents:
 
     def close(self):
         for agent in self.all:
+            for cache in agent.caches:
+                self.cache_table.remove(cache.handle)
             self.table.remove(agent.handle)
         self.all = []
+        self.isas.close()
+
+
+def _gpu_wavefront_sizes(profile):
+    """Wavefronts hsa_isa_iterate_wavefronts lists for the GPU's ISA, default first."""
+    if profile.quirk("rocr_wavefront_size_64"):
+        return (64,)
+    gpu = profile.gpu
+    other = 64 if gpu["wavefront_size"] == 32 and gpu["wave64_supported"] else None
+    return (gpu["wavefront_size"],) + ((other,) if other else ())

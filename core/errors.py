@@ -52,5 +52,9 @@ ResourceFree = _error("ResourceFree", Status.ERROR_RESOURCE_FREE)
 
 
 class InvalidProfile(HsaError):
-    """A device profile failed validation; hsa_init reports it and fails."""
-    status = Status.ERROR_INVALID_RUNTIME_STATE
+    """A device profile failed validation; hsa_init reports it and fails.
+
+    OUT_OF_RESOURCES is what ROCr's hsa_init answers when it cannot bring up the
+    device topology (its AMD::Load() fails), the closest ROCr case to a broken profile.
+    """
+    status = Status.ERROR_OUT_OF_RESOURCES

@@ -44,3 +44,9 @@ def install():
         impl = IMPLEMENTATIONS.get(name)
         entry = _unsupported(name) if impl is None else _entry(name, impl, NEEDS_RUNTIME[name])
         ffi.def_extern(name=name, error=int(Status.ERROR))(entry)
+
+
+# Functions reached through an extension table rather than an export (the AMD loader's)
+# get the same error mapping: softgpu_shim/api/system.py builds their C callbacks from these.
+entry = _entry
+unsupported_entry = _unsupported

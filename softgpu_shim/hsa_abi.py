@@ -5,6 +5,8 @@ Enumerations come from the official headers through the generated hsa_enums modu
 Layouts of structures SoftGPU reads from memory (AQL packets, amd_queue_t, kernel
 descriptors) are numpy dtypes declared here.
 """
+import enum
+
 import numpy as np
 
 from softgpu_shim.hsa_enums import *  # noqa: F401,F403  (re-exported under their generated names)
@@ -46,3 +48,26 @@ KERNEL_DESCRIPTOR = np.dtype([
     ("kernel_code_properties", "<u2"), ("reserved2", "u1", (6,)),
 ])
 assert KERNEL_DESCRIPTOR.itemsize == KERNEL_DESCRIPTOR_SIZE
+
+
+class AmdAgentInfoLater(enum.IntEnum):
+    """HSA_AMD_AGENT_INFO_* of ROCm releases after the 5.2.3 headers (their hsa_ext_amd.h).
+
+    Answered so that clients built against newer headers read values; ROCr 5.2.3 itself
+    rejects them with HSA_STATUS_ERROR_INVALID_ARGUMENT.
+    """
+    MEMORY_AVAIL = 0xA015
+    TIMESTAMP_FREQUENCY = 0xA016
+    ASIC_FAMILY_ID = 0xA107
+    UCODE_VERSION = 0xA108
+    SDMA_UCODE_VERSION = 0xA109
+    NUM_SDMA_ENG = 0xA10A
+    NUM_SDMA_XGMI_ENG = 0xA10B
+    IOMMU_SUPPORT = 0xA110
+    NUM_XCC = 0xA111
+    DRIVER_UID = 0xA112
+    NEAREST_CPU = 0xA113
+
+
+# hsa_amd_iommu_version_t (the type of AmdAgentInfoLater.IOMMU_SUPPORT).
+IOMMU_SUPPORT_NONE = 0

@@ -1,11 +1,25 @@
-"""hsa_init, hsa_shut_down, hsa_status_string."""
-from _softgpu_hsa import ffi
+"""hsa_init, hsa_shut_down, hsa_status_string, hsa_system_get_info and the extension queries.
 
-from core import runtime
-from core.errors import InvalidArgument
-from softgpu_shim.api.out import write
-from softgpu_shim.hsa_abi import Status, ExtStatus
-from softgpu_shim.registry import export
+Holds three invariants:
+- system attributes and extension answers are ROCr 5.2's, value for value, where the
+  spec leaves room (see each function for the ROCr rule it follows);
+- an extension table holds only function pointers into this library: its own exports
+  for the image functions, and for the AMD loader (whose functions ROCr does not export)
+  C callbacks into the Python implementations registered with @export under the table's
+  field names; those not implemented yet answer HSA_STATUS_ERROR, as unregistered exports do;
+- a table is copied only up to the table_length the caller gave.
+"""
+import sys
+
+from _softgpu_hsa import ffi, lib
+
+from core import native, runtime
+from core.errors import HsaError, InvalidArgument, InvalidProfile
+from softgpu_shim import glue
+from softgpu_shim.api.out import require_pointer, write, write_bytes
+from softgpu_shim.hsa_abi import (Status, ExtStatus, SystemInfo, HsaExtension as Extension, HsaEndianness,
+                                  HsaMachineModel, TIMESTAMP_FREQUENCY_HZ)
+from softgpu_shim.registry import export, IMPLEMENTATIONS, NEEDS_RUNTIME
 
 # hsa_status_string hands out pointers that must outlive the call: keep them here.
 _STATUS_TEXT = {}
@@ -25,7 +39,12 @@ def status_text(status):
 
 @export("hsa_init", needs_runtime=False)
 def hsa_init():
-    runtime.init()
+    try:
+        runtime.init()
+    except InvalidProfile as error:
+        # A configuration mistake the user must see even without SOFTGPU_TRACE.
+        sys.stderr.write(f"softgpu: hsa_init failed: {error}\n")
+        raise
 
 
 @export("hsa_shut_down", needs_runtime=False)
@@ -41,3 +60,163 @@ def hsa_status_string(status, status_string):
     if status not in _STATUS_TEXT:
         _STATUS_TEXT[status] = ffi.new("char[]", text.encode())
     write(status_string, "const char *", _STATUS_TEXT[status])
+
+
+# ---- hsa_system_get_info ---------------------------------------------------------------
+
+HSA_VERSION = (1, 1)
+EXTENSION_BITMASK_BYTES = 128
+# ROCr sets IMAGES (its image library is built in) and AMD_PROFILER; FINALIZER and
+# AQLPROFILE only when their separate libraries load, which SoftGPU has neither of.
+SYSTEM_EXTENSIONS = (Extension.EXTENSION_IMAGES, Extension.EXTENSION_AMD_PROFILER)
+BUILD_VERSION = ffi.new("char[]", b"SoftGPU (ROCr 5.2.3 ABI)")
+
+
+def extension_bitmask(extensions):
+    """The uint8_t[128] of HSA_SYSTEM_INFO_EXTENSIONS / HSA_AGENT_INFO_EXTENSIONS."""
+    mask = bytearray(EXTENSION_BITMASK_BYTES)
+    for extension in extensions:
+        mask[extension // 8] |= 1 << (extension % 8)
+    return bytes(mask)
+
+
+_SYSTEM_SCALARS = {
+    SystemInfo.SYSTEM_INFO_VERSION_MAJOR: ("uint16_t", lambda: HSA_VERSION[0]),
+    SystemInfo.SYSTEM_INFO_VERSION_MINOR: ("uint16_t", lambda: HSA_VERSION[1]),
+    SystemInfo.SYSTEM_INFO_TIMESTAMP: ("uint64_t", lambda: native.lib.sg_now_ns()),
+    SystemInfo.SYSTEM_INFO_TIMESTAMP_FREQUENCY: ("uint64_t", lambda: TIMESTAMP_FREQUENCY_HZ),
+    SystemInfo.SYSTEM_INFO_SIGNAL_MAX_WAIT: ("uint64_t", lambda: 0xFFFFFFFFFFFFFFFF),
+    SystemInfo.SYSTEM_INFO_ENDIANNESS: ("hsa_endianness_t", lambda: HsaEndianness.LITTLE),
+    SystemInfo.SYSTEM_INFO_MACHINE_MODEL: ("hsa_machine_model_t", lambda: HsaMachineModel.LARGE),
+    SystemInfo.AMD_SYSTEM_INFO_BUILD_VERSION: ("const char *", lambda: BUILD_VERSION),
+    # The hsa_amd_svm_* interfaces are not offered yet, so SVM is reported unsupported.
+    SystemInfo.AMD_SYSTEM_INFO_SVM_SUPPORTED: ("bool", lambda: False),
+    # ROCr: true only when every GPU's ISA has XNACK enabled; gfx1030 has no XNACK.
+    SystemInfo.AMD_SYSTEM_INFO_SVM_ACCESSIBLE_BY_DEFAULT: ("bool", lambda: False),
+}
+
+
+@export("hsa_system_get_info")
+def hsa_system_get_info(attribute, value):
+    require_pointer(value, "value")
+    if attribute == SystemInfo.SYSTEM_INFO_EXTENSIONS:
+        write_bytes(value, extension_bitmask(SYSTEM_EXTENSIONS), EXTENSION_BITMASK_BYTES, "value")
+        return
+    if attribute not in _SYSTEM_SCALARS:
+        raise InvalidArgument(f"{attribute:#x} is not an hsa_system_info_t attribute")
+    ctype, answer = _SYSTEM_SCALARS[attribute]
+    write(value, ctype, answer(), "value")
+
+
+# ---- extensions ------------------------------------------------------------------------
+
+_EXTENSION_NAMES = {extension: f"HSA_{extension.name}" for extension in Extension
+                    if not extension.name.endswith(("_LAST", "FIRST_EXTENSION"))}
+_NAME_TEXT = {extension: ffi.new("char[]", name.encode()) for extension, name in _EXTENSION_NAMES.items()}
+_INVALID_NAME = ffi.new("char[]", b"HSA_EXTENSION_INVALID")
+# ROCr answers "supported" for these two only with false: it implements neither.
+_UNIMPLEMENTED_STANDARD = (Extension.EXTENSION_PERFORMANCE_COUNTERS, Extension.EXTENSION_PROFILING_EVENTS)
+# hsa_system_major_extension_supported's answer: extension -> (major, minor), as ROCr.
+_MAJOR_VERSIONS = {Extension.EXTENSION_IMAGES: (1, 0), Extension.EXTENSION_FINALIZER: (1, 0),
+                   Extension.EXTENSION_AMD_LOADER: (1, 0), Extension.EXTENSION_AMD_AQLPROFILE: (1, 0)}
+
+
+def check_extension_id(extension):
+    """ROCr's range check: a standard extension or one of AMD's, else INVALID_ARGUMENT."""
+    if extension > Extension.EXTENSION_STD_LAST and not (
+            Extension.AMD_FIRST_EXTENSION <= extension <= Extension.AMD_LAST_EXTENSION):
+        raise InvalidArgument(f"{extension} is not an HSA extension id")
+
+
+def version_supported(version_major, version_minor):
+    """ROCr's version test: every extension it offers is at 1.0."""
+    return version_major <= HSA_VERSION[0] and version_minor == 0
+
+
+@export("hsa_extension_get_name")
+def hsa_extension_get_name(extension, name):
+    require_pointer(name, "name")
+    if extension not in _NAME_TEXT:
+        write(name, "const char *", _INVALID_NAME, "name")
+        raise InvalidArgument(f"{extension} is not an HSA extension id")
+    write(name, "const char *", _NAME_TEXT[extension], "name")
+
+
+@export("hsa_system_extension_supported")
+def hsa_system_extension_supported(extension, version_major, version_minor, result):
+    check_extension_id(extension)
+    require_pointer(result, "result")
+    supported = extension not in _UNIMPLEMENTED_STANDARD and version_supported(version_major, version_minor)
+    write(result, "bool", supported, "result")
+
+
+@export("hsa_system_major_extension_supported")
+def hsa_system_major_extension_supported(extension, version_major, version_minor, result):
+    require_pointer(version_minor, "version_minor")
+    require_pointer(result, "result")
+    major, minor = _MAJOR_VERSIONS.get(extension, (None, None))
+    if major == version_major:
+        write(version_minor, "uint16_t", minor, "version_minor")
+    write(result, "bool", major == version_major, "result")
+
+
+# (extension, major, minor) -> bytes of its table struct, for hsa_system_get_extension_table.
+_TABLE_BYTES = {
+    (Extension.EXTENSION_IMAGES, 1, 0): ffi.sizeof("hsa_ext_images_1_00_pfn_t"),
+    (Extension.EXTENSION_FINALIZER, 1, 0): ffi.sizeof("hsa_ext_finalizer_1_00_pfn_t"),
+    # hsa_ven_amd_aqlprofile_1_00_pfn_t: ten function pointers (not in abi_types.h).
+    (Extension.EXTENSION_AMD_AQLPROFILE, 1, 0): 10 * ffi.sizeof("void *"),
+}
+_TABLE_BYTES.update({(Extension.EXTENSION_AMD_LOADER, 1, minor): ffi.sizeof(f"hsa_ven_amd_loader_1_{minor:02}_pfn_t")
+                     for minor in range(4)})
+
+
+@export("hsa_system_get_extension_table")
+def hsa_system_get_extension_table(extension, version_major, version_minor, table):
+    length = _TABLE_BYTES.get((extension, version_major, version_minor), 0)
+    hsa_system_get_major_extension_table(extension, version_major, length, table)
+
+
+@export("hsa_system_get_major_extension_table")
+def hsa_system_get_major_extension_table(extension, version_major, table_length, table):
+    require_pointer(table, "table")
+    if table_length == 0:
+        raise InvalidArgument("table_length is 0 (or no table has that extension version)")
+    builders = {Extension.EXTENSION_IMAGES: _images_table, Extension.EXTENSION_AMD_LOADER: _loader_table}
+    if extension not in builders:
+        raise HsaError(f"extension {extension} has no function table in SoftGPU (ROCr needs a "
+                       "separate library for the finalizer and aqlprofile tables)")
+    if version_major != 1:
+        raise HsaError(f"extension {extension} has no version {version_major} (only 1)")
+    full = builders[extension]()
+    write_bytes(table, ffi.buffer(full)[:], min(table_length, ffi.sizeof(full[0])), "table")
+
+
+def _images_table():
+    """hsa_ext_images_1_pfn_t pointing at this library's own image exports."""
+    return _filled("hsa_ext_images_1_pfn_t", lambda name: ffi.addressof(lib, name))
+
+
+# Callbacks must outlive every table handed out: one per field, made once.
+_TABLE_CALLBACKS = {}
+
+
+def _loader_table():
+    """hsa_ven_amd_loader_1_03_pfn_t pointing at C callbacks into the registered implementations."""
+    return _filled("hsa_ven_amd_loader_1_03_pfn_t", _table_callback)
+
+
+def _table_callback(name):
+    if name not in _TABLE_CALLBACKS:
+        field_type = dict(ffi.typeof("hsa_ven_amd_loader_1_03_pfn_t").fields)[name].type
+        impl = IMPLEMENTATIONS.get(name)
+        entry = glue.unsupported_entry(name) if impl is None else glue.entry(name, impl, NEEDS_RUNTIME[name])
+        _TABLE_CALLBACKS[name] = ffi.callback(field_type, entry, error=int(Status.ERROR))
+    return _TABLE_CALLBACKS[name]
+
+
+def _filled(ctype, pointer_for):
+    box = ffi.new(ctype + " *")
+    for name, _ in ffi.typeof(ctype).fields:
+        setattr(box, name, pointer_for(name))
+    return box

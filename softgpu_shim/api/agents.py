@@ -1,0 +1,401 @@
+"""Agents, caches, ISAs and wavefronts: hsa_iterate_agents, hsa_agent_get_info, hsa_isa_*, ...
+
+Holds three invariants:
+- arguments are checked in ROCr's order (hsa.cpp), so each bad input gets the status ROCr
+  gives it: a NULL out-pointer before a bad handle where ROCr checks it first, and so on;
+- every attribute a CPU or GPU agent answers in ROCr 5.2 is answered here from the
+  profile; an attribute ROCr rejects for that kind of agent is INVALID_ARGUMENT here too;
+- an iteration stops at the first callback status other than SUCCESS and returns it
+  (HSA_STATUS_INFO_BREAK included), as ROCr does.
+Where the spec is explicit and ROCr departs from it, the spec wins: hsa_cache_get_info
+writes the name as a NUL-terminated character array (ROCr writes a const char *) and the
+size in bytes (ROCr writes KiB).
+"""
+import weakref
+
+from _softgpu_hsa import ffi
+
+from core import runtime
+from core.errors import InvalidAgent, InvalidArgument, InvalidIndex
+from softgpu_shim.api.out import callback as require_callback, require_pointer, write, write_bytes, write_struct
+from softgpu_shim.api.system import (EXTENSION_BITMASK_BYTES, HSA_VERSION, SYSTEM_EXTENSIONS, check_extension_id,
+                                     extension_bitmask, version_supported)
+from softgpu_shim.hsa_abi import (AgentInfo, AmdAgentInfo, AmdAgentInfoLater, HsaAgentFeature, HsaCacheInfo,
+                                  HsaDefaultFloatRoundingMode, HsaDeviceType, HsaExtAgentInfo, HsaFlushMode,
+                                  HsaFpType, HsaIsaInfo, HsaMachineModel, HsaProfile, HsaQueueType,
+                                  HsaRoundMethod, HsaWavefrontInfo, IOMMU_SUPPORT_NONE, TIMESTAMP_FREQUENCY_HZ)
+from softgpu_shim.registry import export
+
+NAME_BYTES = 64     # HSA_AGENT_INFO_NAME, VENDOR_NAME and HSA_AMD_AGENT_INFO_PRODUCT_NAME
+
+# The HDP flush registers a client may write to: plain host words here, one pair per GPU.
+_HDP_REGISTERS = weakref.WeakKeyDictionary()
+
+
+def _session():
+    return runtime.require()
+
+
+def _agent(handle_struct):
+    return _session().agents.get(handle_struct.handle)
+
+
+def _struct(ctype, handle):
+    return ffi.new(ctype + " *", {"handle": handle})[0]
+
+
+def _put(value, ctype, data):
+    """Write `data` as `ctype` ("uint32_t", "uint16_t[3]", "char[64]", ...) at `value`."""
+    if ctype.startswith("char["):
+        write_bytes(value, data, ffi.sizeof(ctype), "value")
+    elif ctype.endswith("]"):
+        box = ffi.new(ctype, data)
+        write_bytes(value, ffi.buffer(box)[:], ffi.sizeof(box), "value")
+    elif ctype in ("hsa_dim3_t", "hsa_isa_t", "hsa_agent_t", "hsa_amd_hdp_flush_t"):
+        write_struct(value, ctype, "value", **data)
+    else:
+        write(value, ctype, data, "value")
+
+
+def _iterate(handles, ctype, callback, data):
+    """Call `callback(<ctype>{handle}, data)` for each handle; stop at the first non-SUCCESS."""
+    for handle in handles:
+        status = callback(_struct(ctype, handle), data)
+        if status != 0:
+            return status
+    return 0
+
+
+# ---- agents ----------------------------------------------------------------------------
+
+@export("hsa_iterate_agents")
+def hsa_iterate_agents(callback, data):
+    require_callback(callback)
+    return _iterate([agent.handle for agent in _session().agents.all], "hsa_agent_t", callback, data)
+
+
+def _name(text):
+    return text.encode()
+
+
+def _hdp_flush(agent):
+    registers = _HDP_REGISTERS.setdefault(agent, ffi.new("uint32_t[2]"))
+    return {"HDP_MEM_FLUSH_CNTL": registers, "HDP_REG_FLUSH_CNTL": registers + 1}
+
+
+def _memory_avail(agent):
+    arena = _session().arena
+    return min(agent.memory_bytes, arena.size - arena.used)
+
+
+def _image_dims(key):
+    return lambda a: a.spec["images"][key]
+
+
+# attribute -> (ctype, answer(agent)), for what CPU and GPU agents answer alike.
+_COMMON = {
+    AgentInfo.NAME: (f"char[{NAME_BYTES}]", lambda a: _name(a.name)),
+    AgentInfo.VENDOR_NAME: (f"char[{NAME_BYTES}]", lambda a: _name(a.spec["vendor"])),
+    AgentInfo.MACHINE_MODEL: ("hsa_machine_model_t", lambda a: HsaMachineModel.LARGE),
+    AgentInfo.DEFAULT_FLOAT_ROUNDING_MODE: ("hsa_default_float_rounding_mode_t",
+                                            lambda a: HsaDefaultFloatRoundingMode.NEAR),
+    AgentInfo.BASE_PROFILE_DEFAULT_FLOAT_ROUNDING_MODES: ("hsa_default_float_rounding_mode_t",
+                                                          lambda a: HsaDefaultFloatRoundingMode.NEAR),
+    AgentInfo.QUEUE_TYPE: ("hsa_queue_type32_t", lambda a: HsaQueueType.MULTI),
+    AgentInfo.NODE: ("uint32_t", lambda a: a.node),
+    AgentInfo.CACHE_SIZE: ("uint32_t[4]", lambda a: a.cache_sizes()),
+    AgentInfo.VERSION_MAJOR: ("uint16_t", lambda a: HSA_VERSION[0]),
+    AgentInfo.VERSION_MINOR: ("uint16_t", lambda a: HSA_VERSION[1]),
+    AmdAgentInfo.CACHELINE_SIZE: ("uint32_t", lambda a: a.spec["cacheline_bytes"]),
+    AmdAgentInfo.COMPUTE_UNIT_COUNT: ("uint32_t", lambda a: a.spec["compute_units"]),
+    AmdAgentInfo.MAX_CLOCK_FREQUENCY: ("uint32_t", lambda a: a.spec["max_clock_mhz"]),
+    AmdAgentInfo.DRIVER_NODE_ID: ("uint32_t", lambda a: a.node),
+    AmdAgentInfoLater.TIMESTAMP_FREQUENCY: ("uint64_t", lambda a: TIMESTAMP_FREQUENCY_HZ),
+}
+
+_CPU = {**_COMMON, **{
+    AgentInfo.FEATURE: ("hsa_agent_feature_t", lambda a: 0),
+    AgentInfo.PROFILE: ("hsa_profile_t", lambda a: HsaProfile.FULL),
+    AgentInfo.FAST_F16_OPERATION: ("bool", lambda a: False),
+    AgentInfo.WAVEFRONT_SIZE: ("uint32_t", lambda a: 0),
+    AgentInfo.WORKGROUP_MAX_DIM: ("uint16_t[3]", lambda a: [0, 0, 0]),
+    AgentInfo.WORKGROUP_MAX_SIZE: ("uint32_t", lambda a: 0),
+    AgentInfo.GRID_MAX_DIM: ("hsa_dim3_t", lambda a: {}),
+    AgentInfo.GRID_MAX_SIZE: ("uint32_t", lambda a: 0),
+    AgentInfo.FBARRIER_MAX_SIZE: ("uint32_t", lambda a: 0),
+    AgentInfo.QUEUES_MAX: ("uint32_t", lambda a: 0),
+    AgentInfo.QUEUE_MIN_SIZE: ("uint32_t", lambda a: 0),
+    AgentInfo.QUEUE_MAX_SIZE: ("uint32_t", lambda a: 0),
+    AgentInfo.DEVICE: ("hsa_device_type_t", lambda a: HsaDeviceType.CPU),
+    AgentInfo.ISA: ("hsa_isa_t", lambda a: {"handle": 0}),
+    AgentInfo.EXTENSIONS: (f"uint8_t[{EXTENSION_BITMASK_BYTES}]", lambda a: bytes(EXTENSION_BITMASK_BYTES)),
+    HsaExtAgentInfo.IMAGE_1D_MAX_ELEMENTS: ("size_t", lambda a: 0),
+    HsaExtAgentInfo.IMAGE_1DA_MAX_ELEMENTS: ("size_t", lambda a: 0),
+    HsaExtAgentInfo.IMAGE_1DB_MAX_ELEMENTS: ("size_t", lambda a: 0),
+    HsaExtAgentInfo.IMAGE_2D_MAX_ELEMENTS: ("size_t[2]", lambda a: [0, 0]),
+    HsaExtAgentInfo.IMAGE_2DA_MAX_ELEMENTS: ("size_t[2]", lambda a: [0, 0]),
+    HsaExtAgentInfo.IMAGE_2DDEPTH_MAX_ELEMENTS: ("size_t[2]", lambda a: [0, 0]),
+    HsaExtAgentInfo.IMAGE_2DADEPTH_MAX_ELEMENTS: ("size_t[2]", lambda a: [0, 0]),
+    HsaExtAgentInfo.IMAGE_3D_MAX_ELEMENTS: ("size_t[3]", lambda a: [0, 0, 0]),
+    HsaExtAgentInfo.IMAGE_ARRAY_MAX_LAYERS: ("size_t", lambda a: 0),
+    HsaExtAgentInfo.MAX_IMAGE_RD_HANDLES: ("uint32_t", lambda a: 0),
+    HsaExtAgentInfo.MAX_IMAGE_RORW_HANDLES: ("uint32_t", lambda a: 0),
+    HsaExtAgentInfo.MAX_SAMPLER_HANDLERS: ("uint32_t", lambda a: 0),
+    AmdAgentInfo.CHIP_ID: ("uint32_t", lambda a: 0),
+    AmdAgentInfo.MAX_ADDRESS_WATCH_POINTS: ("uint32_t", lambda a: 1),   # 1 << 0 watch-point bits
+    AmdAgentInfo.BDFID: ("uint32_t", lambda a: 0),
+    AmdAgentInfo.PRODUCT_NAME: (f"char[{NAME_BYTES}]", lambda a: _name(a.name)),
+    AmdAgentInfo.MAX_WAVES_PER_CU: ("uint32_t", lambda a: 0),
+    AmdAgentInfo.NUM_SIMDS_PER_CU: ("uint32_t", lambda a: 0),
+    AmdAgentInfo.NUM_SHADER_ENGINES: ("uint32_t", lambda a: 0),
+    AmdAgentInfo.NUM_SHADER_ARRAYS_PER_SE: ("uint32_t", lambda a: 0),
+    AmdAgentInfo.HDP_FLUSH: ("hsa_amd_hdp_flush_t", lambda a: {}),
+    AmdAgentInfo.DOMAIN: ("uint32_t", lambda a: 0),
+    AmdAgentInfo.UUID: ("char[7]", lambda a: b"CPU-XX"),
+    AmdAgentInfo.ASIC_REVISION: ("uint32_t", lambda a: 0),
+    AmdAgentInfo.SVM_DIRECT_HOST_ACCESS: ("bool", lambda a: True),
+    AmdAgentInfoLater.ASIC_FAMILY_ID: ("uint32_t", lambda a: 0),
+    AmdAgentInfoLater.UCODE_VERSION: ("uint32_t", lambda a: 0),
+    AmdAgentInfoLater.SDMA_UCODE_VERSION: ("uint32_t", lambda a: 0),
+    AmdAgentInfoLater.NUM_SDMA_ENG: ("uint32_t", lambda a: 0),
+    AmdAgentInfoLater.NUM_SDMA_XGMI_ENG: ("uint32_t", lambda a: 0),
+    AmdAgentInfoLater.IOMMU_SUPPORT: ("uint32_t", lambda a: IOMMU_SUPPORT_NONE),
+    AmdAgentInfoLater.NUM_XCC: ("uint32_t", lambda a: 0),
+    AmdAgentInfoLater.DRIVER_UID: ("uint32_t", lambda a: 0),
+    AmdAgentInfoLater.NEAREST_CPU: ("hsa_agent_t", lambda a: {"handle": 0}),
+}}
+
+_GPU = {**_COMMON, **{
+    AgentInfo.FEATURE: ("hsa_agent_feature_t", lambda a: HsaAgentFeature.KERNEL_DISPATCH),
+    # A discrete GPU: ROCr reports the base profile unless the GPU is an APU.
+    AgentInfo.PROFILE: ("hsa_profile_t", lambda a: HsaProfile.BASE),
+    AgentInfo.FAST_F16_OPERATION: ("bool", lambda a: True),
+    AgentInfo.WAVEFRONT_SIZE: ("uint32_t", lambda a: a.spec["wavefront_size"]),
+    AgentInfo.WORKGROUP_MAX_DIM: ("uint16_t[3]", lambda a: a.spec["workgroup_max_dim"]),
+    AgentInfo.WORKGROUP_MAX_SIZE: ("uint32_t", lambda a: a.spec["workgroup_max_size"]),
+    AgentInfo.GRID_MAX_DIM: ("hsa_dim3_t", lambda a: dict(zip("xyz", a.spec["grid_max_dim"]))),
+    AgentInfo.GRID_MAX_SIZE: ("uint32_t", lambda a: a.spec["grid_max_size"]),
+    AgentInfo.FBARRIER_MAX_SIZE: ("uint32_t", lambda a: a.spec["fbarrier_max_size"]),
+    AgentInfo.QUEUES_MAX: ("uint32_t", lambda a: a.spec["queues_max"]),
+    AgentInfo.QUEUE_MIN_SIZE: ("uint32_t", lambda a: a.spec["queue_min_size"]),
+    AgentInfo.QUEUE_MAX_SIZE: ("uint32_t", lambda a: a.spec["queue_max_size"]),
+    AgentInfo.DEVICE: ("hsa_device_type_t", lambda a: HsaDeviceType.GPU),
+    AgentInfo.ISA: ("hsa_isa_t", lambda a: {"handle": a.isa.handle}),
+    AgentInfo.EXTENSIONS: (f"uint8_t[{EXTENSION_BITMASK_BYTES}]", lambda a: extension_bitmask(SYSTEM_EXTENSIONS)),
+    HsaExtAgentInfo.IMAGE_1D_MAX_ELEMENTS: ("size_t", _image_dims("max_1d")),
+    HsaExtAgentInfo.IMAGE_1DA_MAX_ELEMENTS: ("size_t", _image_dims("max_1d")),
+    HsaExtAgentInfo.IMAGE_1DB_MAX_ELEMENTS: ("size_t", _image_dims("max_1d_buffer")),
+    HsaExtAgentInfo.IMAGE_2D_MAX_ELEMENTS: ("size_t[2]", _image_dims("max_2d")),
+    HsaExtAgentInfo.IMAGE_2DA_MAX_ELEMENTS: ("size_t[2]", _image_dims("max_2d")),
+    HsaExtAgentInfo.IMAGE_2DDEPTH_MAX_ELEMENTS: ("size_t[2]", _image_dims("max_2d")),
+    HsaExtAgentInfo.IMAGE_2DADEPTH_MAX_ELEMENTS: ("size_t[2]", _image_dims("max_2d")),
+    HsaExtAgentInfo.IMAGE_3D_MAX_ELEMENTS: ("size_t[3]", _image_dims("max_3d")),
+    HsaExtAgentInfo.IMAGE_ARRAY_MAX_LAYERS: ("size_t", _image_dims("max_array_layers")),
+    # ROCr writes these three as uint32_t although the header says size_t: a caller that
+    # passes either a zeroed size_t or a uint32_t reads the right value.
+    HsaExtAgentInfo.MAX_IMAGE_RD_HANDLES: ("uint32_t", _image_dims("max_read_handles")),
+    HsaExtAgentInfo.MAX_IMAGE_RORW_HANDLES: ("uint32_t", _image_dims("max_read_write_handles")),
+    HsaExtAgentInfo.MAX_SAMPLER_HANDLERS: ("uint32_t", _image_dims("max_samplers")),
+    HsaExtAgentInfo.IMAGE_LINEAR_ROW_PITCH_ALIGNMENT: ("size_t", _image_dims("linear_row_pitch_alignment")),
+    AmdAgentInfo.CHIP_ID: ("uint32_t", lambda a: a.spec["chip_id"]),
+    AmdAgentInfo.MAX_ADDRESS_WATCH_POINTS: ("uint32_t", lambda a: a.spec["address_watch_points"]),
+    AmdAgentInfo.BDFID: ("uint32_t", lambda a: a.spec["bdfid"]),
+    AmdAgentInfo.MEMORY_WIDTH: ("uint32_t", lambda a: a.spec["memory_width_bits"]),
+    AmdAgentInfo.MEMORY_MAX_FREQUENCY: ("uint32_t", lambda a: a.spec["memory_max_clock_mhz"]),
+    AmdAgentInfo.PRODUCT_NAME: (f"char[{NAME_BYTES}]", lambda a: _name(a.spec["marketing_name"])),
+    AmdAgentInfo.MAX_WAVES_PER_CU: ("uint32_t", lambda a: a.spec["simds_per_cu"] * a.spec["waves_per_simd"]),
+    AmdAgentInfo.NUM_SIMDS_PER_CU: ("uint32_t", lambda a: a.spec["simds_per_cu"]),
+    AmdAgentInfo.NUM_SHADER_ENGINES: ("uint32_t", lambda a: a.spec["shader_engines"]),
+    AmdAgentInfo.NUM_SHADER_ARRAYS_PER_SE: ("uint32_t", lambda a: a.spec["shader_arrays_per_engine"]),
+    AmdAgentInfo.HDP_FLUSH: ("hsa_amd_hdp_flush_t", _hdp_flush),
+    AmdAgentInfo.DOMAIN: ("uint32_t", lambda a: a.spec["domain"]),
+    AmdAgentInfo.COOPERATIVE_QUEUES: ("bool", lambda a: a.spec["cooperative_queues"]),
+    AmdAgentInfo.UUID: ("char[21]", lambda a: b"GPU-" + a.spec["uuid"].encode()),
+    AmdAgentInfo.ASIC_REVISION: ("uint32_t", lambda a: a.spec["asic_revision"]),
+    AmdAgentInfo.SVM_DIRECT_HOST_ACCESS: ("bool", lambda a: a.spec["svm_direct_host_access"]),
+    AmdAgentInfo.COOPERATIVE_COMPUTE_UNIT_COUNT: ("uint32_t", lambda a: a.spec["compute_units"]),
+    AmdAgentInfoLater.MEMORY_AVAIL: ("uint64_t", _memory_avail),
+    AmdAgentInfoLater.ASIC_FAMILY_ID: ("uint32_t", lambda a: a.spec["family_id"]),
+    AmdAgentInfoLater.UCODE_VERSION: ("uint32_t", lambda a: a.spec["ucode_version"]),
+    AmdAgentInfoLater.SDMA_UCODE_VERSION: ("uint32_t", lambda a: a.spec["sdma_ucode_version"]),
+    AmdAgentInfoLater.NUM_SDMA_ENG: ("uint32_t", lambda a: a.spec["sdma_engines"]),
+    AmdAgentInfoLater.NUM_SDMA_XGMI_ENG: ("uint32_t", lambda a: a.spec["sdma_xgmi_engines"]),
+    AmdAgentInfoLater.IOMMU_SUPPORT: ("uint32_t", lambda a: IOMMU_SUPPORT_NONE),
+    AmdAgentInfoLater.NUM_XCC: ("uint32_t", lambda a: 1),
+    AmdAgentInfoLater.DRIVER_UID: ("uint32_t", lambda a: a.node),
+    AmdAgentInfoLater.NEAREST_CPU: ("hsa_agent_t", lambda a: {"handle": _session().agents.cpu.handle}),
+}}
+
+
+@export("hsa_agent_get_info")
+def hsa_agent_get_info(agent, attribute, value):
+    require_pointer(value, "value")
+    target = _agent(agent)
+    answers = _GPU if target.is_gpu else _CPU
+    if attribute not in answers:
+        raise InvalidArgument(f"{attribute:#x} is not an attribute a {target.kind.upper()} agent answers")
+    ctype, answer = answers[attribute]
+    _put(value, ctype, answer(target))
+
+
+def _check_profile(profile):
+    if profile not in (HsaProfile.BASE, HsaProfile.FULL):
+        raise InvalidArgument(f"{profile} is not an hsa_profile_t")
+
+
+@export("hsa_agent_get_exception_policies")
+def hsa_agent_get_exception_policies(agent, profile, mask):
+    require_pointer(mask, "mask")
+    _check_profile(profile)
+    _agent(agent)
+    write(mask, "uint16_t", 0, "mask")   # ROCr supports no exception policy
+
+
+@export("hsa_agent_extension_supported")
+def hsa_agent_extension_supported(extension, agent, version_major, version_minor, result):
+    check_extension_id(extension)
+    require_pointer(result, "result")
+    write(result, "bool", False, "result")
+    # ROCr: a GPU agent supports every extension id at version 1.0, a CPU agent none.
+    if _agent(agent).is_gpu:
+        write(result, "bool", version_supported(version_major, version_minor), "result")
+
+
+@export("hsa_agent_major_extension_supported")
+def hsa_agent_major_extension_supported(extension, agent, version_major, version_minor, result):
+    check_extension_id(extension)
+    require_pointer(result, "result")
+    require_pointer(version_minor, "version_minor")
+    write(result, "bool", False, "result")
+    if _agent(agent).is_gpu and version_major <= HSA_VERSION[0]:
+        write(version_minor, "uint16_t", 0, "version_minor")
+        write(result, "bool", True, "result")
+
+
+# ---- caches ----------------------------------------------------------------------------
+
+@export("hsa_agent_iterate_caches")
+def hsa_agent_iterate_caches(agent, callback, data):
+    target = _agent(agent)
+    require_callback(callback)
+    return _iterate([cache.handle for cache in target.caches], "hsa_cache_t", callback, data)
+
+
+@export("hsa_cache_get_info")
+def hsa_cache_get_info(cache, attribute, value):
+    target = _session().agents.cache(cache.handle)
+    require_pointer(value, "value")
+    answers = {
+        HsaCacheInfo.NAME_LENGTH: ("uint32_t", len(target.name)),
+        HsaCacheInfo.NAME: (f"char[{len(target.name) + 1}]", target.name.encode()),
+        HsaCacheInfo.LEVEL: ("uint8_t", target.level),
+        HsaCacheInfo.SIZE: ("uint32_t", target.size),
+    }
+    if attribute not in answers:
+        raise InvalidArgument(f"{attribute:#x} is not an hsa_cache_info_t attribute")
+    _put(value, *answers[attribute])
+
+
+# ---- ISAs and wavefronts ---------------------------------------------------------------
+
+def _isa(isa):
+    return _session().agents.isas.get(isa.handle)
+
+
+@export("hsa_isa_from_name")
+def hsa_isa_from_name(name, isa):
+    require_pointer(name, "name")
+    require_pointer(isa, "isa")
+    found = _session().agents.isas.from_name(ffi.string(name).decode("utf-8", "replace"))
+    write_struct(isa, "hsa_isa_t", "isa", handle=found.handle)
+
+
+@export("hsa_agent_iterate_isas")
+def hsa_agent_iterate_isas(agent, callback, data):
+    require_callback(callback)
+    target = _agent(agent)
+    if target.isa is None:
+        raise InvalidAgent(f"the {target.kind.upper()} agent has no ISA (ROCr answers INVALID_AGENT too)")
+    return _iterate([target.isa.handle], "hsa_isa_t", callback, data)
+
+
+def _isa_answer(isa, attribute):
+    """(ctype, value) of an hsa_isa_info_t attribute, deprecated ones included."""
+    name = isa.name.encode()
+    major = int(isa.processor[3:-2])
+    answers = {
+        HsaIsaInfo.NAME_LENGTH: ("uint32_t", len(name) + 1),
+        HsaIsaInfo.NAME: (f"char[{len(name) + 1}]", name),
+        HsaIsaInfo.CALL_CONVENTION_COUNT: ("uint32_t", 1),
+        HsaIsaInfo.CALL_CONVENTION_INFO_WAVEFRONT_SIZE: ("uint32_t", isa.wavefront_size),
+        HsaIsaInfo.CALL_CONVENTION_INFO_WAVEFRONTS_PER_COMPUTE_UNIT: ("uint32_t", isa.waves_per_cu),
+        HsaIsaInfo.MACHINE_MODELS: ("bool[2]", [False, True]),          # [SMALL, LARGE]
+        HsaIsaInfo.PROFILES: ("bool[2]", [True, False]),                # [BASE, FULL]
+        HsaIsaInfo.DEFAULT_FLOAT_ROUNDING_MODES: ("bool[3]", [False, False, True]),   # NEAR only
+        HsaIsaInfo.BASE_PROFILE_DEFAULT_FLOAT_ROUNDING_MODES: ("bool[3]", [False, False, True]),
+        HsaIsaInfo.FAST_F16_OPERATION: ("bool", major >= 8),
+        HsaIsaInfo.WORKGROUP_MAX_DIM: ("uint16_t[3]", list(isa.WORKGROUP_MAX_DIM)),
+        HsaIsaInfo.WORKGROUP_MAX_SIZE: ("uint32_t", isa.WORKGROUP_MAX_SIZE),
+        HsaIsaInfo.GRID_MAX_DIM: ("hsa_dim3_t", dict(zip("xyz", isa.GRID_MAX_DIM))),
+        HsaIsaInfo.GRID_MAX_SIZE: ("uint64_t", isa.GRID_MAX_SIZE),
+        HsaIsaInfo.FBARRIER_MAX_SIZE: ("uint32_t", isa.FBARRIER_MAX_SIZE),
+    }
+    if attribute not in answers:
+        raise InvalidArgument(f"{attribute:#x} is not an hsa_isa_info_t attribute")
+    return answers[attribute]
+
+
+@export("hsa_isa_get_info")
+def hsa_isa_get_info(isa, attribute, index, value):
+    require_pointer(value, "value")
+    if index != 0:
+        raise InvalidIndex(f"call convention index {index}: an ISA has only call convention 0")
+    _put(value, *_isa_answer(_isa(isa), attribute))
+
+
+@export("hsa_isa_get_info_alt")
+def hsa_isa_get_info_alt(isa, attribute, value):
+    require_pointer(value, "value")
+    _put(value, *_isa_answer(_isa(isa), attribute))
+
+
+@export("hsa_isa_get_exception_policies")
+def hsa_isa_get_exception_policies(isa, profile, mask):
+    _check_profile(profile)
+    require_pointer(mask, "mask")
+    _isa(isa)
+    write(mask, "uint16_t", 0, "mask")
+
+
+@export("hsa_isa_get_round_method")
+def hsa_isa_get_round_method(isa, fp_type, flush_mode, round_method):
+    if fp_type not in tuple(HsaFpType):
+        raise InvalidArgument(f"{fp_type} is not an hsa_fp_type_t")
+    if flush_mode not in tuple(HsaFlushMode):
+        raise InvalidArgument(f"{flush_mode} is not an hsa_flush_mode_t")
+    require_pointer(round_method, "round_method")
+    _isa(isa)
+    write(round_method, "hsa_round_method_t", HsaRoundMethod.SINGLE, "round_method")
+
+
+@export("hsa_isa_compatible")
+def hsa_isa_compatible(code_object_isa, agent_isa, result):
+    require_pointer(result, "result")
+    code = _isa(code_object_isa)
+    write(result, "bool", code.compatible_with(_isa(agent_isa)), "result")
+
+
+@export("hsa_isa_iterate_wavefronts")
+def hsa_isa_iterate_wavefronts(isa, callback, data):
+    require_callback(callback)
+    target = _isa(isa)
+    return _iterate([wavefront.handle for wavefront in target.wavefronts], "hsa_wavefront_t", callback, data)
+
+
+@export("hsa_wavefront_get_info")
+def hsa_wavefront_get_info(wavefront, attribute, value):
+    require_pointer(value, "value")
+    target = _session().agents.isas.wavefront(wavefront.handle)
+    if attribute != HsaWavefrontInfo.SIZE:
+        raise InvalidArgument(f"{attribute:#x} is not an hsa_wavefront_info_t attribute")
+    write(value, "uint32_t", target.size, "value")

@@ -1,0 +1,40 @@
+"""System attributes, extensions, agents, ISAs, wavefronts and caches, through the C programs
+a client would write against the official headers."""
+import json
+
+import pytest
+
+from tests.support import cprog
+from tests.support.paths import ROOT
+
+
+@pytest.mark.parametrize("program", ["system_info.c", "agents_info.c", "agents_handles.c"])
+def test_c_program(program):
+    cprog.check(program, SOFTGPU_PROFILE="gfx1030")
+
+
+def test_isas_caches_and_rocr_wavefront_quirk():
+    """gfx1030's profile keeps ROCr 5.2's answer: one 64-lane wavefront for every ISA."""
+    cprog.check("agents_isa.c", "64", SOFTGPU_PROFILE="gfx1030")
+
+
+def test_isa_wavefronts_without_the_quirk(tmp_path):
+    """Without the quirk the ISA lists gfx1030's real wavefronts, wave32 (the default) first."""
+    with open(f"{ROOT}/profiles/gfx1030.json") as f:
+        data = json.load(f)
+    data["quirks"]["rocr_wavefront_size_64"] = False
+    path = tmp_path / "wave32.json"
+    path.write_text(json.dumps(data))
+    cprog.check("agents_isa.c", "32,64", SOFTGPU_PROFILE=str(path))
+
+
+def test_list_agents_example_prints_agents_isas_and_caches():
+    proc = cprog.run(f"{ROOT}/examples/list_agents.c", SOFTGPU_PROFILE="gfx1030")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    out = proc.stdout
+    assert "Runtime Version:         1.1" in out
+    assert out.index("SoftGPU Host CPU") < out.index("AMD Radeon RX 6800 XT")
+    assert "Compute Unit:            72" in out
+    assert "Uuid:                    GPU-5f3c9a1e0d2b4c67" in out
+    assert "Name:                    amdgcn-amd-amdhsa--gfx1030" in out
+    assert "L2:                      4096 KB" in out
