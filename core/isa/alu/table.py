@@ -139,32 +139,37 @@ class AluOp:
         if len(srcs) != len(self.src_types):
             raise TypeError(f"{self.name} takes {len(self.src_types)} sources, got {len(srcs)}")
         with np.errstate(all="ignore"):
-            if self.packed:
-                # Not encoded (VOP2 v_pk_fmac_f16): high halves come from high halves.
-                op_sel_hi = 0b111 if op_sel_hi is None else op_sel_hi
-                return (self._run_packed(srcs, neg, clamp, op_sel, op_sel_hi, neg_hi, mode),)
-            if self.mix:
-                srcs = self._mix_sources(srcs, neg, op_sel, op_sel_hi or 0, neg_hi, mode)
-                neg = abs = op_sel = 0
-            vals = []
-            for i, (x, t) in enumerate(zip(srcs, self.src_types)):
-                if t in HALF_TYPES:
-                    x = np.asarray(x, dtype=np.uint32)
-                    x = (x >> np.uint32(16)) if (op_sel >> i) & 1 else x & np.uint32(0xFFFF)
-                if t in FLOAT_TYPES:
-                    x = _apply_input_mods(x, t, i, neg, abs, mode, self.ftz)
-                vals.append(x)
-            kw = {}
-            if self.int_clamp:
-                kw["clamp"] = clamp
-            if self.uses_mode:
-                kw["mode"] = mode
-            out = self.fn(*vals, **kw)
-            out = out if isinstance(out, tuple) else (out,)
-            t0 = self.dst_types[0]
-            if t0 in FLOAT_TYPES:
-                out = (_output_mods(out[0], t0, clamp and not self.int_clamp, omod, mode, self.ftz),) + out[1:]
-            return out
+            shape = np.broadcast_shapes(*(np.shape(x) for x in srcs))
+            return tuple(r if np.shape(r) == shape else np.array(np.broadcast_to(r, shape))
+                         for r in self._run(srcs, neg, abs, clamp, omod, op_sel, op_sel_hi, neg_hi, mode))
+
+    def _run(self, srcs, neg, abs, clamp, omod, op_sel, op_sel_hi, neg_hi, mode):
+        if self.packed:
+            # Not encoded (VOP2 v_pk_fmac_f16): high halves come from high halves.
+            op_sel_hi = 0b111 if op_sel_hi is None else op_sel_hi
+            return (self._run_packed(srcs, neg, clamp, op_sel, op_sel_hi, neg_hi, mode),)
+        if self.mix:
+            srcs = self._mix_sources(srcs, neg, op_sel, op_sel_hi or 0, neg_hi, mode)
+            neg = abs = op_sel = 0
+        vals = []
+        for i, (x, t) in enumerate(zip(srcs, self.src_types)):
+            if t in HALF_TYPES:
+                x = np.asarray(x, dtype=np.uint32)
+                x = (x >> np.uint32(16)) if (op_sel >> i) & 1 else x & np.uint32(0xFFFF)
+            if t in FLOAT_TYPES:
+                x = _apply_input_mods(x, t, i, neg, abs, mode, self.ftz)
+            vals.append(x)
+        kw = {}
+        if self.int_clamp:
+            kw["clamp"] = clamp
+        if self.uses_mode:
+            kw["mode"] = mode
+        out = self.fn(*vals, **kw)
+        out = out if isinstance(out, tuple) else (out,)
+        t0 = self.dst_types[0]
+        if t0 in FLOAT_TYPES:
+            out = (_output_mods(out[0], t0, clamp and not self.int_clamp, omod, mode, self.ftz),) + out[1:]
+        return out
 
     def _run_packed(self, srcs, neg, clamp, op_sel, op_sel_hi, neg_hi, mode):
         halves = []

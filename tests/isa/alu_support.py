@@ -1,0 +1,92 @@
+"""Helpers for the ALU tests: run an op on bit patterns, make and read float bit patterns,
+and the C library's fma as the reference for fused multiply-add."""
+import ctypes
+import ctypes.util
+
+import numpy as np
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+from core.isa import alu
+
+_libm = ctypes.CDLL(ctypes.util.find_library("m"))
+_libm.fma.restype = ctypes.c_double
+_libm.fma.argtypes = [ctypes.c_double] * 3
+_libm.fmaf.restype = ctypes.c_float
+_libm.fmaf.argtypes = [ctypes.c_float] * 3
+
+
+def run(name, *srcs, **mods):
+    """All results of op `name` on the given sources."""
+    return alu.lookup(name)(*srcs, **mods)
+
+
+def one(name, *srcs, **mods):
+    return run(name, *srcs, **mods)[0]
+
+
+def f32(*values):
+    return np.array(values, dtype=np.float32).view(np.uint32)
+
+
+def f64(*values):
+    return np.array(values, dtype=np.float64).view(np.uint64)
+
+
+def f16(*values):
+    return np.array(values, dtype=np.float16).view(np.uint16).astype(np.uint32)
+
+
+def as_f32(b):
+    return np.asarray(b, dtype=np.uint32).view(np.float32)
+
+
+def as_f64(b):
+    return np.asarray(b, dtype=np.uint64).view(np.float64)
+
+
+def as_f16(b):
+    return (np.asarray(b, dtype=np.uint32) & 0xFFFF).astype(np.uint16).view(np.float16)
+
+
+def u32(*values):
+    return np.array([v & 0xFFFFFFFF for v in values], dtype=np.uint32)
+
+
+def u64(*values):
+    return np.array([v & 0xFFFFFFFFFFFFFFFF for v in values], dtype=np.uint64)
+
+
+def libm_fma_f64(a, b, c):
+    return np.array([_libm.fma(x, y, z) for x, y, z in zip(a.tolist(), b.tolist(), c.tolist())])
+
+
+def libm_fma_f32(a, b, c):
+    return np.array([_libm.fmaf(x, y, z) for x, y, z in zip(a.tolist(), b.tolist(), c.tolist())],
+                    dtype=np.float32)
+
+
+def same_bits_or_both_nan(got, want):
+    """Elementwise: identical values (signed zeros distinct) or both NaN."""
+    got, want = np.asarray(got), np.asarray(want)
+    both_nan = np.isnan(got) & np.isnan(want)
+    return both_nan | (got.view(f"u{got.itemsize}") == want.view(f"u{want.itemsize}"))
+
+
+words32 = hnp.arrays(np.uint32, st.integers(1, 48), elements=st.integers(0, 2**32 - 1))
+words64 = hnp.arrays(np.uint64, st.integers(1, 48), elements=st.integers(0, 2**64 - 1))
+word32 = st.integers(0, 2**32 - 1)
+word64 = st.integers(0, 2**64 - 1)
+# Integers that hit the edges: 0, 1, INT_MIN, INT_MAX, all ones, and everything else.
+edgy32 = st.one_of(st.sampled_from([0, 1, 2, 31, 32, 33, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFF, 0xFFFFFF,
+                                    0x800000]), word32)
+
+
+def s32(x):
+    x &= 0xFFFFFFFF
+    return x - (1 << 32) if x >> 31 else x
+
+
+def s16(x):
+    x &= 0xFFFF
+    return x - (1 << 16) if x >> 15 else x
