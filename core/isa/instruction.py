@@ -19,7 +19,7 @@ SPECIAL_NAMES = {
     106: "vcc_lo", 107: "vcc_hi", 124: "m0", 125: "null", 126: "exec_lo", 127: "exec_hi",
     235: "src_shared_base", 236: "src_shared_limit", 237: "src_private_base",
     238: "src_private_limit", 239: "src_pops_exiting_wave_id",
-    251: "src_vccz", 252: "src_execz", 253: "src_scc", 254: "lds_direct",
+    251: "src_vccz", 252: "src_execz", 253: "src_scc", 254: "src_lds_direct",
 }
 # 64-bit views of register pairs that llvm names as one register.
 SPECIAL_PAIR_NAMES = {106: "vcc", 126: "exec"}

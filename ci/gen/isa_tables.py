@@ -1,0 +1,584 @@
+"""Generate core/isa/opcodes_gfx1030.py: the gfx1030 opcode tables, learned from llvm.
+
+For every encoding family and every value of its opcode field we build one probe
+instruction whose register fields hold distinct marker registers, assemble the probes
+with `llvm-mc-15 -filetype=obj` (as raw `.long` words) and disassemble them with
+`llvm-objdump-15 -d --mcpu=gfx1030`. What llvm prints tells us, per opcode: the mnemonic,
+which fields are operands and in which order, each operand's width in dwords (in wave32
+and wave64), the fixed registers llvm prints (vcc_lo in VOPC e32 ...), whether a source
+is 16-bit (a literal prints truncated), and whether DPP/SDWA forms exist.
+
+Deterministic: the probes are a fixed list and llvm's output depends only on them.
+Run: python3 ci/gen/isa_tables.py [output]
+"""
+import os
+import pprint
+import re
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+OUTPUT = os.path.join(ROOT, "core", "isa", "opcodes_gfx1030.py")
+SLOT_DWORDS = 8          # probes are at most 5 dwords (MIMG NSA); the rest is s_nop padding
+S_NOP = 0xBF800000
+LITERAL = 0x12345678     # a literal that is no inline constant, so llvm prints it in hex
+
+# Marker registers: a field's register number tells which field llvm printed.
+DST, SRC0, SRC1, SRC2, SDST = 12, 20, 30, 40, 50
+V = 256                  # 9-bit source fields name v0 at 256
+
+
+def disassemble(probes, mattr=None):
+    """Map probe index -> (text, size in bytes), or None when llvm rejects the encoding."""
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "p.s")
+        obj = os.path.join(tmp, "p.o")
+        with open(src, "w") as f:
+            f.write(".text\n")
+            for words in probes:
+                words = list(words) + [S_NOP] * (SLOT_DWORDS - len(words))
+                f.write("".join(f".long 0x{w:08x}\n" for w in words))
+        subprocess.run(["llvm-mc-15", "-arch=amdgcn", "-mcpu=gfx1030", "-filetype=obj", src,
+                        "-o", obj], check=True)
+        cmd = ["llvm-objdump-15", "-d", "--mcpu=gfx1030", obj]
+        if mattr:
+            cmd.insert(3, f"--mattr={mattr}")
+        out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    rows = []
+    for line in out.splitlines():
+        m = re.match(r"^\t(.*?)\s*// ([0-9A-F]{12}):", line)
+        if m:
+            rows.append((int(m.group(2), 16), m.group(1)))
+    result = {}
+    for i, (addr, text) in enumerate(rows):
+        slot, rem = divmod(addr, SLOT_DWORDS * 4)
+        if rem or text.startswith(".long"):
+            continue
+        size = rows[i + 1][0] - addr if i + 1 < len(rows) else 4
+        result[slot] = (text, size)
+    return result
+
+
+def split_operands(text):
+    """'v_x v1, s[2:3], off offset:4 glc' -> ('v_x', ['v1', 's[2:3]', 'off'], 'offset:4 glc')."""
+    mnemonic, _, rest = text.partition(" ")
+    ops, depth, cur = [], 0, ""
+    for ch in rest:
+        depth += ch in "([" and 1 or ch in ")]" and -1 or 0
+        if ch == "," and depth == 0:
+            ops.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    tail = ""
+    if cur.strip():
+        last = cur.strip()
+        # Modifiers follow the last operand after a space (never inside brackets).
+        head, depth, i = "", 0, 0
+        for i, ch in enumerate(last):
+            depth += ch in "([" and 1 or ch in ")]" and -1 or 0
+            if ch == " " and depth == 0:
+                break
+            head += ch
+        else:
+            i = len(last)
+        ops.append(head)
+        tail = last[i:].strip()
+    return mnemonic, ops, tail
+
+
+REG = re.compile(r"^(v|s|ttmp)(?:(\d+)|\[(\d+):(\d+)\])$")
+
+
+def parse_reg(token):
+    m = REG.match(token)
+    if not m:
+        return None
+    if m.group(2) is not None:
+        return m.group(1), int(m.group(2)), 1
+    return m.group(1), int(m.group(3)), int(m.group(4)) - int(m.group(3)) + 1
+
+
+def signature(ops, markers):
+    """Map printed operands to fields: markers maps (regfile, number) -> field name."""
+    sig = []
+    for tok in ops:
+        reg = parse_reg(tok)
+        if reg and (reg[0], reg[1]) in markers:
+            sig.append((markers[(reg[0], reg[1])], reg[0], reg[2]))
+        elif tok in ("0xbf800000", "-1.0"):
+            sig.append(("simm32", "", 1))    # v_fmamk/s_setreg_imm32: the probe's next dword
+        else:
+            sig.append(("=" + tok, "", 0))
+    return sig
+
+
+def merge_waves(sig32, sig64):
+    """Operands whose width follows the wave size (lane masks) get both widths."""
+    out = []
+    for (f32, file, w32), (f64, _, w64) in zip(sig32, sig64):
+        if f32.startswith("=") and f32 != f64:
+            out.append((f32 + "|" + f64[1:], "", 0, 0))     # vcc_lo in wave32, vcc in wave64
+        else:
+            out.append((f32, file, w32, w64))
+    return tuple(out)
+
+
+def learn(op_range, build, variants, markers):
+    """Probe every opcode of a family with each variant of its fields (llvm rejects an
+    encoding whose unused fields are not zero, so fields are dropped until one decodes).
+    build(op, variant, lit=None) -> list of dwords. The first variant that decodes wins."""
+    table = {}
+    for variant in variants:
+        ops = [op for op in op_range if op not in table]
+        probes = [build(op, variant) for op in ops]
+        d32 = disassemble(probes, "+wavefrontsize32")
+        d64 = disassemble(probes, "+wavefrontsize64")
+        for i, op in enumerate(ops):
+            if i not in d32:
+                continue
+            text, size = d32[i]
+            mnemonic, operands, tail = split_operands(text)
+            sig32 = signature(operands, markers)
+            sig64 = signature(split_operands(d64[i][0])[1], markers)
+            table[op] = {"name": mnemonic, "ops": merge_waves(sig32, sig64), "size": size,
+                         "variant": variant}
+    return table
+
+
+def strip_suffix(name):
+    for suffix in ("_e32", "_e64", "_dpp", "_sdwa"):
+        if name.endswith(suffix):
+            return name[: -len(suffix)], suffix[1:]
+    return name, ""
+
+
+def half_sources(build, table, fields):
+    """Which sources are 16-bit: a literal in them prints as its low 16 bits."""
+    result = {op: [] for op in table}
+    ops = sorted(table)
+    for field in fields:
+        dis = disassemble([build(op, table[op]["variant"], lit=field) for op in ops])
+        for i, op in enumerate(ops):
+            if i in dis and "0x5678" in dis[i][0] and "0x12345678" not in dis[i][0]:
+                result[op].append(field)
+    return result
+
+
+# ---- families: build(op, variant, lit) with variant naming the fields kept ------------
+
+def _src(field, variant, lit, vgpr=True):
+    """A 9-bit/8-bit source field: its marker, 0 when the variant drops it, 255 (literal)."""
+    if lit == field:
+        return 255
+    if field not in variant:
+        return 0
+    marker = {"src0": SRC0, "src1": SRC1, "src2": SRC2}[field]
+    return marker + (V if vgpr and "sgpr" not in variant else 0)
+
+
+def _lit(words, lit):
+    return words + [LITERAL] if lit else words
+
+
+def sop2(op, variant, lit=None):
+    dst = DST if "dst" in variant else 0
+    return _lit([2 << 30 | op << 23 | dst << 16 | _src("src1", variant, lit, False) << 8 |
+                 _src("src0", variant, lit, False)], lit)
+
+
+def sopk(op, variant, lit=None):
+    dst = DST if "dst" in variant else 0
+    return [0xB << 28 | op << 23 | dst << 16 | 0x0012]
+
+
+def sop1(op, variant, lit=None):
+    dst = DST if "dst" in variant else 0
+    return _lit([0x17D << 23 | dst << 16 | op << 8 | _src("src0", variant, lit, False)], lit)
+
+
+def sopc(op, variant, lit=None):
+    return _lit([0x17E << 23 | op << 16 | _src("src1", variant, lit, False) << 8 |
+                 _src("src0", variant, lit, False)], lit)
+
+
+def sopp(op, variant=(), imm=0x12):
+    return [0x17F << 23 | op << 16 | imm]
+
+
+def smem(op, variant, lit=None):
+    dst = DST if "dst" in variant else 0
+    base = SRC0 // 2 if "src0" in variant else 0
+    return [0x3D << 26 | op << 18 | dst << 6 | base, 0x24 | 125 << 25]
+
+
+def vop1(op, variant, lit=None, src0=None):
+    dst = DST if "dst" in variant else 0
+    s0 = _src("src0", variant, lit) if src0 is None else src0
+    return _lit([0x3F << 25 | dst << 17 | op << 9 | s0], lit)
+
+
+def vop2(op, variant, lit=None, src0=None):
+    s0 = _src("src0", variant, lit) if src0 is None else src0
+    return _lit([op << 25 | DST << 17 | SRC1 << 9 | s0], lit)
+
+
+def vopc(op, variant, lit=None, src0=None):
+    s0 = _src("src0", variant, lit) if src0 is None else src0
+    return _lit([0x3E << 25 | op << 17 | SRC1 << 9 | s0], lit)
+
+
+def vop3(op, variant, lit=None):
+    sdst = SDST if "sdst" in variant else 0
+    dst = DST if "dst" in variant else 0
+    return _lit([0x35 << 26 | op << 16 | sdst << 8 | dst,
+                 _src("src2", variant, lit) << 18 | _src("src1", variant, lit) << 9 |
+                 _src("src0", variant, lit)], lit)
+
+
+def vop3p(op, variant, lit=None):
+    # op_sel_hi = 1 for every source: llvm's default for packed math, printed as nothing.
+    return _lit([0xCC << 24 | op << 16 | 1 << 14 | DST,
+                 3 << 27 | _src("src2", variant, lit) << 18 | _src("src1", variant, lit) << 9 |
+                 _src("src0", variant, lit)], lit)
+
+
+def ds(op, variant, lit=None):
+    dst = DST if "dst" in variant else 0
+    d0 = SRC1 if "data0" in variant else 0
+    d1 = SRC2 if "data1" in variant else 0
+    return [0x36 << 26 | op << 18, dst << 24 | d1 << 16 | d0 << 8 | SRC0]
+
+
+def flat(seg, saddr):
+    def build(op, variant, lit=None):
+        dst = DST if "dst" in variant else 0
+        data = SRC1 if "data" in variant else 0
+        return [0x37 << 26 | op << 18 | seg << 14, dst << 24 | saddr << 16 | data << 8 | SRC0]
+    return build
+
+
+def mubuf(op, variant, lit=None):
+    if not variant:                     # buffer_gl0_inv/buffer_gl1_inv take no operands
+        return [0x38 << 26 | op << 18, 0]
+    return [0x38 << 26 | op << 18 | 1 << 12, SDST << 24 | (SRC2 // 4) << 16 | DST << 8 | SRC0]
+
+
+def mtbuf(op, variant, lit=None):
+    return [0x3A << 26 | 1 << 19 | (op & 7) << 16 | 1 << 12,
+            SDST << 24 | (op >> 3) << 21 | (SRC2 // 4) << 16 | DST << 8 | SRC0]
+
+
+def mimg(op, variant, lit=None):
+    # dmask=1, 1D, no NSA: 2 dwords; vaddr=SRC0, vdata=DST, srsrc=s[40:47], ssamp=s[52:55].
+    return [0x3C << 26 | (op & 0x7F) << 18 | 1 << 8 | (op >> 7),
+            52 // 4 << 21 | (SRC2 // 4) << 16 | DST << 8 | SRC0]
+
+
+ALL = ("dst", "src0", "src1", "src2", "sdst")
+VOP_MARKERS = {("v", DST): "vdst", ("s", DST): "vdst", ("v", SRC0): "src0",
+               ("v", SRC1): "src1", ("v", SRC2): "src2", ("s", SDST): "sdst",
+               ("s", SRC0): "src0", ("s", SRC1): "src1", ("s", SRC2): "src2"}
+VOP3_VARIANTS = (ALL, ("dst", "src0", "src1", "sdst"), ("dst", "src0", "sdst"),
+                 ("dst", "sdst"), ("sdst",), ("sgpr",) + ALL, ("sgpr", "dst", "src0", "src1"),
+                 ("sgpr", "dst", "src0"))
+
+
+def build_tables():
+    tables = {}
+    smark = {("s", DST): "sdst", ("s", SRC0): "src0", ("s", SRC1): "src1"}
+    sop_variants = (ALL, ("dst",), ("src0",), ("src0", "src1"), ())
+    tables["SOP2"] = learn(range(0x60), sop2, sop_variants, smark)
+    tables["SOPK"] = learn(range(0x1C), sopk, (ALL, ()), smark)
+    tables["SOP1"] = learn(range(0x100), sop1, sop_variants, smark)
+    tables["SOPC"] = learn(range(0x80), sopc, sop_variants, smark)
+    tables["SOPP"] = learn(range(0x80), sopp, ((),), smark)
+    tables["SMEM"] = learn(range(0x100), smem, (ALL, ("dst",), ()),
+                           {("s", DST): "sdata", ("s", SRC0): "sbase"})
+    vop1_variants = (ALL, ("dst",), ())
+    tables["VOP1"] = learn(range(0x100), vop1, vop1_variants, VOP_MARKERS)
+    tables["VOP2"] = learn(range(0x3E), vop2, (ALL,), VOP_MARKERS)
+    tables["VOPC"] = learn(range(0x100), vopc, (ALL,), VOP_MARKERS)
+    vop3a = tuple(tuple(f for f in v if f != "sdst") for v in VOP3_VARIANTS)
+    vop3b = learn(range(0x400), vop3, VOP3_VARIANTS, VOP_MARKERS)
+    tables["VOP3B"] = {op: e for op, e in vop3b.items()
+                       if any(f == "sdst" for f, *_ in e["ops"])}
+    tables["VOP3"] = {op: e for op, e in learn(range(0x400), vop3, vop3a, VOP_MARKERS).items()
+                      if op not in tables["VOP3B"]}
+    tables["VOP3P"] = learn(range(0x80), vop3p, VOP3_VARIANTS[:3], VOP_MARKERS)
+    ds_variants = [tuple(f for f, keep in zip(("dst", "data0", "data1"), bits) if keep)
+                   for bits in ((1, 1, 1), (1, 1, 0), (1, 0, 0), (0, 1, 1), (0, 1, 0),
+                                (0, 0, 0), (1, 0, 1))]
+    tables["DS"] = learn(range(0x100), ds, ds_variants,
+                         {("v", DST): "vdst", ("v", SRC0): "addr", ("v", SRC1): "data0",
+                          ("v", SRC2): "data1"})
+    fmark = {("v", DST): "vdst", ("v", SRC0): "addr", ("v", SRC1): "data",
+             ("s", SRC2): "saddr"}
+    flat_variants = (("dst", "data"), ("dst",), ("data",))
+    tables["FLAT"] = learn(range(0x80), flat(0, 125), flat_variants, fmark)
+    tables["SCRATCH"] = learn(range(0x80), flat(1, SRC2), flat_variants, fmark)
+    tables["GLOBAL"] = learn(range(0x80), flat(2, SRC2), flat_variants, fmark)
+    bmark = {("v", DST): "vdata", ("v", SRC0): "vaddr", ("s", SRC2): "srsrc",
+             ("s", SDST): "soffset"}
+    tables["MUBUF"] = learn(range(0x100), mubuf, (ALL, ()), bmark)
+    tables["MTBUF"] = learn(range(0x10), mtbuf, (ALL,), bmark)
+    tables["MIMG"] = learn(range(0x100), mimg, (ALL,),
+                           {("v", DST): "vdata", ("v", SRC0): "vaddr", ("s", SRC2): "srsrc",
+                            ("s", 52): "ssamp"})
+    return tables
+
+
+def forms(tables):
+    """Which VOP1/VOP2/VOPC opcodes have DPP16, DPP8 and SDWA forms."""
+    result = {}
+    for family, build in (("VOP1", vop1), ("VOP2", vop2), ("VOPC", vopc)):
+        ops = sorted(tables[family])
+        found = {op: [] for op in ops}
+        for form, src0, extra in (("dpp", 250, 0xE4 | 0xFF << 24 | SRC0),
+                                  ("dpp8", 233, SRC0 | 0x00FAC688 << 8),
+                                  ("sdwa", 249, SRC0 | 6 << 16 | 6 << 24)):
+            dis = disassemble([build(op, tables[family][op]["variant"], src0=src0) + [extra]
+                               for op in ops])
+            for i, op in enumerate(ops):
+                if i in dis and dis[i][1] == 8:
+                    found[op].append(form)
+        result[family] = found
+    return result
+
+
+def halves(tables):
+    fields = {"VOP1": ["src0"], "VOP2": ["src0"], "VOPC": ["src0"], "SOP2": ["src0"],
+              "VOP3": ["src0", "src1", "src2"], "VOP3B": ["src0", "src1", "src2"],
+              "VOP3P": ["src0", "src1", "src2"]}
+    builds = {"VOP1": vop1, "VOP2": vop2, "VOPC": vopc, "SOP2": sop2, "VOP3": vop3,
+              "VOP3B": vop3, "VOP3P": vop3p}
+    return {fam: half_sources(builds[fam], tables[fam], f) for fam, f in fields.items()}
+
+
+def vgpr_only(tables):
+    """Source fields that always name a VGPR (v_swap_b32's src0): an SGPR code in them still
+    prints as a VGPR."""
+    result = {}
+    for family, build in (("VOP1", vop1), ("VOP3", vop3), ("VOP3B", vop3), ("VOP3P", vop3p)):
+        ops = sorted(tables[family])
+        probes = []
+        for op in ops:
+            variant = tables[family][op]["variant"]
+            probes.append(build(op, tuple(variant) + ("sgpr",)))
+        dis = disassemble(probes)
+        found = {}
+        for i, op in enumerate(ops):
+            if i not in dis:
+                continue
+            _, operands, _ = split_operands(dis[i][0])
+            fields = [f for f, r, _ in signature(operands, {("v", SRC0): "src0",
+                                                           ("v", SRC1): "src1",
+                                                           ("v", SRC2): "src2"})
+                      if f.startswith("src")]
+            if fields:
+                found[op] = tuple(fields)
+        result[family] = found
+    return result
+
+
+def modifiers(tables):
+    """Which modifiers each VOP3/VOP3B/VOP3P opcode has: probe it once per modifier with its
+    bits set and keep what llvm prints ('neg': sources printed negated, 'op_sel': entries of
+    op_sel, 'clamp', 'omod', and VOP3P's 'op_sel_hi', 'neg_lo', 'neg_hi')."""
+    result = {}
+    markers = {("v", SRC0): "src0", ("v", SRC1): "src1", ("v", SRC2): "src2"}
+    vop3_probes = (("neg", 0x7 << 8, 0x7 << 29), ("op_sel", 0xF << 11, 0),
+                   ("clamp", 1 << 15, 0), ("omod", 0, 1 << 27))
+    vop3p_probes = (("neg", 0, 0x7 << 29), ("op_sel", 0x7 << 11, 0), ("clamp", 1 << 15, 0),
+                    ("neg_hi", 0x7 << 8, 0), ("op_sel_hi", -(1 << 14), -(3 << 27)))
+    for family, build in (("VOP3", vop3), ("VOP3B", vop3), ("VOP3P", vop3p)):
+        ops = sorted(tables[family])
+        found = {op: {} for op in ops}
+        for what, bits0, bits1 in vop3p_probes if family == "VOP3P" else vop3_probes:
+            probes = []
+            for op in ops:
+                variant = tables[family][op]["variant"]
+                present = sum(1 << i for i in range(3) if f"src{i}" in variant)
+                words = build(op, variant)
+                if what == "neg":
+                    bits0 = 0 if family != "VOP3" else present << 8
+                    bits1 = present << 29
+                if what == "neg_hi":
+                    bits0 = present << 8
+                if what == "op_sel":
+                    bits0 = (present | (8 if family == "VOP3" else 0)) << 11
+                if bits0 < 0 or bits1 < 0:
+                    words = [words[0] & ~-bits0, words[1] & ~-bits1]
+                else:
+                    words = [words[0] | bits0, words[1] | bits1]
+                probes.append(words)
+            dis = disassemble(probes)
+            for i, op in enumerate(ops):
+                if i not in dis:
+                    continue
+                _, operands, tail = split_operands(dis[i][0])
+                info = found[op]
+                if what == "neg":
+                    negs = []
+                    for t in operands:
+                        m = re.fullmatch(r"-?\|?v(?:(\d+)|\[(\d+):\d+\])\|?", t)
+                        m = m if m and t != m.group(0).strip("-|") else None
+                        if m and ("v", int(m.group(1) or m.group(2))) in markers:
+                            negs.append(markers[("v", int(m.group(1) or m.group(2)))])
+                    if negs:
+                        info["neg"] = tuple(negs)
+                    if "neg_lo" in tail:
+                        info["neg_lo"] = 1
+                elif what == "op_sel":
+                    m = re.search(r"op_sel:\[([\d,]+)\]", tail)
+                    if m:
+                        info["op_sel"] = len(m.group(1).split(","))
+                elif what == "omod":
+                    if "mul:2" in tail:
+                        info["omod"] = 1
+                elif what in tail:
+                    info[what] = 1
+        result[family] = {op: info for op, info in found.items() if info}
+    return result
+
+
+def integer_halves(tables, half):
+    """16-bit sources that are integers: llvm prints an inline 1.0 in them as 0x3c00."""
+    result = {}
+    builds = {"VOP1": vop1, "VOP2": vop2, "VOPC": vopc, "VOP3": vop3, "VOP3B": vop3}
+    for family, build in builds.items():
+        ops = [op for op in sorted(tables[family]) if half[family].get(op)]
+        found = {}
+        for field in ("src0", "src1", "src2"):
+            probes = []
+            for op in ops:
+                words = build(op, tables[family][op]["variant"], lit=field)[:-1]
+                probes.append([words[0] & ~0x1FF | 242] if len(words) == 1 else
+                              [words[0], words[1] & ~(0x1FF << (9 * int(field[3])))
+                               | 242 << (9 * int(field[3]))])
+            dis = disassemble(probes)
+            for i, op in enumerate(ops):
+                if i in dis and field in half[family][op] and "0x3c00" in dis[i][0]:
+                    found.setdefault(op, []).append(field)
+        result[family] = found
+    return result
+
+
+SOPP_PROBES = (0x12, 0x8000, 0)
+
+
+def sopp_styles(table):
+    """How each SOPP/SOPK prints its 16-bit immediate: 'dec' (branch offsets and the like),
+    'imm' (decimal up to 64, else hex), 'hex', or a named syntax."""
+    styles = {}
+    ops = sorted(table)
+    results = [disassemble([sopp(op, imm=v) for op in ops]) for v in SOPP_PROBES]
+    for i, op in enumerate(ops):
+        small, big, zero = (split_operands(r[i][0])[1] for r in results)
+        if not zero and small:
+            styles[op] = "dec0"        # s_endpgm: the immediate is printed only when set
+        elif not small:
+            styles[op] = "none"
+        elif small[0] == "18":
+            styles[op] = "dec" if big[0] == "32768" else "imm"
+        elif small[0] == "0x12":
+            styles[op] = "hex"
+        else:
+            styles[op] = table[op]["name"].removeprefix("s_")
+    return styles
+
+
+def sopk_style(ops):
+    """'hwreg' (s_getreg/s_setreg), 'hex' (s_movk_i32 0x12) or 'dec' (s_call_b64 offsets)."""
+    texts = [f for f, *_ in ops if f.startswith("=")]
+    if any(f == "simm32" for f, *_ in ops):
+        return "hwreg"
+    if any("hwreg" in t for t in texts):
+        return "hwreg"
+    return "hex" if any(t == "=0x12" for t in texts) else "dec"
+
+
+def named_values():
+    """hwreg ids and sendmsg encodings llvm names."""
+    hwreg = {}
+    dis = disassemble([[0xB << 28 | 0x12 << 23 | DST << 16 | 31 << 11 | i] for i in range(64)])
+    for i in range(64):
+        m = re.search(r"hwreg\(([A-Z_0-9]+)\)", dis[i][0])
+        if m:
+            hwreg[i] = m.group(1)
+    sendmsg = {}
+    values = list(range(0x400))
+    dis = disassemble([sopp(0x10, imm=v) for v in values])
+    for i, v in enumerate(values):
+        text = dis[i][0].partition(" ")[2] if i in dis else ""
+        if text.startswith("sendmsg("):
+            sendmsg[v] = text
+    formats = {}
+    dis = disassemble([[0x3A << 26 | f << 19 | 1 << 12, SDST << 24 | (SRC2 // 4) << 16 |
+                        DST << 8 | SRC0] for f in range(128)])
+    for f in range(128):
+        m = re.search(r"format:(\[[A-Z_0-9,]+\]|\d+)", dis[f][0]) if f in dis else None
+        if m:
+            formats[f] = m.group(1)
+    return hwreg, sendmsg, formats
+
+
+def main():
+    out = sys.argv[1] if len(sys.argv) > 1 else OUTPUT
+    tables = build_tables()
+    dpp = forms(tables)
+    half = halves(tables)
+    styles = sopp_styles(tables["SOPP"])
+    kstyles = {op: sopk_style(e["ops"]) for op, e in tables["SOPK"].items()}
+    hwreg, sendmsg, formats = named_values()
+    vonly = vgpr_only(tables)
+    mods = modifiers(tables)
+    ihalf = integer_halves(tables, half)
+    entries = {}
+    for family, table in tables.items():
+        rows = {}
+        for op, e in sorted(table.items()):
+            base, suffix = strip_suffix(e["name"])
+            row = {"name": base, "suffix": suffix, "ops": e["ops"]}
+            if family in dpp:
+                row["forms"] = tuple(dpp[family][op])
+            if family in half:
+                row["half"] = tuple(sorted(half[family].get(op, ())))
+            if op in mods.get(family, {}):
+                row["mods"] = mods[family][op]
+            if op in ihalf.get(family, {}):
+                row["half_int"] = tuple(ihalf[family][op])
+            if op in vonly.get(family, {}):
+                row["vgpr_only"] = vonly[family][op]
+            if family == "SOPP":
+                row["imm"] = styles[op]
+            if family == "SOPK":
+                row["imm"] = kstyles[op]
+            rows[op] = row
+        entries[family] = rows
+    with open(out, "w") as f:
+        f.write('"""gfx1030 opcode tables. GENERATED by ci/gen/isa_tables.py from llvm-mc-15 and\n'
+                'llvm-objdump-15: do not edit by hand.\n\n'
+                'TABLES[family][opcode] = {"name": base mnemonic, "suffix": the encoding suffix llvm\n'
+                'prints ("e32", "e64" or ""), "ops": printed operands in order as (field, register\n'
+                'file "v"/"s" as probed, wave32 width, wave64 width) where field is an encoding field ("vdst", "src0", "sdst",\n'
+                '"addr", ...) or "=text" for a fixed register llvm prints ("=vcc_lo|vcc": wave32|\n'
+                'wave64 spelling), "size": bytes of the probe, "forms": DPP/SDWA forms VOP1/2/C\n'
+                'allow, "half": sources that take 16-bit literals, "half_int": those of them that are\n'
+                'integers, "mods": the VOP3 modifiers llvm prints for the opcode, "vgpr_only": sources that always\n'
+                'name a VGPR, "imm": how SOPP/SOPK print their\n'
+                'immediate}.\n"""\n')
+        f.write("TABLES = ")
+        f.write(pprint.pformat(entries, width=100, sort_dicts=True))
+        f.write("\n\nHWREG_NAMES = ")
+        f.write(pprint.pformat(hwreg, width=100))
+        f.write("\n\nBUFFER_FORMATS = ")
+        f.write(pprint.pformat(formats, width=100))
+        f.write("\n\nSENDMSG_TEXT = ")
+        f.write(pprint.pformat(sendmsg, width=100))
+        f.write("\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,360 @@
+"""Instruction records -> assembly text exactly as `llvm-objdump-15 -d --mcpu=gfx1030` prints it.
+
+Invariants:
+- the text is a function of the record and its opcode-table row only;
+- operands print in the table's order (llvm's), modifiers in llvm's order after them, so
+  tests can compare the decoder with llvm-objdump instruction by instruction.
+"""
+import struct
+
+from core.isa.decoder import table_entry
+from core.isa.instruction import INV_2PI, INV_2PI_TEXT, Operand
+from core.isa.opcodes_gfx1030 import BUFFER_FORMATS, HWREG_NAMES, SENDMSG_TEXT
+
+_F32_INLINE = {0x3F000000: "0.5", 0xBF000000: "-0.5", 0x3F800000: "1.0", 0xBF800000: "-1.0",
+               0x40000000: "2.0", 0xC0000000: "-2.0", 0x40800000: "4.0", 0xC0800000: "-4.0",
+               0x3E22F983: INV_2PI_TEXT[1]}
+_F16_INLINE = {0x3800: "0.5", 0xB800: "-0.5", 0x3C00: "1.0", 0xBC00: "-1.0", 0x4000: "2.0",
+               0xC000: "-2.0", 0x4400: "4.0", 0xC400: "-4.0", 0x3118: INV_2PI_TEXT[1]}
+_F64_INLINE = {struct.unpack("<Q", struct.pack("<d", v))[0]: t for v, t in
+               ((0.5, "0.5"), (-0.5, "-0.5"), (1.0, "1.0"), (-1.0, "-1.0"), (2.0, "2.0"),
+                (-2.0, "-2.0"), (4.0, "4.0"), (-4.0, "-4.0"))}
+_F64_INLINE[0x3FC45F306DC9C882] = INV_2PI_TEXT[2]
+_F16_BITS = {float(t): b for b, t in _F16_INLINE.items() if t != INV_2PI_TEXT[1]}
+_F16_BITS[INV_2PI] = 0x3118
+_SDWA_SEL = ("BYTE_0", "BYTE_1", "BYTE_2", "BYTE_3", "WORD_0", "WORD_1", "DWORD")
+_SDWA_UNUSED = ("UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE")
+_OMOD = ("", " mul:2", " mul:4", " div:2")
+
+
+def literal_text(value, bits=32):
+    """A literal dword as llvm prints it: inline-looking values by value, others in hex."""
+    if bits == 16:
+        value &= 0xFFFF
+        signed = value - 0x10000 if value & 0x8000 else value
+        if -16 <= signed <= 64:
+            return str(signed)
+        return _F16_INLINE.get(value, f"0x{value:x}")
+    if bits == 64:
+        signed = value - (1 << 64) if value >> 63 else value
+        if -16 <= signed <= 64:
+            return str(signed)
+        return _F64_INLINE.get(value, f"0x{value:x}")
+    value &= 0xFFFFFFFF
+    signed = value - (1 << 32) if value >> 31 else value
+    if -16 <= signed <= 64:
+        return str(signed)
+    return _F32_INLINE.get(value, f"0x{value:x}")
+
+
+def _operand(op, half=False, half_int=False):
+    if op.kind == "literal":
+        return literal_text(op.value, 16 if half else 32)
+    if half_int and op.kind == "inline_float":
+        return "0x%x" % _F16_BITS[op.value]
+    return op.text
+
+
+def _with_mods(text, index, neg, abs_, op):
+    """neg/abs around a source, as llvm's printOperandAndFPInputMods does."""
+    neg = neg >> index & 1
+    if abs_ >> index & 1:
+        text = f"|{text}|"
+    elif neg and op.kind in ("inline_int", "inline_float", "literal"):
+        return f"neg({text})"
+    return "-" + text if neg else text
+
+
+_VOP3_OF = {"VOP1": 0x180, "VOP2": 0x100, "VOPC": 0}
+
+
+def _fp_mod_fields(inst, entry):
+    """Sources that take neg/abs: the VOP3 form of the opcode tells (llvm prints them there)."""
+    if inst.encoding in ("VOP3", "VOP3B", "VOP3P"):
+        return entry.mods.get("neg", ())
+    vop3 = table_entry("VOP3", _VOP3_OF[inst.encoding] + inst.opcode, None)
+    return vop3.mods.get("neg", ()) if vop3 is not None else ()
+
+
+def _vop_name(inst, entry):
+    if inst.form in ("dpp", "dpp8"):
+        return inst.mnemonic + "_dpp"
+    if inst.form == "sdwa":
+        return inst.mnemonic + "_sdwa"
+    return f"{inst.mnemonic}_{entry.suffix}" if entry.suffix else inst.mnemonic
+
+
+def _vop_operands(inst, entry, input_mods):
+    dst, src = iter(inst.dst), iter(inst.src)
+    texts, seen_src, nsrc = [], False, 0
+    mods = inst.mods
+    fp = _fp_mod_fields(inst, entry) if input_mods else ()
+    neg, abs_ = mods.get("neg", 0), mods.get("abs", 0)
+    if inst.mnemonic.startswith("v_fma_mix"):
+        abs_ = mods.get("neg_hi", 0)        # v_fma_mix* keeps abs in the neg_hi bits
+    elif inst.encoding == "VOP3P":
+        fp = ()
+    for field, *_ in entry.ops:
+        if field.startswith("=") and not seen_src or field in ("vdst", "sdst"):
+            texts.append(next(dst).text)
+            continue
+        seen_src = True
+        op = next(src)
+        if field in ("src0", "src1", "src2"):
+            index = int(field[3])
+            nsrc = max(nsrc, index + 1)
+            text = _operand(op, field in entry.half, field in entry.half_int)
+            if field in fp:
+                text = _with_mods(text, index, neg, abs_, op)
+            elif inst.form == "sdwa" and mods.get(f"src{index}_sext"):
+                text = f"sext({text})"
+            texts.append(text)
+        else:
+            texts.append(_operand(op))
+    return texts, nsrc
+
+
+def _bits(mask, n):
+    return "[" + ",".join(str(mask >> i & 1) for i in range(n)) + "]"
+
+
+def _dpp_ctrl(ctrl):
+    if ctrl <= 0xFF:
+        return "quad_perm:[" + ",".join(str(ctrl >> (2 * i) & 3) for i in range(4)) + "]"
+    for base, name in ((0x100, "row_shl"), (0x110, "row_shr"), (0x120, "row_ror"),
+                       (0x150, "row_share"), (0x160, "row_xmask")):
+        if base < ctrl <= base + 0xF or (base >= 0x150 and base <= ctrl <= base + 0xF):
+            return f"{name}:{ctrl - base}"
+    return {0x140: "row_mirror", 0x141: "row_half_mirror"}.get(ctrl, f"0x{ctrl:x}")
+
+
+def _format_vop(inst, entry):
+    mods = inst.mods
+    texts, nsrc = _vop_operands(inst, entry, inst.form != "dpp8")
+    tail = ""
+    if inst.encoding in ("VOP3", "VOP3B"):
+        count = entry.mods.get("op_sel", 0)
+        if count:
+            sel = [mods["op_sel"] >> i & 1 for i in range(count - 1)] + [mods["op_sel"] >> 3 & 1]
+            if any(sel):
+                tail += " op_sel:[" + ",".join(map(str, sel)) + "]"
+        if mods["clamp"] and entry.mods.get("clamp"):
+            tail += " clamp"
+        if entry.mods.get("omod"):
+            tail += _OMOD[mods["omod"]]
+    elif inst.encoding == "VOP3P":
+        mix = inst.mnemonic.startswith("v_fma_mix")
+        default_hi = 0 if mix else (1 << nsrc) - 1
+        if mods["op_sel"] & ((1 << nsrc) - 1):
+            tail += " op_sel:" + _bits(mods["op_sel"], nsrc)
+        if (mods["op_sel_hi"] & ((1 << nsrc) - 1)) != default_hi:
+            tail += " op_sel_hi:" + _bits(mods["op_sel_hi"], nsrc)
+        if not mix:
+            if mods["neg"] & ((1 << nsrc) - 1):
+                tail += " neg_lo:" + _bits(mods["neg"], nsrc)
+            if mods["neg_hi"] & ((1 << nsrc) - 1):
+                tail += " neg_hi:" + _bits(mods["neg_hi"], nsrc)
+        if mods["clamp"]:
+            tail += " clamp"
+    elif inst.form == "dpp":
+        tail = (f" {_dpp_ctrl(mods['dpp_ctrl'])} row_mask:0x{mods['row_mask']:x}"
+                f" bank_mask:0x{mods['bank_mask']:x}")
+        if mods["bound_ctrl"]:
+            tail += " bound_ctrl:1"
+        if mods["fi"]:
+            tail += " fi:1"
+    elif inst.form == "dpp8":
+        tail = " dpp8:[" + ",".join(map(str, mods["dpp8"])) + "]"
+        if mods["fi"]:
+            tail += " fi:1"
+    elif inst.form == "sdwa":
+        if inst.encoding != "VOPC":
+            if mods["clamp"]:
+                tail += " clamp"
+            tail += _OMOD[mods["omod"]]
+            tail += (f" dst_sel:{_SDWA_SEL[mods['dst_sel']]}"
+                     f" dst_unused:{_SDWA_UNUSED[mods['dst_unused']]}")
+        tail += f" src0_sel:{_SDWA_SEL[mods['src0_sel']]}"
+        if nsrc > 1:
+            tail += f" src1_sel:{_SDWA_SEL[mods['src1_sel']]}"
+    name = _vop_name(inst, entry)
+    return f"{name} {', '.join(texts)}{tail}" if texts else name + tail
+
+
+def _waitcnt(simm):
+    vm = simm & 0xF | (simm >> 14 & 3) << 4
+    exp, lgkm = simm >> 4 & 7, simm >> 8 & 0x3F
+    parts = [(f"vmcnt({vm})", vm != 63), (f"expcnt({exp})", exp != 7),
+             (f"lgkmcnt({lgkm})", lgkm != 63)]
+    shown = [t for t, keep in parts if keep]
+    return " ".join(shown or [t for t, _ in parts])
+
+
+def _hwreg(mods):
+    reg, offset, size = mods["hwreg"]
+    name = HWREG_NAMES.get(reg, str(reg))
+    if offset == 0 and size == 32:
+        return f"hwreg({name})"
+    return f"hwreg({name}, {offset}, {size})"
+
+
+def _format_sopp(inst, entry):
+    simm = inst.mods["simm16"]
+    style = entry.imm
+    if style == "none" or (style == "dec0" and simm == 0):
+        return inst.mnemonic
+    if style in ("dec", "dec0"):
+        arg = str(simm)
+    elif style == "imm":
+        arg = str(simm) if simm <= 64 else f"0x{simm:x}"
+    elif style == "hex":
+        arg = f"0x{simm:x}"
+    elif style == "waitcnt":
+        arg = _waitcnt(simm)
+    elif style in ("sendmsg", "sendmsghalt"):
+        arg = SENDMSG_TEXT.get(simm, str(simm))
+    else:
+        arg = f"0x{simm:x}"
+    return f"{inst.mnemonic} {arg}"
+
+
+def _format_sopk(inst, entry):
+    simm = inst.mods["simm16"]
+    texts = []
+    regs = iter(inst.dst + inst.src)
+    for field, *_ in entry.ops:
+        if field == "sdst":
+            texts.append(next(regs).text)
+        elif field == "simm32":
+            texts.append(literal_text(inst.src[-1].value))
+        elif entry.imm == "hwreg":
+            texts.append(_hwreg(inst.mods))
+        elif entry.imm == "hex":
+            texts.append(f"0x{simm:x}")
+        else:
+            texts.append(str(simm))
+    return f"{inst.mnemonic} {', '.join(texts)}"
+
+
+def _format_scalar(inst, entry):
+    texts = [_operand(op) for op in inst.dst + inst.src]
+    return f"{inst.mnemonic} {', '.join(texts)}" if texts else inst.mnemonic
+
+
+def _signed_hex(value):
+    return f"-0x{-value:x}" if value < 0 else f"0x{value:x}"
+
+
+def _format_smem(inst, entry):
+    mods = inst.mods
+    texts = [op.text for op in inst.dst]
+    if entry.ops and entry.ops[0][0].startswith("="):       # s_atc_probe: sdata is a number
+        sdata = mods["sdata"]
+        texts.append(str(sdata) if sdata <= 64 else f"0x{sdata:x}")
+    if not inst.src:
+        return f"{inst.mnemonic} {', '.join(texts)}" if texts else inst.mnemonic
+    texts.append(inst.src[0].text)
+    if len(inst.src) > 1:
+        texts.append(inst.src[1].text)
+        if mods["offset"]:
+            texts[-1] += f" offset:{_signed_hex(mods['offset'])}"
+    else:
+        texts.append(_signed_hex(mods["offset"]))
+    text = f"{inst.mnemonic} {', '.join(texts)}"
+    if not inst.dst:
+        return text
+    return text + (" glc" if mods["glc"] else "") + (" dlc" if mods["dlc"] else "")
+
+
+def _format_ds(inst, entry):
+    mods = inst.mods
+    texts = [op.text for op in inst.dst + inst.src]
+    text = f"{inst.mnemonic} {', '.join(texts)}" if texts else inst.mnemonic
+    if "2" in inst.mnemonic.removeprefix("ds_").split("_")[0]:
+        if mods["offset0"]:
+            text += f" offset0:{mods['offset0']}"
+        if mods["offset1"]:
+            text += f" offset1:{mods['offset1']}"
+    elif mods["offset"]:
+        text += f" offset:{mods['offset']}"
+    return text + (" gds" if mods["gds"] else "")
+
+
+def _format_flat(inst, entry):
+    mods = inst.mods
+    addr_count = 1 if inst.encoding in ("FLAT", "SCRATCH") or mods["saddr_off"] or \
+        mods["addtid"] else 2
+    addr = inst.src[:addr_count]
+    data = inst.src[addr_count:]
+    texts = [op.text for op in inst.dst]
+    if mods["addtid"]:
+        texts += [op.text for op in data] + [addr[0].text]
+    elif inst.encoding == "SCRATCH" and not mods["saddr_off"]:
+        texts += ["off", *[op.text for op in data], addr[0].text]
+    else:
+        texts += [addr[0].text, *[op.text for op in data]]
+        if inst.encoding == "GLOBAL":
+            texts.append("off" if mods["saddr_off"] else addr[1].text)
+        elif inst.encoding == "SCRATCH":
+            texts.append("off")
+    text = f"{inst.mnemonic} {', '.join(texts)}"
+    if mods["offset"]:
+        text += f" offset:{mods['offset']}"
+    for flag in ("glc", "slc", "dlc"):
+        if mods[flag]:
+            text += f" {flag}"
+    return text
+
+
+def _format_buffer(inst, entry):
+    mods = inst.mods
+    if not inst.src:
+        return inst.mnemonic
+    n_addr = 3 if (mods["offen"] or mods["idxen"]) else 2
+    addr = inst.src[:n_addr]
+    data = inst.src[n_addr:]
+    vdata = (data or inst.dst or (None,))[0]
+    texts = [vdata.text] if vdata is not None else []
+    if n_addr == 2:
+        texts.append("off")
+    texts += [op.text for op in addr]
+    text = f"{inst.mnemonic} {', '.join(texts)}"
+    if inst.encoding == "MTBUF" and mods["format"] != 1:      # 1 is llvm's default format
+        text += f" format:{BUFFER_FORMATS.get(mods['format'], mods['format'])}"
+    for flag in ("idxen", "offen"):
+        if mods[flag]:
+            text += f" {flag}"
+    if mods["offset"]:
+        text += f" offset:{mods['offset']}"
+    flags = ("glc", "slc", "dlc", "lds") if "atomic" in inst.mnemonic else \
+        ("glc", "slc", "dlc", "lds", "tfe")
+    for flag in flags:
+        if mods.get(flag):
+            text += f" {flag}"
+    return text
+
+
+def _format_mimg(inst, entry):
+    return f"{inst.mnemonic} {', '.join(op.text for op in inst.dst + inst.src)}"
+
+
+_FORMATS = {"SOPP": _format_sopp, "SOPK": _format_sopk, "SOP1": _format_scalar,
+            "SOP2": _format_scalar, "SOPC": _format_scalar, "SMEM": _format_smem,
+            "DS": _format_ds, "FLAT": _format_flat, "GLOBAL": _format_flat,
+            "SCRATCH": _format_flat, "MUBUF": _format_buffer, "MTBUF": _format_buffer,
+            "MIMG": _format_mimg}
+
+
+def format_instruction(inst):
+    """llvm-objdump's text for one decoded instruction."""
+    entry = table_entry(inst.encoding, inst.opcode)
+    return _FORMATS.get(inst.encoding, _format_vop)(inst, entry)
+
+
+def disassemble(code, base_address=0, wave64=False):
+    """(address, text) for every instruction of a code range."""
+    from core.isa.decoder import decode_all
+    return [(inst.address, inst.text) for inst in decode_all(code, base_address, wave64)]
+
+
+__all__ = ["format_instruction", "disassemble", "literal_text", "Operand"]
