@@ -184,3 +184,53 @@ def sdwa_dest(step, inst, target, value):
         above = np.uint32(0xFFFFFFFF) << np.uint32(shift + bits) if shift + bits < 32 else np.uint32(0)
         return placed | np.where(placed & top, above, np.uint32(0))
     return placed
+
+
+# ---- relative VGPR addressing (M0 indexes the register file, per wave) ---------------------
+def _relative_read(step, operand, shift):
+    """[n, lanes]: VGPR operand.index + shift[n] of each wave (constants and SGPRs as is)."""
+    if operand.kind != "vgpr":
+        return np.broadcast_to(step.ops.vector(operand), (step.n, step.w.lanes))
+    reg = operand.index + shift
+    if (reg >= step.w.vgpr.shape[1]).any():
+        raise step.illegal("M0-relative VGPR index beyond the kernel's VGPRs")
+    waves = step.wave_indices()
+    return step.w.vgpr[waves, reg]
+
+
+def _relative_write(step, operand, shift, value):
+    reg = operand.index + shift
+    if (reg >= step.w.vgpr.shape[1]).any():
+        raise step.illegal("M0-relative VGPR index beyond the kernel's VGPRs")
+    waves = step.wave_indices()
+    current = step.w.vgpr[waves, reg]
+    np.copyto(current, value, where=step.ops.exec)
+    step.w.vgpr[waves, reg] = current
+
+
+def _m0(step):
+    return step.ops.m0().astype(np.int64)
+
+
+@handles("v_movrels_b32")
+def _movrels(step, inst):
+    step.ops.write_vector(inst.dst[0], _relative_read(step, inst.src[0], _m0(step)))
+
+
+@handles("v_movreld_b32")
+def _movreld(step, inst):
+    value = np.broadcast_to(step.ops.vector(inst.src[0]), (step.n, step.w.lanes))
+    _relative_write(step, inst.dst[0], _m0(step), value)
+
+
+@handles("v_movrelsd_b32")
+def _movrelsd(step, inst):
+    _relative_write(step, inst.dst[0], _m0(step), _relative_read(step, inst.src[0], _m0(step)))
+
+
+@handles("v_movrelsd_2_b32")
+def _movrelsd_2(step, inst):
+    # gfx10: the source index uses M0[9:0], the destination index M0[25:16].
+    m0 = _m0(step)
+    value = _relative_read(step, inst.src[0], m0 & 0x3FF)
+    _relative_write(step, inst.dst[0], (m0 >> 16) & 0x3FF, value)

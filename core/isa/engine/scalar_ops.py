@@ -8,6 +8,8 @@ Holds two invariants:
 """
 from core.isa import alu
 from core.isa.engine.registry import family
+from core.isa.engine.state import EXEC_LO
+from core.isa.instruction import Operand
 
 SCC_FIELD = 253
 
@@ -22,8 +24,13 @@ def salu(inst):
         op = alu.lookup(inst.mnemonic)
     except KeyError:
         return None
-    sources = tuple(filter(_not_scc, inst.src + inst.implicit_src))
+    # reads_dst ops (s_addk, s_cmov, s_bitset) take the old destination after the explicit sources.
+    sources = tuple(filter(_not_scc, inst.src + (inst.dst[:1] if op.reads_dst else ()) + inst.implicit_src))
     dests = tuple(filter(_not_scc, inst.dst + inst.implicit_dst))
+    if "saveexec" in inst.mnemonic or "wrexec" in inst.mnemonic:
+        # EXEC is the implicit second source and second result (the decoder leaves it out).
+        exec_operand = Operand("special", EXEC_LO, 2 if inst.mnemonic.endswith("64") else 1)
+        sources, dests = sources + (exec_operand,), dests + (exec_operand,)
 
     def run(step, inst):
         ops = step.ops
@@ -33,7 +40,10 @@ def salu(inst):
             if t == "scc":
                 args.append(step.w.scc[step.idx])
             else:
-                args.append(ops.scalar(next(operands), t))
+                operand = next(operands, None)
+                if operand is None:
+                    raise step.illegal(f"{inst.mnemonic}: fewer operands than its ALU op reads")
+                args.append(ops.scalar(operand, t))
         results = op(*args)
         targets = iter(dests)
         for t, value in zip(op.dst_types, results):

@@ -14,7 +14,7 @@ from core.isa import alu
 from core.isa.engine import lanes as lane_ops
 from core.isa.engine.operands import HALF_TYPES, WIDE_TYPES
 from core.isa.engine.registry import family
-from core.isa.engine.state import EXEC_LO
+from core.isa.engine.state import EXEC_LO, VCC_LO
 
 SCC_FIELD = 253
 _EXEC_OPERAND = None
@@ -49,7 +49,8 @@ def valu(inst):
     if inst.form == "sdwa":
         for name in ("neg", "abs"):
             kwargs[name] = int(inst.mods.get(f"src_{name}", kwargs.get(name, 0)))
-    sources = tuple(s for s in inst.src + inst.implicit_src)
+    # reads_dst ops (v_fmac, v_mac, v_dot2c) take the old destination after the explicit sources.
+    sources = inst.src + (inst.dst[:1] if op.reads_dst else ()) + inst.implicit_src
     dests = tuple(d for d in inst.dst + inst.implicit_dst)
     cmpx = inst.mnemonic.startswith("v_cmpx")
     dst_hi = bool(kwargs.get("op_sel", 0) >> 3 & 1) or op.dst_hi
@@ -64,7 +65,11 @@ def valu(inst):
             if t == "lane":
                 args.append(ops.lane_ids())
                 continue
-            operand = next(operands)
+            operand = next(operands, None)
+            if operand is None and t == "mask":
+                operand = _vcc(step.w.lanes)        # v_div_fmas reads VCC without naming it
+            if operand is None:
+                raise step.illegal(f"{inst.mnemonic}: fewer operands than its ALU op reads")
             value = ops.vector(operand, t)
             if i == 0 and inst.form in ("dpp", "dpp8"):
                 value = lane_ops.dpp_source(step, inst, value)
@@ -96,6 +101,11 @@ def valu(inst):
             else:
                 ops.write_vector(target, value, t, active, hi=dst_hi)
     return run
+
+
+def _vcc(lanes):
+    from core.isa.instruction import Operand
+    return Operand("special", VCC_LO, 2 if lanes == 64 else 1)
 
 
 def _is_exec(operand):
