@@ -12,6 +12,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -24,16 +25,19 @@ typedef struct {
     _Atomic uint32_t live;
     _Atomic uint32_t seq;      /* futex word: bumped on every change */
     _Atomic uint32_t waiters;
+    _Atomic uint32_t any_waiters; /* sg_signal_wait_any calls watching this slot */
     uint32_t next_free;
-    char pad[44];
+    char pad[40];
 } sg_signal_slot;
+_Static_assert(sizeof(sg_signal_slot) == 128, "a slot is two cache lines: amd_signal_t, then ours");
 
 static sg_signal_slot *g_slots;
 static uint32_t g_free_head;
 static _Atomic uint32_t g_high_water = 1;
 static size_t g_live;
 static pthread_mutex_t g_alloc_lock = PTHREAD_MUTEX_INITIALIZER;
-static _Atomic uint32_t g_any_seq, g_any_waiters;
+/* One futex word for every sg_signal_wait_any: bumped only by changes to watched slots. */
+static _Atomic uint32_t g_any_seq;
 static _Atomic uint64_t g_invalid_calls;
 static _Atomic(const void *) g_queues[SG_MAX_QUEUES];
 
@@ -134,7 +138,9 @@ static void wake(sg_signal_slot *s) {
     atomic_fetch_add(&s->seq, 1);
     if (atomic_load(&s->waiters))
         syscall(SYS_futex, &s->seq, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
-    if (atomic_load(&g_any_waiters)) {
+    /* Only slots some wait_any watches pay for the shared word: a signal nobody
+       waits on in bulk costs no syscall, even while a handler thread is waiting. */
+    if (atomic_load(&s->any_waiters)) {
         atomic_fetch_add(&g_any_seq, 1);
         syscall(SYS_futex, &g_any_seq, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
     }
@@ -224,31 +230,43 @@ uint32_t sg_signal_wait_any(uint32_t count, const uint64_t *handles, const int *
         atomic_fetch_add(&g_invalid_calls, 1);
         return UINT32_MAX;
     }
+    sg_signal_slot *small[64];
+    sg_signal_slot **slots = count <= 64 ? small : malloc(sizeof *slots * count);
+    if (!slots) return UINT32_MAX;
     uint64_t deadline = deadline_after(timeout_ns);
-    atomic_fetch_add(&g_any_waiters, 1);
-    uint32_t found = UINT32_MAX;
-    for (;;) {
-        uint32_t seen = atomic_load_explicit(&g_any_seq, memory_order_acquire);
-        int invalid = 0;
-        for (uint32_t i = 0; i < count && found == UINT32_MAX; i++) {
-            sg_signal_slot *s = resolve(handles[i]);
-            if (!s) {
-                /* A forged or destroyed handle ends the wait: with only such handles
-                   it could never be satisfied, and a destroy wakes us just for this. */
-                invalid = 1;
-                break;
-            }
-            int64_t v = atomic_load_explicit(VALUE(s), memory_order_acquire);
-            if (condition_holds(conditions[i], v, values[i])) {
-                found = i;
-                if (satisfying_value) *satisfying_value = v;
-            }
-        }
-        if (invalid) atomic_fetch_add(&g_invalid_calls, 1);
-        if (found != UINT32_MAX || invalid || sg_now_ns() >= deadline) break;
-        futex_sleep(&g_any_seq, seen, deadline);
+    uint32_t watched = 0, found = UINT32_MAX;
+    /* Mark every slot before the first look (seq_cst, paired with wake()): a change
+       after the look then always bumps g_any_seq. A forged or destroyed handle ends
+       the wait at once: with it the wait could never be satisfied, and a destroy
+       wakes the waiters for exactly this. */
+    for (; watched < count; watched++) {
+        slots[watched] = resolve(handles[watched]);
+        if (!slots[watched]) break;
+        atomic_fetch_add(&slots[watched]->any_waiters, 1);
     }
-    atomic_fetch_sub(&g_any_waiters, 1);
+    if (watched < count) {
+        atomic_fetch_add(&g_invalid_calls, 1);
+    } else {
+        for (;;) {
+            uint32_t seen = atomic_load(&g_any_seq);
+            int gone = 0;
+            for (uint32_t i = 0; i < count && found == UINT32_MAX && !gone; i++) {
+                if (!still_live(slots[i], handles[i])) {
+                    gone = 1;
+                    break;
+                }
+                int64_t v = atomic_load_explicit(VALUE(slots[i]), memory_order_acquire);
+                if (condition_holds(conditions[i], v, values[i])) {
+                    found = i;
+                    if (satisfying_value) *satisfying_value = v;
+                }
+            }
+            if (found != UINT32_MAX || gone || sg_now_ns() >= deadline) break;
+            futex_sleep(&g_any_seq, seen, deadline);
+        }
+    }
+    for (uint32_t i = 0; i < watched; i++) atomic_fetch_sub(&slots[i]->any_waiters, 1);
+    if (slots != small) free(slots);
     return found;
 }
 

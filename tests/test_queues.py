@@ -134,3 +134,13 @@ def test_unknown_addresses_do_not_resolve(hsa):
         session.queues.get(session.arena.base)
     with pytest.raises(InvalidArgument):
         session.queues.get(0)
+
+
+def test_unwritable_out_pointer_leaves_no_queue_behind(hsa):
+    lib, session = hsa
+    before = len(list(session.queues))
+    gpu = HsaAgent(session.agents.gpus[0].handle)
+    status = lib.hsa_queue_create(gpu, 64, HsaQueueType.MULTI, None, None, ctypes.c_uint32(0xFFFFFFFF),
+                                  ctypes.c_uint32(0xFFFFFFFF), ctypes.c_void_p(0x1000))
+    assert status == Status.ERROR_INVALID_ARGUMENT
+    assert len(list(session.queues)) == before

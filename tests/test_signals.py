@@ -143,3 +143,11 @@ def test_async_handler_python_callback_runs_off_thread(hsa):
     assert done.wait(5)
     assert calls == [(2, "softgpu-signal-handlers")]
     session.signals.destroy(handle)
+
+
+def test_unwritable_out_pointer_leaves_no_signal_behind(hsa):
+    from core.native import lib as native
+    lib, _ = hsa
+    before = native.sg_signal_live_count()
+    assert lib.hsa_signal_create(ctypes.c_int64(0), 0, None, ctypes.c_void_p(0x1000)) == Status.ERROR_INVALID_ARGUMENT
+    assert native.sg_signal_live_count() == before

@@ -4,9 +4,13 @@ from _softgpu_hsa import ffi
 
 from core import runtime
 from core.errors import InvalidArgument
-from softgpu_shim.api.out import require_pointer
+from softgpu_shim.api.out import read_array, require_pointer, write, write_bytes
 from softgpu_shim.hsa_abi import HsaAmdQueuePriority, Status
 from softgpu_shim.registry import export
+
+# CU masks longer than this many bits are refused rather than copied: no agent has
+# 65536 CUs, and a garbage count must not make the runtime copy gigabytes.
+MAX_CU_MASK_BITS = 65536
 
 
 def _address(queue):
@@ -29,15 +33,23 @@ def hsa_queue_create(agent, size, type, callback, data, private_segment_size, gr
     # The group segment size hint is ignored, as ROCr ignores it.
     created = queues.create(agent.handle, size, type, private_segment_size)
     created.error_callback = _error_callback(callback, created.address, data)
-    queue[0] = ffi.cast("hsa_queue_t *", created.address)
+    _hand_out(queues, created, queue)
+
+
+def _hand_out(queues, created, queue):
+    try:
+        write(queue, "hsa_queue_t *", ffi.cast("hsa_queue_t *", created.address), "queue")
+    except InvalidArgument:
+        queues.destroy(created.address)
+        raise
 
 
 @export("hsa_soft_queue_create")
 def hsa_soft_queue_create(region, size, type, features, doorbell_signal, queue):
     require_pointer(queue, "queue")
-    created = runtime.require().queues.create_soft(region.handle, size, type, features,
-                                                   doorbell_signal.handle)
-    queue[0] = ffi.cast("hsa_queue_t *", created.address)
+    queues = runtime.require().queues
+    created = queues.create_soft(region.handle, size, type, features, doorbell_signal.handle)
+    _hand_out(queues, created, queue)
 
 
 @export("hsa_queue_destroy")
@@ -51,8 +63,8 @@ def hsa_queue_inactivate(queue):
 
 
 def _mask_words(count):
-    if count % 32:
-        raise InvalidArgument(f"CU mask bit count {count} is not a multiple of 32")
+    if count % 32 or count > MAX_CU_MASK_BITS:
+        raise InvalidArgument(f"CU mask bit count {count} is not a multiple of 32 up to {MAX_CU_MASK_BITS}")
     return count // 32
 
 
@@ -62,7 +74,7 @@ def hsa_amd_queue_cu_set_mask(queue, num_cu_mask_count, cu_mask):
     if num_cu_mask_count:
         require_pointer(cu_mask, "cu_mask")
     words = _mask_words(num_cu_mask_count)
-    mask = [int(cu_mask[i]) for i in range(words)]
+    mask = list(read_array(cu_mask, "uint32_t", words, "cu_mask")) if words else []
     compute_units = target.agent.spec["compute_units"]
     bits = sum(word << (32 * i) for i, word in enumerate(mask))
     target.cu_mask = None if words == 0 else bits & ((1 << compute_units) - 1)
@@ -80,8 +92,8 @@ def hsa_amd_queue_cu_get_mask(queue, num_cu_mask_count, cu_mask):
     words = _mask_words(num_cu_mask_count)
     compute_units = target.agent.spec["compute_units"]
     bits = (1 << compute_units) - 1 if target.cu_mask is None else target.cu_mask
-    for i in range(words):
-        cu_mask[i] = (bits >> (32 * i)) & 0xFFFFFFFF
+    words_out = ffi.new("uint32_t[]", [(bits >> (32 * i)) & 0xFFFFFFFF for i in range(words)])
+    write_bytes(cu_mask, bytes(ffi.buffer(words_out)), 4 * words, "cu_mask")
 
 
 @export("hsa_amd_queue_set_priority")

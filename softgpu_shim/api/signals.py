@@ -11,9 +11,15 @@ from _softgpu_hsa import ffi
 
 from core import runtime, signals, trace
 from core.errors import HsaError, InvalidArgument, InvalidSignal
-from softgpu_shim.api.out import callback, require_pointer, write
+from softgpu_shim.api.out import callback, read_array, require_pointer, write, write_struct
 from softgpu_shim.hsa_abi import HsaAmdSignalAttribute
 from softgpu_shim.registry import export
+
+# Longer arrays than this cannot name distinct live objects (there are fewer agents, and
+# the C table holds 262144 signals); refusing them keeps a garbage count from making
+# the runtime copy gigabytes.
+MAX_CONSUMERS = 4096
+MAX_GROUP_SIGNALS = 262144
 
 
 def _consumers(count, consumers):
@@ -21,8 +27,10 @@ def _consumers(count, consumers):
     INVALID_ARGUMENT (ROCr); an unknown agent is INVALID_AGENT (Signals.create)."""
     if count == 0:
         return ()
-    require_pointer(consumers, "consumers")
-    handles = tuple(consumers[i].handle for i in range(count))
+    if count > MAX_CONSUMERS:
+        raise InvalidArgument(f"{count} consumers: more than there can be agents")
+    agents = read_array(consumers, "hsa_agent_t", count, "consumers")
+    handles = tuple(agent.handle for agent in agents)
     if len(set(handles)) != count:
         raise InvalidArgument("consumers lists an agent twice")
     return handles
@@ -32,7 +40,11 @@ def _create(initial_value, num_consumers, consumers, attributes, signal):
     require_pointer(signal, "signal")
     handle = runtime.require().signals.create(initial_value, _consumers(num_consumers, consumers),
                                               attributes)
-    signal[0].handle = handle
+    try:
+        write_struct(signal, "hsa_signal_t", "signal", handle=handle)
+    except InvalidArgument:
+        runtime.require().signals.destroy(handle)
+        raise
 
 
 @export("hsa_signal_create")
@@ -75,10 +87,16 @@ def hsa_signal_group_create(num_signals, signals_, num_consumers, consumers, sig
     require_pointer(signal_group, "signal_group")
     if num_signals == 0:
         raise InvalidArgument("a signal group needs at least one signal")
-    require_pointer(signals_, "signals")
-    handles = [signals_[i].handle for i in range(num_signals)]
-    group = runtime.require().signals.create_group(handles, _consumers(num_consumers, consumers))
-    signal_group[0].handle = group
+    if num_signals > MAX_GROUP_SIGNALS:
+        raise InvalidArgument(f"{num_signals} signals: more than can be live")
+    handles = [s.handle for s in read_array(signals_, "hsa_signal_t", num_signals, "signals")]
+    session = runtime.require()
+    group = session.signals.create_group(handles, _consumers(num_consumers, consumers))
+    try:
+        write_struct(signal_group, "hsa_signal_group_t", "signal_group", handle=group)
+    except InvalidArgument:
+        session.signals.destroy_group(group)
+        raise
 
 
 @export("hsa_signal_group_destroy")
@@ -88,16 +106,15 @@ def hsa_signal_group_destroy(signal_group):
 
 def _group_wait(signal_group, conditions, compare_values, signal, value):
     handles = runtime.require().signals.group(signal_group.handle)
-    for pointer, what in ((conditions, "conditions"), (compare_values, "compare_values"),
-                          (signal, "signal"), (value, "value")):
-        require_pointer(pointer, what)
+    require_pointer(signal, "signal")
+    require_pointer(value, "value")
     count = len(handles)
-    index, seen = signals.wait_any(handles, [conditions[i] for i in range(count)],
-                                   [compare_values[i] for i in range(count)])
+    index, seen = signals.wait_any(handles, list(read_array(conditions, "int32_t", count, "conditions")),
+                                   list(read_array(compare_values, "int64_t", count, "compare_values")))
     if index is None:
         raise InvalidSignal("a signal of the group was destroyed during the wait")
-    signal[0].handle = handles[index]
-    value[0] = seen
+    write_struct(signal, "hsa_signal_t", "signal", handle=handles[index])
+    write(value, "int64_t", seen, "value")
 
 
 @export("hsa_signal_group_wait_any_scacquire")

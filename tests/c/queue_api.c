@@ -39,6 +39,8 @@ static void check_creation_errors(uint32_t min_size, uint32_t max_size) {
                                   UINT32_MAX, &q), HSA_STATUS_ERROR_OUT_OF_RESOURCES);
     CHECK_STATUS(hsa_queue_create(gpu_agent, 64, HSA_QUEUE_TYPE_MULTI, NULL, NULL, 300000, 0, &q),
                  HSA_STATUS_ERROR_OUT_OF_RESOURCES);
+    CHECK_STATUS(hsa_queue_create(gpu_agent, 64, HSA_QUEUE_TYPE_MULTI, NULL, NULL, UINT32_MAX, UINT32_MAX,
+                                  (hsa_queue_t **)(uintptr_t)0x1000), HSA_STATUS_ERROR_INVALID_ARGUMENT);
     bool cooperative = true;
     CHECK_OK(hsa_agent_get_info(gpu_agent, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_COOPERATIVE_QUEUES, &cooperative));
     if (!cooperative)
@@ -143,6 +145,10 @@ static void check_cu_mask_and_priority(void) {
     CHECK_STATUS(hsa_amd_queue_cu_set_mask(q, 32, NULL), HSA_STATUS_ERROR_INVALID_ARGUMENT);
     CHECK_STATUS(hsa_amd_queue_cu_get_mask(q, 0, mask), HSA_STATUS_ERROR_INVALID_ARGUMENT);
     CHECK_STATUS(hsa_amd_queue_cu_get_mask(q, 32, NULL), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+    CHECK_STATUS(hsa_amd_queue_cu_set_mask(q, 32, (const uint32_t *)(uintptr_t)0x1000),
+                 HSA_STATUS_ERROR_INVALID_ARGUMENT);
+    CHECK_STATUS(hsa_amd_queue_cu_set_mask(q, 1u << 30, half), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+    CHECK_STATUS(hsa_amd_queue_cu_get_mask(q, 32, (uint32_t *)"read-only"), HSA_STATUS_ERROR_INVALID_ARGUMENT);
     CHECK_OK(hsa_amd_queue_cu_set_mask(q, 0, NULL));  /* back to every CU */
     CHECK_OK(hsa_amd_queue_cu_get_mask(q, 32, mask));
     CHECK_EQ_U64(mask[0], cus >= 32 ? 0xFFFFFFFFu : (1u << cus) - 1);

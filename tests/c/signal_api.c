@@ -62,6 +62,14 @@ static void check_create(void) {
     CHECK_STATUS(hsa_amd_signal_create(0, 1, NULL, 0, &sig), HSA_STATUS_ERROR_INVALID_ARGUMENT);
     CHECK_STATUS(hsa_amd_signal_create(0, 1, &bogus, 0, &sig), HSA_STATUS_ERROR_INVALID_AGENT);
     CHECK_STATUS(hsa_amd_signal_create(0, 0, NULL, 0, NULL), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+    /* Unreadable, unwritable or absurdly long arrays are argument errors, not crashes. */
+    CHECK_STATUS(hsa_signal_create(0, 1, (const hsa_agent_t *)(uintptr_t)0x1000, &sig),
+                 HSA_STATUS_ERROR_INVALID_ARGUMENT);
+    CHECK_STATUS(hsa_signal_create(0, 0x10000000, &bogus, &sig), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+    CHECK_STATUS(hsa_signal_create(0, 0, NULL, (hsa_signal_t *)(uintptr_t)0x1000),
+                 HSA_STATUS_ERROR_INVALID_ARGUMENT);
+    CHECK_STATUS(hsa_signal_create(0, 0, NULL, (hsa_signal_t *)"read-only"),
+                 HSA_STATUS_ERROR_INVALID_ARGUMENT);
 
     /* Distinct signals with their own values; destroy twice is an error. */
     hsa_signal_t a, b;
@@ -129,6 +137,11 @@ static void check_async_handlers(void) {
     usleep(20000);
     CHECK(atomic_load(&c.calls) == 3);
     CHECK_OK(hsa_signal_destroy(o.done));
+
+    /* Left armed on a live signal: hsa_shut_down stops the handler thread regardless. */
+    hsa_signal_t pending;
+    CHECK_OK(hsa_signal_create(0, 0, NULL, &pending));
+    CHECK_OK(hsa_amd_signal_async_handler(pending, HSA_SIGNAL_CONDITION_EQ, 99, never, NULL));
 }
 
 static void check_groups(void) {
@@ -145,6 +158,10 @@ static void check_groups(void) {
     CHECK_STATUS(hsa_signal_group_create(2, sigs, 0, NULL, NULL), HSA_STATUS_ERROR_INVALID_ARGUMENT);
     CHECK_STATUS(hsa_signal_group_create(1, &bogus, 0, NULL, &group), HSA_STATUS_ERROR_INVALID_SIGNAL);
     CHECK_STATUS(hsa_signal_group_create(2, sigs, 1, &agent_bogus, &group), HSA_STATUS_ERROR_INVALID_AGENT);
+    CHECK_STATUS(hsa_signal_group_create(2, (const hsa_signal_t *)(uintptr_t)0x1000, 0, NULL, &group),
+                 HSA_STATUS_ERROR_INVALID_ARGUMENT);
+    CHECK_STATUS(hsa_signal_group_create(2, sigs, 0, NULL, (hsa_signal_group_t *)(uintptr_t)0x1000),
+                 HSA_STATUS_ERROR_INVALID_ARGUMENT);
 
     CHECK_OK(hsa_signal_group_create(2, sigs, 0, NULL, &group));
     hsa_signal_store_screlease(sigs[1], 0);
@@ -156,6 +173,9 @@ static void check_groups(void) {
     CHECK_OK(hsa_signal_group_wait_any_relaxed(group, conds, values, HSA_WAIT_STATE_ACTIVE, &got, &value));
     CHECK_EQ_U64(got.handle, sigs[0].handle);
     CHECK_STATUS(hsa_signal_group_wait_any_relaxed(group, NULL, values, HSA_WAIT_STATE_ACTIVE, &got, &value),
+                 HSA_STATUS_ERROR_INVALID_ARGUMENT);
+    CHECK_STATUS(hsa_signal_group_wait_any_relaxed(group, conds, (const hsa_signal_value_t *)(uintptr_t)0x1000,
+                                                   HSA_WAIT_STATE_ACTIVE, &got, &value),
                  HSA_STATUS_ERROR_INVALID_ARGUMENT);
 
     gone = group;
