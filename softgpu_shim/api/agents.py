@@ -17,7 +17,8 @@ from _softgpu_hsa import ffi
 
 from core import runtime
 from core.errors import InvalidAgent, InvalidArgument, InvalidIndex
-from softgpu_shim.api.out import callback as require_callback, require_pointer, write, write_bytes, write_struct
+from softgpu_shim.api.out import (callback as require_callback, read_string, require_pointer, write, write_bytes,
+                                  write_struct)
 from softgpu_shim.api.system import (EXTENSION_BITMASK_BYTES, HSA_VERSION, SYSTEM_EXTENSIONS, check_extension_id,
                                      extension_bitmask, version_supported)
 from softgpu_shim.hsa_abi import (AgentInfo, AmdAgentInfo, AmdAgentInfoLater, HsaAgentFeature, HsaCacheInfo,
@@ -27,6 +28,7 @@ from softgpu_shim.hsa_abi import (AgentInfo, AmdAgentInfo, AmdAgentInfoLater, Hs
 from softgpu_shim.registry import export
 
 NAME_BYTES = 64     # HSA_AGENT_INFO_NAME, VENDOR_NAME and HSA_AMD_AGENT_INFO_PRODUCT_NAME
+ISA_NAME_LIMIT = 63  # ROCr's ISA names fit its 64-byte name arrays: a longer one is unknown
 
 # The HDP flush registers a client may write to: plain host words here, one pair per GPU.
 _HDP_REGISTERS = weakref.WeakKeyDictionary()
@@ -306,7 +308,8 @@ def _isa(isa):
 def hsa_isa_from_name(name, isa):
     require_pointer(name, "name")
     require_pointer(isa, "isa")
-    found = _session().agents.isas.from_name(ffi.string(name).decode("utf-8", "replace"))
+    text = read_string(name, ISA_NAME_LIMIT, "name").decode("utf-8", "replace")
+    found = _session().agents.isas.from_name(text)
     write_struct(isa, "hsa_isa_t", "isa", handle=found.handle)
 
 

@@ -56,6 +56,26 @@ def read_array(pointer, ctype, count, what="array"):
     return box
 
 
+def read_string(pointer, limit, what="string"):
+    """The bytes of the NUL-terminated string at `pointer`, without the NUL.
+
+    At most limit + 1 bytes are read: a longer string comes back cut at limit + 1 bytes,
+    so the caller can tell it from any string it accepts.
+    """
+    require_pointer(pointer, what)
+    box = ffi.new(f"char[{limit + 1}]")
+    if lib.sg_safe_copy(box, pointer, limit + 1) == 0:     # one copy when all of it is readable
+        return ffi.buffer(box)[:].split(b"\0", 1)[0]
+    data = b""                                              # else byte by byte, up to the bad page
+    while len(data) <= limit:
+        if lib.sg_safe_copy(box, pointer + len(data), 1) != 0:
+            raise InvalidArgument(f"{what} is not a readable string")
+        if box[0] == b"\0":
+            break
+        data += box[0]
+    return data
+
+
 def callback(fn, what="callback"):
     if fn == ffi.NULL:
         raise InvalidArgument(f"{what} is NULL")

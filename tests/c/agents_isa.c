@@ -2,6 +2,7 @@
    GPU ISA must report ("64" for ROCr 5.2's quirk, "32,64" for the real gfx1030 sizes). */
 #include <hsa/hsa.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "check.h"
 
@@ -138,6 +139,23 @@ static void isa_names_and_compatibility(hsa_isa_t agent_isa) {
     CHECK_STATUS(hsa_isa_from_name("", &dummy), HSA_STATUS_ERROR_INVALID_ISA_NAME);
     CHECK_EQ_U64(dummy.handle, 0x1234);
     CHECK_STATUS(hsa_isa_from_name(NULL, &dummy), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+    CHECK_STATUS(hsa_isa_from_name((const char *)16, &dummy), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+    char long_name[300];
+    memset(long_name, 'a', sizeof long_name - 1);
+    long_name[sizeof long_name - 1] = 0;
+    CHECK_STATUS(hsa_isa_from_name(long_name, &dummy), HSA_STATUS_ERROR_INVALID_ISA_NAME);
+    /* A name that ends right before an unreadable page is found; one running into it is an error. */
+    char *pages = mmap(NULL, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    CHECK(pages != MAP_FAILED && mprotect(pages + 4096, 4096, PROT_NONE) == 0);
+    const char *gfx1030 = "amdgcn-amd-amdhsa--gfx1030";
+    char *at_edge = pages + 4096 - strlen(gfx1030) - 1;
+    strcpy(at_edge, gfx1030);
+    hsa_isa_t edge = {0};
+    CHECK_OK(hsa_isa_from_name(at_edge, &edge));
+    CHECK_EQ_U64(edge.handle, agent_isa.handle);
+    memcpy(pages + 4096 - strlen(gfx1030), gfx1030, strlen(gfx1030));   /* no NUL before the page ends */
+    CHECK_STATUS(hsa_isa_from_name(pages + 4096 - strlen(gfx1030), &dummy), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+    munmap(pages, 8192);
     CHECK_STATUS(hsa_isa_from_name("amdgcn-amd-amdhsa--gfx1030", NULL), HSA_STATUS_ERROR_INVALID_ARGUMENT);
 
     bool ok = false;
