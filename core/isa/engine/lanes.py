@@ -162,7 +162,7 @@ def sdwa_source(step, inst, values, i, type_):
         return values
     bits = SDWA_BITS[sel]
     field = (values.astype(np.uint32) >> np.uint32(SDWA_SHIFT[sel])) & np.uint32((1 << bits) - 1)
-    if int(inst.mods.get("sext", 0)) >> i & 1:
+    if inst.mods.get(f"src{i}_sext"):
         sign = np.uint32(1 << (bits - 1))
         field = (field ^ sign) - sign
     return field.astype(np.uint32)

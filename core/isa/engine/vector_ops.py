@@ -46,9 +46,6 @@ def valu(inst):
     except KeyError:
         return None
     kwargs = _mods_kwargs(inst.mods)
-    if inst.form == "sdwa":
-        for name in ("neg", "abs"):
-            kwargs[name] = int(inst.mods.get(f"src_{name}", kwargs.get(name, 0)))
     # reads_dst ops (v_fmac, v_mac, v_dot2c) take the old destination after the explicit sources.
     sources = inst.src + (inst.dst[:1] if op.reads_dst else ()) + inst.implicit_src
     dests = tuple(d for d in inst.dst + inst.implicit_dst)
