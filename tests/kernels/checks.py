@@ -140,12 +140,19 @@ def round_to(exact, dtype, mode):
     return np.where(step, np.nextafter(r, target), r).astype(dtype)
 
 
-def round_half_away(x):
+def llvm_round(x):
+    """round() as LLVM 15 lowers it for AMDGPU (f32 and f64 alike):
+    trunc(x) + (|x - trunc(x)| >= 0.5 ? copysign(1, x) : +0.0), each step rounded in x's
+    format. The final addition turns a -0.0 truncation into +0.0, so round(-0.25) is +0.0
+    on the hardware, where C's round gives -0.0."""
     t = np.trunc(x)
-    return np.where(np.abs(x - t) >= 0.5, t + np.sign(x), t).astype(x.dtype)
+    step = np.where(np.abs(x - t) >= 0.5, np.copysign(np.ones_like(x), x), np.zeros_like(x))
+    return (t + step).astype(x.dtype)
 
 
 def saturate(x, lo, hi, rounding=np.trunc):
-    """OpenCL's convert_<int>_sat[_mode]: round, clamp to [lo, hi], NaN -> 0."""
+    """convert_<int>_sat[_mode] as ROCm's device library computes it: round, then
+    fmin(fmax(x, lo), hi) before converting. fmax drops a NaN, so NaN converts to `lo`
+    (INT_MIN for int), not to 0 as the OpenCL spec says."""
     x = np.asarray(x, dtype=np.float64)
-    return np.where(np.isnan(x), 0, np.clip(rounding(np.nan_to_num(x)), lo, hi)).astype(np.int64)
+    return np.where(np.isnan(x), lo, np.clip(rounding(np.nan_to_num(x)), lo, hi)).astype(np.int64)

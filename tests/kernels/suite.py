@@ -23,7 +23,7 @@ import numpy as np
 
 from core.isa.launch import Local
 from tests.kernels.checks import (EXACT, Close, Columns, Ulps, clz, fma16, fma32, fma64,
-                                  popcount, round_half_away, round_to, saturate, wrap32)
+                                  llvm_round, popcount, round_to, saturate, wrap32)
 from tests.support.kernels import compile_hip, compile_opencl
 
 N = 256
@@ -229,7 +229,7 @@ def float_minmax(rng, wave):
 def float_round(rng, wave):
     a = np.concatenate([rng.integers(-400, 400, N // 2) / 4, floats(rng, N // 2, -2, 9)])
     a = with_edges(a.astype(np.float32), [0.5, -0.5, 1.5, -2.5, 2**23 + 1, -0.0, 0.49999997])
-    want = np.stack([np.floor(a), np.ceil(a), round_half_away(a), np.rint(a), np.trunc(a),
+    want = np.stack([np.floor(a), np.ceil(a), llvm_round(a), np.rint(a), np.trunc(a),
                      a - np.trunc(a)], axis=1)
     return [a, np.zeros(6 * N, np.float32)], {1: want}
 
@@ -365,7 +365,7 @@ def double_convert(rng, wave):
     longs = with_edges(ints(rng, N, -2**63, 2**63 - 1, np.int64), [2**53 + 1, -2**63, 2**62 + 2**9])
     f = np.stack([a.astype(np.float32), round_to(a, np.float32, "rtz")], axis=1)
     n = np.stack([np.trunc(a).astype(np.int64), saturate(a, INT_MIN, INT_MAX)], axis=1)
-    d = np.stack([longs.astype(np.float64), np.floor(a), np.ceil(a), round_half_away(a)], axis=1)
+    d = np.stack([longs.astype(np.float64), np.floor(a), np.ceil(a), llvm_round(a)], axis=1)
     return ([a, longs, np.zeros(2 * N, np.float32), np.zeros(2 * N, np.int64),
              np.zeros(4 * N, np.float64)], {2: f, 3: n, 4: d})
 
@@ -700,7 +700,9 @@ def ndrange_2d(rng, wave):
     for d in range(2):
         cols += [lid[d], grp[d], size[d], np.full(count, group[d]),
                  np.full(count, -(-grid[d] // group[d])), np.full(count, grid[d])]
-    cols[5] = cols[5] + 1000 * (lid[1] * size[0] + lid[0])
+    # ROCm's get_local_linear_id multiplies by the enqueued sizes (the packet's), also in
+    # partial groups where the spec's formula would use the actual local size.
+    cols[5] = cols[5] + 1000 * (lid[1] * group[0] + lid[0])
     return [np.full(12 * count, 0xDEAD, np.uint32)], {0: np.stack(cols, axis=1).astype(np.uint32)}
 
 
@@ -713,7 +715,7 @@ def ndrange_3d(rng, wave):
     for d in range(3):
         cols += [lid[d] + 100 * grp[d], size[d] + 100 * group[d],
                  np.full(count, -(-grid[d] // group[d]) + 100 * grid[d])]
-    cols.append((lid[2] * size[1] + lid[1]) * size[0] + lid[0] + 3000)
+    cols.append((lid[2] * group[1] + lid[1]) * group[0] + lid[0] + 3000)   # see ndrange_2d
     return [np.full(10 * count, 0xDEAD, np.uint32)], {0: np.stack(cols, axis=1).astype(np.uint32)}
 
 
