@@ -83,10 +83,10 @@ edgy32 = st.one_of(st.sampled_from([0, 1, 2, 31, 32, 33, 0x7FFFFFFF, 0x80000000,
 
 
 def s32(x):
-    x &= 0xFFFFFFFF
+    x = int(x) & 0xFFFFFFFF
     return x - (1 << 32) if x >> 31 else x
 
 
 def s16(x):
-    x &= 0xFFFF
+    x = int(x) & 0xFFFF
     return x - (1 << 16) if x >> 15 else x
