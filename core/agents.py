@@ -9,7 +9,7 @@ Holds three invariants:
 Interface for other parts: `agents.all`, `agents.gpus`, `agents.cpu`, `agents.get(handle)`;
 an Agent's `is_gpu`, `spec` (its profile section: profile["cpu"] or profile["gpu"]),
 `handle`, `node`, `memory_bytes` (device memory of a GPU, system memory for the CPU),
-`isa` (core.isa_info.Isa, None for the CPU), `isa_name` and `caches`; `agents.isas` (IsaRegistry).
+`isa` (core.isa_info.Isa, None for the CPU), `isa_name`, `caches`, `bdfid` and `uuid`; `agents.isas` (IsaRegistry).
 """
 from core.errors import InvalidAgent, InvalidCache
 from core.handles import HandleTable, KIND_AGENT, KIND_CACHE
@@ -34,6 +34,8 @@ class Agent:
         self.handle = None
         self.isa = None
         self.caches = []
+        self.bdfid = 0            # PCI bus/device/function (a GPU's own; 0 for the CPU)
+        self.uuid = None          # 16 hex digits for a GPU
 
     @property
     def is_gpu(self):
@@ -61,9 +63,12 @@ class Agents:
         self.isas = IsaRegistry(_gpu_wavefront_sizes(profile), {profile.gpu["isa"]})
         self.all = []
         self._add(Agent("cpu", profile.cpu["name"], profile.cpu, 0, profile.system_bytes))
-        for node in range(1, profile.gpu_count + 1):
-            gpu = Agent("gpu", profile.gpu["name"], profile.gpu, node, profile.device_bytes)
+        for index in range(profile.gpu_count):
+            gpu = Agent("gpu", profile.gpu["name"], profile.gpu, index + 1, profile.device_bytes)
             gpu.isa = self.isas.from_name(profile.gpu["isa"])
+            # Boards of one profile sit on consecutive PCI buses and have distinct serials.
+            gpu.bdfid = profile.gpu["bdfid"] + (index << 8)
+            gpu.uuid = f"{(int(profile.gpu['uuid'], 16) + index) % (1 << 64):016x}"
             self._add(gpu)
 
     def _add(self, agent):

@@ -156,7 +156,7 @@ def test_hsa_init_fails_on_a_broken_profile_with_a_clear_message(tmp_path):
 def test_hsa_init_uses_the_profile_named_by_softgpu_profile():
     proc = cprog.run("system_init.c", SOFTGPU_PROFILE="generic")
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "hsa_init 0x0\ngpu compute units 8\n" in proc.stdout
+    assert "hsa_init 0x0\ngpu compute units 8 bdfid 256 uuid GPU-0000000000000001\n" in proc.stdout
 
 
 def test_unknown_profile_name_fails_hsa_init():
@@ -172,4 +172,5 @@ def test_two_gpus_from_one_profile(tmp_path):
     path = tmp_path / "two.json"
     path.write_text(json.dumps(data))
     proc = cprog.run("system_init.c", SOFTGPU_PROFILE=str(path))
-    assert proc.stdout.count("gpu compute units 72") == 2, proc.stdout + proc.stderr
+    assert ("gpu compute units 72 bdfid 768 uuid GPU-5f3c9a1e0d2b4c67\n"
+            "gpu compute units 72 bdfid 1024 uuid GPU-5f3c9a1e0d2b4c68\n") in proc.stdout, proc.stdout + proc.stderr

@@ -86,8 +86,9 @@ def _hdp_flush(agent):
 
 
 def _memory_avail(agent):
-    arena = _session().arena
-    return min(agent.memory_bytes, arena.size - arena.used)
+    """Free bytes of the agent's own pools (ROCr: what KFD says is free on the device)."""
+    budgets = {id(p.budget): p.budget for p in _session().memory.pools_of(agent) if p.budget is not None}
+    return sum(budget.size - budget.used for budget in budgets.values())
 
 
 def _image_dims(key):
@@ -201,7 +202,7 @@ _GPU = {**_COMMON, **{
     HsaExtAgentInfo.IMAGE_LINEAR_ROW_PITCH_ALIGNMENT: ("size_t", _image_dims("linear_row_pitch_alignment")),
     AmdAgentInfo.CHIP_ID: ("uint32_t", lambda a: a.spec["chip_id"]),
     AmdAgentInfo.MAX_ADDRESS_WATCH_POINTS: ("uint32_t", lambda a: a.spec["address_watch_points"]),
-    AmdAgentInfo.BDFID: ("uint32_t", lambda a: a.spec["bdfid"]),
+    AmdAgentInfo.BDFID: ("uint32_t", lambda a: a.bdfid),
     AmdAgentInfo.MEMORY_WIDTH: ("uint32_t", lambda a: a.spec["memory_width_bits"]),
     AmdAgentInfo.MEMORY_MAX_FREQUENCY: ("uint32_t", lambda a: a.spec["memory_max_clock_mhz"]),
     AmdAgentInfo.PRODUCT_NAME: (f"char[{NAME_BYTES}]", lambda a: _name(a.spec["marketing_name"])),
@@ -212,7 +213,7 @@ _GPU = {**_COMMON, **{
     AmdAgentInfo.HDP_FLUSH: ("hsa_amd_hdp_flush_t", _hdp_flush),
     AmdAgentInfo.DOMAIN: ("uint32_t", lambda a: a.spec["domain"]),
     AmdAgentInfo.COOPERATIVE_QUEUES: ("bool", lambda a: a.spec["cooperative_queues"]),
-    AmdAgentInfo.UUID: ("char[21]", lambda a: b"GPU-" + a.spec["uuid"].encode()),
+    AmdAgentInfo.UUID: ("char[21]", lambda a: b"GPU-" + a.uuid.encode()),
     AmdAgentInfo.ASIC_REVISION: ("uint32_t", lambda a: a.spec["asic_revision"]),
     AmdAgentInfo.SVM_DIRECT_HOST_ACCESS: ("bool", lambda a: a.spec["svm_direct_host_access"]),
     AmdAgentInfo.COOPERATIVE_COMPUTE_UNIT_COUNT: ("uint32_t", lambda a: a.spec["compute_units"]),

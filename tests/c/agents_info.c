@@ -33,6 +33,11 @@ static hsa_status_t collect(hsa_agent_t agent, void *data) {
     return HSA_STATUS_SUCCESS;
 }
 
+static hsa_status_t first_pool(hsa_amd_memory_pool_t pool, void *data) {
+    *(hsa_amd_memory_pool_t *)data = pool;
+    return HSA_STATUS_INFO_BREAK;
+}
+
 static uint64_t u32(hsa_agent_t agent, int attribute) {
     uint32_t v = 0xDEADBEEF;
     CHECK_OK(hsa_agent_get_info(agent, (hsa_agent_info_t)attribute, &v));
@@ -163,8 +168,15 @@ static void check_gpu(hsa_agent_t gpu, hsa_agent_t cpu) {
     CHECK_EQ_U64(flag(gpu, HSA_AMD_AGENT_INFO_SVM_DIRECT_HOST_ACCESS), 0);
     CHECK_EQ_U64(u32(gpu, HSA_AMD_AGENT_INFO_COOPERATIVE_COMPUTE_UNIT_COUNT), 72);
 
-    uint64_t avail = u64(gpu, AMD_AGENT_INFO_MEMORY_AVAIL);
-    CHECK(avail > 0 && avail <= 17163091968ull);
+    /* Free device memory: all of it, then less what an allocation from the GPU's pool took. */
+    CHECK_EQ_U64(u64(gpu, AMD_AGENT_INFO_MEMORY_AVAIL), 17163091968ull);
+    hsa_amd_memory_pool_t pool = {0};
+    CHECK_STATUS(hsa_amd_agent_iterate_memory_pools(gpu, first_pool, &pool), HSA_STATUS_INFO_BREAK);
+    void *block = NULL;
+    CHECK_OK(hsa_amd_memory_pool_allocate(pool, 1 << 20, 0, &block));
+    CHECK_EQ_U64(u64(gpu, AMD_AGENT_INFO_MEMORY_AVAIL), 17163091968ull - (1 << 20));
+    CHECK_OK(hsa_amd_memory_pool_free(block));
+    CHECK_EQ_U64(u64(gpu, AMD_AGENT_INFO_MEMORY_AVAIL), 17163091968ull);
     CHECK_EQ_U64(u64(gpu, AMD_AGENT_INFO_TIMESTAMP_FREQUENCY), 1000000000u);
     CHECK_EQ_U64(u32(gpu, AMD_AGENT_INFO_ASIC_FAMILY_ID), 143);
     CHECK_EQ_U64(u32(gpu, AMD_AGENT_INFO_UCODE_VERSION), 118);

@@ -1,5 +1,5 @@
 /* hsa_init under the environment's SOFTGPU_PROFILE: prints "hsa_init 0x<status>", then
-   (on success) the GPU's compute unit count, and shuts down. */
+   (on success) each GPU's compute unit count, BDFID and UUID, and shuts down. */
 #include <hsa/hsa.h>
 #include <hsa/hsa_ext_amd.h>
 
@@ -11,8 +11,12 @@ static hsa_status_t print_gpu(hsa_agent_t agent, void *data) {
     uint32_t cus = 0;
     CHECK_OK(hsa_agent_get_info(agent, HSA_AGENT_INFO_DEVICE, &type));
     if (type == HSA_DEVICE_TYPE_GPU) {
+        uint32_t bdfid = 0;
+        char uuid[32] = "";
         CHECK_OK(hsa_agent_get_info(agent, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_COMPUTE_UNIT_COUNT, &cus));
-        printf("gpu compute units %u\n", cus);
+        CHECK_OK(hsa_agent_get_info(agent, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_BDFID, &bdfid));
+        CHECK_OK(hsa_agent_get_info(agent, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_UUID, uuid));
+        printf("gpu compute units %u bdfid %u uuid %s\n", cus, bdfid, uuid);
     }
     return HSA_STATUS_SUCCESS;
 }
