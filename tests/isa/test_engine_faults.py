@@ -1,0 +1,91 @@
+"""Kernel faults: reported with kernel, PC, instruction, workgroup, wave, lane and address,
+raised before the faulting access writes anything, never a crash."""
+import numpy as np
+import pytest
+
+from core.isa.engine.faults import KernelFault
+from core.isa.launch import launch
+from softgpu_shim.hsa_abi import Status
+from tests.support.kernels import compile_opencl
+
+WILD_STORE = """
+kernel void wild(global int *out, int stride) {
+  size_t i = get_global_id(0);
+  out[i * stride] = 7;
+}
+"""
+
+
+def test_a_store_outside_every_allocation_faults_and_writes_nothing(session):
+    co = compile_opencl(WILD_STORE, opt="-O2")
+    out = np.zeros(64, np.int32)
+    with pytest.raises(KernelFault) as caught:
+        launch(session, co, "wild", [out, np.int32(1 << 22)], 64, 32)
+    fault = caught.value
+    assert fault.status == Status.ERROR_MEMORY_APERTURE_VIOLATION
+    report = fault.report
+    assert report["kernel"] == "wild"
+    assert report["instruction"].startswith("global_store_dword")
+    assert report["workgroup"] == (0, 0, 0) and report["wave"] == 0
+    assert report["lane"] == 1                        # lane 0 stays inside the buffer
+    assert report["address"] is not None and report["pc"] is not None
+    assert "outside every live allocation" in report["reason"]
+
+
+def test_lanes_inside_memory_do_not_store_when_another_lane_faults(session, monkeypatch):
+    # Launch keeps its buffers until the dispatch returns, so run the dispatch directly.
+    from core.isa.engine import testlaunch
+    co = compile_opencl(WILD_STORE, opt="-O2")
+    kept = {}
+    original = testlaunch.run_dispatch
+
+    def run_and_keep(session_, kernel, **kw):
+        try:
+            return original(session_, kernel, **kw)
+        finally:
+            kernarg = session_.arena.view(kw["kernarg_address"], 8).view(np.uint64)[0]
+            kept["out"] = session_.arena.view(int(kernarg), 4).view(np.int32).copy()
+    monkeypatch.setattr(testlaunch, "run_dispatch", run_and_keep)
+    with pytest.raises(KernelFault):
+        launch(session, co, "wild", [np.zeros(64, np.int32), np.int32(1 << 22)], 64, 32)
+    assert kept["out"][0] == 0                         # lane 0's in-bounds store never happened
+
+
+TRAP = """
+kernel void trap(global int *out) {
+  if (get_global_id(0) == 37) __builtin_trap();
+  out[get_global_id(0)] = 1;
+}
+"""
+
+
+def test_a_trap_is_an_illegal_instruction_fault_naming_its_wave(session):
+    co = compile_opencl(TRAP, opt="-O2")
+    with pytest.raises(KernelFault) as caught:
+        launch(session, co, "trap", [np.zeros(64, np.int32)], 64, 32)
+    assert caught.value.status == Status.ERROR_ILLEGAL_INSTRUCTION
+    assert caught.value.report["instruction"].startswith("s_trap")
+    assert caught.value.report["workgroup"] == (1, 0, 0) and caught.value.report["wave"] == 0
+
+
+SPIN = """
+kernel void spin(global volatile int *flag) {
+  while (flag[0] == 0) { }
+}
+"""
+
+
+def test_a_kernel_that_never_ends_trips_the_watchdog(session):
+    co = compile_opencl(SPIN, opt="-O2")
+    with pytest.raises(KernelFault) as caught:
+        launch(session, co, "spin", [np.zeros(1, np.int32)], 32, 32, watchdog_instructions=5000)
+    assert caught.value.status == Status.ERROR_ILLEGAL_INSTRUCTION
+    assert "watchdog" in caught.value.report["reason"]
+
+
+def test_launch_frees_its_allocations_after_a_fault(session):
+    co = compile_opencl(WILD_STORE, opt="-O2")
+    before = session.arena.used
+    with pytest.raises(KernelFault):
+        launch(session, co, "wild", [np.zeros(64, np.int32), np.int32(1 << 22)], 64, 32)
+    assert session.arena.used == before
