@@ -4,6 +4,9 @@ wave32 and wave64 builds, each compared with its numpy reference.
 XFAIL lists the variants the engine cannot run yet, each with the reason; the marks are
 strict, so a variant that starts passing fails the run until its entry is removed.
 """
+import subprocess
+
+import msgpack
 import numpy as np
 import pytest
 from elftools.elf.elffile import ELFFile
@@ -38,7 +41,6 @@ def _kernel_metadata(path, name):
     with open(path, "rb") as f:
         elf = ELFFile(f)
         symbols = {s.name for s in elf.get_section_by_name(".symtab").iter_symbols()}
-        import msgpack
         for section in elf.iter_sections():
             if section.header.sh_type == "SHT_NOTE":
                 for note in section.iter_notes():
@@ -57,6 +59,33 @@ def test_kernel_builds_for_its_variant(case, opt, wave, code_object):
     assert f"{case.name}.kd" in symbols
     assert meta is not None, f"no metadata for {case.name}"
     assert meta[".wavefront_size"] == wave
+
+
+# What a kernel is in the suite for, checked on its -O0 and -O2 builds, so a compiler change
+# that optimises the feature away shows up here rather than as silently lost coverage.
+CLAIMS = {
+    "private_array_walk": lambda meta, text: meta[".private_segment_fixed_size"] >= 96 * 4,
+    "noinline_calls": lambda meta, text: "s_swappc_b64" in text,
+    "wg_reduce": lambda meta, text: meta[".group_segment_fixed_size"] > 0 and "s_barrier" in text,
+    "tiled_matmul": lambda meta, text: meta[".group_segment_fixed_size"] > 0 and "s_barrier" in text,
+    "local_atomics": lambda meta, text: "ds_add_rtn_u32" in text or "ds_inc" in text,
+    "float_div_sqrt_cr": lambda meta, text: "v_div_fixup_f32" in text,
+    "double_arith": lambda meta, text: "v_div_fmas_f64" in text and "v_fma_f64" in text,
+    "half_arith": lambda meta, text: "v_fma_f16" in text or "v_fmac_f16" in text,
+    "cross_lane_builtins": lambda meta, text: all(
+        m in text for m in ("ds_bpermute_b32", "v_readfirstlane_b32", "ds_swizzle_b32", "_dpp")),
+    "byte_short_loads": lambda meta, text: "global_load_sbyte" in text and "global_load_sshort" in text,
+}
+
+
+@pytest.mark.parametrize("name,opt", [pytest.param(n, o, id=f"{n}{o}") for n in CLAIMS
+                                      for o in ("-O0", "-O2")])
+def test_build_exercises_its_feature(name, opt):
+    case = next(c for c in CASES if c.name == name)
+    path = case.compile(opt, 32)
+    text = subprocess.run(["llvm-objdump-15", "-d", path], capture_output=True, text=True,
+                          check=True).stdout
+    assert CLAIMS[name](_kernel_metadata(path, name)[1], text)
 
 
 @pytest.mark.parametrize("case", [pytest.param(c, id=c.name) for c in CASES])

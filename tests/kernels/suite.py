@@ -637,7 +637,7 @@ def _by_wave(values, wave):
     return values.reshape(-1, wave)
 
 
-@case("subgroups.cl", N, 128)
+@case("subgroups.cl", N, 128, code_objects=(4, 5))
 def subgroup_basics(rng, wave):
     a = ints(rng, N, -1000, 1000)
     w = _by_wave(a, wave)
@@ -752,7 +752,7 @@ def hip_saxpy(rng, wave):
     return [a, x, y, np.int32(1000)], {2: want}
 
 
-@case("hip_kernels.hip", 1024, 256, waves=(32,))
+@case("hip_kernels.hip", 1024, 256, waves=(32,), code_objects=(4, 5))
 def hip_block_sum(rng, wave):
     data = ints(rng, 1024, -1000, 1000)
     return [data, np.zeros(4, np.int32)], {1: data.reshape(4, 256).sum(axis=1).astype(np.int32)}
