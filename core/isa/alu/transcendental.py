@@ -42,13 +42,23 @@ def _rsq(x):
     return 1 / np.sqrt(x)
 
 
+def _quadrant(x):
+    """x revolutions -> (quarter turns mod 4, angle in radians with |angle| <= pi/4); exact
+    reduction, so multiples of a quarter turn give exact zeros and ones."""
+    r = x - np.rint(x)                       # exact for every representable x
+    q = np.rint(4 * r)
+    return np.mod(q, 4), TWO_PI * (r - q / 4)
+
+
 def _sin_rev(x):
-    r = x - np.rint(x)                       # exact: |r| <= 0.5 of a representable x
-    return np.where(x == 0, x, np.sin(TWO_PI * r))
+    q, a = _quadrant(x)
+    s = np.select([q == 0, q == 1, q == 2], [np.sin(a), np.cos(a), -np.sin(a)], -np.cos(a)) + 0.0
+    return np.where(x == 0, x, s)
 
 
 def _cos_rev(x):
-    return np.cos(TWO_PI * (x - np.rint(x)))
+    q, a = _quadrant(x)
+    return np.select([q == 0, q == 1, q == 2], [np.cos(a), -np.sin(a), -np.cos(a)], np.sin(a)) + 0.0
 
 
 _FUNCS = {
