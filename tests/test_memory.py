@@ -3,6 +3,8 @@ the engine's view of valid addresses (in-process, through session.memory)."""
 import ctypes
 import json
 import mmap
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -10,7 +12,7 @@ import pytest
 from core import profile as profiles
 from core.errors import InvalidAllocation, InvalidArgument, OutOfResources
 from tests.support import cprog
-from tests.support.paths import LIBRARY
+from tests.support.paths import LIBRARY, ROOT
 
 SMALL_SYSTEM = 32 << 20
 SMALL_DEVICE = (64 << 20) + 3 * 4096      # not a multiple of the quarters memory_alloc.c takes
@@ -187,3 +189,40 @@ def test_a_full_arena_fails_the_allocation_and_charges_no_pool(session):
     finally:
         for address in fillers:
             arena.free(address)
+
+
+_TWO_GPUS = """
+import ctypes, sys
+sys.path.insert(0, sys.argv[1])
+lib = ctypes.CDLL(sys.argv[2])
+assert lib.hsa_init() == 0
+from core import runtime
+from softgpu_shim.hsa_abi import HsaAmdMemoryPoolAccess as Access
+session = runtime.require()
+memory, (gpu0, gpu1) = session.memory, session.agents.gpus
+dev0, dev1 = memory.pools_of(gpu0)[0], memory.pools_of(gpu1)[0]
+assert dev0.budget is not dev1.budget and dev0.size == dev1.size == int(sys.argv[3])
+assert dev1.access(gpu0, memory.link(gpu0, dev1)) == Access.DISALLOWED_BY_DEFAULT
+a = memory.allocate(dev1, 4096, restricted=True)
+info = memory.pointer_info(a)
+assert info.owner is gpu1 and info.accessible == [gpu1]
+ranges = memory.valid_ranges(gpu0)
+assert not any(s <= a < e for s, e in zip(ranges[0].tolist(), ranges[1].tolist()))
+memory.allow_access([gpu0.handle], a)
+assert memory.pointer_info(a).accessible == [gpu0, gpu1]
+memory.free(a)
+assert lib.hsa_shut_down() == 0
+print("ok")
+"""
+
+
+def test_each_gpu_of_a_multi_gpu_profile_has_its_own_pools(small_profile):
+    with open(small_profile) as f:
+        data = json.load(f)
+    data["gpu_count"] = 2
+    with open(small_profile, "w") as f:
+        json.dump(data, f)
+    proc = subprocess.run([sys.executable, "-c", _TWO_GPUS, ROOT, LIBRARY, str(SMALL_DEVICE)],
+                          env=cprog.env(SOFTGPU_PROFILE=small_profile), capture_output=True, text=True,
+                          timeout=120)
+    assert proc.stdout.strip() == "ok", proc.stdout + proc.stderr

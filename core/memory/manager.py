@@ -62,11 +62,10 @@ class Memory:
     def __init__(self, session):
         self.arena = session.arena
         self.agents = session.agents
-        self.profile = session.profile
         # ROCr's regions and pools are the same objects; the table's error is the pool's,
         # region calls translate it (region()).
         self.table = HandleTable(KIND_POOL, InvalidMemoryPool)
-        self.by_agent = pool_layout.build(self.profile, self.agents, self.arena.base)
+        self.by_agent = pool_layout.build(self.agents, self.arena.base)
         for agent_pools in self.by_agent.values():
             for pool in agent_pools:
                 pool.handle = self.table.add(pool)
@@ -108,7 +107,7 @@ class Memory:
         return own
 
     def link(self, agent, pool):
-        return pool_layout.link_between(agent, pool.owner, self.profile)
+        return pool_layout.link_between(agent, pool.owner)
 
     # -- allocation ----------------------------------------------------------------------
 

@@ -6,8 +6,8 @@ Holds four invariants:
 - the layout is ROCr's on a dGPU machine: the CPU agent has a fine-grained pool, a
   fine-grained kernarg pool and a coarse-grained pool (all three backed by system
   memory), each GPU a coarse-grained device-local pool and a group (LDS) pool;
-- every attribute answers from the profile (sizes) or from ROCr's rules (flags,
-  granule, access, links), never from the host machine;
+- every attribute answers from the profile (sizes, LDS, memory bus) or from ROCr's rules
+  (flags, granule, access, links), never from the host machine;
 - a pool never hands out more than its budget: the three system pools share one
   budget (they are views of the same host memory), each device pool has its own.
 """
@@ -19,9 +19,6 @@ from softgpu_shim.hsa_abi import (HsaAmdMemoryPoolGlobalFlag as PoolFlag,
                                   HsaAmdLinkInfoType as LinkType)
 
 PAGE = 4096
-# ROCr reports this LDS size when the profile does not name one: 64 KiB per workgroup
-# on every gfx9/gfx10 part.
-DEFAULT_LDS_BYTES = 64 * 1024
 
 SYSTEM_FINE = "system_fine"
 SYSTEM_KERNARG = "system_kernarg"
@@ -61,18 +58,18 @@ class Budget:
 class Link:
     """What hsa_amd_agent_memory_pool_get_info reports for one agent -> pool path."""
 
-    def __init__(self, hops, link_type=LinkType.PCIE, numa_distance=0, atomics=False,
-                 coherent=False, latency=(0, 0), bandwidth=(0, 0)):
+    def __init__(self, hops, link_type, numa_distance=0, atomics=False, coherent=False):
         self.hops = hops
         self.link_type = link_type
         self.numa_distance = numa_distance
         self.atomic_32 = self.atomic_64 = atomics
         self.coherent = coherent
-        self.min_latency, self.max_latency = latency
-        self.min_bandwidth, self.max_bandwidth = bandwidth
+        self.min_latency = self.max_latency = 0
+        self.min_bandwidth = self.max_bandwidth = 0
 
 
-NO_LINK = Link(0, link_type=LinkType.HYPERTRANSPORT)
+# ROCr's "no link" (an agent and its own memory): all zeros, type 0.
+NO_LINK = Link(0, LinkType.HYPERTRANSPORT)
 
 
 class Pool:
@@ -148,50 +145,31 @@ class Pool:
         self.allocated -= size
 
 
-def _memory(profile, key, fallback):
-    return profile.data.get("memory", {}).get(key, fallback)
-
-
-def _agent_field(agent, profile, key, fallback):
-    """A GPU's field: its profile section, that section's "memory", or the profile's "memory"."""
-    for section in (agent.spec, agent.spec.get("memory", {}), profile.data.get("memory", {})):
-        if key in section:
-            return section[key]
-    return fallback
-
-
-def build(profile, agents, device_base):
+def build(agents, device_base):
     """Every pool of every agent, in ROCr's order: {agent: [Pool, ...]}.
 
-    Sizes: profile.memory.system_bytes for the system pools and device_bytes for each
-    GPU's device pool (Profile.arena_bytes is their sum); lds_bytes, memory_width_bits and
-    memory_max_clock_mhz come from the GPU's profile section (64 KiB LDS when absent).
+    Sizes come from the agents (profile memory.system_bytes for the CPU, device_bytes
+    for each GPU), the LDS size and memory bus from each GPU's profile section.
     """
-    system = Budget(_memory(profile, "system_bytes", 0))
-    pools = {}
     cpu = agents.cpu
-    pools[cpu] = [Pool(kind, cpu, system.size, system)
-                  for kind in (SYSTEM_FINE, SYSTEM_KERNARG, SYSTEM_COARSE)]
+    system = Budget(cpu.memory_bytes)
+    pools = {cpu: [Pool(kind, cpu, system.size, system)
+                   for kind in (SYSTEM_FINE, SYSTEM_KERNARG, SYSTEM_COARSE)]}
     for gpu in agents.gpus:
-        device = Budget(_memory(profile, "device_bytes", 0))
-        width = _agent_field(gpu, profile, "memory_width_bits", 0)
-        clock = _agent_field(gpu, profile, "memory_max_clock_mhz", 0)
+        device = Budget(gpu.memory_bytes)
         pools[gpu] = [Pool(DEVICE, gpu, device.size, device, base=device_base,
-                           bus_width=width, max_clock_mhz=clock),
-                      Pool(GROUP, gpu, _agent_field(gpu, profile, "lds_bytes", DEFAULT_LDS_BYTES), None)]
+                           bus_width=gpu.spec["memory_width_bits"],
+                           max_clock_mhz=gpu.spec["memory_max_clock_mhz"]),
+                      Pool(GROUP, gpu, gpu.spec["lds_bytes"], None)]
     return pools
 
 
-def link_between(agent, owner, profile):
-    """The link from `agent` to memory owned by `owner` (ROCr: at most one hop is reported).
+def link_between(agent, owner):
+    """The link from `agent` to memory owned by `owner` (ROCr reports at most one hop).
 
-    Between distinct agents SoftGPU models one PCIe hop, as a discrete gfx1030 board has;
-    profile.links.pcie may give its latency/bandwidth/NUMA distance.
+    Between distinct agents SoftGPU models the one PCIe hop of a discrete board, with
+    KFD's NUMA weight for a PCIe GPU-CPU link; latency and bandwidth are not modelled (0).
     """
     if agent is owner:
         return NO_LINK
-    pcie = profile.data.get("links", {}).get("pcie", {})
-    return Link(1, LinkType.PCIE, numa_distance=pcie.get("numa_distance", 20), atomics=True,
-                coherent=False,
-                latency=(pcie.get("min_latency_ns", 0), pcie.get("max_latency_ns", 0)),
-                bandwidth=(pcie.get("min_bandwidth_mbps", 0), pcie.get("max_bandwidth_mbps", 0)))
+    return Link(1, LinkType.PCIE, numa_distance=20, atomics=True, coherent=False)
