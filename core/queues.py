@@ -157,12 +157,12 @@ class Queues:
             live = sum(1 for q in self._by_address.values() if q.agent is agent and not q.soft)
         if live >= spec["queues_max"]:
             raise OutOfResources(f"the agent already has {live} queues")
-        doorbell = self.session.signals.create(DOORBELL_INITIAL)
+        doorbell = self.session.signals.create(DOORBELL_INITIAL, owner=self)
         try:
             queue = self._build(agent, size, queue_type, HsaQueueFeature.KERNEL_DISPATCH, doorbell,
                                 soft=False, error_callback=error_callback)
         except BaseException:
-            self.session.signals.destroy(doorbell)
+            self.session.signals.destroy(doorbell, owner=self)
             raise
         if self.processor_factory is not None:
             try:
@@ -234,9 +234,7 @@ class Queues:
         with self._lock:
             self._by_address.pop(queue.address, None)
         if not queue.soft:
-            signals_part = self.session.signals
-            if signals.valid(queue.doorbell_signal):
-                signals_part.destroy(queue.doorbell_signal)
+            self.session.signals.destroy(queue.doorbell_signal, owner=self)
         self.session.arena.free(queue.ring_address)
         self.session.arena.free(queue.address)
 

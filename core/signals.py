@@ -112,11 +112,12 @@ def value_address(handle):
 
 class SignalInfo:
     """What the runtime remembers about a signal besides its value."""
-    __slots__ = ("consumers", "attributes")
+    __slots__ = ("consumers", "attributes", "owner")
 
-    def __init__(self, consumers, attributes):
+    def __init__(self, consumers, attributes, owner=None):
         self.consumers = consumers      # agent handles named at creation (ROCr keeps them as hints)
         self.attributes = attributes    # hsa_amd_signal_attribute_t bits
+        self.owner = owner              # the runtime part that alone may destroy it (a queue's doorbell)
 
 
 class Signals:
@@ -131,14 +132,16 @@ class Signals:
         self.handlers = AsyncHandlers()
         self.groups = HandleTable(KIND_SIGNAL_GROUP, InvalidSignalGroup)
 
-    def create(self, initial_value, consumers=(), attributes=0):
-        """A new signal's handle. Every consumer must be a live agent (InvalidAgent)."""
+    def create(self, initial_value, consumers=(), attributes=0, owner=None):
+        """A new signal's handle. Every consumer must be a live agent (InvalidAgent).
+        With `owner`, only destroy(handle, owner) frees it: a client's hsa_signal_destroy
+        of a queue's doorbell is INVALID_SIGNAL, and the packet processor never loses it."""
         consumers = tuple(self._agents.get(c).handle for c in consumers)
         handle = lib.sg_signal_alloc(initial_value)
         if handle == 0:
             raise OutOfResources("the signal table is full")
         with self._lock:
-            self._info[handle] = SignalInfo(consumers, attributes)
+            self._info[handle] = SignalInfo(consumers, attributes, owner)
         return handle
 
     def require(self, handle):
@@ -152,7 +155,11 @@ class Signals:
         with self._lock:
             return self._info.get(handle) or SignalInfo((), 0)
 
-    def destroy(self, handle):
+    def destroy(self, handle, owner=None):
+        with self._lock:
+            info = self._info.get(handle)
+            if info is not None and info.owner is not owner:
+                raise InvalidSignal(f"signal {int(handle):#x} belongs to a runtime object (a queue's doorbell)")
         # Freed in C first: two racing destroys of one handle see exactly one success.
         if lib.sg_signal_free(handle) != 0:
             raise InvalidSignal(f"no live signal with handle {int(handle):#x}")
@@ -254,5 +261,6 @@ class AsyncHandlers:
             thread = self._thread
         if thread is not None:
             store(self._control, 1)
-            thread.join()
+            if thread is not threading.current_thread():  # hsa_shut_down from inside a handler
+                thread.join()
             lib.sg_signal_free(self._control)

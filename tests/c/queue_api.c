@@ -84,6 +84,9 @@ static void check_layout(void) {
     hsa_signal_t probe = q->doorbell_signal;
     hsa_signal_store_screlease(probe, 0);
     CHECK_EQ_U64(hsa_signal_load_relaxed(probe), 0);
+    /* It belongs to the queue: a client cannot destroy it from under the packet processor. */
+    CHECK_STATUS(hsa_signal_destroy(probe), HSA_STATUS_ERROR_INVALID_SIGNAL);
+    CHECK_EQ_U64(hsa_signal_load_relaxed(probe), 0);
 
     CHECK_OK(hsa_queue_inactivate(q));
     CHECK_OK(hsa_queue_destroy(q));
