@@ -204,6 +204,8 @@ def sopc(op, variant, lit=None):
 
 
 def sopp(op, variant=(), imm=0x12):
+    if "zero" in variant:               # s_code_end, s_barrier...: no immediate at all
+        imm = 0
     return [0x17F << 23 | op << 16 | imm]
 
 
@@ -293,7 +295,7 @@ def build_tables():
     tables["SOPK"] = learn(range(0x1C), sopk, (ALL, ()), smark)
     tables["SOP1"] = learn(range(0x100), sop1, sop_variants, smark)
     tables["SOPC"] = learn(range(0x80), sopc, sop_variants, smark)
-    tables["SOPP"] = learn(range(0x80), sopp, ((),), smark)
+    tables["SOPP"] = learn(range(0x80), sopp, ((), ("zero",)), smark)
     tables["SMEM"] = learn(range(0x100), smem, (ALL, ("dst",), ()),
                            {("s", DST): "sdata", ("s", SRC0): "sbase"})
     vop1_variants = (ALL, ("dst",), ())
@@ -335,9 +337,11 @@ def forms(tables):
     for family, build in (("VOP1", vop1), ("VOP2", vop2), ("VOPC", vopc)):
         ops = sorted(tables[family])
         found = {op: [] for op in ops}
+        sdwa = SRC0 | 6 << 16 | (6 << 8 if family != "VOPC" else 0) | \
+            (6 << 24 if family != "VOP1" else 0)
         for form, src0, extra in (("dpp", 250, 0xE4 | 0xFF << 24 | SRC0),
                                   ("dpp8", 233, SRC0 | 0x00FAC688 << 8),
-                                  ("sdwa", 249, SRC0 | 6 << 16 | 6 << 24)):
+                                  ("sdwa", 249, sdwa)):
             dis = disassemble([build(op, tables[family][op]["variant"], src0=src0) + [extra]
                                for op in ops])
             for i, op in enumerate(ops):
@@ -382,63 +386,69 @@ def vgpr_only(tables):
     return result
 
 
+def _probe_all(family, build, tables, ops, tweak):
+    """Disassemble every opcode with tweak(words, present_sources_mask) applied."""
+    probes = []
+    for op in ops:
+        variant = tables[family][op]["variant"]
+        present = sum(1 << i for i in range(3) if f"src{i}" in variant)
+        probes.append(tweak(build(op, variant), present))
+    return disassemble(probes)
+
+
+def _negated(operands):
+    """Marker sources llvm printed with a neg/abs modifier."""
+    out = set()
+    for t in operands:
+        m = re.fullmatch(r"-?\|?v(?:(\d+)|\[(\d+):\d+\])\|?", t)
+        if m and t != t.strip("-|"):
+            out.add({SRC0: "src0", SRC1: "src1", SRC2: "src2"}.get(int(m.group(1) or m.group(2))))
+    return out
+
+
 def modifiers(tables):
-    """Which modifiers each VOP3/VOP3B/VOP3P opcode has: probe it once per modifier with its
-    bits set and keep what llvm prints ('neg': sources printed negated, 'op_sel': entries of
-    op_sel, 'clamp', 'omod', and VOP3P's 'op_sel_hi', 'neg_lo', 'neg_hi')."""
+    """Which modifiers each VOP3/VOP3B/VOP3P opcode has, probing one modifier bit at a time
+    (llvm rejects a modifier an opcode lacks) and keeping what llvm prints: 'neg' (sources
+    that take neg/abs), 'op_sel' (for each printed op_sel entry, its bit in the field),
+    'clamp', 'omod', and VOP3P's 'op_sel_hi', 'neg_lo', 'neg_hi'."""
     result = {}
-    markers = {("v", SRC0): "src0", ("v", SRC1): "src1", ("v", SRC2): "src2"}
-    vop3_probes = (("neg", 0x7 << 8, 0x7 << 29), ("op_sel", 0xF << 11, 0),
-                   ("clamp", 1 << 15, 0), ("omod", 0, 1 << 27))
-    vop3p_probes = (("neg", 0, 0x7 << 29), ("op_sel", 0x7 << 11, 0), ("clamp", 1 << 15, 0),
-                    ("neg_hi", 0x7 << 8, 0), ("op_sel_hi", -(1 << 14), -(3 << 27)))
     for family, build in (("VOP3", vop3), ("VOP3B", vop3), ("VOP3P", vop3p)):
         ops = sorted(tables[family])
         found = {op: {} for op in ops}
-        for what, bits0, bits1 in vop3p_probes if family == "VOP3P" else vop3_probes:
-            probes = []
-            for op in ops:
-                variant = tables[family][op]["variant"]
-                present = sum(1 << i for i in range(3) if f"src{i}" in variant)
-                words = build(op, variant)
-                if what == "neg":
-                    bits0 = 0 if family != "VOP3" else present << 8
-                    bits1 = present << 29
-                if what == "neg_hi":
-                    bits0 = present << 8
-                if what == "op_sel":
-                    bits0 = (present | (8 if family == "VOP3" else 0)) << 11
-                if bits0 < 0 or bits1 < 0:
-                    words = [words[0] & ~-bits0, words[1] & ~-bits1]
-                else:
-                    words = [words[0] | bits0, words[1] | bits1]
-                probes.append(words)
-            dis = disassemble(probes)
-            for i, op in enumerate(ops):
-                if i not in dis:
-                    continue
-                _, operands, tail = split_operands(dis[i][0])
-                info = found[op]
-                if what == "neg":
-                    negs = []
-                    for t in operands:
-                        m = re.fullmatch(r"-?\|?v(?:(\d+)|\[(\d+):\d+\])\|?", t)
-                        m = m if m and t != m.group(0).strip("-|") else None
-                        if m and ("v", int(m.group(1) or m.group(2))) in markers:
-                            negs.append(markers[("v", int(m.group(1) or m.group(2)))])
-                    if negs:
-                        info["neg"] = tuple(negs)
-                    if "neg_lo" in tail:
-                        info["neg_lo"] = 1
-                elif what == "op_sel":
-                    m = re.search(r"op_sel:\[([\d,]+)\]", tail)
-                    if m:
-                        info["op_sel"] = len(m.group(1).split(","))
-                elif what == "omod":
-                    if "mul:2" in tail:
-                        info["omod"] = 1
-                elif what in tail:
-                    info[what] = 1
+        for i in range(3):
+            dis = _probe_all(family, build, tables, ops,
+                             lambda w, p, i=i: [w[0], w[1] | (p & 1 << i) << 29])
+            for k, op in enumerate(ops):
+                if k in dis:
+                    text = dis[k][0]
+                    if f"src{i}" in _negated(split_operands(text)[1]):
+                        found[op]["neg"] = found[op].get("neg", ()) + (f"src{i}",)
+                    if "neg_lo" in text:
+                        found[op]["neg_lo"] = 1
+        bits = {op: [] for op in ops}
+        for bit in range(4 if family == "VOP3" else 3):
+            dis = _probe_all(family, build, tables, ops,
+                             lambda w, p, b=bit: [w[0] | 1 << (11 + b), w[1]])
+            for k, op in enumerate(ops):
+                m = re.search(r" op_sel:\[([\d,]+)\]", dis[k][0]) if k in dis else None
+                if m:
+                    entries = m.group(1).split(",")
+                    bits[op].append((entries.index("1"), bit, len(entries)))
+        for op, seen in bits.items():
+            if seen:
+                found[op]["op_sel"] = tuple(b for _, b, _ in sorted(seen))
+        simple = [("clamp", lambda w, p: [w[0] | 1 << 15, w[1]], "clamp")]
+        if family == "VOP3P":
+            simple += [("neg_hi", lambda w, p: [w[0] | p << 8, w[1]], "neg_hi"),
+                       ("op_sel_hi", lambda w, p: [w[0] & ~(1 << 14), w[1] & ~(3 << 27)],
+                        "op_sel_hi")]
+        else:
+            simple += [("omod", lambda w, p: [w[0], w[1] | 1 << 27], "mul:2")]
+        for what, tweak, word in simple:
+            dis = _probe_all(family, build, tables, ops, tweak)
+            for k, op in enumerate(ops):
+                if k in dis and word in dis[k][0]:
+                    found[op][what] = 1
         result[family] = {op: info for op, info in found.items() if info}
     return result
 
@@ -475,6 +485,9 @@ def sopp_styles(table):
     ops = sorted(table)
     results = [disassemble([sopp(op, imm=v) for op in ops]) for v in SOPP_PROBES]
     for i, op in enumerate(ops):
+        if i not in results[0]:
+            styles[op] = "none"
+            continue
         small, big, zero = (split_operands(r[i][0])[1] for r in results)
         if not zero and small:
             styles[op] = "dec0"        # s_endpgm: the immediate is printed only when set

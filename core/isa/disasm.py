@@ -133,9 +133,9 @@ def _format_vop(inst, entry):
     texts, nsrc = _vop_operands(inst, entry, inst.form != "dpp8")
     tail = ""
     if inst.encoding in ("VOP3", "VOP3B"):
-        count = entry.mods.get("op_sel", 0)
-        if count:
-            sel = [mods["op_sel"] >> i & 1 for i in range(count - 1)] + [mods["op_sel"] >> 3 & 1]
+        bits = entry.mods.get("op_sel", ())
+        if bits:
+            sel = [mods["op_sel"] >> b & 1 for b in bits]
             if any(sel):
                 tail += " op_sel:[" + ",".join(map(str, sel)) + "]"
         if mods["clamp"] and entry.mods.get("clamp"):
@@ -254,8 +254,8 @@ def _format_smem(inst, entry):
     if not inst.src:
         return f"{inst.mnemonic} {', '.join(texts)}" if texts else inst.mnemonic
     texts.append(inst.src[0].text)
-    if len(inst.src) > 1:
-        texts.append(inst.src[1].text)
+    if len(inst.src) > 1 or not mods["offset"]:     # llvm shows soffset (even null) then
+        texts.append(inst.src[1].text if len(inst.src) > 1 else "null")
         if mods["offset"]:
             texts[-1] += f" offset:{_signed_hex(mods['offset'])}"
     else:
@@ -264,6 +264,28 @@ def _format_smem(inst, entry):
     if not inst.dst:
         return text
     return text + (" glc" if mods["glc"] else "") + (" dlc" if mods["dlc"] else "")
+
+
+def _swizzle(offset):
+    """ds_swizzle_b32's offset in llvm's swizzle(...) syntax."""
+    if offset & 0x8000:
+        return "swizzle(QUAD_PERM," + ",".join(str(offset >> (2 * i) & 3) for i in range(4)) + ")"
+    and_mask, or_mask, xor_mask = offset & 0x1F, offset >> 5 & 0x1F, offset >> 10 & 0x1F
+    if and_mask == 0x1F and or_mask == 0 and bin(xor_mask).count("1") == 1:
+        return f"swizzle(SWAP,{xor_mask})"
+    if and_mask == 0x1F and or_mask == 0 and xor_mask and not (xor_mask + 1) & xor_mask:
+        return f"swizzle(REVERSE,{xor_mask + 1})"
+    group = 0x20 - and_mask
+    if group > 1 and not group & (group - 1) and or_mask < group and xor_mask == 0:
+        return f"swizzle(BROADCAST,{group},{or_mask})"
+    # Each lane-id bit: the value a lane with that bit 0 / 1 reads, as llvm spells it.
+    low = (0 | or_mask) ^ xor_mask
+    high = (and_mask | or_mask) ^ xor_mask
+    chars = []
+    for bit in range(4, -1, -1):
+        p0, p1 = low >> bit & 1, high >> bit & 1
+        chars.append(str(p0) if p0 == p1 else ("p" if p0 == 0 else "i"))
+    return 'swizzle(BITMASK_PERM,"' + "".join(chars) + '")'
 
 
 def _format_ds(inst, entry):
@@ -275,6 +297,8 @@ def _format_ds(inst, entry):
             text += f" offset0:{mods['offset0']}"
         if mods["offset1"]:
             text += f" offset1:{mods['offset1']}"
+    elif mods["offset"] and inst.mnemonic == "ds_swizzle_b32":
+        text += f" offset:{_swizzle(mods['offset'])}"
     elif mods["offset"]:
         text += f" offset:{mods['offset']}"
     return text + (" gds" if mods["gds"] else "")
