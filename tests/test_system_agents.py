@@ -38,3 +38,30 @@ def test_list_agents_example_prints_agents_isas_and_caches():
     assert "Uuid:                    GPU-5f3c9a1e0d2b4c67" in out
     assert "Name:                    amdgcn-amd-amdhsa--gfx1030" in out
     assert "L2:                      4096 KB" in out
+
+
+def test_isa_registry_names_follow_rocr_target_ids():
+    from core.isa_info import known_isa_names
+    names = known_isa_names()
+    gfx906 = [n for n in names if n.startswith("amdgcn-amd-amdhsa--gfx906")]
+    assert gfx906 == ["amdgcn-amd-amdhsa--gfx906" + s for s in
+                      ("", ":xnack-", ":xnack+", ":sramecc-", ":sramecc-:xnack-", ":sramecc-:xnack+",
+                       ":sramecc+", ":sramecc+:xnack-", ":sramecc+:xnack+")]
+    assert [n for n in names if "gfx1030" in n] == ["amdgcn-amd-amdhsa--gfx1030"]
+    assert len(names) == len(set(names))
+
+
+def test_isa_compatibility_is_rocr_rule():
+    from core.errors import InvalidIsaName
+    from core.isa_info import IsaRegistry
+    registry = IsaRegistry()
+    isa = registry.from_name
+    try:
+        assert isa("amdgcn-amd-amdhsa--gfx90a").compatible_with(isa("amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-"))
+        assert isa("amdgcn-amd-amdhsa--gfx90a:xnack-").compatible_with(isa("amdgcn-amd-amdhsa--gfx90a:xnack-"))
+        assert not isa("amdgcn-amd-amdhsa--gfx90a:xnack+").compatible_with(isa("amdgcn-amd-amdhsa--gfx90a:xnack-"))
+        assert not isa("amdgcn-amd-amdhsa--gfx1030").compatible_with(isa("amdgcn-amd-amdhsa--gfx1031"))
+        with pytest.raises(InvalidIsaName):
+            isa("amdgcn-amd-amdhsa--gfx1030:sramecc+")
+    finally:
+        registry.close()
