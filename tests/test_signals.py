@@ -151,3 +151,14 @@ def test_unwritable_out_pointer_leaves_no_signal_behind(hsa):
     before = native.sg_signal_live_count()
     assert lib.hsa_signal_create(ctypes.c_int64(0), 0, None, ctypes.c_void_p(0x1000)) == Status.ERROR_INVALID_ARGUMENT
     assert native.sg_signal_live_count() == before
+
+
+def test_forged_handles_are_counted_by_the_fast_path(hsa):
+    from core.native import lib as native
+    lib, session = hsa
+    before = native.sg_invalid_fastpath_calls()
+    forged = HsaSignal(0x51000000DEADBEEF)
+    lib.hsa_signal_load_relaxed.restype = ctypes.c_int64
+    assert lib.hsa_signal_load_relaxed(forged) == 0
+    lib.hsa_signal_store_relaxed(forged, ctypes.c_int64(1))
+    assert native.sg_invalid_fastpath_calls() == before + 2
