@@ -5,6 +5,7 @@ import json
 import mmap
 import subprocess
 import sys
+import threading
 
 import numpy as np
 import pytest
@@ -226,3 +227,40 @@ def test_each_gpu_of_a_multi_gpu_profile_has_its_own_pools(small_profile):
                           env=cprog.env(SOFTGPU_PROFILE=small_profile), capture_output=True, text=True,
                           timeout=120)
     assert proc.stdout.strip() == "ok", proc.stdout + proc.stderr
+
+
+def test_concurrent_allocations_never_overlap_and_accounting_returns_to_zero(session):
+    memory = session.memory
+    device = memory.pools_of(session.agents.gpus[0])[0]
+    kernarg = memory.pools_of(session.agents.cpu)[1]
+    before = device.allocated, kernarg.budget.used
+    live, errors, guard = {}, [], threading.Lock()
+
+    def worker(seed):
+        mine = []
+        for i in range(150):
+            pool = device if (seed + i) % 2 else kernarg
+            size = 4096 * (1 + (seed * 31 + i) % 4)
+            address = memory.allocate(pool, size, restricted=True)
+            with guard:
+                if any(a < address + size and address < a + s for a, s in live.items()):
+                    errors.append(address)
+                live[address] = size
+            mine.append(address)
+            if i % 3 == 2:
+                victim = mine.pop(0)
+                with guard:
+                    del live[victim]
+                memory.free(victim)
+        for address in mine:
+            with guard:
+                del live[address]
+            memory.free(address)
+
+    threads = [threading.Thread(target=worker, args=(n,)) for n in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert (device.allocated, kernarg.budget.used) == before

@@ -36,23 +36,12 @@ _FLAGS = {
 
 
 class Budget:
-    """Bytes a set of pools may hand out together; thread safe."""
+    """Bytes a set of pools may hand out together; `lock` guards it and their counters."""
 
     def __init__(self, size):
         self.size = size
         self.used = 0
-        self._lock = threading.Lock()
-
-    def take(self, size):
-        with self._lock:
-            if self.used + size > self.size:
-                raise OutOfResources(f"pool exhausted: {size} bytes requested, "
-                                     f"{self.size - self.used} of {self.size} free")
-            self.used += size
-
-    def give(self, size):
-        with self._lock:
-            self.used -= size
+        self.lock = threading.Lock()
 
 
 class Link:
@@ -137,12 +126,18 @@ class Pool:
         return Access.NEVER_ALLOWED
 
     def charge(self, size):
-        self.budget.take(size)
-        self.allocated += size
+        budget = self.budget
+        with budget.lock:
+            if budget.used + size > budget.size:
+                raise OutOfResources(f"{self.kind} pool exhausted: {size} bytes requested, "
+                                     f"{budget.size - budget.used} of {budget.size} free")
+            budget.used += size
+            self.allocated += size
 
     def refund(self, size):
-        self.budget.give(size)
-        self.allocated -= size
+        with self.budget.lock:
+            self.budget.used -= size
+            self.allocated -= size
 
 
 def build(agents, device_base):
