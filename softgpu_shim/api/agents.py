@@ -24,7 +24,8 @@ from softgpu_shim.api.system import (EXTENSION_BITMASK_BYTES, HSA_VERSION, SYSTE
 from softgpu_shim.hsa_abi import (AgentInfo, AmdAgentInfo, AmdAgentInfoLater, HsaAgentFeature, HsaCacheInfo,
                                   HsaDefaultFloatRoundingMode, HsaDeviceType, HsaExtAgentInfo, HsaFlushMode,
                                   HsaFpType, HsaIsaInfo, HsaMachineModel, HsaProfile, HsaQueueType,
-                                  HsaRoundMethod, HsaWavefrontInfo, IOMMU_SUPPORT_NONE, TIMESTAMP_FREQUENCY_HZ)
+                                  HsaRoundMethod, HsaWavefrontInfo, IOMMU_SUPPORT_NONE, Status,
+                                  TIMESTAMP_FREQUENCY_HZ)
 from softgpu_shim.registry import export
 
 NAME_BYTES = 64     # HSA_AGENT_INFO_NAME, VENDOR_NAME and HSA_AMD_AGENT_INFO_PRODUCT_NAME
@@ -63,9 +64,9 @@ def _iterate(handles, ctype, callback, data):
     """Call `callback(<ctype>{handle}, data)` for each handle; stop at the first non-SUCCESS."""
     for handle in handles:
         status = callback(_struct(ctype, handle), data)
-        if status != 0:
+        if status != Status.SUCCESS:
             return status
-    return 0
+    return Status.SUCCESS
 
 
 # ---- agents ----------------------------------------------------------------------------
