@@ -22,7 +22,7 @@ import sys
 _COMMANDS = {}
 
 # Modules that define subcommands; each registers itself on import.
-COMMAND_MODULES = ("core.loader.info",)
+COMMAND_MODULES = ("core.loader.info", "core.isa.disasm_command")
 
 
 def command(name, help):

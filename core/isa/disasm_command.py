@@ -1,0 +1,84 @@
+"""`softgpu disasm FILE`: a code object's machine code as SoftGPU's decoder reads it.
+
+The file is parsed as the loader parses it (a refused file shows the loader's reason and
+exits 1). Every function of .text is printed in llvm-objdump's syntax under its symbol
+name, kernels marked with their wave size, so what the engine executes can be compared
+with `llvm-objdump-15 -d` line by line.
+"""
+import io
+import sys
+
+from elftools.elf.elffile import ELFFile
+
+from core.cli import command
+from core.errors import HsaError
+from core.isa.decoder import DecodeError, decode
+from core.loader import descriptor
+from core.loader.elf import CodeObject
+
+
+@command("disasm", help="disassemble the kernels and functions of an AMDGPU code object")
+def disasm(parser):
+    parser.add_argument("file", help="code object (ELF) path")
+    return run
+
+
+def run(args):
+    try:
+        with open(args.file, "rb") as f:
+            data = f.read()
+        code = CodeObject(data)
+    except OSError as error:
+        print(f"softgpu disasm: {args.file}: {error.strerror}", file=sys.stderr)
+        return 1
+    except HsaError as error:
+        print(f"softgpu disasm: {args.file}: not a loadable code object: {error} "
+              f"({error.status.name})", file=sys.stderr)
+        return 1
+    for line in listing(code, data):
+        print(line)
+    return 0
+
+
+def _wave_sizes(code):
+    """Kernel code address -> wave size, from each kernel's descriptor."""
+    sizes = {}
+    for sym, _meta in code.kernel_symbols():
+        kd = descriptor.decode(code.file_bytes(sym.value, descriptor.KERNEL_DESCRIPTOR_SIZE))
+        sizes[sym.value + kd.kernel_code_entry_byte_offset] = kd.wavefront_size
+    return sizes
+
+
+def listing(code, data):
+    """The lines `softgpu disasm` prints: one header per function, one line per instruction."""
+    waves = _wave_sizes(code)
+    # Helper functions take the wave size of the object's kernels (clang builds one per file).
+    default64 = bool(waves) and all(size == 64 for size in waves.values())
+    elf = ELFFile(io.BytesIO(data))
+    text = elf.get_section_by_name(".text")
+    if text is None:
+        return
+    base, blob = text["sh_addr"], text.data()
+    symtab = elf.get_section_by_name(".symtab") or elf.get_section_by_name(".dynsym")
+    names = {}
+    for sym in symtab.iter_symbols() if symtab is not None else ():
+        if sym["st_info"]["type"] == "STT_FUNC" and base <= sym["st_value"] < base + len(blob):
+            names.setdefault(sym["st_value"], sym.name)
+    offset, wave64 = 0, default64
+    while offset + 4 <= len(blob):
+        address = base + offset
+        if address in names:
+            wave64 = waves.get(address, 64 if default64 else 32) == 64
+            kind = f"kernel, wave{64 if wave64 else 32}" if address in waves else "function"
+            yield f"{names[address]}  ({kind}) at {address:#x}:"
+        try:
+            inst = decode(blob, offset, address, wave64)
+        except DecodeError as error:
+            word = int.from_bytes(blob[offset:offset + 4], "little")
+            yield f"  {address:#010x}  .long 0x{word:08x}  // {error}"
+            offset += 4
+            continue
+        words = " ".join(f"{int.from_bytes(blob[o:o + 4], 'little'):08X}"
+                         for o in range(offset, offset + inst.size, 4))
+        yield f"  {address:#010x}  {inst.text:<56} // {words}"
+        offset += inst.size
