@@ -155,7 +155,7 @@ def test_unwritable_out_pointer_leaves_no_signal_behind(hsa):
 
 def test_forged_handles_are_counted_by_the_fast_path(hsa):
     from core.native import lib as native
-    lib, session = hsa
+    lib, _ = hsa
     before = native.sg_invalid_fastpath_calls()
     forged = HsaSignal(0x51000000DEADBEEF)
     lib.hsa_signal_load_relaxed.restype = ctypes.c_int64
