@@ -2,8 +2,9 @@
 
    Holds three invariants:
    - a freed signal's handle never resolves again (the slot's generation moves on);
-   - every value change bumps the slot's futex word, so a sleeping waiter always wakes
-     to re-check its condition (no lost wake-up);
+   - every value change bumps the slot's futex word, and the shared wait_any word when a
+     wait_any watches the slot, so a sleeping waiter always wakes to re-check its
+     condition (no lost wake-up);
    - an invalid signal handle or unknown queue pointer is counted and ignored: these
      exports cannot return a status, and a crash is never the answer. */
 #include <errno.h>
