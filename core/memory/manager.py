@@ -195,7 +195,9 @@ class Memory:
         if self.arena.contains(address, size):
             raise HsaError(f"cannot lock {address:#x}: it is device (arena) memory")
         gpus = {a for a in agents if a.is_gpu} if agents else set(self.agents.gpus)
-        self.host.add(address, size, LOCKED, gpus, pool)
+        if gpus:
+            # ROCr pins nothing for a list without GPUs: the CPU reaches host memory anyway.
+            self.host.add(address, size, LOCKED, gpus, pool)
         return address
 
     def unlock(self, address):

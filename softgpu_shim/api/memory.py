@@ -200,8 +200,9 @@ def hsa_memory_deregister(ptr, size):
 def _lock_agents(session, agents, num_agent):
     if (agents != ffi.NULL and num_agent == 0) or (agents == ffi.NULL and num_agent != 0) or num_agent < 0:
         raise InvalidArgument("agents and num_agent disagree")
-    return [session.agents.get(a.handle) for a in read_array(agents, "hsa_agent_t", num_agent, "agents")] \
-        if num_agent else []
+    if num_agent == 0:
+        return []
+    return [session.agents.get(a.handle) for a in read_array(agents, "hsa_agent_t", num_agent, "agents")]
 
 
 def _lock(session, host_ptr, size, agents, num_agent, pool, agent_ptr):

@@ -169,6 +169,12 @@ int main(void) {
     CHECK_EQ_U64(info.type, HSA_EXT_POINTER_TYPE_UNKNOWN);
     free(list);
     CHECK_OK(hsa_amd_memory_unlock(buffer + 100));  /* ROCr: unlocking unlocked memory succeeds */
+    /* A list without GPUs pins nothing (ROCr): the CPU reaches host memory anyway. */
+    CHECK_OK(hsa_amd_memory_lock(buffer, page, &env.cpu, 1, &p));
+    CHECK(p == buffer);
+    n = info_of(buffer, &info, &list);
+    CHECK_EQ_U64(info.type, HSA_EXT_POINTER_TYPE_UNKNOWN);
+    free(list);
     /* Overlapping locks at one start with different sizes are separate mappings. */
     CHECK_OK(hsa_amd_memory_lock(buffer, page, NULL, 0, &p));
     CHECK_OK(hsa_amd_memory_lock(buffer, 3 * page, NULL, 0, &p));
@@ -214,6 +220,7 @@ int main(void) {
     CHECK_OK(hsa_memory_register(buffer, page));
     CHECK_OK(hsa_memory_deregister(buffer, page));
     CHECK_OK(hsa_memory_register(NULL, 0));
+    CHECK_OK(hsa_memory_register(NULL, page));  /* ROCr: nothing to register, success */
     CHECK_OK(hsa_memory_deregister(buffer, page));  /* nothing registered: still success */
     CHECK_STATUS(hsa_memory_register(buffer, 0), HSA_STATUS_ERROR_INVALID_ARGUMENT);
     CHECK_STATUS(hsa_memory_register(buffer + 2 * page, page), HSA_STATUS_ERROR);
