@@ -10,6 +10,7 @@ Holds three invariants:
 - a table is copied only up to the table_length the caller gave.
 """
 import sys
+import threading
 
 from _softgpu_hsa import ffi, lib
 
@@ -197,8 +198,10 @@ def _images_table():
     return _filled("hsa_ext_images_1_pfn_t", lambda name: ffi.addressof(lib, name))
 
 
-# Callbacks must outlive every table handed out: one per field, made once.
+# Callbacks must outlive every table handed out: one per field, made once (under the lock,
+# so two threads never make two and drop one a client already holds).
 _TABLE_CALLBACKS = {}
+_TABLE_CALLBACKS_LOCK = threading.Lock()
 
 
 def _loader_table():
@@ -207,12 +210,13 @@ def _loader_table():
 
 
 def _table_callback(name):
-    if name not in _TABLE_CALLBACKS:
-        field_type = dict(ffi.typeof("hsa_ven_amd_loader_1_03_pfn_t").fields)[name].type
-        impl = IMPLEMENTATIONS.get(name)
-        entry = glue.unsupported_entry(name) if impl is None else glue.entry(name, impl, NEEDS_RUNTIME[name])
-        _TABLE_CALLBACKS[name] = ffi.callback(field_type, entry, error=int(Status.ERROR))
-    return _TABLE_CALLBACKS[name]
+    with _TABLE_CALLBACKS_LOCK:
+        if name not in _TABLE_CALLBACKS:
+            field_type = dict(ffi.typeof("hsa_ven_amd_loader_1_03_pfn_t").fields)[name].type
+            impl = IMPLEMENTATIONS.get(name)
+            entry = glue.unsupported_entry(name) if impl is None else glue.entry(name, impl, NEEDS_RUNTIME[name])
+            _TABLE_CALLBACKS[name] = ffi.callback(field_type, entry, error=int(Status.ERROR))
+        return _TABLE_CALLBACKS[name]
 
 
 def _filled(ctype, pointer_for):
