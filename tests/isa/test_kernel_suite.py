@@ -75,6 +75,9 @@ CLAIMS = {
     "cross_lane_builtins": lambda meta, text: all(
         m in text for m in ("ds_bpermute_b32", "v_readfirstlane_b32", "ds_swizzle_b32", "_dpp")),
     "byte_short_loads": lambda meta, text: "global_load_sbyte" in text and "global_load_sshort" in text,
+    "half2_ops": lambda meta, text: "v_pk_fma_f16" in text and "v_pk_mul_f16" in text,
+    "generic_pointers": lambda meta, text: "flat_load_dword" in text and "HW_REG_SH_MEM_BASES" in text,
+    "local_bytes": lambda meta, text: all(m in text for m in ("ds_write_b8", "ds_read_i8", "ds_read_i16")),
 }
 
 

@@ -28,3 +28,15 @@ kernel void half_sqrt_div(global const half* a, global const half* b, global hal
   out[2 * i + 0] = sqrt(a[i]);
   out[2 * i + 1] = a[i] / b[i];
 }
+
+// half2: packed f16 arithmetic (VOP3P) and halves loaded into the high word of a register.
+kernel void half2_ops(global const half2* a, global const half2* b, global const half* c,
+                      global half2* out) {
+  size_t i = get_global_id(0);
+  half2 x = a[i], y = b[i];
+  half2 z = (half2)(c[2 * i + 1], c[2 * i]);
+  out[4 * i + 0] = x + y;
+  out[4 * i + 1] = x * z;
+  out[4 * i + 2] = fma(x, y, z);
+  out[4 * i + 3] = fmax(x, z) - y.yx;
+}

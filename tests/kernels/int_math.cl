@@ -78,3 +78,16 @@ kernel void long_math(global const long* a, global const long* b, global long* o
   out[8 * i + 6] = (long)mul_hi(ux, uy);
   out[8 * i + 7] = (long)(popcount(ux) + clz(ux) * 256);
 }
+
+// Bit-field builtins: extract (signed/unsigned), insert, reverse, upsample, 64-bit rotate.
+kernel void int_bitfield(global const uint* a, global const uint* b, global uint* out,
+                         global ulong* wide) {
+  size_t i = get_global_id(0);
+  uint x = a[i], y = b[i];
+  out[4 * i + 0] = (x >> 5) & 0x1ffu;
+  out[4 * i + 1] = (uint)(((int)(x << 7)) >> 20);
+  out[4 * i + 2] = (x & ~0x0ff0u) | ((y << 4) & 0x0ff0u);
+  out[4 * i + 3] = __builtin_bitreverse32(x);
+  wide[2 * i + 0] = upsample(x, y);
+  wide[2 * i + 1] = rotate(upsample(y, x), (ulong)(x & 127));
+}

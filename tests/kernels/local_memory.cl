@@ -56,3 +56,18 @@ kernel void local_arg_reverse(global const int* in, global int* out, local int* 
   barrier(CLK_LOCAL_MEM_FENCE);
   out[get_global_id(0)] = tmp[n - 1 - lid] * 2 + (int)lid;
 }
+
+// Byte and short __local arrays: sub-dword LDS stores and sign/zero-extending loads.
+kernel void local_bytes(global const int* in, global int* out) {
+  local char c[WG];
+  local uchar uc[WG];
+  local short s[WG];
+  size_t lid = get_local_id(0), n = get_local_size(0);
+  int x = in[get_global_id(0)];
+  c[lid] = (char)x;
+  uc[lid] = (uchar)(x >> 8);
+  s[lid] = (short)(x >> 4);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  size_t other = (lid + 1) % n;
+  out[get_global_id(0)] = c[other] * 65536 + uc[other] * 16 + s[other];
+}

@@ -164,6 +164,27 @@ def int_mad24_hadd(rng, wave):
     return [a, b, c, np.zeros(4 * N, np.int32)], {3: want.astype(np.int32)}
 
 
+def _bitreverse32(x):
+    x = np.asarray(x, dtype=np.uint32)
+    out = np.zeros_like(x)
+    for bit in range(32):
+        out |= ((x >> np.uint32(bit)) & np.uint32(1)) << np.uint32(31 - bit)
+    return out
+
+
+@case("int_math.cl", N, 64)
+def int_bitfield(rng, wave):
+    a, b = (ints(rng, N, 0, 2**32 - 1, np.uint32) for _ in range(2))
+    signed_field = ((a << np.uint32(7)).view(np.int32) >> 20).view(np.uint32)
+    narrow = np.stack([(a >> 5) & 0x1FF, signed_field, (a & ~np.uint32(0x0FF0)) | ((b << 4) & 0x0FF0),
+                       _bitreverse32(a)], axis=1).astype(np.uint32)
+    joined = (b.astype(np.uint64) << np.uint64(32)) | a
+    turn = (a & 127).astype(np.uint64) % np.uint64(64)
+    rotated = np.where(turn == 0, joined, (joined << turn) | (joined >> ((np.uint64(64) - turn) % np.uint64(64))))
+    wide = np.stack([(a.astype(np.uint64) << np.uint64(32)) | b, rotated], axis=1)
+    return [a, b, np.zeros(4 * N, np.uint32), np.zeros(2 * N, np.uint64)], {2: narrow, 3: wide}
+
+
 def _mulhi_u64(x, y):
     """High 64 bits of the 128-bit product, from 32-bit halves."""
     mask = np.uint64(0xFFFFFFFF)
@@ -337,6 +358,18 @@ def half_sqrt_div(rng, wave):
     b = floats(rng, N, -1, 1, np.float16)
     x, y = a.astype(np.float64), b.astype(np.float64)
     return [a, b, np.zeros(2 * N, np.float16)], {2: np.stack([np.sqrt(x), x / y], axis=1)}
+
+
+@case("half_math.cl", N, 64)
+def half2_ops(rng, wave):
+    a, b = (floats(rng, 2 * N, -3, 2, np.float16).reshape(N, 2) for _ in range(2))
+    c = floats(rng, 2 * N, -3, 2, np.float16)
+    z = c.reshape(N, 2)[:, ::-1]
+    x, y, zz = (v.astype(np.float64) for v in (a, b, z))
+    top = np.fmax(a, z).astype(np.float64)
+    want = np.stack([(x + y).astype(np.float16), (x * zz).astype(np.float16), fma16(a, b, z),
+                     (top - y[:, ::-1]).astype(np.float16)], axis=1)
+    return [a, b, c, np.zeros((4 * N, 2), np.float16)], {3: want}
 
 
 # --- double precision ---
@@ -530,6 +563,15 @@ def noinline_calls(rng, wave):
     return [a, np.zeros(3 * N, np.int32), np.zeros(N, np.uint64)], {1: out, 2: hashed}
 
 
+@case("address_spaces.cl", N, 64)
+def generic_pointers(rng, wave):
+    g = ints(rng, 4 * N, -1000, 1000)
+    i = np.arange(N)
+    out = np.stack([g.reshape(N, 4).sum(axis=1), 50 * i + 13, 5 * i - 5, np.ones(N)], axis=1)
+    bumped = (g.reshape(N, 4) + np.arange(1, 5)).ravel()
+    return [g, np.zeros(4 * N, np.int32)], {0: bumped.astype(np.int32), 1: out.astype(np.int32)}
+
+
 # --- __local memory and barriers (work-groups of 128) ---
 
 @case("local_memory.cl", 1024, 128)
@@ -559,6 +601,16 @@ def local_arg_reverse(rng, wave):
     data = ints(rng, 512, -10000, 10000)
     want = data.reshape(4, 128)[:, ::-1] * 2 + np.arange(128)
     return [data, np.zeros(512, np.int32), Local(128 * 4)], {1: want.astype(np.int32).ravel()}
+
+
+@case("local_memory.cl", 512, 128)
+def local_bytes(rng, wave):
+    data = ints(rng, 512)
+    other = np.roll(data.reshape(4, 128), -1, axis=1).ravel().astype(np.int64)
+    char = other.astype(np.int8).astype(np.int64)
+    short = (other >> 4).astype(np.int16).astype(np.int64)
+    want = char * 65536 + ((other >> 8) & 0xFF) * 16 + short
+    return [data, np.zeros(512, np.int32)], {1: want.astype(np.int32)}
 
 
 # --- atomics ---
