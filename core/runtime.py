@@ -29,6 +29,8 @@ class Session:
         from core.agents import Agents
         from core.memory.manager import Memory
         from core.signals import Signals
+        from core.aql.processor import PacketProcessing
+        from core.aql.async_ops import AsyncOps
         from core.queues import Queues
         from core.loader.loader import Loader
         self.native = native.lib
@@ -41,6 +43,8 @@ class Session:
             self.signals = self._own(Signals(self))
             self.queues = self._own(Queues(self))
             self.loader = self._own(Loader(self))
+            self.packet_processing = self._own(PacketProcessing(self))
+            self.async_ops = self._own(AsyncOps(self))
         except BaseException:
             self.close()
             raise

@@ -37,3 +37,8 @@ def test_unhandled_fault_can_be_recorded_instead(code_object, tmp_path):
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "MEMORY_APERTURE_VIOLATION" in proc.stderr
     assert '"queue_error"' in trace.read_text()
+
+
+@pytest.mark.parametrize("test", ["ordered", "errors", "rect", "function", "profiling"])
+def test_async_copies_functions_and_profiling(code_object, test):
+    cprog.check("async_ops.c", code_object, test, timeout=300)

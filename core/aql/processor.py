@@ -1,10 +1,11 @@
 """The packet processor: one thread per queue, consuming AQL packets in order.
 
 Holds four invariants:
-- packets run strictly in queue order between the read and the write index, and a
-  slot is handed back (header type INVALID, then read index + 1) only after its
-  packet completed, so the barrier bit holds trivially and producers never see a
-  slot freed early;
+- packets run strictly in queue order between the read and the write index, one at
+  a time, so the barrier bit holds trivially;
+- a slot is handed back (header type INVALID, then read index + 1) after its packet
+  finished and before its completion signal drops, so a client that saw the signal
+  also sees the slot free;
 - a packet's completion signal is decremented exactly once, after its work (and its
   profiling timestamps) are visible;
 - the first error puts the queue in its error state: the error callback runs once
@@ -36,10 +37,30 @@ ABORT_ON_UNHANDLED = os.environ.get("SOFTGPU_QUEUE_ERRORS", "abort") != "continu
 class DispatchLimits:
     """What the agent accepts in a dispatch packet (from its profile)."""
 
-    def __init__(self, workgroup_max_size, workgroup_max_dim, group_segment_max):
-        self.workgroup_max_size = workgroup_max_size
-        self.workgroup_max_dim = workgroup_max_dim
-        self.group_segment_max = group_segment_max
+    def __init__(self, spec):
+        self.workgroup_max_size = spec["workgroup_max_size"]
+        self.workgroup_max_dim = tuple(spec["workgroup_max_dim"])
+        self.group_segment_max = spec["lds_bytes"]
+
+
+class PacketProcessing:
+    """The session part that gives every hardware queue its packet processor."""
+
+    def __init__(self, session):
+        self.session = session
+        session.queues.processor_factory = self.start
+
+    def start(self, queue):
+        return PacketProcessor(self.session, queue, DispatchLimits(queue.agent.spec))
+
+    def close(self):
+        # Runs before the loader frees code: every processor stops here, not later
+        # when the queues part destroys the queues.
+        self.session.queues.processor_factory = None
+        for queue in self.session.queues:
+            if queue.processor is not None:
+                queue.processor.close()
+                queue.processor = None
 
 
 class PacketProcessor:
@@ -55,7 +76,7 @@ class PacketProcessor:
     def close(self):
         """Stop after the packet in progress; wakes the thread if it is waiting."""
         self._stopping = True
-        signals.add(self.queue.doorbell_signal, 0)  # wakes the waiting thread, value unchanged
+        self.queue.wake()
         if threading.current_thread() is not self._thread:
             self._thread.join()
 
@@ -74,14 +95,16 @@ class PacketProcessor:
                 signals.wait(queue.doorbell_signal, SignalCondition.NE, rung, WAIT_SLICE_NS)
                 continue
             try:
-                self._execute(np.array(slot), index)
+                packet, start, end = self._execute(np.array(slot), index)
             except HsaError as error:
                 self._fail(error)
                 return
             slot[0] = PacketType.INVALID
             queue.store_read_index(index + 1)
+            self._complete(packet.completion_signal, start, end)
 
     def _execute(self, snapshot, index):
+        """Run one packet; (packet, start, end timestamps)."""
         header, packet = decode(snapshot, self.limits)
         start = time.monotonic_ns()
         if isinstance(packet, KernelDispatch):
@@ -90,7 +113,7 @@ class PacketProcessor:
             self._barrier(packet)
         elif isinstance(packet, BarrierValue):
             self._barrier_value(packet)
-        self._complete(packet.completion_signal, start, time.monotonic_ns())
+        return packet, start, time.monotonic_ns()
 
     def _dispatch(self, packet, index):
         from core.isa import launch

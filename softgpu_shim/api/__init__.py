@@ -9,3 +9,4 @@ from softgpu_shim.api import memory  # noqa: F401
 from softgpu_shim.api import queues  # noqa: F401
 from softgpu_shim.api import loader  # noqa: F401
 from softgpu_shim.api import agents  # noqa: F401
+from softgpu_shim.api import async_ops  # noqa: F401

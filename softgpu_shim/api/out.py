@@ -43,8 +43,15 @@ def write_struct(pointer, ctype, what="out-pointer", **fields):
 
 
 def read(pointer, ctype, what="pointer"):
-    """The `ctype` value at `pointer` (a cdata copy for structs)."""
-    return read_array(pointer, ctype, 1, what)[0]
+    """The `ctype` value at `pointer`: a Python value for scalars, an owned copy for structs.
+
+    (A struct is returned as a pointer to a fresh copy: cffi's `array[0]` of a struct
+    would not keep its array alive.)"""
+    require_pointer(pointer, what)
+    copy = ffi.new(ctype + " *")
+    if lib.sg_safe_copy(copy, pointer, ffi.sizeof(ctype)) != 0:
+        raise InvalidArgument(f"{what} does not point to a readable {ctype}")
+    return copy if ffi.typeof(copy).item.kind == "struct" else copy[0]
 
 
 def read_array(pointer, ctype, count, what="array"):

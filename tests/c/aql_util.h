@@ -24,7 +24,7 @@ typedef struct {
     hsa_code_object_reader_t reader;
 } aql_env_t;
 
-static hsa_status_t aql_pick_agent(hsa_agent_t agent, void *data) {
+static inline hsa_status_t aql_pick_agent(hsa_agent_t agent, void *data) {
     aql_env_t *env = data;
     hsa_device_type_t type;
     MUST(hsa_agent_get_info(agent, HSA_AGENT_INFO_DEVICE, &type));
@@ -33,7 +33,7 @@ static hsa_status_t aql_pick_agent(hsa_agent_t agent, void *data) {
     return HSA_STATUS_SUCCESS;
 }
 
-static hsa_status_t aql_pick_pool(hsa_amd_memory_pool_t pool, void *data) {
+static inline hsa_status_t aql_pick_pool(hsa_amd_memory_pool_t pool, void *data) {
     aql_env_t *env = data;
     hsa_amd_segment_t segment;
     uint32_t flags;
@@ -47,7 +47,7 @@ static hsa_status_t aql_pick_pool(hsa_amd_memory_pool_t pool, void *data) {
     return HSA_STATUS_SUCCESS;
 }
 
-static void aql_setup(aql_env_t *env, const char *code_object_path) {
+static inline void aql_setup(aql_env_t *env, const char *code_object_path) {
     memset(env, 0, sizeof *env);
     MUST(hsa_init());
     MUST(hsa_iterate_agents(aql_pick_agent, env));
@@ -64,7 +64,7 @@ static void aql_setup(aql_env_t *env, const char *code_object_path) {
     MUST(hsa_executable_freeze(env->executable, NULL));
 }
 
-static uint64_t aql_kernel(aql_env_t *env, const char *name) {
+static inline uint64_t aql_kernel(aql_env_t *env, const char *name) {
     hsa_executable_symbol_t symbol;
     uint64_t object;
     char full[128];
@@ -75,7 +75,7 @@ static uint64_t aql_kernel(aql_env_t *env, const char *name) {
 }
 
 /* Shared memory for host and kernels: device pool, made accessible to both agents. */
-static void *aql_alloc(aql_env_t *env, size_t bytes) {
+static inline void *aql_alloc(aql_env_t *env, size_t bytes) {
     void *p;
     hsa_agent_t both[2] = {env->gpu, env->cpu};
     MUST(hsa_amd_memory_pool_allocate(env->kernarg_pool, bytes, 0, &p));
@@ -85,7 +85,7 @@ static void *aql_alloc(aql_env_t *env, size_t bytes) {
 }
 
 /* Reserve a slot, fill the body, publish the header last (release), ring the doorbell. */
-static void aql_publish(hsa_queue_t *queue, const void *packet) {
+static inline void aql_publish(hsa_queue_t *queue, const void *packet) {
     uint64_t index = hsa_queue_add_write_index_screlease(queue, 1);
     while (index - hsa_queue_load_read_index_scacquire(queue) >= queue->size)
         ;
@@ -95,13 +95,13 @@ static void aql_publish(hsa_queue_t *queue, const void *packet) {
     hsa_signal_store_screlease(queue->doorbell_signal, (hsa_signal_value_t)index);
 }
 
-static uint16_t aql_header(hsa_packet_type_t type) {
+static inline uint16_t aql_header(hsa_packet_type_t type) {
     return (uint16_t)((type << HSA_PACKET_HEADER_TYPE) | (1 << HSA_PACKET_HEADER_BARRIER) |
                       (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE) |
                       (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE));
 }
 
-static void aql_dispatch(hsa_queue_t *queue, uint64_t kernel_object, void *kernarg, uint32_t grid,
+static inline void aql_dispatch(hsa_queue_t *queue, uint64_t kernel_object, void *kernarg, uint32_t grid,
                          uint16_t workgroup, hsa_signal_t completion) {
     hsa_kernel_dispatch_packet_t p;
     memset(&p, 0, sizeof p);
@@ -118,7 +118,7 @@ static void aql_dispatch(hsa_queue_t *queue, uint64_t kernel_object, void *kerna
 }
 
 /* Wait for a completion signal with a bound: a test must fail, never hang. */
-static int aql_wait_zero(hsa_signal_t signal, double seconds) {
+static inline int aql_wait_zero(hsa_signal_t signal, double seconds) {
     uint64_t ticks = (uint64_t)(seconds * 1e9);
     return hsa_signal_wait_scacquire(signal, HSA_SIGNAL_CONDITION_LT, 1, ticks, HSA_WAIT_STATE_BLOCKED) == 0;
 }
