@@ -94,6 +94,9 @@ SIGNAL_WAIT(relaxed)
 SIGNAL_WAIT(acquire)
 SIGNAL_WAIT(scacquire)
 
+/* The arrays are the caller's: they are copied through the fault-free path
+   (safe_memory.c), so a dangling pointer is an invalid call answering UINT32_MAX,
+   never a crash. Waits are long; the copies' syscalls do not matter here. */
 EXPORT uint32_t hsa_amd_signal_wait_any(uint32_t signal_count, hsa_signal_t *signals,
                                         hsa_signal_condition_t *conds,
                                         hsa_signal_value_t *values, uint64_t timeout_hint,
@@ -102,8 +105,36 @@ EXPORT uint32_t hsa_amd_signal_wait_any(uint32_t signal_count, hsa_signal_t *sig
     (void)wait_hint;
     _Static_assert(sizeof(hsa_signal_t) == sizeof(uint64_t), "signal handle is 64-bit");
     _Static_assert(sizeof(hsa_signal_condition_t) == sizeof(int), "conditions are ints");
-    return sg_signal_wait_any(signal_count, (const uint64_t *)signals, (const int *)conds,
-                              values, timeout_hint, satisfying_value);
+    if (signal_count == 0 || signal_count > SG_MAX_SIGNALS || !signals || !conds || !values) {
+        atomic_fetch_add(&g_invalid_calls, 1);
+        return UINT32_MAX;
+    }
+    uint64_t small_handles[16];
+    int small_conds[16];
+    int64_t small_values[16];
+    int on_stack = signal_count <= 16;
+    uint64_t *handles = on_stack ? small_handles : malloc(sizeof *handles * signal_count);
+    int *conditions = on_stack ? small_conds : malloc(sizeof *conditions * signal_count);
+    int64_t *compare = on_stack ? small_values : malloc(sizeof *compare * signal_count);
+    uint32_t found = UINT32_MAX;
+    if (!handles || !conditions || !compare ||
+        sg_safe_copy(handles, signals, sizeof *handles * signal_count) != 0 ||
+        sg_safe_copy(conditions, conds, sizeof *conditions * signal_count) != 0 ||
+        sg_safe_copy(compare, values, sizeof *compare * signal_count) != 0) {
+        atomic_fetch_add(&g_invalid_calls, 1);
+    } else {
+        int64_t seen = 0;
+        found = sg_signal_wait_any(signal_count, handles, conditions, compare, timeout_hint, &seen);
+        if (found != UINT32_MAX && satisfying_value &&
+            sg_safe_copy(satisfying_value, &seen, sizeof seen) != 0)
+            atomic_fetch_add(&g_invalid_calls, 1);
+    }
+    if (!on_stack) {
+        free(handles);
+        free(conditions);
+        free(compare);
+    }
+    return found;
 }
 
 #define QUEUE_LOAD(which, field, order_name, order)                                       \

@@ -49,6 +49,21 @@ int main(void) {
     check_ignored(zero);
     check_ignored(other_kind);
     check_ignored(stale);
+    /* Arrays and out-pointers of wait_any that point nowhere are invalid calls, not crashes. */
+    hsa_signal_condition_t eq = HSA_SIGNAL_CONDITION_EQ;
+    hsa_signal_value_t eight = 8;
+    CHECK_EQ_U64(hsa_amd_signal_wait_any(1, (hsa_signal_t *)(uintptr_t)0x1000, &eq, &eight, 0,
+                                         HSA_WAIT_STATE_ACTIVE, NULL), UINT32_MAX);
+    CHECK_EQ_U64(hsa_amd_signal_wait_any(1, &live, (hsa_signal_condition_t *)(uintptr_t)0x1000, &eight, 0,
+                                         HSA_WAIT_STATE_ACTIVE, NULL), UINT32_MAX);
+    CHECK_EQ_U64(hsa_amd_signal_wait_any(4000000000u, &live, &eq, &eight, 0, HSA_WAIT_STATE_ACTIVE, NULL),
+                 UINT32_MAX);
+    CHECK_EQ_U64(hsa_amd_signal_wait_any(1, &live, &eq, &eight, 0, HSA_WAIT_STATE_ACTIVE,
+                                         (hsa_signal_value_t *)(uintptr_t)0x1000), 0);
+    hsa_signal_value_t seen = 0;
+    CHECK_EQ_U64(hsa_amd_signal_wait_any(1, &live, &eq, &eight, 0, HSA_WAIT_STATE_ACTIVE, &seen), 0);
+    CHECK_EQ_U64(seen, 8);
+
     /* The live signal (which may reuse the stale one's slot) was not touched. */
     CHECK_EQ_U64(hsa_signal_load_relaxed(live), 8);
 
