@@ -52,7 +52,8 @@ def run_dispatch(session, kernel, *, grid, workgroup, kernarg_address, packet_ad
 
 
 def launch(session, code_object_path, kernel_name, args, grid, workgroup, *,
-           private_segment_size=0, group_segment_size=0, watchdog_instructions=None):
+           private_segment_size=0, group_segment_size=0, watchdog_instructions=None,
+           with_stats=False):
     """Test convenience: load a code object, run one kernel on numpy arguments, return outputs.
 
     args: one entry per kernel argument in the kernel's metadata order: a numpy array for a
@@ -61,13 +62,14 @@ def launch(session, code_object_path, kernel_name, args, grid, workgroup, *,
     Hidden arguments (v4 hidden_global_offset_*, v5 block counts, group sizes, remainders,
     ...) are filled from grid/workgroup. grid/workgroup: int or tuple of up to 3 ints.
     Returns one numpy array per array argument (same dtype and shape), read back after the
-    dispatch. Raises KernelFault like run_dispatch.
+    dispatch; with_stats=True returns (outputs, DispatchStats). Raises KernelFault like
+    run_dispatch.
     """
     from core.isa.engine.testlaunch import launch_code_object
     return launch_code_object(session, code_object_path, kernel_name, args, grid, workgroup,
                               private_segment_size=private_segment_size,
                               group_segment_size=group_segment_size,
-                              watchdog_instructions=watchdog_instructions)
+                              watchdog_instructions=watchdog_instructions, with_stats=with_stats)
 
 
 @dataclass(frozen=True)

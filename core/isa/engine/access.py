@@ -33,50 +33,95 @@ class Lds:
         self.bytes[offs[:, None] + np.arange(values.shape[1])] = values
 
 
-class Access:
-    """The active lanes of one instruction and their element addresses in one space."""
+class Lanes:
+    """Which lanes of a [n, lanes] group take part: all of them (dense, the common case, with no
+    index arrays built) or those an index names."""
 
-    def __init__(self, step, space, addresses, positions, esize, ok=None):
+    def __init__(self, shape, index=None):
+        self.shape = shape
+        self.index = index            # None (dense) or (wave-in-group [k], lane [k])
+
+    @classmethod
+    def of(cls, active):
+        return cls(active.shape, None if active.all() else np.nonzero(active))
+
+    @property
+    def count(self):
+        return self.shape[0] * self.shape[1] if self.index is None else self.index[0].size
+
+    def take(self, array):
+        """[n, lanes, ...] (or broadcastable to it) -> [k, ...] for the taking part lanes."""
+        array = np.broadcast_to(array, self.shape + np.shape(array)[2:])
+        if self.index is None:
+            return array.reshape((-1,) + array.shape[2:])
+        return array[self.index]
+
+    def place(self, full, values):
+        """Write values [k, ...] into full [n, lanes, ...] at the taking part lanes."""
+        if self.index is None:
+            full.reshape((-1,) + full.shape[2:])[...] = values
+        else:
+            full[self.index] = values
+
+    def waves(self):
+        if self.index is None:
+            return np.repeat(np.arange(self.shape[0]), self.shape[1])
+        return self.index[0]
+
+    def lanes(self):
+        if self.index is None:
+            return np.tile(np.arange(self.shape[1]), self.shape[0])
+        return self.index[1]
+
+    def subset(self, keep):
+        return Lanes(self.shape, (self.waves()[keep], self.lanes()[keep]))
+
+
+class Access:
+    """The taking part lanes of one instruction and their element addresses in one space."""
+
+    def __init__(self, step, space, addresses, lanes, esize, ok=None):
         self.step = step
         self.space = space            # 'arena' or 'lds'
         self.addresses = addresses    # uint64 [k, m]
-        self.positions = positions    # (wave-in-group [k], lane [k])
+        self.lanes = lanes            # Lanes
         self.esize = esize
-        self.ok = ok                  # LDS: bool [k, m] elements inside the allocation
+        self.ok = ok                  # LDS and bounded buffers: bool [k, m] elements in range
 
     def backend(self):
         return self.step.dispatch.memory if self.space == "arena" else Lds(self.step.chunk)
 
     def in_range(self):
-        """bool [k, m]: LDS elements inside the allocation (arena accesses were checked)."""
         if self.ok is None:
             return np.ones(self.addresses.shape, np.bool_)
         return self.ok
 
     def check(self):
-        if self.space == "arena" and self.addresses.size:
-            positions = np.stack(self.positions, axis=1)
-            fault_on_invalid(self.step, self.step.dispatch.memory, self.addresses, self.esize, positions)
+        """Fault unless every element address lies in a live allocation (arena accesses)."""
+        if self.space != "arena" or not self.addresses.size:
+            return self
+        if self.ok is None:
+            fault_on_invalid(self.step, self.step.dispatch.memory, self.addresses, self.esize, self.lanes)
+        else:
+            rows, _ = np.nonzero(self.ok)
+            fault_on_invalid(self.step, self.step.dispatch.memory, self.addresses[self.ok][:, None],
+                             self.esize, self.lanes.subset(rows))
         return self
 
     def load(self):
+        """uint32 [k, m] (zero-extended elements; 0 where out of range)."""
         if not self.addresses.size:
             return np.zeros(self.addresses.shape, np.uint32)
-        ok = self.in_range()
         values = gather(self.backend(), self.addresses, self.esize)
-        return np.where(ok, values, 0).astype(np.uint32)
+        if self.ok is not None:
+            values = np.where(self.ok, values, np.uint32(0))
+        return values
 
     def store(self, values):
-        ok = self.in_range()
-        if not ok.all():
-            scatter(self.backend(), self.addresses[ok], self.esize, values[ok])
+        if self.ok is not None and not self.ok.all():
+            scatter(self.backend(), self.addresses[self.ok], self.esize, values[self.ok])
         elif self.addresses.size:
             scatter(self.backend(), self.addresses, self.esize, values)
-
-    def subset(self, keep):
-        return Access(self.step, self.space, self.addresses[keep],
-                      (self.positions[0][keep], self.positions[1][keep]), self.esize,
-                      None if self.ok is None else self.ok[keep])
 
 
 def element_offsets(m, esize):
@@ -85,41 +130,33 @@ def element_offsets(m, esize):
 
 def linear(step, space, lane_addresses, active, m, esize):
     """Access of m consecutive elements from each active lane's address ([n, lanes] uint64)."""
-    positions = np.nonzero(active)
-    base = lane_addresses[positions].astype(np.uint64)
-    return Access(step, space, base[:, None] + element_offsets(m, esize), positions, esize)
+    lanes = Lanes.of(active)
+    base = lanes.take(lane_addresses).astype(np.uint64, copy=False)
+    return Access(step, space, base[:, None] + element_offsets(m, esize), lanes, esize)
 
 
 def private(step, offsets, active, m, esize, wave_base=None):
     """Access of m elements at per-lane private offsets ([n, lanes]) in each wave's scratch."""
     w = step.w
-    positions = np.nonzero(active)
-    off = offsets[positions].astype(np.uint64)[:, None] + element_offsets(m, esize)
+    lanes = Lanes.of(active)
+    off = lanes.take(offsets).astype(np.uint64)[:, None] + element_offsets(m, esize)
     if wave_base is None:
         wave_base = w.flat_scratch[step.idx]
-    base = np.broadcast_to(wave_base[:, None], active.shape)[positions].astype(np.uint64)[:, None]
-    lane = positions[1].astype(np.uint64)[:, None]
-    lanes = np.uint64(w.lanes)
+    base = lanes.take(wave_base[:, None]).astype(np.uint64)[:, None]
+    lane = lanes.lanes().astype(np.uint64)[:, None]
     four = np.uint64(4)
-    addresses = base + (off // four) * four * lanes + lane * four + off % four
-    return Access(step, "arena", addresses, positions, esize)
+    addresses = base + (off // four) * four * np.uint64(w.lanes) + lane * four + off % four
+    return Access(step, "arena", addresses, lanes, esize)
 
 
 def lds(step, offsets, active, m, esize, stride=None):
     """Access of m elements (stride bytes apart, default esize) at per-lane LDS offsets."""
-    positions = np.nonzero(active)
+    lanes = Lanes.of(active)
     chunk = step.chunk
-    group = step.w.workgroup[step.wave_indices()][positions[0]].astype(np.uint64)
-    off = offsets[positions].astype(np.uint64) & np.uint64(0xFFFFFFFF)
+    group = lanes.take(step.w.workgroup[step.idx][:, None]).astype(np.uint64)
+    off = lanes.take(offsets).astype(np.uint64) & np.uint64(0xFFFFFFFF)
     step_bytes = np.uint64(esize if stride is None else stride)
     elements = off[:, None] + np.arange(m, dtype=np.uint64)[None, :] * step_bytes
     ok = elements + np.uint64(esize) <= np.uint64(step.dispatch.lds_bytes)
     addresses = group[:, None] * np.uint64(chunk.lds.shape[1]) + np.where(ok, elements, 0)
-    return Access(step, "lds", addresses, positions, esize, ok)
-
-
-def scatter_rows(step, access, values, n_lanes_shape):
-    """Place per-active-lane values [k] back into a [n, lanes] array (zeros elsewhere)."""
-    full = np.zeros(n_lanes_shape, np.uint32)
-    full[access.positions] = values
-    return full
+    return Access(step, "lds", addresses, lanes, esize, ok)

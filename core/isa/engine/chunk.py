@@ -59,17 +59,22 @@ class Chunk:
         w.mode[:] = desc.initial_mode
 
         # Work-items of each wave: local sizes of partial workgroups shrink (HSA grid semantics).
+        # Full workgroups share one template per wave-in-group; only partial ones are computed.
         wg = self.workgroup_ids[w.workgroup]                              # [waves, 3]
         size = np.array(d.wgsize, np.int64)
-        grid = np.array(d.grid, np.int64)
-        local = np.minimum(size, grid - wg * size)                        # [waves, 3]
-        flat = w.wave_in_group[:, None] * lanes + np.arange(lanes)        # [waves, lanes]
-        items = local.prod(axis=1)
-        active = flat < items[:, None]
-        lx, ly = local[:, 0:1], local[:, 1:2]
-        ids = (flat % lx, (flat // lx) % ly, flat // (lx * ly))
-        for dim in range(min(desc.workitem_id_dims, 3, w.vgpr.shape[1])):
-            w.vgpr[:, dim, :] = np.where(active, ids[dim], 0).astype(np.uint32)
+        local = np.minimum(size, np.array(d.grid, np.int64) - wg * size)  # [waves, 3]
+        partial = np.flatnonzero((local != size).any(axis=1))
+        dims = min(desc.workitem_id_dims, 3, w.vgpr.shape[1])
+        template_ids, template_active = _items(np.arange(wpg), size[None, :], lanes)
+        ngroups = nwaves // wpg
+        for dim in range(dims):
+            w.vgpr[:, dim, :].reshape(ngroups, wpg, lanes)[:] = template_ids[dim]
+        active = np.empty((nwaves, lanes), np.bool_)
+        active.reshape(ngroups, wpg, lanes)[:] = template_active
+        if partial.size:
+            ids, active[partial] = _items(w.wave_in_group[partial], local[partial], lanes)
+            for dim in range(dims):
+                w.vgpr[partial, dim, :] = ids[dim]
         bits = w.pack_mask(active)
         w.sgpr[:, EXEC_LO] = (bits & np.uint64(0xFFFFFFFF)).astype(np.uint32)
         w.sgpr[:, EXEC_LO + 1] = (bits >> np.uint64(32)).astype(np.uint32) if lanes == 64 else 0
@@ -115,6 +120,16 @@ class Chunk:
         if name == "private_segment_size":
             return [d.private_bytes]
         raise ValueError(name)
+
+
+def _items(wave_in_group, local, lanes):
+    """Work-item ids (x, y, z) as uint32 [waves, lanes] each, and which lanes hold one, for
+    waves at `wave_in_group` of workgroups of `local` ([waves, 3]) work-items."""
+    flat = wave_in_group[:, None] * lanes + np.arange(lanes)
+    active = flat < local.prod(axis=1)[:, None]
+    lx, ly = local[:, 0:1], local[:, 1:2]
+    ids = (flat % lx, (flat // lx) % ly, flat // (lx * ly))
+    return [np.where(active, i, 0).astype(np.uint32) for i in ids], active
 
 
 def _split(value):

@@ -73,7 +73,7 @@ def _read(form, pair=False, st64=False):
         for off in offsets:
             access = acc.lds(step, base + np.uint64(off), active, count, esize)
             values = np.zeros((step.n, step.w.lanes, count), np.uint32)
-            values[access.positions] = access.load()
+            access.lanes.place(values, access.load())
             results.append(values)
         values = np.concatenate(results, axis=-1)
         if signed:
@@ -107,7 +107,7 @@ def _write(form, pair=False, st64=False):
             if high:
                 values = values >> np.uint32(16)
             access = acc.lds(step, base + np.uint64(off), active, count, esize)
-            access.store(values[access.positions])
+            access.store(access.lanes.take(values))
     return run
 
 
@@ -122,8 +122,8 @@ def _atomic(op, wide, returns):
         base = _addresses(step, addr) + np.uint64(int(inst.mods.get("offset", 0)))
         access = acc.lds(step, base, active, 1, 8 if wide else 4)
         # ds_cmpst: data0 is the compare value, data1 the new one; ds_mskor: data0 the mask.
-        first = _wide_read(step, data[0].index, words)[access.positions]
-        second = _wide_read(step, data[1].index, words)[access.positions] if two_data else None
+        first = access.lanes.take(_wide_read(step, data[0].index, words))
+        second = access.lanes.take(_wide_read(step, data[1].index, words)) if two_data else None
         if op in ("cmpswap", "fcmpswap"):
             value, compare = second, first
         else:
@@ -131,12 +131,12 @@ def _atomic(op, wide, returns):
         inside = access.ok[:, 0]
         memory = step.chunk.lds.reshape(-1).view(dtype)
         index = (access.addresses[inside, 0] // np.uint64(words * 4)).astype(np.int64)
-        old = np.zeros(len(inside), dtype)
+        old = np.zeros(inside.size, dtype)
         old[inside] = atomics.apply(memory, index, op, value[inside],
                                     None if compare is None else compare[inside])
         if returns:
             full = np.zeros((step.n, step.w.lanes), dtype)
-            full[access.positions] = old
+            access.lanes.place(full, old)
             step.ops.vgpr_write(vdst.index, (full & dtype(0xFFFFFFFF)).astype(np.uint32), active)
             if wide:
                 step.ops.vgpr_write(vdst.index + 1, (full >> np.uint64(32)).astype(np.uint32), active)

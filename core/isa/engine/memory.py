@@ -34,6 +34,18 @@ class DeviceMemory:
         end = ends[np.maximum(slot, 0)]
         return inside & (addresses + np.uint64(nbytes) <= end) & (addresses >= self.base)
 
+    def all_valid(self, addresses, nbytes):
+        """True when every address is valid; checks the span first, as accesses of one
+        instruction nearly always fall in one allocation."""
+        starts, ends = self._ranges()
+        if starts.size == 0:
+            return False
+        low, high = addresses.min(), addresses.max() + np.uint64(nbytes)
+        slot = int(np.searchsorted(starts, low, side="right")) - 1
+        if slot >= 0 and low >= starts[slot] and high <= ends[slot]:
+            return True
+        return bool(self.valid(addresses.reshape(-1), nbytes).all())
+
     def offsets(self, addresses):
         return (addresses.astype(np.uint64, copy=False) - self.base).astype(np.int64)
 
@@ -63,17 +75,17 @@ class DeviceMemory:
         return self.arena.bytes.view(np.uint32)
 
 
-def fault_on_invalid(step, mem, addresses, nbytes, active_positions):
-    """Raise a memory fault naming the first (wave, lane) whose access is outside memory.
+def fault_on_invalid(step, mem, addresses, nbytes, lanes):
+    """Raise a memory fault naming the first lane whose access is outside memory.
 
-    addresses: uint64 [k, m] element addresses of the k active lanes (positions [k, 2] as
-    (wave in group, lane))."""
+    addresses: uint64 [k, m] element addresses of the k lanes `lanes` (an access.Lanes)."""
+    if mem.all_valid(addresses, nbytes):
+        return
     ok = mem.valid(addresses.reshape(-1), nbytes).reshape(addresses.shape).all(axis=1)
-    if not ok.all():
-        bad = int(np.flatnonzero(~ok)[0])
-        wave, lane = active_positions[bad]
-        first = addresses[bad][~mem.valid(addresses[bad], nbytes)][0]
-        raise step.memory_fault("access outside every live allocation", int(wave), lane, int(first))
+    bad = int(np.flatnonzero(~ok)[0])
+    wave, lane = int(lanes.waves()[bad]), int(lanes.lanes()[bad])
+    first = addresses[bad][~mem.valid(addresses[bad], nbytes)][0]
+    raise step.memory_fault("access outside every live allocation", wave, lane, int(first))
 
 
 def gather(mem, addresses, esize):

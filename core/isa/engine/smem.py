@@ -8,6 +8,7 @@ import time
 
 import numpy as np
 
+from core.isa.engine.access import Lanes
 from core.isa.engine.memory import gather, fault_on_invalid
 from core.isa.engine.registry import HANDLERS, handles
 
@@ -41,11 +42,10 @@ def _load(count, buffer):
         if records is not None:
             inside = (offset[:, None] + np.arange(count, dtype=np.uint64) * np.uint64(4)) < records[:, None]
         memory = step.dispatch.memory
-        wave = np.repeat(np.arange(step.n), count).reshape(step.n, count)
         check = addresses[inside]
         if check.size:
-            positions = np.stack([wave[inside], np.zeros(check.size, np.int64)], axis=1)
-            fault_on_invalid(step, memory, check[:, None], 4, positions)
+            wave = np.repeat(np.arange(step.n), count).reshape(step.n, count)[inside]
+            fault_on_invalid(step, memory, check[:, None], 4, Lanes((step.n, 1), (wave, np.zeros_like(wave))))
         values = np.zeros(addresses.shape, np.uint32)
         if check.size:
             values[inside] = gather(memory, check, 4)

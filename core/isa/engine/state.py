@@ -38,16 +38,19 @@ class Waves:
 
     def exec_mask(self, idx):
         """EXEC as bool [n, lanes] for the waves `idx`."""
-        bits = self.sgpr[idx, EXEC_LO].astype(np.uint64)
         if self.lanes == 64:
-            bits |= self.sgpr[idx, EXEC_LO + 1].astype(np.uint64) << np.uint64(32)
-        return ((bits[:, None] >> self.lane_shift) & np.uint64(1)).astype(np.bool_)
+            return self.unpack_mask(self.sgpr[idx, EXEC_LO:EXEC_LO + 2])
+        return self.unpack_mask(self.sgpr[idx, EXEC_LO])
 
     def pack_mask(self, mask):
         """bool [n, lanes] -> uint64 [n] lane mask."""
-        weights = np.uint64(1) << self.lane_shift
-        return (mask.astype(np.uint64) * weights).sum(axis=1, dtype=np.uint64)
+        packed = np.packbits(np.ascontiguousarray(mask, np.bool_), axis=1, bitorder="little")
+        return packed.view(np.uint64 if self.lanes == 64 else np.uint32)[:, 0].astype(np.uint64)
 
     def unpack_mask(self, bits):
-        """uint64 [n] lane mask -> bool [n, lanes]."""
-        return ((bits.astype(np.uint64)[:, None] >> self.lane_shift) & np.uint64(1)).astype(np.bool_)
+        """Lane masks -> bool [n, lanes]: uint32/uint64 [n], or uint32 [n, 2] (lo, hi) words."""
+        words = np.ascontiguousarray(bits, np.uint64 if bits.ndim == 1 and self.lanes == 64 else None)
+        if words.ndim == 1 and self.lanes == 32:
+            words = words.astype(np.uint32)
+        raw = words.view(np.uint8).reshape(len(words), -1)[:, :self.lanes // 8]
+        return np.unpackbits(raw, axis=1, bitorder="little").view(np.bool_)

@@ -46,7 +46,7 @@ def _scalar_bytes(value, size, type_name):
 
 
 def launch_code_object(session, path, name, args, grid, workgroup, *, private_segment_size=0,
-                       group_segment_size=0, watchdog_instructions=None):
+                       group_segment_size=0, watchdog_instructions=None, with_stats=False):
     kernel = _kernel(session, path, name)
     grid, workgroup = _dim3(grid), _dim3(workgroup)
     arena = session.arena
@@ -68,7 +68,9 @@ def launch_code_object(session, path, name, args, grid, workgroup, *, private_se
         for meta in kernel.args:
             kind, offset, size = meta[".value_kind"], meta[".offset"], meta[".size"]
             if kind.startswith("hidden_"):
-                raw = _hidden(kind, size, grid, workgroup, dynamic_lds)
+                # Hidden arguments follow the explicit ones, so the dynamic LDS size is final.
+                raw = _hidden(kind, size, grid, workgroup,
+                              dynamic_lds - kernel.descriptor.group_segment_fixed_size)
             else:
                 value = next(values)
                 if kind in ("global_buffer", "dynamic_shared_pointer") and isinstance(value, Local):
@@ -99,7 +101,7 @@ def launch_code_object(session, path, name, args, grid, workgroup, *, private_se
         packet["kernel_object"] = kernel.kernel_object
         packet["kernarg_address"] = kernarg_block.address
         arena.view(packet_block.address, 64)[:] = packet.view(np.uint8)
-        run_dispatch(session, kernel, grid=grid, workgroup=workgroup,
+        stats = run_dispatch(session, kernel, grid=grid, workgroup=workgroup,
                      kernarg_address=kernarg_block.address, packet_address=packet_block.address,
                      private_segment_size=private_segment_size,
                      group_segment_size=group + group_segment_size,
@@ -109,13 +111,13 @@ def launch_code_object(session, path, name, args, grid, workgroup, *, private_se
             out = np.empty_like(array)
             out.view(np.uint8).reshape(-1)[:] = arena.view(block.address, array.nbytes)
             outputs.append(out)
-        return outputs
+        return (outputs, stats) if with_stats else outputs
     finally:
         for block in allocations:
             arena.free(block.address)
 
 
-def _hidden(kind, size, grid, workgroup, dynamic_lds):
+def _hidden(kind, size, grid, workgroup, dynamic_lds_bytes):
     """Bytes of one hidden kernel argument (code object v4 and v5 names)."""
     axis = {"x": 0, "y": 1, "z": 2}.get(kind[-1])
     if kind.startswith("hidden_block_count_"):
@@ -127,7 +129,7 @@ def _hidden(kind, size, grid, workgroup, dynamic_lds):
     elif kind == "hidden_grid_dims":
         value = 3 if grid[2] > 1 else 2 if grid[1] > 1 else 1
     elif kind == "hidden_dynamic_lds_size":
-        value = dynamic_lds
+        value = dynamic_lds_bytes
     else:
         # Global offsets are 0 in HSA; printf/hostcall/default queue/completion action,
         # multigrid sync and heap are absent (null) in this runtime.

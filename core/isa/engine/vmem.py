@@ -112,33 +112,23 @@ def _buffer(step, inst, ops_list, m, esize, active):
     elif inst.mods.get("offen"):
         offset = offset + ops.vector(vaddr).astype(np.uint64)
     index = index + add_tid[:, None] * np.arange(step.w.lanes, dtype=np.uint64)[None, :]
+    lanes = acc.Lanes.of(active)
+    wave = lanes.waves()
+    off = lanes.take(offset)[:, None] + acc.element_offsets(m, esize)
+    idx = lanes.take(index)[:, None]
+    base, soffset, stride = base[wave][:, None], soffset[wave][:, None], stride[wave][:, None]
     if np.all(swizzle == 1):
-        positions = np.nonzero(active)
-        off = offset[positions][:, None] + acc.element_offsets(m, esize)
-        idx = index[positions][:, None]
-        wave = positions[0]
         istride = index_stride[wave][:, None]
         four = np.uint64(4)
-        addresses = (base[wave][:, None] + soffset[wave][:, None]
-                     + (idx // istride * stride[wave][:, None] + off // four * four) * istride
+        addresses = (base + soffset + (idx // istride * stride + off // four * four) * istride
                      + idx % istride * four + off % four)
-        return acc.Access(step, "arena", addresses, positions, esize).check()
+        return acc.Access(step, "arena", addresses, lanes, esize).check()
     if np.any(swizzle == 1):
         raise step.illegal("a wave group mixes swizzled and linear buffer descriptors")
-    positions = np.nonzero(active)
-    off = offset[positions][:, None] + acc.element_offsets(m, esize)
-    idx = index[positions][:, None]
-    wave = positions[0]
-    raw = stride[wave][:, None] == 0
-    in_bounds = np.where(raw, off + np.uint64(esize) <= records[wave][:, None],
-                         (idx < records[wave][:, None]) & (off < stride[wave][:, None]))
-    addresses = base[wave][:, None] + soffset[wave][:, None] + idx * stride[wave][:, None] + off
-    access = acc.Access(step, "arena", np.where(in_bounds, addresses, 0), positions, esize, in_bounds)
-    if in_bounds.any():
-        inside = in_bounds.all(axis=1)
-        acc.Access(step, "arena", addresses[inside], (positions[0][inside], positions[1][inside]),
-                   esize).check()
-    return access
+    records = records[wave][:, None]
+    in_bounds = np.where(stride == 0, off + np.uint64(esize) <= records, (idx < records) & (off < stride))
+    addresses = base + soffset + idx * stride + off
+    return acc.Access(step, "arena", addresses, lanes, esize, in_bounds).check()
 
 
 def _named(family, inst):
@@ -179,7 +169,7 @@ def _load(form):
         vdst = named["vdst"]
         results = np.zeros((step.n, step.w.lanes, count), np.uint32)
         for access in _resolve(step, inst, family, named, count, esize, active):
-            results[access.positions] = access.load()
+            access.lanes.place(results, access.load())
         if signed:
             bits = 8 * esize
             sign = np.uint32(1 << (bits - 1))
@@ -208,7 +198,7 @@ def _store(form):
         if high:
             values = values >> np.uint32(16)
         for access in _resolve(step, inst, family, named, count, esize, active):
-            access.store(values[access.positions])
+            access.store(access.lanes.take(values))
     return run
 
 
@@ -229,12 +219,12 @@ def _atomic(op, wide):
             at = access.addresses[:, 0]
             if (at % np.uint64(8 if wide else 4)).any():
                 bad = int(np.flatnonzero(at % np.uint64(8 if wide else 4))[0])
-                raise step.memory_fault("misaligned atomic", int(access.positions[0][bad]),
-                                        access.positions[1][bad], int(at[bad]))
+                raise step.memory_fault("misaligned atomic", int(access.lanes.waves()[bad]),
+                                        access.lanes.lanes()[bad], int(at[bad]))
             memory, index = _word_view(step, access, dtype)
-            old = atomics.apply(memory, index, op, value[access.positions],
-                                None if cmp is None else cmp[access.positions])
-            old_all[access.positions] = old
+            old = atomics.apply(memory, index, op, access.lanes.take(value),
+                                None if cmp is None else access.lanes.take(cmp))
+            access.lanes.place(old_all, old)
         if named["vdst"] is not None and inst.mods.get("glc"):
             vdst = named["vdst"]
             step.ops.vgpr_write(vdst.index, (old_all & dtype(0xFFFFFFFF)).astype(np.uint32), active)
