@@ -227,3 +227,8 @@ def test_saturating_packs(a, b):
 @given(word32, word32, st.booleans())
 def test_cndmask_selects_src1_where_the_mask_is_set(a, b, m):
     assert one("v_cndmask_b32", u32(a), u32(b), np.array([m]))[0] == (b if m else a)
+
+
+def test_lerp_u8_averages_bytes_rounding_with_src2_bit():
+    assert one("v_lerp_u8", u32(0x01020304), u32(0x03020100), u32(0x01000100))[0] == 0x02020202
+    assert one("v_lerp_u8", u32(0xFF), u32(0xFF), u32(1))[0] == 0xFF

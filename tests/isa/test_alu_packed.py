@@ -67,3 +67,4 @@ def test_dot_products_accumulate_exactly():
     assert one("v_dot8_u32_u4", u32(0xFFFFFFFF), u32(0x11111111), u32(0))[0] == 120
     assert one("v_dot2_i32_i16", u32(0x7FFF7FFF), u32(0x7FFF7FFF), u32(0x7FFFFFFF), clamp=True)[0] == 0x7FFFFFFF
     assert as_f32(one("v_dot2_f32_f16", pk(1.5, 2), pk(2, 0.25), f32(0.5)))[0] == 4.0
+    assert one("v_dot4c_i32_i8", u32(0x02020202), u32(0xFFFFFFFF), u32(20))[0] == 12

@@ -99,3 +99,16 @@ def test_transcendentals_take_input_modifiers():
     assert as_f32(one("v_exp_f32", f32(3.0), omod=1))[0] == 16.0
     assert one("v_log_f32", f32(8.0))[0] == f32(3.0)[0]
     assert one("v_rcp_f32", u32(0x7FC00000))[0] & 0x7FC00000 == 0x7FC00000
+
+
+def test_trig_preop_returns_consecutive_truncated_segments_of_two_over_pi():
+    from fractions import Fraction
+    # 2/pi = 0.A2F9836E4E441529FC2757D1F534DDC0DB6295993C439041FE5163... (hex)
+    known = Fraction(0xA2F9836E4E441529FC2757D1F534DDC0DB6295993C439041FE5163, 2**216)
+    segments = [as_f64(one("v_trig_preop_f64", f64(1.0), u32(k)))[0] for k in range(4)]
+    total = sum(Fraction(s) for s in segments[:3])
+    assert 0 <= known - total < Fraction(1, 2**159) + Fraction(1, 2**216)
+    assert all(Fraction(s).denominator <= 2**(53 * (k + 1)) for k, s in enumerate(segments))
+    # A large input starts further in, so x * segment keeps its bits below x's integer part.
+    big = as_f64(one("v_trig_preop_f64", f64(2.0**100), u32(0)))[0]
+    assert big < segments[0] * 2.0**-40

@@ -97,6 +97,10 @@ for _t in ("f32", "f16"):
             lambda a, b, t=_t, p=_pack: p(B.VIEW[t](a)) | (p(B.VIEW[t](b)) << U32(16)))
 
 
+op("f16 -> i16", "v_cvt_norm_i16_f16")(lambda a: _norm(-1, 32767)(B.f16(a)))
+op("f16 -> u16", "v_cvt_norm_u16_f16")(lambda a: _norm(0, 65535)(B.f16(a)))
+
+
 @op("f32 u32 u32 -> b32", "v_cvt_pk_u8_f32")
 def _pk_u8(a, sel, old):
     byte = _to_int(B.f32(a), 0, 255, np.rint).astype(U32)

@@ -4,8 +4,8 @@ for each width gfx1030 has).
 Invariants:
 - +, -, *, fma are IEEE round-to-nearest-even (numpy's f16 arithmetic goes through f32, which
   is exact for these: 24 >= 2*11 + 2 bits);
-- v_mad/v_mac (unfused) round the product, then the sum, and always flush f32 denormals
-  (the legacy MAD unit has no denormal support; LLVM only selects it when they are off);
+- gfx1030 has no unfused v_mad_f32/v_mac_f32 (gfx10.3 dropped them); v_fma_legacy_f32 is
+  the DX9 form (0 * anything = 0);
 - min/max follow gfx10 IEEE mode: sNaN -> quieted sNaN, one qNaN -> the other operand,
   -0 < +0 (RDNA ISA guide pseudo-code for V_MIN_F32/V_MAX_F32); med3 of a NaN is min3;
 - v_div_scale/v_div_fmas/v_div_fixup implement the guide's pseudo-code; where it is
@@ -44,19 +44,6 @@ def fma_vals(a, b, c, t, scale=0):
 
 def _fma_bits(t):
     return lambda a, b, c: bits(fma_vals(val(a, t), val(b, t), val(c, t), t), t)
-
-
-def _mad_bits(t):
-    """Unfused multiply-add; f32 always flushes denormals (see module docstring)."""
-    def mad(a, b, c):
-        if t == "f32":
-            a, b, c = (B.flush(np.asarray(x, dtype=U32), B.F32) for x in (a, b, c))
-        prod = val(a, t) * val(b, t)
-        if t == "f32":
-            prod = val(B.flush(bits(prod, t), B.F32), t)
-        r = bits(prod + val(c, t), t)
-        return B.flush(r, B.F32) if t == "f32" else r
-    return mad
 
 
 def _sort_key(x, fmt):
@@ -149,7 +136,6 @@ def _ldexp(t):
     return ldexp
 
 
-_NAMES = {"f16": "f16", "f32": "f32", "f64": "f64"}
 for _t in ALL:
     s3 = f"{_t} {_t} {_t} -> {_t}"
     s2 = f"{_t} {_t} -> {_t}"
@@ -171,8 +157,6 @@ for _t in ALL:
         op(s2, f"v_subrev_{_t}")(_binary(_t, lambda a, b: b - a))
         op(s3, f"v_fmaak_{_t}", f"v_fmamk_{_t}")(_fma_bits(_t))
         op(s3, f"v_fmac_{_t}", reads_dst=True)(_fma_bits(_t))
-        op(s3, f"v_mad_{_t}", f"v_madak_{_t}", f"v_madmk_{_t}", ftz=_t != "f32")(_mad_bits(_t))
-        op(s3, f"v_mac_{_t}", ftz=_t != "f32", reads_dst=True)(_mad_bits(_t))
         for _k in ("min3", "max3", "med3"):
             op(s3, f"v_{_k}_{_t}", uses_mode=True)(_three(_t, _k))
 op("f32 -> i32", "v_frexp_exp_i32_f32")(_frexp_exp("f32"))

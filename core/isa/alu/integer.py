@@ -42,19 +42,19 @@ def _sat_s32(v, clamp):
 
 # --- add / sub -----------------------------------------------------------------------------
 
-@op("u32 u32 -> u32", "v_add_nc_u32", "v_add_u32", int_clamp=True)
+@op("u32 u32 -> u32", "v_add_nc_u32", int_clamp=True)
 def _add_u32(a, b, clamp=False):
     s = _wide(a) + _wide(b)
     return np.minimum(s, MAX32).astype(U32) if clamp else _lo32(s)
 
 
-@op("u32 u32 -> u32", "v_sub_nc_u32", "v_sub_u32", int_clamp=True)
+@op("u32 u32 -> u32", "v_sub_nc_u32", int_clamp=True)
 def _sub_u32(a, b, clamp=False):
     d = _wide(a).astype(I64) - _wide(b).astype(I64)
     return np.maximum(d, 0).astype(U32) if clamp else d.astype(U32)
 
 
-@op("u32 u32 -> u32", "v_subrev_nc_u32", "v_subrev_u32", int_clamp=True)
+@op("u32 u32 -> u32", "v_subrev_nc_u32", int_clamp=True)
 def _subrev_u32(a, b, clamp=False):
     return _sub_u32(b, a, clamp)
 
@@ -223,21 +223,16 @@ def _pack_s16(v):
     return (np.asarray(v).astype(I64) & 0xFFFF).astype(U32)
 
 
-@op("u16 u16 -> u16", "v_add_nc_u16", "v_add_u16", int_clamp=True)
+@op("u16 u16 -> u16", "v_add_nc_u16", int_clamp=True)
 def _add_u16(a, b, clamp=False):
     s = a + b
     return np.minimum(s, U16) if clamp else s & U16
 
 
-@op("u16 u16 -> u16", "v_sub_nc_u16", "v_sub_u16", int_clamp=True)
+@op("u16 u16 -> u16", "v_sub_nc_u16", int_clamp=True)
 def _sub_u16(a, b, clamp=False):
     d = _s(a) - _s(b)
     return (np.maximum(d, 0) if clamp else d & 0xFFFF).astype(U32)
-
-
-@op("u16 u16 -> u16", "v_subrev_u16", int_clamp=True)
-def _subrev_u16(a, b, clamp=False):
-    return _sub_u16(b, a, clamp)
 
 
 @op("i16 i16 -> i16", "v_add_nc_i16", int_clamp=True)
@@ -419,6 +414,16 @@ op("u32 u32 u32 -> u32", "v_sad_hi_u8")(
 op("u32 u32 u32 -> u32", "v_sad_u16")(lambda a, b, c: _absdiff_fields(a, b, 16, 2).astype(U32) + _u(c))
 op("u32 u32 u32 -> u32", "v_sad_u32")(
     lambda a, b, c: (np.abs(_wide(a).astype(I64) - _wide(b).astype(I64)).astype(U32)) + _u(c))
+
+
+@op("u32 u32 u32 -> u32", "v_lerp_u8")
+def _lerp(a, b, c):
+    out = np.zeros(np.broadcast(a, b, c).shape, dtype=U32)
+    for k in range(4):  # per byte: rounded average, the rounding bit from src2's byte
+        fa, fb = (_wide(a) >> U64(8 * k)) & U64(0xFF), (_wide(b) >> U64(8 * k)) & U64(0xFF)
+        fc = (_wide(c) >> U64(8 * k)) & U64(1)
+        out |= (((fa + fb + fc) >> U64(1)).astype(U32)) << U32(8 * k)
+    return out
 
 
 @op("u32 u32 u32 -> u32", "v_msad_u8")

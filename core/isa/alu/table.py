@@ -5,7 +5,7 @@ Invariants:
 - the family functions see sources already selected (op_sel), modified (abs, then neg) and,
   when MODE says so, denormal-flushed; they never see modifiers except `clamp` (integer
   saturation, only ops declared with int_clamp) and `mode` (only ops declared uses_mode);
-- an op that reads its destination (v_fmac_f32, v_mac_f32, s_cmov_b32, s_addk_i32,
+- an op that reads its destination (v_fmac_f32, v_pk_fmac_f16, s_cmov_b32, s_addk_i32,
   s_bitset1_b32, ...) takes the old value as the source after the explicit ones and before
   implicit SCC/VCC ones: v_fmac_f32 v0, v1, v2 -> (v1, v2, v0); s_cmov_b32 s0, s1 ->
   (s1, s0, scc); s_addk_i32 s0, k -> (k, s0) with k already sign-extended;

@@ -78,3 +78,39 @@ for _name, _f in _FUNCS.items():
         op(f"{_t} -> {_t}", *names, ftz=not flush)(_in_f64(_t, _f, flush))
     if _name in ("rcp", "rsq", "sqrt"):
         op("f64 -> f64", f"v_{_name}_f64")(_in_f64("f64", _f, False))
+
+
+def _two_over_pi_bits(nbits, guard=128):
+    """floor(2/pi * 2**nbits) exactly, from Machin's formula in integer arithmetic."""
+    scale = 1 << (nbits + guard)
+
+    def arctan_inv(k):
+        total, term, n, sign = 0, scale // k, 1, 1
+        while term:
+            total += sign * (term // n)
+            term //= k * k
+            n += 2
+            sign = -sign
+        return total
+    pi_scaled = 16 * arctan_inv(5) - 4 * arctan_inv(239)
+    return (2 << (2 * (nbits + guard))) // pi_scaled >> guard
+
+
+# 2/pi's first 1201 fraction bits (the ISA guide's constant for V_TRIG_PREOP_F64) and, for every
+# shift the op can ask for, the 53 bits that start there (zero once past bit 1201).
+_PREOP_BITS = 1201
+_PREOP_MAX_SHIFT = 31 * 53 + 2047
+_TWO_OVER_PI = _two_over_pi_bits(_PREOP_BITS)
+_PREOP_SEGMENTS = np.array(
+    [float((_TWO_OVER_PI << (53 + s) >> _PREOP_BITS) & ((1 << 53) - 1)) for s in range(_PREOP_MAX_SHIFT + 1)])
+
+
+@op("f64 u32 -> f64", "v_trig_preop_f64")
+def _trig_preop(x, segment):
+    """Segment S1[4:0] of 2/pi, aligned for reducing x: 53 bits starting 53*segment bits in
+    (further in for large x), truncated, with their place value."""
+    exp = ((np.asarray(x, dtype=np.uint64) >> np.uint64(52)) & np.uint64(0x7FF)).astype(np.int64)
+    shift = (np.asarray(segment, dtype=np.uint32) & np.uint32(31)).astype(np.int64) * 53
+    shift = shift + np.maximum(exp - 1077, 0)
+    scale = -53 - shift + np.where(exp >= 1968, 128, 0)
+    return B.from_f64(np.ldexp(_PREOP_SEGMENTS[shift], scale.astype(np.int32)))
