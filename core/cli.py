@@ -1,6 +1,7 @@
 """The `softgpu` command: tools for people, one subcommand each.
 
     softgpu info FILE        kernels, descriptors and metadata of a code object
+    softgpu run -- PROG ARGS run an unmodified HSA program on SoftGPU
 
 Other parts add subcommands with the `command` decorator:
 
@@ -22,7 +23,7 @@ import sys
 _COMMANDS = {}
 
 # Modules that define subcommands; each registers itself on import.
-COMMAND_MODULES = ("core.loader.info", "core.isa.disasm_command")
+COMMAND_MODULES = ("core.loader.info", "core.isa.disasm_command", "core.run_command")
 
 
 def command(name, help):
