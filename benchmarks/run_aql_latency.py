@@ -1,0 +1,26 @@
+"""Build and run benchmarks/aql_latency.c on SoftGPU (a benchmark, not a test).
+
+usage: python3 benchmarks/run_aql_latency.py
+"""
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, ROOT)
+
+from tests.support.cprog import env  # noqa: E402
+from tests.support.kernels import compile_opencl  # noqa: E402
+from tests.support.paths import LIBDIR  # noqa: E402
+
+
+def main():
+    exe = os.path.join(ROOT, "build", "aql_latency")
+    subprocess.run(["gcc", "-std=gnu11", "-O2", "-o", exe, os.path.join(HERE, "aql_latency.c"),
+                    "-L", LIBDIR, "-lhsa-runtime64", "-lpthread"], check=True)
+    return subprocess.run([exe, compile_opencl("aql_kernels.cl")], env=env()).returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main())
