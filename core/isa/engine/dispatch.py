@@ -60,7 +60,7 @@ class Dispatch:
         self.watchdog = watchdog_instructions or DEFAULT_WATCHDOG
         self.stats = DispatchStats()
         self.code = Code(self.arena, self._code_fault, self.desc.wave64)
-        self.memory = DeviceMemory(session)
+        self.memory = DeviceMemory(session, getattr(kernel, "agent", None))
 
     def _code_fault(self, reason, pc):
         return illegal_instruction(reason, kernel=self.name, pc=pc)

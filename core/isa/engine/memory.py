@@ -1,38 +1,42 @@
 """Device memory as kernels see it: the arena, checked lane by lane, vectorized.
 
 Holds three invariants:
-- every access of every active lane is checked against the live allocations before any
+- every access of every active lane is checked against the valid ranges before any
   byte moves; a lane outside them faults the whole instruction, which then writes nothing;
 - loads and stores move little-endian bytes through the arena's numpy view; when several
   lanes store to one address the highest (wave, lane) wins, as some serial order would give;
-- live ranges are re-read only when the arena changed (its `version`).
+- valid ranges come from the session's memory part (core.memory): arena allocations mapped
+  to the kernel's agent and locked/registered host memory, which is reached through its own
+  numpy view.
 """
 import numpy as np
 
 
 class DeviceMemory:
-    def __init__(self, session):
+    """What a kernel of `agent` may touch: the session's valid ranges (live arena allocations
+    mapped to the agent, locked/registered host memory), with the bytes behind them."""
+
+    def __init__(self, session, agent=None):
         self.arena = session.arena
+        self.memory = getattr(session, "memory", None)
+        self.agent = agent
         self.base = np.uint64(self.arena.base)
-        self._version = None
-        self._starts = self._ends = None
+        self.end = np.uint64(self.arena.base + self.arena.size)
 
     def _ranges(self):
-        if self._version != self.arena.version:
-            self._starts, self._ends = self.arena.live_ranges()
-            self._version = self.arena.version
-        return self._starts, self._ends
+        if self.memory is not None:
+            return self.memory.valid_ranges(self.agent)
+        return self.arena.live_ranges()
 
     def valid(self, addresses, nbytes):
-        """bool per address: [address, address + nbytes) lies in one live allocation."""
+        """bool per address: [address, address + nbytes) lies in one valid range."""
         starts, ends = self._ranges()
         addresses = addresses.astype(np.uint64, copy=False)
         if starts.size == 0:
             return np.zeros(addresses.shape, np.bool_)
         slot = np.searchsorted(starts, addresses, side="right") - 1
-        inside = slot >= 0
         end = ends[np.maximum(slot, 0)]
-        return inside & (addresses + np.uint64(nbytes) <= end) & (addresses >= self.base)
+        return (slot >= 0) & (addresses + np.uint64(nbytes) <= end)
 
     def all_valid(self, addresses, nbytes):
         """True when every address is valid; checks the span first, as accesses of one
@@ -46,33 +50,56 @@ class DeviceMemory:
             return True
         return bool(self.valid(addresses.reshape(-1), nbytes).all())
 
-    def offsets(self, addresses):
-        return (addresses.astype(np.uint64, copy=False) - self.base).astype(np.int64)
+    def parts(self, addresses):
+        """[(mask or None, uint8 view, view start)]: which bytes hold each (valid) address.
+        The arena in the common case; registered host ranges for addresses outside it."""
+        inside = (addresses >= self.base) & (addresses < self.end)
+        if inside.all():
+            return [(None, self.arena.bytes, self.base)]
+        found = [(inside, self.arena.bytes, self.base)] if inside.any() else []
+        for start, end, _kind, view in (self.memory.host_ranges() if self.memory else ()):
+            mask = ~inside & (addresses >= np.uint64(start)) & (addresses < np.uint64(end))
+            if mask.any():
+                found.append((mask, view, np.uint64(start)))
+        return found
 
     def load(self, addresses, nbytes):
         """uint8 [k, nbytes] read at each (checked) address."""
-        offs = self.offsets(addresses)
-        data = self.arena.bytes
-        if nbytes % 4 == 0 and not (offs & 3).any():
-            words = data.view(np.uint32)
-            idx = (offs >> 2)[:, None] + np.arange(nbytes // 4)
-            return words[idx].view(np.uint8).reshape(len(offs), nbytes)
-        return data[offs[:, None] + np.arange(nbytes)]
+        out = None
+        for mask, view, start in self.parts(addresses):
+            chunk = _load(view, addresses if mask is None else addresses[mask], start, nbytes)
+            if mask is None:
+                return chunk
+            if out is None:
+                out = np.zeros((addresses.size, nbytes), np.uint8)
+            out[mask] = chunk
+        return out
 
     def store(self, addresses, values):
         """Write uint8 [k, nbytes] `values` at each (checked) address, in order."""
-        offs = self.offsets(addresses)
-        nbytes = values.shape[1]
-        data = self.arena.bytes
-        if nbytes % 4 == 0 and not (offs & 3).any():
-            words = data.view(np.uint32)
-            idx = (offs >> 2)[:, None] + np.arange(nbytes // 4)
-            words[idx] = np.ascontiguousarray(values).view(np.uint32)
-            return
-        data[offs[:, None] + np.arange(nbytes)] = values
+        for mask, view, start in self.parts(addresses):
+            if mask is None:
+                _store(view, addresses, start, values)
+            else:
+                _store(view, addresses[mask], start, values[mask])
 
-    def words(self):
-        return self.arena.bytes.view(np.uint32)
+
+def _load(view, addresses, start, nbytes):
+    offs = (addresses - start).astype(np.int64)
+    if nbytes % 4 == 0 and not (offs & 3).any() and view.size % 4 == 0:
+        idx = (offs >> 2)[:, None] + np.arange(nbytes // 4)
+        return view.view(np.uint32)[idx].view(np.uint8).reshape(len(offs), nbytes)
+    return view[offs[:, None] + np.arange(nbytes)]
+
+
+def _store(view, addresses, start, values):
+    offs = (addresses - start).astype(np.int64)
+    nbytes = values.shape[1]
+    if nbytes % 4 == 0 and not (offs & 3).any() and view.size % 4 == 0:
+        idx = (offs >> 2)[:, None] + np.arange(nbytes // 4)
+        view.view(np.uint32)[idx] = np.ascontiguousarray(values).view(np.uint32)
+        return
+    view[offs[:, None] + np.arange(nbytes)] = values
 
 
 def fault_on_invalid(step, mem, addresses, nbytes, lanes):

@@ -221,9 +221,13 @@ def _atomic(op, wide):
                 bad = int(np.flatnonzero(at % np.uint64(8 if wide else 4))[0])
                 raise step.memory_fault("misaligned atomic", int(access.lanes.waves()[bad]),
                                         access.lanes.lanes()[bad], int(at[bad]))
-            memory, index = _word_view(step, access, dtype)
-            old = atomics.apply(memory, index, op, access.lanes.take(value),
-                                None if cmp is None else access.lanes.take(cmp))
+            old = np.zeros(at.size, dtype)
+            taken = access.lanes.take(value)
+            compared = None if cmp is None else access.lanes.take(cmp)
+            for mask, memory, index in _word_views(step, access, dtype):
+                keep = slice(None) if mask is None else mask
+                old[keep] = atomics.apply(memory, index, op, taken[keep],
+                                          None if compared is None else compared[keep])
             access.lanes.place(old_all, old)
         if named["vdst"] is not None and inst.mods.get("glc"):
             vdst = named["vdst"]
@@ -240,15 +244,18 @@ def _wide_read(step, reg, words):
     return lo.astype(np.uint64) | (step.ops.vgpr_read(reg + 1).astype(np.uint64) << np.uint64(32))
 
 
-def _word_view(step, access, dtype):
-    size = np.dtype(dtype).itemsize
-    if access.space == "arena":
-        memory = step.dispatch.memory.arena.bytes.view(dtype)
-        index = (access.addresses[:, 0] - step.dispatch.memory.base) // np.uint64(size)
-    else:
-        memory = step.chunk.lds.reshape(-1).view(dtype)
-        index = access.addresses[:, 0] // np.uint64(size)
-    return memory, index.astype(np.int64)
+def _word_views(step, access, dtype):
+    """[(lane mask or None, memory as dtype words, word index per lane)] for an atomic."""
+    size = np.uint64(np.dtype(dtype).itemsize)
+    at = access.addresses[:, 0]
+    if access.space == "lds":
+        return [(None, step.chunk.lds.reshape(-1).view(dtype), (at // size).astype(np.int64))]
+    views = []
+    for mask, view, start in step.dispatch.memory.parts(at):
+        where = at if mask is None else at[mask]
+        views.append((mask, view[:view.size // int(size) * int(size)].view(dtype),
+                      ((where - start) // size).astype(np.int64)))
+    return views
 
 
 def _register():
