@@ -88,7 +88,10 @@ class Hsa:
         return value.value
 
     def info_status(self, symbol, attribute):
-        return self.lib.hsa_executable_symbol_get_info(symbol, attribute, ctypes.byref(ctypes.c_uint64()))
+        """The status of a query; string attributes get a buffer of the length the symbol reports."""
+        lengths = {SymInfo.NAME: SymInfo.NAME_LENGTH, SymInfo.MODULE_NAME: SymInfo.MODULE_NAME_LENGTH}
+        size = self.info(symbol, lengths[attribute]) + 1 if attribute in lengths else 8
+        return self.lib.hsa_executable_symbol_get_info(symbol, attribute, ctypes.create_string_buffer(size))
 
     def name(self, symbol):
         length = self.info(symbol, SymInfo.NAME_LENGTH)

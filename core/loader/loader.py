@@ -11,6 +11,8 @@ import os
 import threading
 from dataclasses import dataclass
 
+import numpy as np
+
 from core.errors import (InvalidArgument, InvalidCodeObject, InvalidCodeObjectReader, InvalidCodeSymbol,
                          InvalidExecutable, InvalidExecutableSymbol, InvalidFile)
 from core.handles import (HandleTable, KIND_CODE_OBJECT, KIND_EXECUTABLE, KIND_LOADED_CODE_OBJECT,
@@ -45,8 +47,14 @@ class SerializedCodeObject:
 
     def __init__(self, data):
         self.data = data
+        # ROCr's handle is the address of its copy; loads report this copy as their storage.
+        self.host_copy = np.frombuffer(data, dtype=np.uint8).copy()
         self.symbols = None           # code symbols, made on first use
         self._parsed = None
+
+    @property
+    def address(self):
+        return int(self.host_copy.ctypes.data)
 
     def parsed(self):
         if self._parsed is None:

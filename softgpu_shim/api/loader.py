@@ -383,7 +383,7 @@ def hsa_executable_load_code_object(executable, agent, code_object, options):
     co = _code_object(code_object)
     target = loader.executable(executable.handle)
     resolved = runtime.require().agents.get(agent.handle)
-    reader = loader.reader_from_memory(co.data, 0)
+    reader = loader.reader_from_memory(co.data, co.address)
     try:
         target.load(reader, resolved)
     finally:
