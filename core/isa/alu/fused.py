@@ -7,14 +7,19 @@ sqrt sequences depend on the residuals being exact.
 How: round-to-odd (Boldo & Melquiond, "Emulation of FMA and correctly rounded sums:
 proved algorithms using rounding to odd") in a wider format, then one rounding to the
 target. f16/f32: the product is exact in f64, the sum is rounded to odd in f64 (53 bits >=
-24 + 2) and then to the target. f64: the product is split exactly (Dekker) in x87 80-bit
-long double, whose 15-bit exponent keeps every partial term normal; the three-term sum is
-rounded to odd at 64 bits (>= 53 + 2) and then to double.
+24 + 2) and then to the target. f64: the product is split exactly (Dekker) and the three-term sum rounded to odd,
+then to nearest: in double when every term is far from under/overflow (the common case), else
+in x87 80-bit long double, whose 15-bit exponent keeps every partial term normal, rounding to
+odd at 64 bits (>= 53 + 2) and then to double.
 """
 import numpy as np
 
 LD = np.longdouble
-_SPLIT = LD(2.0) ** 32 + LD(1)  # Veltkamp split of a 64-bit significand into 32 + 32 bits
+# Veltkamp splits: a 64-bit significand into 32 + 32 bits, a 53-bit one into 26 + 27.
+_SPLIT_LD = LD(2.0) ** 32 + LD(1)
+_SPLIT_D = 2.0 ** 27 + 1
+# The long double path relies on x87 extended precision (64-bit significand, 15-bit exponent).
+assert np.finfo(LD).nmant == 63, "fused.py needs x86-64 80-bit long double"
 
 
 def _two_sum(a, b):
@@ -50,12 +55,11 @@ def fma_narrow(a, b, c, dtype, scale=0):
     return np.ldexp(np.where(special, p + c, exact), scale).astype(dtype)
 
 
-def fma_f64(a, b, c, scale=0):
-    """fma for float64 value arrays, times 2**scale before the one rounding (v_div_fmas)."""
-    a, b, c = (np.asarray(v, dtype=np.float64) for v in (a, b, c))
+def _fma_f64_wide(a, b, c, scale):
+    """Any lanes, in long double: exact products and sums whatever the exponents."""
     la, lb, lc = (v.astype(LD) for v in (a, b, c))
     ph = la * lb
-    ah, bh = la * _SPLIT, lb * _SPLIT
+    ah, bh = la * _SPLIT_LD, lb * _SPLIT_LD
     ah = ah - (ah - la)
     bh = bh - (bh - lb)
     al, bl = la - ah, lb - bh
@@ -67,3 +71,40 @@ def fma_f64(a, b, c, scale=0):
     z = _round_odd(z, zerr, _is_odd_ld)
     special = ~np.isfinite(ph) | ~np.isfinite(lc) | (z == 0)
     return np.ldexp(np.where(special, (la * lb + lc), z), scale).astype(np.float64)
+
+
+def _fma_f64_fast(a, b, c):
+    """The same algorithm in double (final rounding to nearest instead of to odd), exact only
+    where nothing under- or overflows; returns the result and where it is valid."""
+    ph = a * b
+    ah, bh = a * _SPLIT_D, b * _SPLIT_D
+    ah = ah - (ah - a)
+    bh = bh - (bh - b)
+    al, bl = a - ah, b - bh
+    pl = ((ah * bh - ph) + ah * bl + al * bh) + al * bl
+    th, tl = _two_sum(c, ph)
+    v, verr = _two_sum(tl, pl)
+    z = th + _round_odd(v, verr, _is_odd_f64)
+    az = np.abs(z)
+    valid = (np.isfinite(a) & np.isfinite(b) & np.isfinite(c)
+             & (np.abs(a) < 2.0**995) & (np.abs(b) < 2.0**995)
+             & ((a == 0) | (b == 0) | (np.abs(ph) >= 2.0**-900))
+             & (((az >= 2.0**-960) & (az < 2.0**1020)) | (z == 0)))
+    z = np.where(z == 0, ph + c, z)       # exact zero: IEEE's sign rules
+    return z, valid
+
+
+def fma_f64(a, b, c, scale=0):
+    """fma for float64 value arrays, times 2**scale before the one rounding (v_div_fmas).
+    Lanes whose terms stay well inside the double range take the double-only path; the rest
+    (and every scaled lane) go through long double."""
+    a, b, c, scale = np.broadcast_arrays(*(np.asarray(v, dtype=np.float64) for v in (a, b, c)),
+                                         np.asarray(scale, dtype=np.int32))
+    z, valid = _fma_f64_fast(a, b, c)
+    valid &= scale == 0
+    if valid.all():
+        return z
+    z = z.copy()
+    slow = ~valid
+    z[slow] = _fma_f64_wide(a[slow], b[slow], c[slow], scale[slow])
+    return z
