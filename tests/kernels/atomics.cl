@@ -55,3 +55,32 @@ kernel void local_atomics(global const uint* data, volatile global uint* hist,
   barrier(CLK_LOCAL_MEM_FENCE);
   if (lid < 16) atomic_add(&hist[lid], lh[lid]);
 }
+
+// The remaining atomic operations: sub, dec, unsigned min/max, and their __local forms
+// including exchange and compare-and-swap.
+kernel void atomics_more(global const uint* a, volatile global uint* g, global uint* local_out) {
+  local uint l[6];
+  size_t lid = get_local_id(0);
+  uint x = a[get_global_id(0)];
+  if (lid == 0) {
+    l[0] = 0xffffffffu; l[1] = 0; l[2] = 1000000; l[3] = 0; l[4] = 0; l[5] = 0;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  atomic_sub(&g[0], x & 0xff);
+  atomic_dec(&g[1]);
+  atomic_min(&g[2], x);
+  atomic_max(&g[3], x);
+  atomic_min(&l[0], x);
+  atomic_max(&l[1], x);
+  atomic_sub(&l[2], x & 0xff);
+  atomic_xchg(&l[3], x);
+  atomic_or(&l[4], x & 0xf0f0u);
+  uint old = l[5];
+  while (true) {
+    uint seen = atomic_cmpxchg(&l[5], old, old ^ x);
+    if (seen == old) break;
+    old = seen;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (lid < 6) local_out[6 * get_group_id(0) + lid] = l[lid];
+}

@@ -40,3 +40,18 @@ kernel void half2_ops(global const half2* a, global const half2* b, global const
   out[4 * i + 2] = fma(x, y, z);
   out[4 * i + 3] = fmax(x, z) - y.yx;
 }
+
+// f16 rounding, comparisons, f16 <-> short conversions and exponent manipulation.
+kernel void half_round_cmp(global const half* a, global const half* b, global half* out,
+                           global short* s) {
+  size_t i = get_global_id(0);
+  half x = a[i], y = b[i];
+  out[6 * i + 0] = floor(x);
+  out[6 * i + 1] = ceil(x);
+  out[6 * i + 2] = rint(x);
+  out[6 * i + 3] = trunc(x);
+  out[6 * i + 4] = x < y ? fmin(x, y) : ldexp(y, 2);
+  out[6 * i + 5] = convert_half((short)(i * 37) - 4000);
+  s[2 * i + 0] = convert_short(x * (half)8.0h);
+  s[2 * i + 1] = isgreater(x, y) + 2 * isequal(x, -y) + 4 * isless(y, (half)0.0h);
+}

@@ -91,3 +91,35 @@ kernel void int_bitfield(global const uint* a, global const uint* b, global uint
   wide[2 * i + 0] = upsample(x, y);
   wide[2 * i + 1] = rotate(upsample(y, x), (ulong)(x & 127));
 }
+
+// 16-bit integers, scalar and packed (short2 / ushort2 use packed VOP3P integer ops).
+kernel void short_math(global const short2* a, global const short2* b, global short2* out,
+                       global ushort* u) {
+  size_t i = get_global_id(0);
+  short2 x = a[i], y = b[i];
+  out[4 * i + 0] = x + y;
+  out[4 * i + 1] = x * y;
+  out[4 * i + 2] = max(x, y) >> (short2)(3, 1);
+  out[4 * i + 3] = as_short2(min(as_ushort2(x), as_ushort2(y)) - (ushort2)(7, 700));
+  ushort p = (ushort)x.s0, q = (ushort)y.s1;
+  u[i] = (ushort)((uint)p * q + (p >> 3)) ^ (ushort)(q << 2);
+}
+
+// Uniform work: every value here depends only on kernel arguments and the group id, so
+// clang keeps it in scalar registers (SALU, 64-bit scalar ops).
+kernel void scalar_uniform(global ulong* out, ulong seed, uint n) {
+  ulong h = seed ^ (ulong)get_group_id(0) * 0x9e3779b97f4a7c15UL;
+  uint acc = 0;
+  for (uint k = 0; k < n; k++) {
+    h ^= h << 13;
+    h ^= h >> 7;
+    h ^= h << 17;
+    uint lo = (uint)h;
+    acc += popcount(lo) + clz(lo | 1u) + ctz((uint)(h >> 32) | 0x80000000u);
+    acc = max(acc, (uint)(h >> 40)) - min(acc, 5u);
+  }
+  if (get_local_id(0) == 0) {
+    out[2 * get_group_id(0) + 0] = h;
+    out[2 * get_group_id(0) + 1] = acc;
+  }
+}

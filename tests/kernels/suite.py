@@ -185,6 +185,41 @@ def int_bitfield(rng, wave):
     return [a, b, np.zeros(4 * N, np.uint32), np.zeros(2 * N, np.uint64)], {2: narrow, 3: wide}
 
 
+@case("int_math.cl", N, 64)
+def short_math(rng, wave):
+    a, b = (ints(rng, 2 * N, -32768, 32767, np.int16).reshape(N, 2) for _ in range(2))
+    x, y = a.astype(np.int64), b.astype(np.int64)
+    smaller = np.minimum(a.view(np.uint16), b.view(np.uint16)).astype(np.int64) - [7, 700]
+    pairs = np.stack([x + y, x * y, np.maximum(x, y) >> [3, 1], smaller], axis=1).astype(np.int16)
+    p, q = a[:, 0].view(np.uint16).astype(np.int64), b[:, 1].view(np.uint16).astype(np.int64)
+    u = ((p * q + (p >> 3)) ^ (q << 2)).astype(np.uint16)
+    return [a, b, np.zeros((4 * N, 2), np.int16), np.zeros(N, np.uint16)], {2: pairs, 3: u}
+
+
+def _scalar_uniform_ref(seed, n, groups):
+    mask64, out = 2**64 - 1, []
+    for group in range(groups):
+        h = seed ^ ((group * 0x9E3779B97F4A7C15) & mask64)
+        acc = 0
+        for _ in range(n):
+            h ^= (h << 13) & mask64
+            h ^= h >> 7
+            h ^= (h << 17) & mask64
+            lo, hi = h & 0xFFFFFFFF, (h >> 32) | 0x80000000
+            acc = (acc + bin(lo).count("1") + (32 - (lo | 1).bit_length())
+                   + ((hi & -hi).bit_length() - 1)) & 0xFFFFFFFF
+            acc = (max(acc, h >> 40) - min(acc, 5)) & 0xFFFFFFFF
+        out += [h, acc]
+    return np.array(out, np.uint64)
+
+
+@case("int_math.cl", N, 64)
+def scalar_uniform(rng, wave):
+    seed = int(rng.integers(0, 2**63))
+    return ([np.zeros(8, np.uint64), np.uint64(seed), np.uint32(20)],
+            {0: _scalar_uniform_ref(seed, 20, N // 64)})
+
+
 def _mulhi_u64(x, y):
     """High 64 bits of the 128-bit product, from 32-bit halves."""
     mask = np.uint64(0xFFFFFFFF)
@@ -370,6 +405,20 @@ def half2_ops(rng, wave):
     want = np.stack([(x + y).astype(np.float16), (x * zz).astype(np.float16), fma16(a, b, z),
                      (top - y[:, ::-1]).astype(np.float16)], axis=1)
     return [a, b, c, np.zeros((4 * N, 2), np.float16)], {3: want}
+
+
+@case("half_math.cl", N, 64)
+def half_round_cmp(rng, wave):
+    a = np.concatenate([rng.integers(-40, 40, N // 2) / 4, floats(rng, N // 2, -2, 2)]).astype(np.float16)
+    b = floats(rng, N, -2, 2, np.float16)
+    b[::9] = -a[::9]
+    i = np.arange(N)
+    halves = np.stack([np.floor(a), np.ceil(a), np.rint(a), np.trunc(a), np.where(a < b, a, b * 4),
+                       (i * 37 - 4000).astype(np.float64).astype(np.float16)], axis=1)
+    flags = (a > b).astype(np.int16) + 2 * (a == -b) + 4 * (b < 0)
+    shorts = np.stack([np.trunc(a.astype(np.float64) * 8), flags], axis=1).astype(np.int16)
+    return ([a, b, np.zeros(6 * N, np.float16), np.zeros(2 * N, np.int16)],
+            {2: halves.astype(np.float16), 3: shorts})
 
 
 # --- double precision ---
@@ -681,6 +730,24 @@ def local_atomics(rng, wave):
             assert np.array_equal(np.sort(group), np.arange(128)), "local atomic_add repeated a slot"
     return ([data, np.zeros(16, np.uint32), np.full(512, 0xFFFF, np.uint32)],
             {1: np.bincount(data & 15, minlength=16).astype(np.uint32), (2,): check})
+
+
+@case("atomics.cl", 512, 128)
+def atomics_more(rng, wave):
+    a = ints(rng, 512, 0, 2**32 - 1, np.uint32)
+    x = a.astype(np.int64)
+    start = np.array([10**9, 5000, 0xFFFFFFFF, 0], np.uint32)
+    g = np.array([10**9 - (x & 0xFF).sum(), 5000 - 512, x.min(), x.max()], np.uint32)
+    groups = x.reshape(4, 128)
+
+    def check(local_out):
+        got = local_out.reshape(4, 6).astype(np.int64)
+        for k, v in enumerate(groups):
+            fixed = [v.min(), v.max(), 10**6 - (v & 0xFF).sum(), np.bitwise_or.reduce(v & 0xF0F0),
+                     np.bitwise_xor.reduce(v)]
+            assert list(got[k, [0, 1, 2, 4, 5]]) == fixed, f"group {k}: local atomics gave {got[k]}"
+            assert got[k, 3] in v, f"group {k}: local atomic_xchg left {got[k, 3]}, not a stored value"
+    return [a, start, np.zeros(24, np.uint32)], {1: g, (2,): check}
 
 
 # --- sub-groups and cross-lane operations (sub-group = wave) ---
