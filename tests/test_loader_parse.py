@@ -41,7 +41,7 @@ def objdump_descriptor(path, symbol):
     return {m[1]: int(m[2]) for m in re.finditer(r"^\s+\.amdhsa_(\w+) (\d+)$", text, re.M)}
 
 
-@pytest.mark.parametrize("version", [4, 5])
+@pytest.mark.parametrize("version", [3, 4, 5])
 def test_opencl_object_of_each_version_parses(version):
     code = parse(compile_opencl(TABLES, code_object=version))
     assert code.version == version
