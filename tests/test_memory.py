@@ -91,6 +91,8 @@ def test_valid_ranges_cover_allocations_and_locked_host_memory(session):
         assert not _contains(memory.valid_ranges(), host)
         memory.lock(host + 16, 3 * 4096, [], None)
         memory.lock(host, 4096, [gpu], None)          # overlapping locks merge
+        (start, end, kind, view), = [r for r in memory.host_ranges() if r[0] <= host < r[1]]
+        assert (start, end, kind, view.size) == (host, host + 3 * 4096 + 16, "locked", 3 * 4096 + 16)
         ranges = memory.valid_ranges()
         starts, ends = ranges
         assert starts.dtype == ends.dtype == np.uint64

@@ -8,7 +8,8 @@ manager.py  session.memory: the HSA memory API's state, and what other parts ask
       address a kernel may touch (live arena allocations + locked/registered host memory);
       with a GPU agent, only memory mapped to it under ROCr's rules;
   version -> changes whenever valid_ranges() may change (cache key);
-  host_ranges() -> [(start, end, kind, numpy uint8 view)] of host memory outside the arena;
+  host_ranges() -> [(start, end, kind, numpy uint8 view)] of host memory outside the arena,
+      overlapping/touching ranges merged so one view serves each access;
   require_accessible(address, size, what) -> InvalidArgument unless the range lies in one
       live allocation or one locked/registered host range (what copy engines may touch);
   pointer_info(address), pools_of(agent), regions_of(agent), allocate(pool, size, restricted).

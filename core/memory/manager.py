@@ -216,8 +216,20 @@ class Memory:
         self.host.remove(address, REGISTERED, size)
 
     def host_ranges(self):
-        """[(start, end, kind, numpy uint8 view)] of locked/registered host memory."""
-        return [(r.start, r.end, r.kind, host.view(r.start, r.size)) for r in self.host.ranges()]
+        """[(start, end, kind, numpy uint8 view)] of locked/registered host memory, sorted.
+
+        Overlapping or touching ranges come merged, with one view over their union (the
+        pages are all mapped), so an access is served by exactly one view; `kind` is
+        "locked" when any merged range is locked, else "registered".
+        """
+        merged = []
+        for r in self.host.ranges():
+            if merged and r.start <= merged[-1][1]:
+                merged[-1][1] = max(merged[-1][1], r.end)
+                merged[-1][2] = LOCKED if LOCKED in (merged[-1][2], r.kind) else REGISTERED
+            else:
+                merged.append([r.start, r.end, r.kind])
+        return [(start, end, kind, host.view(start, end - start)) for start, end, kind in merged]
 
     # -- pointer queries -----------------------------------------------------------------
 
