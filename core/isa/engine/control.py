@@ -31,6 +31,8 @@ def _no_op(step, inst):
 @handles("s_endpgm", "s_endpgm_saved")
 def _endpgm(step, inst):
     step.w.live[step.idx] = False
+    # A wave that ends no longer counts at its workgroup's barrier (as on hardware).
+    _release_barriers(step, np.unique(step.w.workgroup[step.idx]))
     return True
 
 
@@ -56,13 +58,20 @@ def _barrier(step, inst):
     w, idx = step.w, step.idx
     w.pc[idx] = inst.address + inst.size
     w.waiting[idx] = True
-    groups = np.unique(w.workgroup[idx])
-    members = np.isin(w.workgroup, groups) & w.live
-    waiting = np.bincount(w.workgroup[members & w.waiting], minlength=step.chunk.lds.shape[0])
-    alive = np.bincount(w.workgroup[members], minlength=step.chunk.lds.shape[0])
-    released = groups[waiting[groups] == alive[groups]]
-    w.waiting[np.isin(w.workgroup, released)] = False
+    _release_barriers(step, np.unique(w.workgroup[idx]))
     return True
+
+
+def _release_barriers(step, groups):
+    """Let the waves of `groups` go on where every live wave of the group waits."""
+    w = step.w
+    members = np.isin(w.workgroup, groups) & w.live
+    count = step.chunk.lds.shape[0]
+    waiting = np.bincount(w.workgroup[members & w.waiting], minlength=count)
+    alive = np.bincount(w.workgroup[members], minlength=count)
+    released = groups[(waiting[groups] == alive[groups]) & (waiting[groups] > 0)]
+    if released.size:
+        w.waiting[np.isin(w.workgroup, released)] = False
 
 
 def _jump(step, inst, taken):
