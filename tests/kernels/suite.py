@@ -176,11 +176,13 @@ def _bitreverse32(x):
 def int_bitfield(rng, wave):
     a, b = (ints(rng, N, 0, 2**32 - 1, np.uint32) for _ in range(2))
     signed_field = ((a << np.uint32(7)).view(np.int32) >> 20).view(np.uint32)
-    narrow = np.stack([(a >> 5) & 0x1FF, signed_field, (a & ~np.uint32(0x0FF0)) | ((b << 4) & 0x0FF0),
+    inserted = (a & ~np.uint32(0x0FF0)) | ((b << 4) & 0x0FF0)
+    narrow = np.stack([(a >> 5) & 0x1FF, signed_field, inserted,
                        _bitreverse32(a)], axis=1).astype(np.uint32)
     joined = (b.astype(np.uint64) << np.uint64(32)) | a
     turn = (a & 127).astype(np.uint64) % np.uint64(64)
-    rotated = np.where(turn == 0, joined, (joined << turn) | (joined >> ((np.uint64(64) - turn) % np.uint64(64))))
+    back = (np.uint64(64) - turn) % np.uint64(64)
+    rotated = np.where(turn == 0, joined, (joined << turn) | (joined >> back))
     wide = np.stack([(a.astype(np.uint64) << np.uint64(32)) | b, rotated], axis=1)
     return [a, b, np.zeros(4 * N, np.uint32), np.zeros(2 * N, np.uint64)], {2: narrow, 3: wide}
 
@@ -340,7 +342,8 @@ def convert_float_to_int(rng, wave):
     a = with_edges(a.astype(np.float32), [np.nan, np.inf, -np.inf, 2.5, -2.5, 3e9, -3e9, -0.75])
     clamped = np.where(np.isnan(a), 7, np.trunc(np.clip(a, -1e9, 1e9)))
     want = np.stack([saturate(a, INT_MIN, INT_MAX), saturate(a, INT_MIN, INT_MAX, np.rint),
-                     saturate(a, INT_MIN, INT_MAX, np.ceil), saturate(a, INT_MIN, INT_MAX, np.floor),
+                     saturate(a, INT_MIN, INT_MAX, np.ceil),
+                     saturate(a, INT_MIN, INT_MAX, np.floor),
                      wrap32(saturate(a, 0, 2**32 - 1)), saturate(a, -128, 127),
                      saturate(a, 0, 65535), clamped], axis=1).astype(np.int32)
     return [a, np.zeros(8 * N, np.int32)], {1: want}
@@ -409,7 +412,8 @@ def half2_ops(rng, wave):
 
 @case("half_math.cl", N, 64)
 def half_round_cmp(rng, wave):
-    a = np.concatenate([rng.integers(-40, 40, N // 2) / 4, floats(rng, N // 2, -2, 2)]).astype(np.float16)
+    a = np.concatenate([rng.integers(-40, 40, N // 2) / 4, floats(rng, N // 2, -2, 2)])
+    a = a.astype(np.float16)
     b = floats(rng, N, -2, 2, np.float16)
     b[::9] = -a[::9]
     i = np.arange(N)
@@ -442,7 +446,8 @@ def double_transcendental(rng, wave):
 
 @case("double_math.cl", N, 64)
 def double_convert(rng, wave):
-    a = np.concatenate([rng.integers(-4000, 4000, N // 2) / 8, floats(rng, N // 2, -3, 10, np.float64)])
+    a = np.concatenate([rng.integers(-4000, 4000, N // 2) / 8,
+                        floats(rng, N // 2, -3, 10, np.float64)])
     a = with_edges(a, [0.5, -0.5, 2.5, -1.5, 1 + 2**-30, 3e9, -3e9, -0.0])
     longs = with_edges(ints(rng, N, -2**63, 2**63 - 1, np.int64), [2**53 + 1, -2**63, 2**62 + 2**9])
     f = np.stack([a.astype(np.float32), round_to(a, np.float32, "rtz")], axis=1)
@@ -505,13 +510,15 @@ def byte_short_stores(rng, wave):
             {1: (x + 100).astype(np.int8), 2: (x * 3).astype(np.int16), 3: packed})
 
 
-RECORD = np.dtype([("tag", "i1"), ("weight", "<i2"), ("value", "<i4"), ("scale", "<f4")], align=True)
+RECORD = np.dtype([("tag", "i1"), ("weight", "<i2"), ("value", "<i4"), ("scale", "<f4")],
+                  align=True)
 
 
 @case("memory.cl", N, 64)
 def struct_fields(rng, wave):
     rec = np.zeros(N, RECORD)
-    rec["tag"], rec["weight"] = ints(rng, N, -128, 127, np.int8), ints(rng, N, -30000, 30000, np.int16)
+    rec["tag"] = ints(rng, N, -128, 127, np.int8)
+    rec["weight"] = ints(rng, N, -30000, 30000, np.int16)
     rec["value"], rec["scale"] = ints(rng, N), floats(rng, N)
     want = np.zeros(N, RECORD)
     want["tag"] = (-rec["tag"].astype(np.int64)).astype(np.int8)
@@ -632,7 +639,8 @@ def wg_reduce(rng, wave):
 @case("local_memory.cl", 512, 128)
 def wg_prefix_scan(rng, wave):
     data = ints(rng, 512, -1000, 1000)
-    return [data, np.zeros(512, np.int32)], {1: np.cumsum(data.reshape(4, 128), axis=1).astype(np.int32).ravel()}
+    want = np.cumsum(data.reshape(4, 128), axis=1).astype(np.int32).ravel()
+    return [data, np.zeros(512, np.int32)], {1: want}
 
 
 @case("local_memory.cl", (40, 24), (8, 8))
@@ -727,7 +735,8 @@ def local_atomics(rng, wave):
 
     def check(slot_of):
         for group in slot_of.reshape(4, 128):
-            assert np.array_equal(np.sort(group), np.arange(128)), "local atomic_add repeated a slot"
+            assert np.array_equal(np.sort(group), np.arange(128)), \
+                "local atomic_add repeated a slot"
     return ([data, np.zeros(16, np.uint32), np.full(512, 0xFFFF, np.uint32)],
             {1: np.bincount(data & 15, minlength=16).astype(np.uint32), (2,): check})
 
@@ -746,7 +755,8 @@ def atomics_more(rng, wave):
             fixed = [v.min(), v.max(), 10**6 - (v & 0xFF).sum(), np.bitwise_or.reduce(v & 0xF0F0),
                      np.bitwise_xor.reduce(v)]
             assert list(got[k, [0, 1, 2, 4, 5]]) == fixed, f"group {k}: local atomics gave {got[k]}"
-            assert got[k, 3] in v, f"group {k}: local atomic_xchg left {got[k, 3]}, not a stored value"
+            assert got[k, 3] in v, \
+                f"group {k}: local atomic_xchg left {got[k, 3]}, not a stored value"
     return [a, start, np.zeros(24, np.uint32)], {1: g, (2,): check}
 
 
@@ -880,4 +890,5 @@ def hip_block_sum(rng, wave):
 @case("hip_kernels.hip", 1024, 128, waves=(32,))
 def hip_histogram(rng, wave):
     data = ints(rng, 1024, 0, 2**32 - 1, np.uint32)
-    return [data, np.zeros(32, np.uint32)], {1: np.bincount(data % 32, minlength=32).astype(np.uint32)}
+    want = np.bincount(data % 32, minlength=32).astype(np.uint32)
+    return [data, np.zeros(32, np.uint32)], {1: want}
