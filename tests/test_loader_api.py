@@ -446,3 +446,57 @@ def test_v2_api_takes_garbage_bytes_then_refuses_to_use_them(hsa):
     assert hsa.hsa_code_object_deserialize(garbage, 0, None, ctypes.byref(code_object)) == \
         Status.ERROR_INVALID_ARGUMENT
     hsa.hsa_executable_destroy(executable)
+
+
+ALLOC_CALLBACK = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_size_t, ctypes.c_uint64, ctypes.POINTER(ctypes.c_void_p))
+CODE_SYMBOL_CALLBACK = ctypes.CFUNCTYPE(ctypes.c_int, Handle, Handle, ctypes.c_void_p)
+
+
+def test_v2_serialize_iterate_and_isa(hsa):
+    data = open(compile_opencl(TABLES, code_object=5), "rb").read()
+    buffer = ctypes.create_string_buffer(data, len(data))
+    code_object = Handle()
+    assert hsa.hsa_code_object_deserialize(buffer, len(data), None, ctypes.byref(code_object)) == 0
+    kept = []
+
+    def allocate(size, _, address):
+        kept.append(ctypes.create_string_buffer(size))
+        address[0] = ctypes.addressof(kept[-1])
+        return 0
+    out, size = ctypes.c_void_p(), ctypes.c_size_t()
+    assert hsa.hsa_code_object_serialize(code_object, ALLOC_CALLBACK(allocate), 0, None, ctypes.byref(out),
+                                         ctypes.byref(size)) == 0
+    assert ctypes.string_at(out.value, size.value) == data
+    refuse = ALLOC_CALLBACK(lambda size, _, address: Status.ERROR_OUT_OF_RESOURCES)
+    assert hsa.hsa_code_object_serialize(code_object, refuse, 0, None, ctypes.byref(out), ctypes.byref(size)) == \
+        Status.ERROR_OUT_OF_RESOURCES
+    names = []
+
+    def collect(_, symbol, __):
+        length = ctypes.c_uint32()
+        assert hsa.hsa_code_symbol_get_info(symbol, SymInfo.NAME_LENGTH, ctypes.byref(length)) == 0
+        name = ctypes.create_string_buffer(length.value + 1)
+        assert hsa.hsa_code_symbol_get_info(symbol, SymInfo.NAME, name) == 0
+        names.append(name.value.decode())
+        return 0
+    assert hsa.hsa_code_object_iterate_symbols(code_object, CODE_SYMBOL_CALLBACK(collect), None) == 0
+    executable = hsa.loaded(compile_opencl(TABLES, code_object=5))
+    assert sorted(names) == sorted(hsa.name(s) for s in hsa.symbols(executable))
+    hsa.hsa_executable_destroy(executable)
+    # The ISA is the agent's: the same hsa_isa_t the runtime names amdgcn-amd-amdhsa--gfx1030.
+    isa, expected = ctypes.c_uint64(), ctypes.c_uint64()
+    assert hsa.hsa_code_object_get_info(code_object, HsaCodeObjectInfo.ISA, ctypes.byref(isa)) == 0
+    assert hsa.hsa_isa_from_name(b"amdgcn-amd-amdhsa--gfx1030", ctypes.byref(expected)) == 0
+    assert isa.value == expected.value
+    assert hsa.hsa_code_object_get_info(code_object, 77, ctypes.byref(isa)) == Status.ERROR_INVALID_ARGUMENT
+    assert hsa.hsa_code_object_destroy(code_object) == 0
+
+
+def test_unknown_symbol_attribute_is_an_invalid_argument(hsa):
+    executable = hsa.loaded(compile_opencl(TABLES))
+    symbol = hsa.symbol(executable, "loader_counter")
+    value = ctypes.c_uint64(0xABCD)
+    assert hsa.hsa_executable_symbol_get_info(symbol, 99, ctypes.byref(value)) == Status.ERROR_INVALID_ARGUMENT
+    assert hsa.hsa_executable_symbol_get_info(symbol, SymInfo.TYPE, None) == Status.ERROR_INVALID_ARGUMENT
+    assert value.value == 0xABCD
+    hsa.hsa_executable_destroy(executable)
