@@ -56,9 +56,9 @@ def _kernel_metadata(path, name):
 def test_kernel_builds_for_its_variant(case, opt, wave, code_object):
     """clang-15 builds the variant, the kernel descriptor exists and the wave size took effect."""
     path = case.compile(opt, wave, code_object)
-    symbols, meta = _kernel_metadata(path, case.name)
-    assert f"{case.name}.kd" in symbols
-    assert meta is not None, f"no metadata for {case.name}"
+    symbols, meta = _kernel_metadata(path, case.kernel)
+    assert f"{case.kernel}.kd" in symbols
+    assert meta is not None, f"no metadata for {case.kernel}"
     assert meta[".wavefront_size"] == wave
 
 
@@ -67,6 +67,9 @@ def test_kernel_builds_for_its_variant(case, opt, wave, code_object):
 CLAIMS = {
     "private_array_walk": lambda meta, text: meta[".private_segment_fixed_size"] >= 96 * 4,
     "noinline_calls": lambda meta, text: "s_swappc_b64" in text,
+    "private_array_walk_flat_scratch": lambda meta, text: "scratch_store_dword" in text
+    and "buffer_store" not in text,
+    "noinline_calls_flat_scratch": lambda meta, text: "scratch_store_dword" in text,
     "wg_reduce": lambda meta, text: meta[".group_segment_fixed_size"] > 0 and "s_barrier" in text,
     "tiled_matmul": lambda meta, text: meta[".group_segment_fixed_size"] > 0 and "s_barrier" in text,
     "local_atomics": lambda meta, text: "ds_add_rtn_u32" in text or "ds_inc" in text,
@@ -92,7 +95,7 @@ def test_build_exercises_its_feature(name, opt):
     path = case.compile(opt, 32)
     text = subprocess.run(["llvm-objdump-15", "-d", path], capture_output=True, text=True,
                           check=True).stdout
-    assert CLAIMS[name](_kernel_metadata(path, name)[1], text)
+    assert CLAIMS[name](_kernel_metadata(path, case.kernel)[1], text)
 
 
 @pytest.mark.parametrize("case", [pytest.param(c, id=c.name) for c in CASES])
@@ -115,6 +118,6 @@ def test_reference_rejects_untouched_buffers(case):
 def test_kernel_matches_reference(session, case, opt, wave, code_object):
     path = case.compile(opt, wave, code_object)
     args, expected = case.inputs(wave)
-    outputs = launch(session, path, case.name, args, case.grid, case.workgroup)
+    outputs = launch(session, path, case.kernel, args, case.grid, case.workgroup)
     by_index = dict(zip([i for i, a in enumerate(args) if isinstance(a, np.ndarray)], outputs))
     case.check(args, expected, by_index)

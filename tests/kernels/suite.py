@@ -17,7 +17,7 @@ Holds three invariants:
   writes nothing cannot pass.
 """
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -32,7 +32,8 @@ INT_MIN, INT_MAX = -2**31, 2**31 - 1
 
 @dataclass(frozen=True)
 class Case:
-    name: str                   # the kernel's name, and the test id
+    name: str                   # the test id
+    kernel: str                 # the kernel's name in the code object
     source: str                 # file under tests/kernels/
     build: object               # (rng, wave) -> (args, expected)
     grid: tuple
@@ -69,7 +70,8 @@ def case(source, grid, workgroup, *, tolerance=None, extra=(), code_objects=(4,)
          opts=("-O0", "-O2")):
     def register(build):
         as_tuple = (lambda v: (v,) if isinstance(v, int) else tuple(v))
-        CASES.append(Case(build.__name__, source, build, as_tuple(grid), as_tuple(workgroup),
+        CASES.append(Case(build.__name__, build.__name__, source, build, as_tuple(grid),
+                          as_tuple(workgroup),
                           tolerance or {}, tuple(extra), code_objects, waves, opts))
         return build
     return register
@@ -892,3 +894,18 @@ def hip_histogram(rng, wave):
     data = ints(rng, 1024, 0, 2**32 - 1, np.uint32)
     want = np.bincount(data % 32, minlength=32).astype(np.uint32)
     return [data, np.zeros(32, np.uint32)], {1: want}
+
+
+# --- the same kernels with flat scratch: private memory through scratch_* instructions and
+# the FLAT_SCRATCH register pair instead of MUBUF and the private segment buffer ---
+
+FLAT_SCRATCH = ("-Xclang", "-target-feature", "-Xclang", "+enable-flat-scratch")
+
+
+def _flat_scratch(name):
+    base = next(c for c in CASES if c.name == name)
+    CASES.append(replace(base, name=f"{name}_flat_scratch", extra=base.extra + FLAT_SCRATCH))
+
+
+_flat_scratch("private_array_walk")
+_flat_scratch("noinline_calls")
