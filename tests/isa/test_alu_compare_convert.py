@@ -88,7 +88,7 @@ def test_float_to_int_truncates_saturates_and_maps_nan_to_zero():
     assert [s32(v) for v in one("v_cvt_i32_f64", y)] == [2, -2, 2**31 - 1, 0]
     assert list(one("v_cvt_u32_f64", y)) == [2, 0, 2**32 - 1, 0]
     assert [s32(v) for v in one("v_cvt_flr_i32_f32", f32(-1.5, 1.5))] == [-2, 1]
-    assert [s32(v) for v in one("v_cvt_rpi_i32_f32", f32(-1.5, 1.5, 2.5))] == [-1, 2, 3]
+    assert [s32(v) for v in one("v_cvt_rpi_i32_f32", f32(-1.5, 1.5, 2.5, 2**23 + 1))] == [-1, 2, 3, 2**23 + 2]
     h = f16(-3.7, 60000.0, np.nan)
     assert [int(v) for v in one("v_cvt_i16_f16", h)] == [0xFFFD, 0x7FFF, 0]
     assert [int(v) for v in one("v_cvt_u16_f16", h)] == [0, 60000, 0]

@@ -242,3 +242,11 @@ def test_basic_f64_arithmetic_is_ieee(a, b):
     with np.errstate(all="ignore"):
         assert same_bits_or_both_nan(as_f64(one("v_add_f64", f64(a), f64(b))), np.array([a + b])).all()
         assert same_bits_or_both_nan(as_f64(one("v_mul_f64", f64(a), f64(b))), np.array([a]) * b).all()
+
+
+def test_cube_map_face_and_coordinates():
+    x, y, z = f32(0.5, -3.0, 0.1), f32(0.25, 1.0, -2.0), f32(-2.0, 0.5, 1.0)
+    assert list(as_f32(one("v_cubeid_f32", x, y, z))) == [5.0, 1.0, 3.0]
+    assert list(as_f32(one("v_cubesc_f32", x, y, z))) == [-0.5, 0.5, 0.1]
+    assert list(as_f32(one("v_cubetc_f32", x, y, z))) == [-0.25, -1.0, -1.0]
+    assert list(as_f32(one("v_cubema_f32", x, y, z))) == [-4.0, -6.0, -4.0]

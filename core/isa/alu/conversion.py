@@ -49,7 +49,9 @@ op("f64 -> u32", "v_cvt_u32_f64")(_f2i("f64", _U32))
 op("f16 -> i16", "v_cvt_i16_f16")(_f2i("f16", _I16, pack=_as_u16))
 op("f16 -> u16", "v_cvt_u16_f16")(_f2i("f16", _U16, pack=_as_u16))
 op("f32 -> i32", "v_cvt_flr_i32_f32")(_f2i("f32", _I32, np.floor))
-op("f32 -> i32", "v_cvt_rpi_i32_f32")(_f2i("f32", _I32, lambda v: np.floor(v + 0.5)))
+# floor(S0 + 0.5) with the add in f32, as the guide writes it: 2^23 + 1 rounds to 2^23 + 2.
+op("f32 -> i32", "v_cvt_rpi_i32_f32")(
+    _f2i("f32", _I32, lambda v: np.floor((v.astype(np.float32) + np.float32(0.5)).astype(np.float64))))
 
 op("i32 -> f32", "v_cvt_f32_i32")(lambda a: B.from_f32(np.asarray(a, U32).view(np.int32).astype(np.float32)))
 op("u32 -> f32", "v_cvt_f32_u32")(lambda a: B.from_f32(np.asarray(a, U32).astype(np.float32)))

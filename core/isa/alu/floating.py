@@ -279,3 +279,32 @@ for _t in ("f32", "f64"):
     op(f"{_t} {_t} {_t} mask -> {_t}", f"v_div_fmas_{_t}")(_div_fmas(_t))
 for _t in ALL:
     op(f"{_t} {_t} {_t} -> {_t}", f"v_div_fixup_{_t}")(_div_fixup(_t))
+
+
+# --- cube map coordinates (ISA guide V_CUBEID/SC/TC/MA_F32): pick the major axis ------------
+
+def _cube_axes(x, y, z):
+    ax, ay, az = np.abs(x), np.abs(y), np.abs(z)
+    z_major = (az >= ax) & (az >= ay)
+    y_major = ~z_major & (ay >= ax)
+    return z_major, y_major
+
+
+def _cube(kind):
+    def cube(a, b, c):
+        x, y, z = val(a, "f32"), val(b, "f32"), val(c, "f32")
+        zm, ym = _cube_axes(x, y, z)
+        if kind == "id":
+            r = np.where(zm, np.where(z < 0, 5, 4), np.where(ym, np.where(y < 0, 3, 2), np.where(x < 0, 1, 0)))
+        elif kind == "sc":
+            r = np.where(zm, np.where(z < 0, -x, x), np.where(ym, x, np.where(x < 0, z, -z)))
+        elif kind == "tc":
+            r = np.where(zm, -y, np.where(ym, np.where(y < 0, -z, z), -y))
+        else:
+            r = 2 * np.where(zm, z, np.where(ym, y, x))
+        return bits(np.asarray(r, dtype=np.float32), "f32")
+    return cube
+
+
+for _k in ("id", "sc", "tc", "ma"):
+    op("f32 f32 f32 -> f32", f"v_cube{_k}_f32")(_cube(_k))
