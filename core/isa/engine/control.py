@@ -233,3 +233,9 @@ def _denorm_mode(step, inst):
 def _round_mode(step, inst):
     bits = int(inst.src[0].value) & 0xF
     step.w.mode[step.idx] = (step.w.mode[step.idx] & ~np.uint32(0xF)) | np.uint32(bits)
+
+
+@handles("s_sendmsg", "s_sendmsghalt")
+def _sendmsg(step, inst):
+    # MSG_INTERRUPT is how hostcall/printf wake the host; no host side services it here.
+    raise step.illegal("s_sendmsg: host calls (printf, hostcall) are not supported")

@@ -12,7 +12,6 @@ Holds three invariants:
 import numpy as np
 
 from core.isa.engine.state import EXEC_LO, NULL, M0
-from core.isa.engine.faults import illegal_instruction
 
 WIDE_TYPES = ("b64", "u64", "i64", "f64")
 HALF_TYPES = ("b16", "u16", "i16", "f16")
@@ -22,10 +21,6 @@ PRIVATE_APERTURE_HI = 0x20000    # flat addresses 0x2_0000_xxxx_xxxx reach scrat
 APERTURE_REGS = {235: SHARED_APERTURE_HI, 236: SHARED_APERTURE_HI,
                  237: PRIVATE_APERTURE_HI, 238: PRIVATE_APERTURE_HI}
 APERTURE_LIMIT_LOW = {235: 0, 236: 0xFFFFFFFF, 237: 0, 238: 0xFFFFFFFF}
-
-
-def width_of(type_):
-    return 2 if type_ in WIDE_TYPES else 1
 
 
 def constant_bits(op, type_):

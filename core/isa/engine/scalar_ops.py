@@ -8,14 +8,11 @@ Holds two invariants:
 """
 from core.isa import alu
 from core.isa.engine.registry import family
-from core.isa.engine.state import EXEC_LO
-from core.isa.instruction import Operand
-
-SCC_FIELD = 253
+from core.isa.instruction import EXEC_LO, SCC, Operand
 
 
 def _not_scc(operand):
-    return not (operand.kind == "special" and operand.index == SCC_FIELD)
+    return not (operand.kind == "special" and operand.index == SCC)
 
 
 @family("SOP1", "SOP2", "SOPC", "SOPK")

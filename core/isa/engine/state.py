@@ -12,9 +12,9 @@ Holds three invariants:
 """
 import numpy as np
 
+from core.isa.instruction import EXEC_LO, M0, NULL, VCC_LO  # noqa: F401  (re-exported for the engine)
+
 SGPR_SLOTS = 128
-VCC_LO, M0, NULL, EXEC_LO = 106, 124, 125, 126
-TTMP0 = 108
 
 
 class Waves:

@@ -8,24 +8,12 @@ Holds three invariants:
   and SDWA dst_sel/dst_unused shape the write, so the ALU never sees encoding details;
 - v_cmpx writes EXEC only where EXEC was set (inactive lanes stay off).
 """
-import numpy as np
-
 from core.isa import alu
 from core.isa.engine import lanes as lane_ops
-from core.isa.engine.operands import HALF_TYPES, WIDE_TYPES
 from core.isa.engine.registry import family
-from core.isa.engine.state import EXEC_LO, VCC_LO
+from core.isa.instruction import EXEC_LO, VCC_LO, Operand
 
-SCC_FIELD = 253
-_EXEC_OPERAND = None
-
-
-def _exec_operand():
-    global _EXEC_OPERAND
-    if _EXEC_OPERAND is None:
-        from core.isa.instruction import Operand
-        _EXEC_OPERAND = Operand("special", EXEC_LO, 1)
-    return _EXEC_OPERAND
+EXEC = Operand("special", EXEC_LO, 1)       # lane-mask writes size themselves by wave size
 
 
 def _mods_kwargs(mods):
@@ -83,7 +71,7 @@ def valu(inst):
             if t == "mask":
                 target = next(targets, None)
                 if cmpx and (target is None or _is_exec(target)):
-                    ops.write_mask(_exec_operand(), value, active)
+                    ops.write_mask(EXEC, value, active)
                     ops.invalidate_exec()
                 else:
                     ops.write_mask(target, value, active)
@@ -101,7 +89,6 @@ def valu(inst):
 
 
 def _vcc(lanes):
-    from core.isa.instruction import Operand
     return Operand("special", VCC_LO, 2 if lanes == 64 else 1)
 
 
