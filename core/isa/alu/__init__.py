@@ -27,22 +27,35 @@ Operand types (`op.src_types`, `op.dst_types`) say how each array is represented
   these and back; which SGPR (implicit VCC in e32 forms, sdst/src2 in VOP3) is the executor's;
 - 'scc': np.bool_ per wave (SALU carry-in, SCC results, s_cselect's selector);
 - 'lane': np.uint32 lane index within the wave (v_mbcnt_*), supplied by the executor.
-Sources are listed in assembly order, implicit ones (VCC/SCC inputs of e32/SOP forms) last.
+Sources are listed in assembly order, then the destination's old value for ops that read it
+(`op.reads_dst`: v_fmac_f32, v_pk_fmac_f16, v_dot2c/4c, s_cmov_b32, s_addk_i32, s_bitset*),
+then implicit ones (VCC/SCC inputs of e32/SOP forms). EXEC-writing ops (`op.writes_exec`):
+v_cmpx_* return the mask that also goes to EXEC; s_*_saveexec_bN take (S0, EXEC) and return
+(sdst = old EXEC, new EXEC, SCC); s_andn{1,2}_wrexec_bN return (sdst = new EXEC, new EXEC, SCC).
 
 Modifiers are the op's business, passed as the encoding's fields (bit i = source i):
-    op(*srcs, neg=0, abs=0, clamp=False, omod=0, op_sel=0, op_sel_hi=0, neg_hi=0, mode=MODE)
+    op(*srcs, neg=0, abs=0, clamp=False, omod=0, op_sel=0, op_sel_hi=None, neg_hi=0, mode=MODE)
 - neg/abs apply to float sources (abs first); for VOP3P ops `neg` is neg_lo;
 - op_sel on 16-bit VOP3 ops picks each source's high half (bit 3, the destination half, is
-  left to the executor's merge16); VOP3P ops use op_sel/op_sel_hi/neg/neg_hi per half and
-  return both halves packed;
-- omod (1: *2, 2: *4, 3: /2) then clamp apply to float results; `clamp` on integer ops
-  saturates (v_add_nc_u32, v_add_co_u32, v_sub_*, v_mad_u32_u24, v_cvt_pk_*, ...);
-- mode is the MODE register value (denormal and IEEE bits); DEFAULT_MODE is what a
-  gfx10 compute kernel starts with when its descriptor asks for denormals.
+  left to the executor's merge16, as is `op.dst_hi` for v_fma_mixhi_f16); VOP3P ops use
+  op_sel/op_sel_hi/neg/neg_hi per half and return both halves packed (op_sel_hi=None: the
+  form has no such field, e.g. VOP2 v_pk_fmac_f16, and behaves as [1,1,1]); v_fma_mix* take
+  op_sel_hi as "this source is f16" and neg_hi as abs (`op.mix`);
+- omod (1: *2, 2: *4, 3: /2) then clamp apply to float results (clamp to [0, 1], NaN -> 0);
+  `clamp` on integer ops (`op.int_clamp`) saturates instead (v_add_nc_u32, v_add_co_u32,
+  v_sub_*, v_add_nc_i16, v_mad_u32_u24, v_pk_add_u16, integer dots, ...);
+- mode is the MODE register value: FP_DENORM bits [7:4] (f32 in [5:4], f64/f16 in [7:6];
+  bit 0 of a pair keeps input denormals, bit 1 output ones), DX10_CLAMP bit 8, IEEE bit 9.
+  DEFAULT_MODE keeps all denormals with DX10_CLAMP and IEEE set, as clang's gfx10 kernels do.
 
-Transcendentals (rcp, rsq, sqrt, exp = 2^x, log = log2, sin/cos of revolutions) are ~1 ulp
-approximations on hardware; here they are correctly rounded (numpy, computed in f64), with
-hardware's special cases (f32 rcp/rsq/log/exp flush denormals like the hardware unit).
+Accuracy: +, -, *, fma (f16/f32/f64, exact single rounding), conversions, rcp and sqrt are
+correctly rounded; exp = 2^x, log = log2, rsq and sin/cos (of revolutions) are within 1 ulp.
+Hardware's own transcendentals are ~1 ulp approximations (v_rcp_f64/v_sqrt_f64 only ~2^-29
+relative), so results here can be more exact than a real GPU's, never less. Special values
+follow the ISA guide (f32 rcp/rsq/sqrt/log/exp flush denormals whatever MODE says).
+Not modelled: rounding modes other than nearest-even, exception flags, v_mullit_f32,
+v_qsad/mqsad, interpolation ops. Lane-crossing ops (readlane, permlane, DPP) are the
+executor's.
 """
 from core.isa.alu.table import AluOp, DEFAULT_MODE, coverage, lookup, merge16
 from core.isa.alu import (  # noqa: F401,E402  (importing a family registers its ops)
