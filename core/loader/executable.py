@@ -27,13 +27,6 @@ from softgpu_shim.hsa_abi import (HsaExecutableState, HsaVariableAllocation, Hsa
                                   HsaVenAmdLoaderLoadedCodeObjectKind as LoadedKind)
 
 
-def agent_isa_name(agent):
-    """The ISA an agent runs (amdgcn-amd-amdhsa--gfx1030), or None for agents without one."""
-    if not agent.is_gpu:
-        return None
-    return getattr(agent, "isa_name", None) or target.ISA_PREFIX + agent.spec["name"]
-
-
 class LoadedCodeObject:
     """One code object in device memory. `load_base` is the device address of ELF vaddr 0."""
 
@@ -154,7 +147,7 @@ class Executable:
 
     @staticmethod
     def _check_target(code, agent):
-        isa = agent_isa_name(agent)
+        isa = agent.isa_name
         agent_target = target.parse_isa_name(isa) if isa else None
         if agent_target is None or not target.compatible(code.target, agent_target):
             raise IncompatibleArguments(f"code object built for {code.target.isa_name} cannot run on "

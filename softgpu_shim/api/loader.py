@@ -5,7 +5,7 @@ Holds three invariants:
   then the agent), so a call with several bad arguments gets ROCr's status;
 - every attribute is written with its C type from the official headers, and only after
   the value is known: a failing query leaves the caller's memory untouched;
-- iteration callbacks run outside no lock of ours and their first non-SUCCESS status
+- iteration callbacks run with no lock of ours held, and their first non-SUCCESS status
   (HSA_STATUS_INFO_BREAK included) is returned unchanged, as ROCr does.
 The hsa_ven_amd_loader_* functions are registered under their table field names; the
 system module builds the extension table from them.
@@ -13,16 +13,17 @@ system module builds the extension table from them.
 from _softgpu_hsa import ffi
 
 from core import runtime
-from core.errors import IncompatibleArguments, InvalidArgument, InvalidCodeObject, InvalidSymbolName
+from core.errors import (IncompatibleArguments, InvalidArgument, InvalidCodeObject, InvalidIsaName,
+                         InvalidSymbolName)
 from core.loader.loader import SerializedCodeObject
 from core.loader.symbols import code_object_symbols
 from softgpu_shim.api.out import require_pointer, write
 from softgpu_shim.hsa_abi import (Status, HsaProfile, HsaExecutableState, HsaDefaultFloatRoundingMode,
-                                  HsaExecutableSymbolInfo, HsaCodeSymbolInfo, HsaCodeObjectInfo,
+                                  HsaExecutableInfo, HsaExecutableSymbolInfo, HsaCodeSymbolInfo, HsaCodeObjectInfo,
                                   HsaCodeObjectType, HsaVariableSegment,
                                   HsaVenAmdLoaderLoadedCodeObjectInfoE as LcoInfo,
                                   HsaVenAmdLoaderCodeObjectStorageType as StorageType)
-from softgpu_shim.registry import IMPLEMENTATIONS, export
+from softgpu_shim.registry import export
 
 # C type of each symbol attribute (hsa.h); NAME/MODULE_NAME are char arrays of *_LENGTH bytes.
 _SYMBOL_CTYPES = {
@@ -175,10 +176,7 @@ def hsa_executable_freeze(executable, options):
 def hsa_executable_get_info(executable, attribute, value):
     require_pointer(value, "value")
     target = _loader().executable(executable.handle)
-    name = {1: "PROFILE", 2: "STATE", 3: "DEFAULT_FLOAT_ROUNDING_MODE"}.get(attribute)
-    if name is None:
-        raise InvalidArgument(f"{attribute} is not an executable attribute")
-    write(value, "uint32_t", int(target.info(name)))
+    write(value, "uint32_t", int(target.info(_attribute_name(HsaExecutableInfo, attribute))))
 
 
 @export("hsa_executable_global_variable_define")
@@ -341,11 +339,12 @@ def hsa_code_object_get_info(code_object, attribute, value):
 
 
 def _isa_from_name(isa_name, value):
-    status = IMPLEMENTATIONS["hsa_isa_from_name"](ffi.new("char[]", isa_name.encode()),
-                                                  ffi.cast("hsa_isa_t *", value)) \
-        if "hsa_isa_from_name" in IMPLEMENTATIONS else Status.ERROR
-    if status not in (None, Status.SUCCESS):
+    # ROCr: an ISA hsa_isa_from_name does not know makes the code object invalid.
+    try:
+        isa = runtime.require().agents.isas.from_name(isa_name)
+    except InvalidIsaName:
         raise InvalidCodeObject(f"the runtime knows no ISA named {isa_name}")
+    write(value, "uint64_t", isa.handle)
 
 
 @export("hsa_code_object_get_symbol")
