@@ -12,7 +12,7 @@ import pytest
 from elftools.elf.elffile import ELFFile
 
 from core.isa.launch import launch
-from tests.kernels.suite import CASES
+from tests.kernels.suite import CASES, variants
 
 # (kernel name, opt or None for both, wave or None for both) -> why the engine fails it.
 XFAIL = {}
@@ -20,11 +20,9 @@ XFAIL = {}
 
 def _variants():
     for case in CASES:
-        for opt in case.opts:
-            for wave in case.waves:
-                for code_object in case.code_objects:
-                    version = f"-v{code_object}" if code_object != 4 else ""
-                    yield case, opt, wave, code_object, f"{case.name}{opt}-w{wave}{version}"
+        for opt, wave, code_object in variants(case):
+            version = f"-v{code_object}" if code_object != 4 else ""
+            yield case, opt, wave, code_object, f"{case.name}{opt}-w{wave}{version}"
 
 
 def _marks(case, opt, wave):

@@ -896,6 +896,22 @@ def hip_histogram(rng, wave):
     return [data, np.zeros(32, np.uint32)], {1: want}
 
 
+def variants(case):
+    """Every build of a case: (opt, wave, code object version)."""
+    return [(opt, wave, version) for opt in case.opts for wave in case.waves
+            for version in case.code_objects]
+
+
+def code_objects():
+    """Every distinct code object the suite builds, as {path: "source opt wN vV flags"}:
+    what the decoder must agree with llvm-objdump on."""
+    built = {}
+    for case in CASES:
+        for opt, wave, version in variants(case):
+            label = " ".join([case.source, opt, f"w{wave}", f"v{version}", *case.extra])
+            built.setdefault(case.compile(opt, wave, version), label)
+    return built
+
 # --- the same kernels with flat scratch: private memory through scratch_* instructions and
 # the FLAT_SCRATCH register pair instead of MUBUF and the private segment buffer ---
 
