@@ -83,3 +83,15 @@ kernel void float_native(global const float* a, global const float* p, global fl
   out[8 * i + 6] = native_sqrt(p[i]);
   out[8 * i + 7] = native_divide(a[i], p[i]);
 }
+
+// mad may fuse or not (its precision is the implementation's); with a*b and c of one sign
+// both ways stay within 1 ulp. mad_hi and mad_sat are exact.
+kernel void mad_family(global const float* a, global const float* b, global const float* c,
+                       global const int* x, global const int* y, global const int* z,
+                       global float* f, global int* out) {
+  size_t i = get_global_id(0);
+  f[i] = mad(a[i], b[i], c[i]);
+  out[3 * i + 0] = mad_hi(x[i], y[i], z[i]);
+  out[3 * i + 1] = mad_sat(x[i], y[i], z[i]);
+  out[3 * i + 2] = (int)mad_sat((uint)x[i], (uint)y[i], (uint)z[i]);
+}

@@ -285,6 +285,22 @@ def float_minmax(rng, wave):
     return [a, b, t, np.zeros(8 * N, np.float32)], {3: want}
 
 
+@case("float_math.cl", N, 64, tolerance={6: Ulps(1)})
+def mad_family(rng, wave):
+    a, b = np.abs(floats(rng, N)), floats(rng, N)
+    c = np.copysign(np.abs(floats(rng, N)), b)
+    x = np.where(rng.random(N) < 0.5, ints(rng, N, -50000, 50000), ints(rng, N)).astype(np.int32)
+    y, z = ints(rng, N), ints(rng, N)
+    p, q, r = x.astype(np.int64), y.astype(np.int64), z.astype(np.int64)
+    unsigned = [min(int(u) * int(v) + int(w), 2**32 - 1)
+                for u, v, w in zip(_u32(x), _u32(y), _u32(z))]
+    ints_out = np.stack([wrap32(((p * q) >> 32) + r), np.clip(p * q + r, INT_MIN, INT_MAX),
+                         wrap32(np.array(unsigned, np.int64))], axis=1).astype(np.int32)
+    exact = a.astype(np.longdouble) * b + c
+    return ([a, b, c, x, y, z, np.zeros(N, np.float32), np.zeros(3 * N, np.int32)],
+            {6: exact, 7: ints_out})
+
+
 @case("float_math.cl", N, 64)
 def float_round(rng, wave):
     a = np.concatenate([rng.integers(-400, 400, N // 2) / 4, floats(rng, N // 2, -2, 9)])
