@@ -143,8 +143,12 @@ def _named(family, inst):
         named["data"] = src[2] if len(src) > 2 else named["vdst"]
         return named
     saddr_off = inst.mods.get("saddr_off", 1)
-    if family == "SCRATCH" and not saddr_off:
-        named["saddr"] = src.pop(0)
+    if family == "SCRATCH":
+        # SCRATCH addresses with an SGPR, a VGPR, or neither (offset only: "off, off").
+        if not saddr_off:
+            named["saddr"] = src.pop(0)
+        elif not inst.mods.get("vaddr_off"):
+            named["addr"] = src.pop(0)
     else:
         named["addr"] = src.pop(0)
         if family == "GLOBAL" and not saddr_off:
