@@ -788,7 +788,11 @@ def _by_wave(values, wave):
 
 @case("subgroups.cl", N, 128, code_objects=(4, 5))
 def subgroup_basics(rng, wave):
-    a = ints(rng, N, -1000, 1000)
+    # Lanes 0-63 have no x > 900 and none <= -990; lane 104 alone is > 900, lane 131 alone
+    # is <= -990; lanes 192-255 are random: any/all come out both ways at both wave sizes.
+    a = ints(rng, N, -980, 880)
+    a[104], a[131] = 950, -1000
+    a[192:] = ints(rng, 64, -1000, 1000)
     w = _by_wave(a, wave)
     lane = np.arange(N) % wave
     any_all = np.any(w > 900, axis=1).astype(np.int64) + 2 * np.all(w > -990, axis=1)
