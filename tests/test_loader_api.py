@@ -483,11 +483,11 @@ def test_v2_serialize_iterate_and_isa(hsa):
     executable = hsa.loaded(compile_opencl(TABLES, code_object=5))
     assert sorted(names) == sorted(hsa.name(s) for s in hsa.symbols(executable))
     hsa.hsa_executable_destroy(executable)
-    # The ISA is the agent's: the same hsa_isa_t the runtime names amdgcn-amd-amdhsa--gfx1030.
-    isa, expected = ctypes.c_uint64(), ctypes.c_uint64()
-    assert hsa.hsa_code_object_get_info(code_object, HsaCodeObjectInfo.ISA, ctypes.byref(isa)) == 0
-    assert hsa.hsa_isa_from_name(b"amdgcn-amd-amdhsa--gfx1030", ctypes.byref(expected)) == 0
-    assert isa.value == expected.value
+    # ROCr names ISAs of v2 objects only (from their "AMD:AMDGPU:x:y:z" note).
+    isa = ctypes.c_uint64(5)
+    assert hsa.hsa_code_object_get_info(code_object, HsaCodeObjectInfo.ISA, ctypes.byref(isa)) == \
+        Status.ERROR_INVALID_ISA_NAME
+    assert isa.value == 5
     assert hsa.hsa_code_object_get_info(code_object, 77, ctypes.byref(isa)) == Status.ERROR_INVALID_ARGUMENT
     assert hsa.hsa_code_object_destroy(code_object) == 0
 
@@ -500,3 +500,19 @@ def test_unknown_symbol_attribute_is_an_invalid_argument(hsa):
     assert hsa.hsa_executable_symbol_get_info(symbol, SymInfo.TYPE, None) == Status.ERROR_INVALID_ARGUMENT
     assert value.value == 0xABCD
     hsa.hsa_executable_destroy(executable)
+
+
+def test_several_bad_arguments_get_the_status_rocr_checks_first(hsa):
+    forged = Handle(0x777)
+    assert hsa.hsa_executable_load_agent_code_object(forged, hsa.gpu, forged, None, None) == \
+        Status.ERROR_INVALID_EXECUTABLE
+    assert hsa.hsa_executable_load_program_code_object(forged, forged, None, None) == Status.ERROR_INVALID_EXECUTABLE
+    symbol = Handle()
+    assert hsa.hsa_executable_get_symbol(forged, None, b"", hsa.gpu, 0, ctypes.byref(symbol)) == \
+        Status.ERROR_INVALID_SYMBOL_NAME
+    callback = AGENT_SYMBOL_CALLBACK(lambda *args: 0)
+    assert hsa.hsa_executable_iterate_agent_symbols(forged, forged, callback, None) == Status.ERROR_INVALID_AGENT
+    assert hsa.hsa_executable_iterate_agent_symbols(forged, hsa.gpu, None, None) == Status.ERROR_INVALID_ARGUMENT
+    assert hsa.hsa_executable_create(7, 7, None, None) == Status.ERROR_INVALID_ARGUMENT
+    assert hsa.hsa_executable_global_variable_define(forged, None, None) == Status.ERROR_INVALID_ARGUMENT
+    assert hsa.hsa_executable_global_variable_define(forged, b"x", None) == Status.ERROR_INVALID_EXECUTABLE

@@ -119,10 +119,10 @@ def _check_profile(profile):
 
 @export("hsa_executable_create")
 def hsa_executable_create(profile, executable_state, options, executable):
-    require_pointer(executable, "executable")
     _check_profile(profile)
     if executable_state not in (HsaExecutableState.FROZEN, HsaExecutableState.UNFROZEN):
         raise InvalidArgument(f"{executable_state} is not an executable state")
+    require_pointer(executable, "executable")
     created = _loader().create_executable(HsaProfile(profile))
     if executable_state == HsaExecutableState.FROZEN:
         created.freeze()
@@ -131,10 +131,10 @@ def hsa_executable_create(profile, executable_state, options, executable):
 
 @export("hsa_executable_create_alt")
 def hsa_executable_create_alt(profile, default_float_rounding_mode, options, executable):
-    require_pointer(executable, "executable")
     _check_profile(profile)
     if default_float_rounding_mode not in set(HsaDefaultFloatRoundingMode):
         raise InvalidArgument(f"{default_float_rounding_mode} is not a float rounding mode")
+    require_pointer(executable, "executable")
     created = _loader().create_executable(HsaProfile(profile),
                                           HsaDefaultFloatRoundingMode(default_float_rounding_mode))
     write(executable, "uint64_t", created.handle)
@@ -148,8 +148,8 @@ def hsa_executable_destroy(executable):
 
 def _load(executable, agent_handle, code_object_reader, loaded_code_object):
     loader = _loader()
-    reader = loader.reader(code_object_reader.handle)
     target = loader.executable(executable.handle)
+    reader = loader.reader(code_object_reader.handle)
     agent = runtime.require().agents.get(agent_handle) if agent_handle is not None else None
     lco = target.load(reader, agent)
     if loaded_code_object != ffi.NULL:
@@ -181,15 +181,14 @@ def hsa_executable_get_info(executable, attribute, value):
 
 @export("hsa_executable_global_variable_define")
 def hsa_executable_global_variable_define(executable, variable_name, address):
+    # ROCr checks the name only: the address is the application's to choose.
     name = _c_string(variable_name, "variable_name")
-    require_pointer(address, "address")
     target = _loader().executable(executable.handle)
     target.define_program_variable(name, int(ffi.cast("uintptr_t", address)))
 
 
 def _define_agent_variable(executable, agent, variable_name, address, segment):
     name = _c_string(variable_name, "variable_name")
-    require_pointer(address, "address")
     target = _loader().executable(executable.handle)
     resolved = runtime.require().agents.get(agent.handle)
     target.define_agent_variable(name, resolved, segment, int(ffi.cast("uintptr_t", address)))
@@ -238,9 +237,11 @@ def hsa_executable_get_symbol_by_name(executable, symbol_name, agent, symbol):
 def hsa_executable_get_symbol(executable, module_name, symbol_name, agent, call_convention, symbol):
     name = _c_string(symbol_name, "symbol_name")
     require_pointer(symbol, "symbol")
-    target = _loader().executable(executable.handle)
+    if not name:
+        raise InvalidSymbolName("the symbol name is empty")
     if module_name != ffi.NULL and ffi.string(module_name):
         name = f"{_c_string(module_name, 'module_name')}::{name}"
+    target = _loader().executable(executable.handle)
     agent_handle = None if target.is_program_symbol(name) else int(agent.handle)
     _found(target.symbol(name, agent_handle), name, symbol)
 
@@ -263,8 +264,8 @@ def hsa_executable_iterate_symbols(executable, callback, data):
 @export("hsa_executable_iterate_agent_symbols")
 def hsa_executable_iterate_agent_symbols(executable, agent, callback, data):
     require_pointer(callback, "callback")
-    target = _loader().executable(executable.handle)
     runtime.require().agents.get(agent.handle)
+    target = _loader().executable(executable.handle)
     return _iterate(callback, target.iter_agent_symbols(int(agent.handle)),
                     lambda s: (executable, agent, _handle("hsa_executable_symbol_t", s.handle), data))
 
@@ -331,20 +332,13 @@ def hsa_code_object_get_info(code_object, attribute, value):
     if name == "TYPE":
         write(value, "uint32_t", HsaCodeObjectType.PROGRAM)
     elif name == "ISA":
-        _isa_from_name(parsed.target.isa_name, value)
+        # ROCr translates only v2 ISA notes ("AMD:AMDGPU:9:0:6") to ISA names; for v3+ objects
+        # the translation is empty and hsa_isa_from_name("") refuses it.
+        raise InvalidIsaName(f"code object v{parsed.version} has no v2 ISA note ({parsed.target.isa_name})")
     else:
         # VERSION, MACHINE_MODEL, PROFILE, DEFAULT_FLOAT_ROUNDING_MODE come from the v2
         # NT_AMD_HSA_* notes ROCr reads; v3+ objects (all clang-15 emits) have none.
         raise InvalidCodeObject(f"code object v{parsed.version} has no {name} note")
-
-
-def _isa_from_name(isa_name, value):
-    # ROCr: an ISA hsa_isa_from_name does not know makes the code object invalid.
-    try:
-        isa = runtime.require().agents.isas.from_name(isa_name)
-    except InvalidIsaName:
-        raise InvalidCodeObject(f"the runtime knows no ISA named {isa_name}")
-    write(value, "uint64_t", isa.handle)
 
 
 @export("hsa_code_object_get_symbol")

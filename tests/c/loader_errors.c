@@ -68,7 +68,6 @@ int main(int argc, char **argv) {
     CHECK_STATUS(hsa_executable_readonly_variable_define(needs, gpu, "app_table", app_table),
                  HSA_STATUS_ERROR_VARIABLE_ALREADY_DEFINED);
     CHECK_STATUS(hsa_executable_global_variable_define(needs, NULL, &app_value), HSA_STATUS_ERROR_INVALID_ARGUMENT);
-    CHECK_STATUS(hsa_executable_global_variable_define(needs, "x", NULL), HSA_STATUS_ERROR_INVALID_ARGUMENT);
     int fd = open(argv[3], O_RDONLY);
     hsa_code_object_reader_t extern_reader;
     CHECK_OK(hsa_code_object_reader_create_from_file(fd, &extern_reader));
