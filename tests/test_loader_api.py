@@ -136,7 +136,7 @@ def test_kernel_symbols_answer_what_the_compiler_recorded(hsa, build):
         assert hsa.info(symbol, SymInfo.IS_DEFINITION, ctypes.c_bool) is True
         assert hsa.info(symbol, SymInfo.AGENT, ctypes.c_uint64) == hsa.gpu.handle
         assert hsa.info(symbol, SymInfo.KERNEL_KERNARG_SEGMENT_SIZE) == meta[".kernarg_segment_size"]
-        assert hsa.info(symbol, SymInfo.KERNEL_KERNARG_SEGMENT_ALIGNMENT) == meta[".kernarg_segment_align"]
+        assert hsa.info(symbol, SymInfo.KERNEL_KERNARG_SEGMENT_ALIGNMENT) == max(16, meta[".kernarg_segment_align"])
         assert hsa.info(symbol, SymInfo.KERNEL_GROUP_SEGMENT_SIZE) == meta[".group_segment_fixed_size"]
         assert hsa.info(symbol, SymInfo.KERNEL_PRIVATE_SEGMENT_SIZE) == meta[".private_segment_fixed_size"]
         assert hsa.info(symbol, SymInfo.KERNEL_DYNAMIC_CALLSTACK, ctypes.c_bool) is meta[".uses_dynamic_stack"]

@@ -13,6 +13,8 @@ from core.errors import InvalidArgument
 from softgpu_shim.hsa_abi import (HsaSymbolKind, HsaSymbolLinkage, HsaVariableAllocation,
                                   HsaVariableSegment)
 
+MIN_KERNARG_ALIGNMENT = 16
+
 # Attributes every symbol answers (ROCr's SymbolImpl::GetInfo).
 _COMMON = ("TYPE", "NAME_LENGTH", "NAME", "MODULE_NAME_LENGTH", "MODULE_NAME", "LINKAGE",
            "IS_DEFINITION", "KERNEL_CALL_CONVENTION", "KERNEL_OBJECT", "VARIABLE_ADDRESS", "AGENT")
@@ -84,7 +86,9 @@ def kernel_symbol(sym, meta, address, agent_handle, descriptor_dynamic_stack=Fal
     return ExecutableSymbol(
         HsaSymbolKind.KERNEL, sym.name, address, agent_handle,
         kernarg_segment_size=meta[".kernarg_segment_size"],
-        kernarg_segment_alignment=meta[".kernarg_segment_align"],
+        # HSA: "the maximum of 16 and the maximum alignment of any of the kernel arguments"
+        # (ROCr answers 16 for every v3+ kernel; the compiler's .kernarg_segment_align is <= 16).
+        kernarg_segment_alignment=max(MIN_KERNARG_ALIGNMENT, meta[".kernarg_segment_align"]),
         group_segment_size=meta[".group_segment_fixed_size"],
         private_segment_size=meta[".private_segment_fixed_size"],
         dynamic_callstack=bool(meta.get(".uses_dynamic_stack", False) or descriptor_dynamic_stack))
