@@ -332,23 +332,55 @@ def build_tables():
 
 
 def forms(tables):
-    """Which VOP1/VOP2/VOPC opcodes have DPP16, DPP8 and SDWA forms."""
-    result = {}
+    """Which VOP1/VOP2/VOPC opcodes have DPP16, DPP8 and SDWA forms, and which modifiers
+    each form prints ('dpp_neg'/'sdwa_neg': sources with neg/abs, 'sdwa_sext': sources with
+    sext, 'sdwa_clamp', 'sdwa_omod')."""
+    result, mods = {}, {}
     for family, build in (("VOP1", vop1), ("VOP2", vop2), ("VOPC", vopc)):
         ops = sorted(tables[family])
         found = {op: [] for op in ops}
         sdwa = SRC0 | 6 << 16 | (6 << 8 if family != "VOPC" else 0) | \
             (6 << 24 if family != "VOP1" else 0)
-        for form, src0, extra in (("dpp", 250, 0xE4 | 0xFF << 24 | SRC0),
+        for form, src0, extra in (("dpp", 250, 0xE4 << 8 | 0xFF << 24 | SRC0),
                                   ("dpp8", 233, SRC0 | 0x00FAC688 << 8),
                                   ("sdwa", 249, sdwa)):
-            dis = disassemble([build(op, tables[family][op]["variant"], src0=src0) + [extra]
-                               for op in ops])
+            def probe(op, more=0):
+                variant = tables[family][op]["variant"]
+                ext = extra if "src0" in variant else extra & ~0xFF
+                return build(op, variant, src0=src0) + [ext | more]
+            dis = disassemble([probe(op) for op in ops])
             for i, op in enumerate(ops):
                 if i in dis and dis[i][1] == 8:
                     found[op].append(form)
+            if form == "dpp8":
+                continue
+            # Modifier bits of the extension dword, one at a time: which ones llvm prints.
+            bits = ({"neg:src0": 20, "neg:src1": 22} if form == "dpp" else
+                    {"neg:src0": 20, "neg:src1": 28, "sext:src0": 19, "sext:src1": 27,
+                     "clamp:": 13, "omod:": 14})
+            for what, bit in bits.items():
+                kind, _, field = what.partition(":")
+                dis = disassemble([probe(op, 1 << bit) for op in ops])
+                for i, op in enumerate(ops):
+                    if i not in dis or form not in found[op]:
+                        continue
+                    text = dis[i][0]
+                    operands = split_operands(text)[1]
+                    marker = f"sext(v{SRC0 if field == 'src0' else SRC1})"
+                    if kind in ("neg", "sext"):
+                        # An integer source shows a neg bit as sext (llvm's integer mods).
+                        shown = "neg" if field in _negated(operands) else \
+                            "sext" if marker in operands else None
+                    else:
+                        shown = kind if (" clamp" if kind == "clamp" else " mul:2") in text \
+                            else None
+                    if shown:
+                        key = f"{form}_{shown}"
+                        mods.setdefault(family, {}).setdefault(op, {})
+                        entry = mods[family][op]
+                        entry[key] = entry.get(key, ()) + ((field,) if field else (1,))
         result[family] = found
-    return result
+    return result, mods
 
 
 def halves(tables):
@@ -456,7 +488,8 @@ def modifiers(tables):
 def integer_halves(tables, half):
     """16-bit sources that are integers: llvm prints an inline 1.0 in them as 0x3c00."""
     result = {}
-    builds = {"VOP1": vop1, "VOP2": vop2, "VOPC": vopc, "VOP3": vop3, "VOP3B": vop3}
+    builds = {"VOP1": vop1, "VOP2": vop2, "VOPC": vopc, "VOP3": vop3, "VOP3B": vop3,
+              "VOP3P": vop3p}
     for family, build in builds.items():
         ops = [op for op in sorted(tables[family]) if half[family].get(op)]
         found = {}
@@ -540,7 +573,7 @@ def named_values():
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else OUTPUT
     tables = build_tables()
-    dpp = forms(tables)
+    dpp, ext_mods = forms(tables)
     half = halves(tables)
     styles = sopp_styles(tables["SOPP"])
     kstyles = {op: sopk_style(e["ops"]) for op, e in tables["SOPK"].items()}
@@ -560,6 +593,8 @@ def main():
                 row["half"] = tuple(sorted(half[family].get(op, ())))
             if op in mods.get(family, {}):
                 row["mods"] = mods[family][op]
+            if op in ext_mods.get(family, {}):
+                row["mods"] = ext_mods[family][op]
             if op in ihalf.get(family, {}):
                 row["half_int"] = tuple(ihalf[family][op])
             if op in vonly.get(family, {}):

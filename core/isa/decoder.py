@@ -27,11 +27,13 @@ NULL_CODE = 125
 
 
 def _make_operand(code, width):
-    if code < 124 and width > 1:
+    if code < 106 and width > 1:
         code &= ~1 if width == 2 else ~3    # scalar tuples are aligned; hardware drops low bits
     if code < 106:
         return Operand("sgpr", code, width)
     if 108 <= code <= 123:
+        if width > 1:
+            code &= ~1 if width == 2 else ~3
         return Operand("ttmp", code - 108, width)
     if code == NULL_CODE:
         return Operand("null", NULL_CODE, width)
@@ -281,15 +283,18 @@ def _vop_short(encoding, op, w, fields, mem, offset, address, wave64):
     entry = _entry(encoding, op)
     src0 = fields["src0"]
     size, literal, form, mods = 4, None, "e32", NO_MODS
-    if src0 in (DPP16, DPP8, DPP8_FI, SDWA):
+    if src0 in (DPP16, DPP8, DPP8_FI, SDWA) and not entry.vgpr_only and entry.forms:
         ext = _dword(mem, offset + 4)
         size = 8
         fields["src0"] = 256 + (ext & 0xFF)
         if src0 == DPP16:
             form = "dpp"
+            neg = (ext >> 20) & 1 | (ext >> 21) & 2
             mods = Mods({"dpp_ctrl": (ext >> 8) & 0x1FF, "fi": (ext >> 18) & 1,
-                         "bound_ctrl": (ext >> 19) & 1, "neg": (ext >> 20) & 1 | (ext >> 21) & 2,
+                         "bound_ctrl": (ext >> 19) & 1, "neg": neg,
                          "abs": (ext >> 21) & 1 | (ext >> 22) & 2,
+                         # integer sources read the neg bits as sign extension
+                         "src0_sext": neg & 1, "src1_sext": neg >> 1,
                          "bank_mask": (ext >> 24) & 0xF, "row_mask": (ext >> 28) & 0xF})
         elif src0 in (DPP8, DPP8_FI):
             form = "dpp8"
@@ -420,7 +425,7 @@ def _flat(w, mem, offset, address, wave64):
     raw = w & 0xFFF
     mods = {"offset": raw if encoding == "FLAT" else _sext(raw, 12), "glc": glc,
             "slc": (w >> 17) & 1, "dlc": (w >> 12) & 1, "lds": (w >> 13) & 1, "seg": seg,
-            "saddr_off": int(saddr in (NULL_CODE, 0x7F)),
+            "saddr_off": int(saddr in (NULL_CODE, 0x7F)), "vaddr_off": int(saddr == 0x7F),
             "addtid": int(entry.name.endswith("_addtid"))}
     dst, src = [], []
     data_width = 1
@@ -432,8 +437,12 @@ def _flat(w, mem, offset, address, wave64):
             src.append(vgpr(data, w32))
     if "atomic" in entry.name and glc:
         dst.append(vgpr(vdst, data_width // 2 if "cmpswap" in entry.name else data_width))
+    if saddr == 0x7F and encoding != "SCRATCH" or encoding == "FLAT" and saddr != NULL_CODE:
+        raise DecodeError(f"{entry.name}: saddr {saddr} is not allowed")
     addr_ops = []
-    if mods["addtid"]:                  # *_addtid: the lane id is the address, saddr the base
+    if mods["vaddr_off"]:               # scratch with neither vaddr nor saddr: offset only
+        pass
+    elif mods["addtid"]:                  # *_addtid: the lane id is the address, saddr the base
         addr_ops.append(source(saddr, 2))
     elif encoding == "FLAT":
         addr_ops.append(vgpr(addr, 2))
@@ -451,7 +460,7 @@ def _flat(w, mem, offset, address, wave64):
                        tuple(addr_ops) + tuple(src), Mods(mods), (), (), wave64)
 
 
-def _buffer_common(encoding, op, entry, w, w1, address, wave64, extra):
+def _buffer_common(encoding, op, entry, w, w1, address, wave64, extra, literal=None):
     if not entry.ops:                   # buffer_gl0_inv, buffer_gl1_inv
         return Instruction(address, 8, encoding, op, entry.name, "", (), (), NO_MODS, (), (),
                            wave64)
@@ -464,7 +473,7 @@ def _buffer_common(encoding, op, entry, w, w1, address, wave64, extra):
     addr_ops = []
     if offen or idxen:
         addr_ops.append(vgpr(vaddr, offen + idxen))
-    addr_ops += [source(((w1 >> 16) & 0x1F) * 4, 4), source(w1 >> 24, 1)]
+    addr_ops += [source(((w1 >> 16) & 0x1F) * 4, 4), source(w1 >> 24, 1, literal)]
     data = vgpr(vdata, width)
     if "store" in name:
         dst, src = (), (data,)
@@ -476,14 +485,21 @@ def _buffer_common(encoding, op, entry, w, w1, address, wave64, extra):
     else:
         dst, src = (), ()
     mods["lds"] = (w >> 16) & 1 if encoding == "MUBUF" else 0
-    return Instruction(address, 8, encoding, op, name, "", dst, tuple(addr_ops) + src,
-                       Mods(mods), (), (), wave64)
+    return Instruction(address, 8 if literal is None else 12, encoding, op, name, "", dst,
+                       tuple(addr_ops) + src, Mods(mods), (), (), wave64)
 
 
 def _mubuf(w, mem, offset, address, wave64):
     op = (w >> 18) & 0xFF
     entry = _entry("MUBUF", op)
-    return _buffer_common("MUBUF", op, entry, w, _dword(mem, offset + 4), address, wave64, {})
+    w1 = _dword(mem, offset + 4)
+    return _buffer_common("MUBUF", op, entry, w, w1, address, wave64, {},
+                          _soffset_literal(w1, mem, offset))
+
+
+def _soffset_literal(w1, mem, offset):
+    """soffset 255 names a literal dword after the instruction."""
+    return _dword(mem, offset + 8) if w1 >> 24 == LITERAL else None
 
 
 def _mtbuf(w, mem, offset, address, wave64):
@@ -491,7 +507,7 @@ def _mtbuf(w, mem, offset, address, wave64):
     op = (w >> 16) & 7 | ((w1 >> 21) & 1) << 3
     entry = _entry("MTBUF", op)
     return _buffer_common("MTBUF", op, entry, w, w1, address, wave64,
-                          {"format": (w >> 19) & 0x7F})
+                          {"format": (w >> 19) & 0x7F}, _soffset_literal(w1, mem, offset))
 
 
 def _mimg(w, mem, offset, address, wave64):

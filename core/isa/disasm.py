@@ -5,6 +5,7 @@ Invariants:
 - operands print in the table's order (llvm's), modifiers in llvm's order after them, so
   tests can compare the decoder with llvm-objdump instruction by instruction.
 """
+import re
 import struct
 
 from core.isa.decoder import table_entry
@@ -27,14 +28,15 @@ _SDWA_UNUSED = ("UNUSED_PAD", "UNUSED_SEXT", "UNUSED_PRESERVE")
 _OMOD = ("", " mul:2", " mul:4", " div:2")
 
 
-def literal_text(value, bits=32):
-    """A literal dword as llvm prints it: inline-looking values by value, others in hex."""
+def literal_text(value, bits=32, integer=False):
+    """A literal dword as llvm prints it: inline-looking values by value, others in hex
+    (16-bit integer operands never print as floats)."""
     if bits == 16:
         value &= 0xFFFF
         signed = value - 0x10000 if value & 0x8000 else value
         if -16 <= signed <= 64:
             return str(signed)
-        return _F16_INLINE.get(value, f"0x{value:x}")
+        return f"0x{value:x}" if integer else _F16_INLINE.get(value, f"0x{value:x}")
     if bits == 64:
         signed = value - (1 << 64) if value >> 63 else value
         if -16 <= signed <= 64:
@@ -49,7 +51,7 @@ def literal_text(value, bits=32):
 
 def _operand(op, half=False, half_int=False):
     if op.kind == "literal":
-        return literal_text(op.value, 16 if half else 32)
+        return literal_text(op.value, 16 if half else 32, half_int)
     if half_int and op.kind == "inline_float":
         return "0x%x" % _F16_BITS[op.value]
     return op.text
@@ -65,15 +67,11 @@ def _with_mods(text, index, neg, abs_, op):
     return "-" + text if neg else text
 
 
-_VOP3_OF = {"VOP1": 0x180, "VOP2": 0x100, "VOPC": 0}
-
-
 def _fp_mod_fields(inst, entry):
-    """Sources that take neg/abs: the VOP3 form of the opcode tells (llvm prints them there)."""
-    if inst.encoding in ("VOP3", "VOP3B", "VOP3P"):
-        return entry.mods.get("neg", ())
-    vop3 = table_entry("VOP3", _VOP3_OF[inst.encoding] + inst.opcode, None)
-    return vop3.mods.get("neg", ()) if vop3 is not None else ()
+    """Sources that take neg/abs in this form of the opcode (probed from llvm per form)."""
+    if inst.form in ("dpp", "sdwa"):
+        return entry.mods.get(f"{inst.form}_neg", ())
+    return entry.mods.get("neg", ())
 
 
 def _vop_name(inst, entry):
@@ -106,9 +104,11 @@ def _vop_operands(inst, entry, input_mods):
             text = _operand(op, field in entry.half, field in entry.half_int)
             if field in fp:
                 text = _with_mods(text, index, neg, abs_, op)
-            elif inst.form == "sdwa" and mods.get(f"src{index}_sext"):
+            elif field in entry.mods.get(f"{inst.form}_sext", ()) and mods.get(f"src{index}_sext"):
                 text = f"sext({text})"
             texts.append(text)
+        elif field == "simm32":               # v_fmamk/v_fmaak: the constant prints in hex
+            texts.append(f"0x{op.value:x}")
         else:
             texts.append(_operand(op))
     return texts, nsrc
@@ -169,9 +169,10 @@ def _format_vop(inst, entry):
             tail += " fi:1"
     elif inst.form == "sdwa":
         if inst.encoding != "VOPC":
-            if mods["clamp"]:
+            if mods["clamp"] and entry.mods.get("sdwa_clamp"):
                 tail += " clamp"
-            tail += _OMOD[mods["omod"]]
+            if entry.mods.get("sdwa_omod"):
+                tail += _OMOD[mods["omod"]]
             tail += (f" dst_sel:{_SDWA_SEL[mods['dst_sel']]}"
                      f" dst_unused:{_SDWA_UNUSED[mods['dst_unused']]}")
         tail += f" src0_sel:{_SDWA_SEL[mods['src0_sel']]}"
@@ -268,6 +269,8 @@ def _format_smem(inst, entry):
 
 def _swizzle(offset):
     """ds_swizzle_b32's offset in llvm's swizzle(...) syntax."""
+    if offset & 0x8000 and offset & 0xFF00 != 0x8000:
+        return str(offset)                  # no swizzle mode: llvm prints the number
     if offset & 0x8000:
         return "swizzle(QUAD_PERM," + ",".join(str(offset >> (2 * i) & 3) for i in range(4)) + ")"
     and_mask, or_mask, xor_mask = offset & 0x1F, offset >> 5 & 0x1F, offset >> 10 & 0x1F
@@ -288,11 +291,14 @@ def _swizzle(offset):
     return 'swizzle(BITMASK_PERM,"' + "".join(chars) + '")'
 
 
+_TWO_ADDRESS = re.compile(r"ds_[a-z]+2(st64)?_")     # ds_read2_b32, ds_write2st64_b64, ...
+
+
 def _format_ds(inst, entry):
     mods = inst.mods
     texts = [op.text for op in inst.dst + inst.src]
     text = f"{inst.mnemonic} {', '.join(texts)}" if texts else inst.mnemonic
-    if "2" in inst.mnemonic.removeprefix("ds_").split("_")[0]:
+    if _TWO_ADDRESS.match(inst.mnemonic):
         if mods["offset0"]:
             text += f" offset0:{mods['offset0']}"
         if mods["offset1"]:
@@ -306,12 +312,14 @@ def _format_ds(inst, entry):
 
 def _format_flat(inst, entry):
     mods = inst.mods
-    addr_count = 1 if inst.encoding in ("FLAT", "SCRATCH") or mods["saddr_off"] or \
-        mods["addtid"] else 2
+    addr_count = 0 if mods["vaddr_off"] else 1 if inst.encoding in ("FLAT", "SCRATCH") or \
+        mods["saddr_off"] or mods["addtid"] else 2
     addr = inst.src[:addr_count]
     data = inst.src[addr_count:]
     texts = [op.text for op in inst.dst]
-    if mods["addtid"]:
+    if mods["vaddr_off"]:
+        texts += ["off", *[op.text for op in data], "off"]
+    elif mods["addtid"]:
         texts += [op.text for op in data] + [addr[0].text]
     elif inst.encoding == "SCRATCH" and not mods["saddr_off"]:
         texts += ["off", *[op.text for op in data], addr[0].text]
@@ -341,7 +349,7 @@ def _format_buffer(inst, entry):
     texts = [vdata.text] if vdata is not None else []
     if n_addr == 2:
         texts.append("off")
-    texts += [op.text for op in addr]
+    texts += [_operand(op) for op in addr]
     text = f"{inst.mnemonic} {', '.join(texts)}"
     if inst.encoding == "MTBUF" and mods["format"] != 1:      # 1 is llvm's default format
         text += f" format:{BUFFER_FORMATS.get(mods['format'], mods['format'])}"

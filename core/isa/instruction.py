@@ -55,7 +55,7 @@ class Operand:
                 return f"{prefix}{self.index}"
             return f"{prefix}[{self.index}:{self.index + self.count - 1}]"
         if kind == "special":
-            if self.count == 2 and self.index in SPECIAL_PAIR_NAMES:
+            if self.count >= 2 and self.index in SPECIAL_PAIR_NAMES:
                 return SPECIAL_PAIR_NAMES[self.index]
             return SPECIAL_NAMES[self.index]
         if kind == "inline_int":
