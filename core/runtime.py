@@ -31,6 +31,7 @@ class Session:
         from core.signals import Signals
         from core.aql.processor import PacketProcessing
         from core.aql.async_ops import AsyncOps
+        from core.system_events import SystemEvents
         from core.queues import Queues
         from core.loader.loader import Loader
         self.native = native.lib
@@ -43,6 +44,7 @@ class Session:
             self.signals = self._own(Signals(self))
             self.queues = self._own(Queues(self))
             self.loader = self._own(Loader(self))
+            self.system_events = self._own(SystemEvents())
             self.packet_processing = self._own(PacketProcessing(self))
             self.async_ops = self._own(AsyncOps(self))
         except BaseException:

@@ -490,7 +490,7 @@ class HsaExtSamplerFilterMode(enum.IntEnum):
 
 
 class HsaAmdPacketType(enum.IntEnum):
-    VALUE = 2
+    BARRIER_VALUE = 2
 
 
 class HsaAmdAgentInfo(enum.IntEnum):
@@ -594,7 +594,7 @@ class HsaAmdPointerType(enum.IntEnum):
 
 
 class HsaAmdEventType(enum.IntEnum):
-    EVENT = 0
+    GPU_MEMORY_FAULT_EVENT = 0
 
 
 class HsaAmdMemoryFaultReason(enum.IntEnum):

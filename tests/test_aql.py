@@ -10,7 +10,8 @@ def code_object():
     return compile_opencl("aql_kernels.cl", opt="-O2")
 
 
-@pytest.mark.parametrize("test", ["dispatch", "barrier_and", "barrier_or", "ring_wraps", "threads"])
+@pytest.mark.parametrize("test", ["dispatch", "barrier_and", "barrier_or", "barrier_value", "ring_wraps",
+                                  "threads"])
 def test_packets(code_object, test):
     cprog.check("aql_dispatch.c", code_object, test, timeout=600)
 
@@ -28,6 +29,14 @@ def test_unhandled_fault_aborts_like_rocr(code_object, tmp_path):
     assert proc.returncode < 0 or proc.returncode == 134, proc.stdout + proc.stderr
     assert "MEMORY_APERTURE_VIOLATION" in proc.stderr
     assert "store_through" in proc.stderr
+
+
+def test_system_event_handler_takes_the_memory_fault(code_object):
+    """A registered system event handler sees the fault (agent, address, reason) and
+    handles it: the process goes on, as under ROCr."""
+    proc = cprog.run("aql_unhandled.c", code_object, "handler", timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "PASSED" in proc.stdout
 
 
 def test_unhandled_fault_can_be_recorded_instead(code_object, tmp_path):

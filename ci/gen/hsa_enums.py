@@ -75,7 +75,10 @@ def main():
     for tag, members in blocks.items():
         cls = "".join(p.capitalize() for p in tag.removesuffix("_t").removesuffix("_s").split("_"))
         print(f"\n\nclass {cls}(enum.IntEnum):")
-        prefix = common_prefix([n for n, _ in members])
+        # A lone member is its own common prefix: the type's name decides what to drop
+        # (HSA_AMD_PACKET_TYPE_BARRIER_VALUE -> BARRIER_VALUE, not VALUE).
+        names = [n for n, _ in members]
+        prefix = common_prefix(names + [tag.upper()] if len(names) == 1 else names)
         for name, value in members:
             print(f"    {name[len(prefix):]} = {value}")
     print()

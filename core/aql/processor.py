@@ -9,7 +9,9 @@ Holds four invariants:
 - a packet's completion signal is decremented exactly once, after its work (and its
   profiling timestamps) are visible;
 - the first error puts the queue in its error state: the error callback runs once
-  with ROCr's status and no later packet of that queue is processed;
+  with ROCr's status and no later packet of that queue is processed; a memory fault
+  also goes to the system event handlers, and one that handles it spares the process
+  the abort ROCr gives an unhandled GPU fault;
 - waiting (for the doorbell, for barrier dependencies) never busy-spins and never
   holds the GIL: it sleeps in the C signal wait, in slices short enough to notice
   a queue being destroyed.
@@ -99,6 +101,10 @@ class PacketProcessor:
             except HsaError as error:
                 self._fail(error)
                 return
+            except Exception as error:  # the thread's edge: a SoftGPU bug must not die silently
+                trace.internal_error(f"queue {queue.id} packet processor", error)
+                self._fail(HsaError(f"internal error processing packet {index}: {error!r}"))
+                return
             slot[0] = PacketType.INVALID
             queue.store_read_index(index + 1)
             self._complete(packet.completion_signal, start, end)
@@ -185,13 +191,16 @@ class PacketProcessor:
         trace.event("queue_error", queue=queue.id, status=int(error.status),
                     status_name=Status(error.status).name, message=str(error), report=report)
         queue.enter_error_state(error.status)
+        handled = False
+        if error.status == Status.ERROR_MEMORY_APERTURE_VIOLATION:
+            handled = self.session.system_events.memory_fault(queue.agent, (report or {}).get("address"))
         if queue.has_error_callback:
             queue.call_error_callback(error.status)
             return
         sys.stderr.write(f"softgpu: queue {queue.id} error {Status(error.status).name}: {error}\n")
         if report:
             sys.stderr.write("softgpu: " + format_fault(report) + "\n")
-        if ABORT_ON_UNHANDLED and report:
+        if ABORT_ON_UNHANDLED and report and not handled:
             # ROCr aborts the process on a GPU fault nobody handles.
             sys.stderr.flush()
             os.abort()

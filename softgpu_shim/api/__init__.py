@@ -10,3 +10,4 @@ from softgpu_shim.api import queues  # noqa: F401
 from softgpu_shim.api import loader  # noqa: F401
 from softgpu_shim.api import agents  # noqa: F401
 from softgpu_shim.api import async_ops  # noqa: F401
+from softgpu_shim.api import system_events  # noqa: F401

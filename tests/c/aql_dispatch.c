@@ -95,6 +95,32 @@ static void test_barrier_or(void) {
     MUST(hsa_queue_destroy(queue));
 }
 
+/* AMD barrier-value packet: waits until (value & mask) == 0x40, whatever the other bits. */
+static void test_barrier_value(void) {
+    hsa_queue_t *queue;
+    MUST(hsa_queue_create(env.gpu, 64, HSA_QUEUE_TYPE_MULTI, NULL, NULL, UINT32_MAX, UINT32_MAX, &queue));
+    hsa_signal_t watched, done;
+    MUST(hsa_signal_create(0, 0, NULL, &watched));
+    MUST(hsa_signal_create(1, 0, NULL, &done));
+    hsa_amd_barrier_value_packet_t p;
+    memset(&p, 0, sizeof p);
+    p.header.header = aql_header(HSA_PACKET_TYPE_VENDOR_SPECIFIC);
+    p.header.AmdFormat = HSA_AMD_PACKET_TYPE_BARRIER_VALUE;
+    p.signal = watched;
+    p.value = 0x40;
+    p.mask = 0xF0;
+    p.cond = HSA_SIGNAL_CONDITION_EQ;
+    p.completion_signal = done;
+    aql_publish(queue, &p);
+    hsa_signal_store_screlease(watched, 0x3F); /* masked: 0x30, not yet */
+    CHECK(!aql_wait_zero(done, 0.2));
+    hsa_signal_store_screlease(watched, 0x4F); /* masked: 0x40 */
+    CHECK(aql_wait_zero(done, 10));
+    MUST(hsa_signal_destroy(watched));
+    MUST(hsa_signal_destroy(done));
+    MUST(hsa_queue_destroy(queue));
+}
+
 /* 200 packets through a 64-slot ring: it wraps three times and every packet runs once. */
 static void test_ring_wraps(void) {
     uint32_t *counter = aql_alloc(&env, 64);
@@ -165,6 +191,7 @@ int main(int argc, char **argv) {
     if (!strcmp(test, "dispatch")) test_dispatch();
     else if (!strcmp(test, "barrier_and")) test_barrier_and_chain();
     else if (!strcmp(test, "barrier_or")) test_barrier_or();
+    else if (!strcmp(test, "barrier_value")) test_barrier_value();
     else if (!strcmp(test, "ring_wraps")) test_ring_wraps();
     else if (!strcmp(test, "threads")) test_queues_from_threads();
     else {
