@@ -15,6 +15,7 @@ Invariants:
   DX10_CLAMP behaviour compute kernels run with), in that order.
 """
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Callable
 
 import numpy as np
@@ -134,14 +135,28 @@ class AluOp:
     def writes_mask(self):
         return "mask" in self.dst_types
 
+    @cached_property
+    def _plan(self):
+        """Per-op constants of the hot path: which sources are 16-bit / float, and whether
+        numpy's float warnings need silencing (NaN casts, inf - inf are expected here)."""
+        halves = tuple(i for i, t in enumerate(self.src_types) if t in HALF_TYPES)
+        floats = tuple((i, t) for i, t in enumerate(self.src_types) if t in FLOAT_TYPES)
+        float_dst = self.dst_types[0] in FLOAT_TYPES
+        quiet = bool(floats) or float_dst or self.packed or self.mix
+        return halves, floats, float_dst, quiet
+
     def __call__(self, *srcs, neg=0, abs=0, clamp=False, omod=0, op_sel=0, op_sel_hi=None,
                  neg_hi=0, mode=DEFAULT_MODE):
         if len(srcs) != len(self.src_types):
             raise TypeError(f"{self.name} takes {len(self.src_types)} sources, got {len(srcs)}")
-        with np.errstate(all="ignore"):
-            shape = np.broadcast_shapes(*(np.shape(x) for x in srcs))
-            return tuple(r if np.shape(r) == shape else np.array(np.broadcast_to(r, shape))
-                         for r in self._run(srcs, neg, abs, clamp, omod, op_sel, op_sel_hi, neg_hi, mode))
+        if self._plan[3]:
+            with np.errstate(all="ignore"):
+                out = self._run(srcs, neg, abs, clamp, omod, op_sel, op_sel_hi, neg_hi, mode)
+        else:
+            out = self._run(srcs, neg, abs, clamp, omod, op_sel, op_sel_hi, neg_hi, mode)
+        shapes = [np.shape(x) for x in srcs]
+        shape = shapes[0] if shapes.count(shapes[0]) == len(shapes) else np.broadcast_shapes(*shapes)
+        return tuple(r if np.shape(r) == shape else np.array(np.broadcast_to(r, shape)) for r in out)
 
     def _run(self, srcs, neg, abs, clamp, omod, op_sel, op_sel_hi, neg_hi, mode):
         if self.packed:
@@ -151,14 +166,14 @@ class AluOp:
         if self.mix:
             srcs = self._mix_sources(srcs, neg, op_sel, op_sel_hi or 0, neg_hi, mode)
             neg = abs = op_sel = 0
-        vals = []
-        for i, (x, t) in enumerate(zip(srcs, self.src_types)):
-            if t in HALF_TYPES:
-                x = np.asarray(x, dtype=np.uint32)
-                x = (x >> np.uint32(16)) if (op_sel >> i) & 1 else x & np.uint32(0xFFFF)
-            if t in FLOAT_TYPES:
-                x = _apply_input_mods(x, t, i, neg, abs, mode, self.ftz)
-            vals.append(x)
+        halves, floats, float_dst, _ = self._plan
+        vals = list(srcs)
+        for i in halves:
+            x = np.asarray(vals[i], dtype=np.uint32)
+            vals[i] = (x >> np.uint32(16)) if (op_sel >> i) & 1 else x & np.uint32(0xFFFF)
+        for i, t in floats:
+            if neg or abs or (self.ftz and flush_inputs(mode, t)):
+                vals[i] = _apply_input_mods(vals[i], t, i, neg, abs, mode, self.ftz)
         kw = {}
         if self.int_clamp:
             kw["clamp"] = clamp
@@ -166,9 +181,8 @@ class AluOp:
             kw["mode"] = mode
         out = self.fn(*vals, **kw)
         out = out if isinstance(out, tuple) else (out,)
-        t0 = self.dst_types[0]
-        if t0 in FLOAT_TYPES:
-            out = (_output_mods(out[0], t0, clamp and not self.int_clamp, omod, mode, self.ftz),) + out[1:]
+        if float_dst and (omod or clamp and not self.int_clamp or self.ftz and flush_outputs(mode, self.dst_types[0])):
+            out = (_output_mods(out[0], self.dst_types[0], clamp and not self.int_clamp, omod, mode, self.ftz),) + out[1:]
         return out
 
     def _run_packed(self, srcs, neg, clamp, op_sel, op_sel_hi, neg_hi, mode):
