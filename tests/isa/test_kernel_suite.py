@@ -1,8 +1,6 @@
 """The kernel suite (tests/kernels/suite.py) on the ISA engine: every kernel at -O0 and -O2,
-wave32 and wave64 builds, each compared with its numpy reference.
-
-XFAIL lists the variants the engine cannot run yet, each with the reason; the marks are
-strict, so a variant that starts passing fails the run until its entry is removed.
+wave32 and wave64 builds (v5 code objects where the case asks), each compared with its numpy
+reference; plus checks that each build is what the suite claims it is.
 """
 import subprocess
 
@@ -14,10 +12,6 @@ from elftools.elf.elffile import ELFFile
 from core.isa.launch import launch
 from tests.kernels.suite import CASES, variants
 
-# (kernel name, opt or None for both, wave or None for both) -> why the engine fails it.
-XFAIL = {}
-
-
 def _variants():
     for case in CASES:
         for opt, wave, code_object in variants(case):
@@ -25,15 +19,7 @@ def _variants():
             yield case, opt, wave, code_object, f"{case.name}{opt}-w{wave}{version}"
 
 
-def _marks(case, opt, wave):
-    for (name, o, w), reason in XFAIL.items():
-        if name == case.name and o in (None, opt) and w in (None, wave):
-            return [pytest.mark.xfail(reason=reason, strict=True)]
-    return []
-
-
 VARIANTS = [pytest.param(c, o, w, v, id=n) for c, o, w, v, n in _variants()]
-RUNS = [pytest.param(c, o, w, v, id=n, marks=_marks(c, o, w)) for c, o, w, v, n in _variants()]
 
 
 def _kernel_metadata(path, name):
@@ -112,7 +98,7 @@ def test_reference_rejects_untouched_buffers(case):
                     case.check(args, {key: want}, {key: args[key]})
 
 
-@pytest.mark.parametrize("case,opt,wave,code_object", RUNS)
+@pytest.mark.parametrize("case,opt,wave,code_object", VARIANTS)
 def test_kernel_matches_reference(session, case, opt, wave, code_object):
     path = case.compile(opt, wave, code_object)
     args, expected = case.inputs(wave)
