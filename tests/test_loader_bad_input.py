@@ -87,16 +87,25 @@ def test_segments_outside_the_file_overlapping_or_missing(original):
     size = len(original)
     refused(edit_phdr(original, PT_LOAD, 1, 2, size), "reaches outside the file")                 # p_offset
     refused(edit_phdr(original, PT_LOAD, 0, 5, 1 << 20), "reaches outside the file")              # p_filesz
-    refused(edit_phdr(original, PT_LOAD, 1, 3, 0), "overlap or are not in ascending order")       # p_vaddr
+    second = [p[1] for p in phdrs(original) if p[1][0] == PT_LOAD][1]
+    inside_first = second[2] % second[7]                  # keeps p_vaddr = p_offset mod p_align
+    refused(edit_phdr(original, PT_LOAD, 1, 3, inside_first), "overlap or are not in ascending order")
     no_loads = original
     for i in range(4):
         no_loads = edit_phdr(no_loads, PT_LOAD, 0, 0, 0x6474E551)    # PT_GNU_STACK
     refused(no_loads, "no loadable segment")
 
 
-def test_a_huge_bss_is_out_of_resources(original):
+def test_a_huge_bss_or_alignment_is_out_of_resources(original):
     with pytest.raises(OutOfResources):
         CodeObject(edit_phdr(original, PT_LOAD, 3, 6, 1 << 40))                                   # p_memsz
+    with pytest.raises(OutOfResources):
+        CodeObject(edit_phdr(original, PT_LOAD, 0, 7, 1 << 40))                                   # p_align
+
+
+def test_impossible_alignments(original):
+    refused(edit_phdr(original, PT_LOAD, 1, 7, 0x1800), "impossible alignment")     # not a power of two
+    refused(edit_phdr(original, PT_LOAD, 1, 7, 1 << 20), "impossible alignment")    # vaddr != offset mod align
 
 
 def test_notes(original):

@@ -96,6 +96,7 @@ class CodeObject:
         self.e_flags = header.e_flags
         self.target = target.from_e_flags(self.e_flags, self.version)
         self.segments = self._segments(elf)
+        self._layout()
         self.metadata = self._metadata(elf)
         self.kernel_metadata = metadata.kernels_by_symbol(self.metadata)
         self.symbols, dynsym_index = self._symbols(elf)
@@ -112,27 +113,27 @@ class CodeObject:
                         segment["p_filesz"], segment["p_align"], segment["p_flags"])
             if s.filesz > s.memsz or s.offset + s.filesz > len(self.data):
                 raise InvalidCodeObject(f"PT_LOAD at {s.vaddr:#x} reaches outside the file")
+            # ELF: p_align is 0, 1 or a power of two, and p_vaddr = p_offset modulo p_align.
+            if s.align & (s.align - 1) or (s.align > 1 and (s.vaddr - s.offset) % s.align):
+                raise InvalidCodeObject(f"PT_LOAD at {s.vaddr:#x} has an impossible alignment {s.align:#x}")
             if segments and s.vaddr < segments[-1].vaddr + segments[-1].memsz:
                 raise InvalidCodeObject("PT_LOAD segments overlap or are not in ascending order")
             segments.append(s)
         if not segments:
             raise InvalidCodeObject("no loadable segment")
-        if self._span(segments) > MAX_LOAD_SPAN:
-            raise OutOfResources(f"code object segments span {self._span(segments)} bytes")
         return segments
 
-    @staticmethod
-    def _span(segments):
-        return segments[-1].vaddr + segments[-1].memsz - segments[0].vaddr
-
-    @property
-    def load_span(self):
-        """Bytes of device memory from the first segment's start to the last one's end."""
-        return self._span(self.segments)
-
-    @property
-    def load_align(self):
-        return max([s.align for s in self.segments] + [1])
+    def _layout(self):
+        """Where the segments go: one image from load_start (the first vaddr rounded down to
+        the largest alignment, so every vaddr keeps its alignment in device memory: code at
+        256, descriptors at 64) to the end of the last segment."""
+        segments = self.segments
+        self.load_align = max(s.align for s in segments) or 1
+        self.load_start = segments[0].vaddr - segments[0].vaddr % self.load_align
+        self.load_span = segments[-1].vaddr + segments[-1].memsz - self.load_start
+        if self.load_span > MAX_LOAD_SPAN or self.load_align > MAX_LOAD_SPAN:
+            raise OutOfResources(f"code object segments span {self.load_span} bytes "
+                                 f"aligned to {self.load_align}")
 
     def segment_of(self, vaddr, size=1):
         """The loadable segment holding [vaddr, vaddr+size), or None."""

@@ -36,7 +36,7 @@ class LoadedCodeObject:
         self.kind = LoadedKind.AGENT if agent is not None else LoadedKind.PROGRAM
         self.code = code
         self.allocation = allocation
-        self.load_base = allocation.address - code.segments[0].vaddr
+        self.load_base = allocation.address - code.load_start
         self.load_size = code.load_span
         self.storage = reader.storage
         self.uri = reader.uri
@@ -179,10 +179,9 @@ class Executable:
     @staticmethod
     def _place(arena, lco, undefined):
         code = lco.code
-        first = code.segments[0].vaddr
         image = arena.view(lco.allocation.address, code.load_span)
         for segment in code.segments:
-            start = segment.vaddr - first
+            start = segment.vaddr - code.load_start
             image[start:start + segment.filesz] = np.frombuffer(
                 code.data, dtype=np.uint8, count=segment.filesz, offset=segment.offset)
 

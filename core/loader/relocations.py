@@ -53,19 +53,18 @@ def value(relocation, symbol_address, place, load_base):
 
 
 def apply(code_object, image, load_base, resolve):
-    """Patch `image` (writable bytes of the loaded span, starting at the first segment's vaddr).
+    """Patch `image` (writable bytes of the loaded span, starting at vaddr code_object.load_start).
 
     load_base: device address of virtual address 0; resolve(symbol) -> device address of a
     symbol (raises VariableUndefined when nothing defines it).
     """
-    first = code_object.segments[0].vaddr
     for relocation in code_object.relocations:
         if relocation.type in _BASE_ONLY or relocation.symbol == 0:
             symbol_address = 0
         else:
             symbol_address = resolve(code_object.symbols[relocation.symbol])
         data = value(relocation, symbol_address, load_base + relocation.offset, load_base)
-        start = relocation.offset - first
+        start = relocation.offset - code_object.load_start
         image[start:start + len(data)] = np.frombuffer(data, dtype=np.uint8)
 
 
