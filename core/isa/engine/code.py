@@ -1,34 +1,50 @@
-"""Decoded code, cached per device address.
+"""Decoded code, cached per device address for as long as its code object is loaded.
 
 Holds two invariants:
-- an address is decoded at most once per dispatch's Code object, and the handler is looked
-  up with it, so the inner loop is a dict lookup;
+- an address is decoded at most once per loaded code object (and wave size), and the
+  handler is looked up with it, so the inner loop is a dict lookup; the cache dies with the
+  code object, so memory reused by a later load is decoded afresh;
 - an address outside every live allocation, or bytes that do not decode, fault as
   ILLEGAL_INSTRUCTION at that PC rather than reading stray memory.
 """
+import weakref
+
+from core.isa.engine.faults import illegal_instruction
 from core.isa.engine.registry import handler_for
+
+_BY_CODE_OBJECT = weakref.WeakKeyDictionary()     # LoadedCodeObject -> {wave64: Code}
+
+
+def code_for(arena, kernel, wave64):
+    """The Code cache of `kernel`'s code object (a fresh one if it has none)."""
+    owner = getattr(kernel, "code_object", None)
+    if owner is None:
+        return Code(arena, wave64)
+    caches = _BY_CODE_OBJECT.setdefault(owner, {})
+    if wave64 not in caches:
+        caches[wave64] = Code(arena, wave64)
+    return caches[wave64]
 
 
 class Code:
-    def __init__(self, arena, fault, wave64):
+    def __init__(self, arena, wave64):
         self._arena = arena
         self._wave64 = wave64
-        self._fault = fault           # fault(reason, pc) -> KernelFault
         self._cache = {}
 
-    def at(self, pc):
+    def at(self, pc, kernel_name):
         entry = self._cache.get(pc)
         if entry is None:
-            entry = self._cache[pc] = self._decode(pc)
+            entry = self._cache[pc] = self._decode(pc, kernel_name)
         return entry
 
-    def _decode(self, pc):
+    def _decode(self, pc, kernel_name):
         from core.isa.decoder import decode, DecodeError
         alloc = self._arena.find(pc)
         if alloc is None or pc + 4 > alloc.end:
-            raise self._fault("the program counter left the code object", pc)
+            raise illegal_instruction("the program counter left the code object", kernel=kernel_name, pc=pc)
         try:
             inst = decode(self._arena.bytes, pc - self._arena.base, pc, self._wave64)
         except DecodeError as exc:
-            raise self._fault(f"undecodable instruction: {exc}", pc) from None
+            raise illegal_instruction(f"undecodable instruction: {exc}", kernel=kernel_name, pc=pc) from None
         return inst, handler_for(inst)

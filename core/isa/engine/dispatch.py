@@ -15,7 +15,7 @@ import time
 
 import numpy as np
 
-from core.isa.engine.code import Code
+from core.isa.engine.code import code_for
 from core.isa.engine.descriptor import layout
 from core.isa.engine.faults import illegal_instruction
 from core.isa.engine.memory import DeviceMemory
@@ -59,11 +59,8 @@ class Dispatch:
                                       kernel=self.name)
         self.watchdog = watchdog_instructions or DEFAULT_WATCHDOG
         self.stats = DispatchStats()
-        self.code = Code(self.arena, self._code_fault, self.desc.wave64)
+        self.code = code_for(self.arena, kernel, self.desc.wave64)
         self.memory = DeviceMemory(session, getattr(kernel, "agent", None))
-
-    def _code_fault(self, reason, pc):
-        return illegal_instruction(reason, kernel=self.name, pc=pc)
 
     # ---- chunking ----------------------------------------------------------------------
     def run(self):
@@ -138,6 +135,7 @@ class Scheduler:
         code = self.d.code
         stats = self.d.stats
         limit = self.d.watchdog
+        name = self.d.name
         all_waves = slice(None)
         idx, n, pc, uniform = None, 0, 0, False
         steps = 0
@@ -149,7 +147,7 @@ class Scheduler:
                     break
                 if uniform and n == w.count:
                     idx = all_waves
-            inst, handler = code.at(pc)
+            inst, handler = code.at(pc, name)
             step = Step(self.d, self.chunk, idx, n, inst, pc)
             redirected = handler(step, inst)
             steps += 1

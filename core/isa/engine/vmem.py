@@ -219,12 +219,15 @@ def _atomic(op, wide):
         value = _wide_read(step, data.index, words)
         cmp = _wide_read(step, data.index + words, words) if compare else None
         old_all = np.zeros((step.n, step.w.lanes), dtype)
-        for access in _resolve(step, inst, family, named, 1, 8 if wide else 4, active):
-            at = access.addresses[:, 0]
-            if (at % np.uint64(8 if wide else 4)).any():
-                bad = int(np.flatnonzero(at % np.uint64(8 if wide else 4))[0])
+        accesses = _resolve(step, inst, family, named, 1, 8 if wide else 4, active)
+        for access in accesses:                  # every lane is checked before any applies
+            misaligned = access.addresses[:, 0] % np.uint64(8 if wide else 4) != 0
+            if misaligned.any():
+                bad = int(np.flatnonzero(misaligned)[0])
                 raise step.memory_fault("misaligned atomic", int(access.lanes.waves()[bad]),
-                                        access.lanes.lanes()[bad], int(at[bad]))
+                                        access.lanes.lanes()[bad], int(access.addresses[bad, 0]))
+        for access in accesses:
+            at = access.addresses[:, 0]
             old = np.zeros(at.size, dtype)
             taken = access.lanes.take(value)
             compared = None if cmp is None else access.lanes.take(cmp)
