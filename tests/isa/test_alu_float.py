@@ -250,3 +250,25 @@ def test_cube_map_face_and_coordinates():
     assert list(as_f32(one("v_cubesc_f32", x, y, z))) == [-0.5, 0.5, 0.1]
     assert list(as_f32(one("v_cubetc_f32", x, y, z))) == [-0.25, -1.0, -1.0]
     assert list(as_f32(one("v_cubema_f32", x, y, z))) == [-4.0, -6.0, -4.0]
+
+
+F16_ANY = st.floats(width=16, allow_nan=True, allow_infinity=True, allow_subnormal=True)
+
+
+@given(F16_ANY, F16_ANY, F16_ANY)
+def test_f16_arithmetic_rounds_once_to_nearest_even(a, b, c):
+    from fractions import Fraction
+    va, vb = np.array([a], np.float16), np.array([b], np.float16)
+    with np.errstate(all="ignore"):
+        assert same_bits_or_both_nan(as_f16(one("v_add_f16", f16(a), f16(b))), va + vb).all()
+        assert same_bits_or_both_nan(as_f16(one("v_mul_f16", f16(a), f16(b))), va * vb).all()
+    got = as_f16(one("v_fma_f16", f16(a), f16(b), f16(c)))[0]
+    if not (np.isfinite([a, b, c]).all() and np.isfinite(got)):
+        return
+    exact = Fraction(a) * Fraction(b) + Fraction(c)
+    # got is the nearest f16 to the exact value, the even one on a tie.
+    err = abs(Fraction(float(got)) - exact)
+    for n in (np.nextafter(got, np.float16(-np.inf)), np.nextafter(got, np.float16(np.inf))):
+        if np.isfinite(n):
+            other = abs(Fraction(float(n)) - exact)
+            assert err < other or (err == other and int(np.float16(got).view(np.uint16)) % 2 == 0)
