@@ -51,3 +51,10 @@ def test_unhandled_fault_can_be_recorded_instead(code_object, tmp_path):
 @pytest.mark.parametrize("test", ["ordered", "errors", "rect", "function", "profiling"])
 def test_async_copies_functions_and_profiling(code_object, test):
     cprog.check("async_ops.c", code_object, test, timeout=300)
+
+
+def test_async_copy_from_memory_unmapped_meanwhile_fails_cleanly(code_object, tmp_path):
+    trace = tmp_path / "trace.jsonl"
+    proc = cprog.check("async_ops.c", code_object, "vanished", timeout=300, SOFTGPU_TRACE=trace)
+    assert "asynchronous copy failed" in proc.stderr
+    assert '"async_fault"' in trace.read_text()

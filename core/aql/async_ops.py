@@ -8,11 +8,12 @@ Holds three invariants:
 - at most MAX_IN_FLIGHT operations are pending per session (OUT_OF_RESOURCES beyond),
   and hsa_shut_down waits for every pending one to finish or give up.
 """
-import ctypes
+import sys
 import threading
 import time
 
 from core import signals, trace
+from core.native import ffi, lib
 from core.errors import OutOfResources
 from softgpu_shim.hsa_abi import SignalCondition
 
@@ -50,7 +51,14 @@ class AsyncOps:
         if self._closing:
             return
         start = time.monotonic_ns()
-        work()
+        try:
+            work()
+        except CopyFault as fault:
+            # A GPU copy engine would fault here; the waiter is still released.
+            trace.event("async_fault", op=what, message=str(fault))
+            sys.stderr.write(f"softgpu: asynchronous {what} failed: {fault}\n")
+        except Exception as error:  # the thread's edge: report, and never leave a waiter hanging
+            trace.internal_error(f"async {what}", error)
         end = time.monotonic_ns()
         trace.event("async", op=what, seconds=(end - start) / 1e9)
         if completion_signal and signals.valid(completion_signal):
@@ -64,9 +72,19 @@ class AsyncOps:
             thread.join()
 
 
+class CopyFault(Exception):
+    """Memory validated at submission was gone when the copy ran (freed meanwhile)."""
+
+
+def _copy(dst, src, size):
+    # Fault-free copy: the ranges were live at submission, but the client may free them
+    # before the copy runs, as a GPU copy engine would then fault.
+    if lib.sg_safe_copy(ffi.cast("void *", dst), ffi.cast("void *", src), size) != 0:
+        raise CopyFault(f"copy {src:#x} -> {dst:#x} ({size} bytes) hit unmapped memory")
+
+
 def copy_bytes(dst, src, size):
-    """memmove between two ranges the caller has validated as live memory."""
-    return lambda: ctypes.memmove(dst, src, size)
+    return lambda: _copy(dst, src, size)
 
 
 def copy_rect(dst, dst_pitch, dst_slice, src, src_pitch, src_slice, width, height, depth):
@@ -74,6 +92,5 @@ def copy_rect(dst, dst_pitch, dst_slice, src, src_pitch, src_slice, width, heigh
     def work():
         for z in range(depth):
             for y in range(height):
-                ctypes.memmove(dst + z * dst_slice + y * dst_pitch,
-                               src + z * src_slice + y * src_pitch, width)
+                _copy(dst + z * dst_slice + y * dst_pitch, src + z * src_slice + y * src_pitch, width)
     return work

@@ -1,5 +1,6 @@
 /* Asynchronous copies and functions ordered by signals, and profiling timestamps.
    usage: async_ops CODE_OBJECT TEST */
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -82,6 +83,25 @@ static void test_copy_rect(void) {
     MUST(hsa_signal_destroy(done));
 }
 
+/* Locked host memory unmapped while a copy from it waits: the copy fails, nothing
+   crashes, and the waiter is still released. */
+static void test_copy_from_vanished_memory(void) {
+    void *page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    void *agent_ptr;
+    MUST(hsa_amd_memory_lock(page, 4096, &env.gpu, 1, &agent_ptr));
+    uint8_t *dst = aql_alloc(&env, 4096);
+    hsa_signal_t gate, done;
+    MUST(hsa_signal_create(1, 0, NULL, &gate));
+    MUST(hsa_signal_create(1, 0, NULL, &done));
+    MUST(hsa_amd_memory_async_copy(dst, env.gpu, agent_ptr, env.gpu, 4096, 1, &gate, done));
+    MUST(hsa_amd_memory_unlock(page));
+    munmap(page, 4096);
+    hsa_signal_store_screlease(gate, 0);
+    CHECK(aql_wait_zero(done, 30));
+    MUST(hsa_signal_destroy(gate));
+    MUST(hsa_signal_destroy(done));
+}
+
 static volatile int called;
 static void async_callback(void *arg) { called = *(int *)arg; }
 
@@ -136,6 +156,7 @@ int main(int argc, char **argv) {
     if (!strcmp(test, "ordered")) test_copies_ordered_by_signals();
     else if (!strcmp(test, "errors")) test_copy_errors();
     else if (!strcmp(test, "rect")) test_copy_rect();
+    else if (!strcmp(test, "vanished")) test_copy_from_vanished_memory();
     else if (!strcmp(test, "function")) test_async_function();
     else if (!strcmp(test, "profiling")) test_profiling();
     else return 2;
