@@ -102,8 +102,8 @@ class _Entry:
 
 
 def _implicit(family, name):
-    """Registers an opcode reads or writes without an operand field (as (field-text) lists
-    resolved per wave size in `_fixed`); printed fixed operands come from the table too."""
+    """Registers an opcode reads or writes that llvm does not print (names resolved per wave
+    size by `_fixed`). Registers llvm prints (vcc_lo of VOPC e32) are ordinary operands."""
     src, dst = [], []
     if name.startswith("v_cmpx_"):
         dst.append("exec")
@@ -249,17 +249,16 @@ def _smem(w, mem, offset, address, wave64):
 # ---- vector ALU families ---------------------------------------------------------------
 
 def _vop_operands(entry, fields, wave64, literal):
-    """dst/src in printed order; fixed registers (vcc) before the first source are written."""
+    """dst/src in printed order; fixed registers llvm prints (vcc) before the first source
+    are written, after it read: they are ordinary operands, never also implicit ones."""
     for field in entry.vgpr_only:
         fields[field] = 256 | (fields[field] & 0xFF)
-    dst, src, idst, isrc = [], [], [], []
+    dst, src = [], []
     seen_src = False
     for field, file, w32, w64 in entry.ops:
         width = w64 if wave64 else w32
         if field.startswith("="):
-            reg = _fixed(field, wave64)
-            (isrc if seen_src else idst).append(reg)
-            (src if seen_src else dst).append(reg)
+            (src if seen_src else dst).append(_fixed(field, wave64))
         elif field == "simm32":
             src.append(Operand("literal", LITERAL, 1, literal))
             seen_src = True
@@ -268,7 +267,7 @@ def _vop_operands(entry, fields, wave64, literal):
         else:
             seen_src = True
             src.append(source(fields[field], width, literal))
-    return tuple(dst), tuple(src), tuple(idst), tuple(isrc)
+    return tuple(dst), tuple(src)
 
 
 def _dst_code(entry, raw):
@@ -321,13 +320,12 @@ def _vop_short(encoding, op, w, fields, mem, offset, address, wave64):
         literal, size = _dword(mem, offset + 4), 8
     if "vdst" in fields:
         fields["vdst"] = _dst_code(entry, fields["vdst"])
-    dst, src, idst, isrc = _vop_operands(entry, fields, wave64, literal)
+    dst, src = _vop_operands(entry, fields, wave64, literal)
     if form == "sdwa" and encoding == "VOPC" and mods["sdst"] is not None:
         dst = (source(mods["sdst"], 2 if wave64 else 1),)
-        idst = ()
-    extra_src, extra_dst = _implicit_ops(entry, wave64)
-    return Instruction(address, size, encoding, op, entry.name, form, dst, src, mods,
-                       idst + extra_dst, isrc + extra_src, wave64)
+    isrc, idst = _implicit_ops(entry, wave64)
+    return Instruction(address, size, encoding, op, entry.name, form, dst, src, mods, idst,
+                       isrc, wave64)
 
 
 def _vop1(w, mem, offset, address, wave64):
@@ -362,10 +360,10 @@ def _vop3(w, mem, offset, address, wave64):
         entry, encoding = _entry("VOP3", op), "VOP3"
         mods["abs"], mods["op_sel"] = (w >> 8) & 7, (w >> 11) & 0xF
     fields["vdst"] = _dst_code(entry, w & 0xFF)
-    dst, src, idst, isrc = _vop_operands(entry, fields, wave64, literal)
-    extra_src, extra_dst = _implicit_ops(entry, wave64)
-    return Instruction(address, size, encoding, op, entry.name, "e64", dst, src,
-                       Mods(mods), idst + extra_dst, isrc + extra_src, wave64)
+    dst, src = _vop_operands(entry, fields, wave64, literal)
+    isrc, idst = _implicit_ops(entry, wave64)
+    return Instruction(address, size, encoding, op, entry.name, "e64", dst, src, Mods(mods),
+                       idst, isrc, wave64)
 
 
 def _vop3p(w, mem, offset, address, wave64):
@@ -380,9 +378,9 @@ def _vop3p(w, mem, offset, address, wave64):
     mods = {"neg_hi": (w >> 8) & 7, "op_sel": (w >> 11) & 7,
             "op_sel_hi": (w1 >> 27) & 3 | ((w >> 14) & 1) << 2, "clamp": (w >> 15) & 1,
             "neg": (w1 >> 29) & 7}
-    dst, src, idst, isrc = _vop_operands(entry, fields, wave64, literal)
-    return Instruction(address, size, "VOP3P", op, entry.name, "", dst, src, Mods(mods), idst,
-                       isrc, wave64)
+    dst, src = _vop_operands(entry, fields, wave64, literal)
+    return Instruction(address, size, "VOP3P", op, entry.name, "", dst, src, Mods(mods), (), (),
+                       wave64)
 
 
 # ---- memory families -------------------------------------------------------------------

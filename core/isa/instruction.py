@@ -2,10 +2,12 @@
 
 Invariants:
 - a record is immutable and hashable, so the executor can cache it per code address;
-- `dst`/`src` hold the explicit operands in llvm's assembly order (destinations first),
-  `implicit_dst`/`implicit_src` the registers an opcode touches without naming them
-  (VOPC e32 writes vcc, v_cndmask_b32_e32 reads vcc, v_add_co_ci_u32_e32 reads and
-  writes vcc, s_cbranch_vccz reads vcc, ...);
+- `dst`/`src` hold the operands llvm prints, in its order (destinations first), fixed
+  registers included: VOPC e32 has dst (vcc_lo,), v_cndmask_b32_e32 src (a, b, vcc_lo),
+  v_add_co_ci_u32_e32 dst (d, vcc_lo) and src (a, b, vcc_lo), the same shapes as their
+  VOP3 forms; `implicit_dst`/`implicit_src` only the registers llvm does not print
+  (v_cmpx writes exec, s_cbranch_vccz reads vcc, s_cbranch_scc0 and s_cselect read scc,
+  v_movrel* read m0), so `src + implicit_src` lists every register read exactly once;
 - register operands carry the first register and the width in dwords, so a 64-bit
   source `s[4:5]` is Operand('sgpr', 4, 2) and the executor never re-derives widths;
 - `text` is exactly what `llvm-objdump-15 -d --mcpu=gfx1030` prints for the instruction
