@@ -5,6 +5,7 @@ so each test can also look at device memory and at the core loader's view of wha
 exports did.
 """
 import ctypes
+import json
 import os
 
 import numpy as np
@@ -516,3 +517,16 @@ def test_several_bad_arguments_get_the_status_rocr_checks_first(hsa):
     assert hsa.hsa_executable_create(7, 7, None, None) == Status.ERROR_INVALID_ARGUMENT
     assert hsa.hsa_executable_global_variable_define(forged, None, None) == Status.ERROR_INVALID_ARGUMENT
     assert hsa.hsa_executable_global_variable_define(forged, b"x", None) == Status.ERROR_INVALID_EXECUTABLE
+
+
+def test_loads_and_destroys_are_traced(hsa, tmp_path, monkeypatch):
+    monkeypatch.setenv("SOFTGPU_TRACE", str(tmp_path / "trace.jsonl"))
+    executable = hsa.loaded(compile_opencl(TABLES))
+    kernel_object = hsa.info(hsa.symbol(executable, "scratch_walk.kd"), SymInfo.KERNEL_OBJECT, ctypes.c_uint64)
+    hsa.hsa_executable_destroy(executable)
+    events = [json.loads(line) for line in open(tmp_path / "trace.jsonl")]
+    load = next(e for e in events if e.get("api") == "loader.load")
+    assert load["executable"] == executable.handle and load["agent"] == hsa.session.agents.gpus[0].name
+    assert load["kernels"]["scratch_walk"] == hex(kernel_object)
+    assert load["uri"].startswith("file://")
+    assert any(e.get("api") == "loader.destroy" and e["executable"] == executable.handle for e in events)

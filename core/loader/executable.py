@@ -16,6 +16,7 @@ import threading
 
 import numpy as np
 
+from core import trace
 from core.errors import (FrozenExecutable, IncompatibleArguments, VariableAlreadyDefined,
                          InvalidArgument)
 from core.loader import relocations, target
@@ -143,6 +144,9 @@ class Executable:
                 self._add_symbol(symbol, agent)
             self.loaded.append(lco)
             self.loader.register_kernels(lco)
+            trace.call("loader.load", executable=self.handle, agent=agent.name if agent else None,
+                       uri=lco.uri, load_base=hex(lco.allocation.address), load_size=lco.load_size,
+                       kernels={k.name: hex(k.kernel_object) for k in lco.kernels.values()})
             return lco
 
     @staticmethod
@@ -238,6 +242,7 @@ class Executable:
     def destroy(self):
         """Free every loaded code object and forget every symbol."""
         with self.lock:
+            trace.call("loader.destroy", executable=self.handle, code_objects=[lco.uri for lco in self.loaded])
             for lco in self.loaded:
                 self.loader.unregister_kernels(lco)
                 self.loader.loaded_code_objects.remove(lco.handle)
