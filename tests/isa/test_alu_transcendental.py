@@ -112,3 +112,13 @@ def test_trig_preop_returns_consecutive_truncated_segments_of_two_over_pi():
     # A large input starts further in, so x * segment keeps its bits below x's integer part.
     big = as_f64(one("v_trig_preop_f64", f64(2.0**100), u32(0)))[0]
     assert big < segments[0] * 2.0**-40
+
+
+def test_invalid_results_are_the_default_nan_bit_pattern():
+    # The guide's examples print 0xffc00000 (f32) / 0xfe00 (f16) for invalid operations.
+    for name, x in (("v_log_f32", -1.0), ("v_rsq_f32", -np.inf), ("v_sqrt_f32", -np.inf),
+                    ("v_sin_f32", np.inf), ("v_cos_f32", -np.inf)):
+        assert one(name, f32(x))[0] == 0xFFC00000, name
+    for name, x in (("v_sqrt_f16", -np.inf), ("v_log_f16", -1.0), ("v_sin_f16", np.inf)):
+        assert one(name, f16(x))[0] == 0xFE00, name
+    assert one("v_div_fixup_f32", f32(1.0), f32(0.0), f32(0.0))[0] == 0xFFC00000

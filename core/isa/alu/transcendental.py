@@ -53,12 +53,14 @@ def _quadrant(x):
 def _sin_rev(x):
     q, a = _quadrant(x)
     s = np.select([q == 0, q == 1, q == 2], [np.sin(a), np.cos(a), -np.sin(a)], -np.cos(a)) + 0.0
-    return np.where(x == 0, x, s)
+    # x - x: the default NaN (0xffc00000, as the guide's examples) for inf, the input's for NaN.
+    return np.where(x == 0, x, np.where(np.isnan(s), x - x, s))
 
 
 def _cos_rev(x):
     q, a = _quadrant(x)
-    return np.select([q == 0, q == 1, q == 2], [np.cos(a), -np.sin(a), -np.cos(a)], np.sin(a)) + 0.0
+    c = np.select([q == 0, q == 1, q == 2], [np.cos(a), -np.sin(a), -np.cos(a)], np.sin(a)) + 0.0
+    return np.where(np.isnan(c), x - x, c)
 
 
 _FUNCS = {
