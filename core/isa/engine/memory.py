@@ -85,7 +85,7 @@ class DeviceMemory:
 
 
 def _load(view, addresses, start, nbytes):
-    offs = (addresses - start).astype(np.int64)
+    offs = (addresses - start).view(np.int64)         # offsets < 2^63: reinterpret, no copy
     if nbytes % 4 == 0 and not (offs & 3).any() and view.size % 4 == 0:
         idx = (offs >> 2)[:, None] + np.arange(nbytes // 4)
         return view.view(np.uint32)[idx].view(np.uint8).reshape(len(offs), nbytes)
@@ -93,7 +93,7 @@ def _load(view, addresses, start, nbytes):
 
 
 def _store(view, addresses, start, values):
-    offs = (addresses - start).astype(np.int64)
+    offs = (addresses - start).view(np.int64)
     nbytes = values.shape[1]
     if nbytes % 4 == 0 and not (offs & 3).any() and view.size % 4 == 0:
         idx = (offs >> 2)[:, None] + np.arange(nbytes // 4)

@@ -150,9 +150,12 @@ class Operands:
         """A vector source as [n, lanes] (scalars and constants as [n, 1])."""
         if op.kind == "vgpr":
             if type_ in WIDE_TYPES:
-                lo = self.vgpr_read(op.index).astype(np.uint64)
-                hi = self.vgpr_read(op.index + 1).astype(np.uint64)
-                return lo | (hi << np.uint64(32))
+                # Interleave the register pair into (lo, hi) words and view them as uint64:
+                # one copy instead of widening, shifting and or-ing both halves.
+                pair = np.empty((self.n, self.w.lanes, 2), np.uint32)
+                pair[..., 0] = self.vgpr_read(op.index)
+                pair[..., 1] = self.vgpr_read(op.index + 1)
+                return pair.view(np.uint64)[..., 0]
             return self.vgpr_read(op.index)
         if type_ == "mask":
             return self.mask(op)
@@ -175,9 +178,10 @@ class Operands:
             raise self.ctx.illegal(f"operand {op.text} is not a VGPR destination")
         active = self.exec if active is None else active
         if type_ in WIDE_TYPES:
-            value = np.asarray(value, np.uint64)
-            self.vgpr_write(op.index, (value & np.uint64(0xFFFFFFFF)).astype(np.uint32), active)
-            self.vgpr_write(op.index + 1, (value >> np.uint64(32)).astype(np.uint32), active)
+            words = np.ascontiguousarray(np.broadcast_to(np.asarray(value, np.uint64),
+                                                         (self.n, self.w.lanes))).view(np.uint32)
+            self.vgpr_write(op.index, words[:, 0::2], active)        # little-endian: low word first
+            self.vgpr_write(op.index + 1, words[:, 1::2], active)
             return
         if type_ in HALF_TYPES:
             from core.isa.alu import merge16

@@ -54,7 +54,7 @@ def _global_lanes(step, inst, vaddr, saddr):
         base = ops.vector(vaddr, "b64")
     else:
         base = ops.scalar(saddr, "b64")[:, None] + ops.vector(vaddr, "b32").astype(np.uint64)
-    return (base + np.uint64(_offset(inst) & 0xFFFFFFFFFFFFFFFF)).astype(np.uint64)
+    return base + np.uint64(_offset(inst) & 0xFFFFFFFFFFFFFFFF)
 
 
 def _resolve(step, inst, family, ops_list, m, esize, active):
