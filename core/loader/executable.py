@@ -39,20 +39,19 @@ class LoadedCodeObject:
         self.allocation = allocation
         self.load_base = allocation.address - code.load_start
         self.load_size = code.load_span
-        self.storage = reader.storage
+        self.elf_path = reader.path
         self.uri = reader.uri
-        # Debuggers read the ELF through the storage address; keep bytes there for its life.
-        self.host_copy = np.frombuffer(code.data, dtype=np.uint8).copy()
+        # The host address of the ELF image ROCr reports (debuggers read the ELF there): the
+        # caller's memory for memory readers; for file readers the runtime's own copy, kept
+        # for the life of the loaded code object.
+        self._file_copy = None if reader.memory_base else np.frombuffer(code.data, dtype=np.uint8).copy()
+        self.storage_base = reader.memory_base or int(self._file_copy.ctypes.data)
         self.kernels = {}
         self.handle = 0
 
     @property
     def elf_bytes(self):
         return self.code.data
-
-    @property
-    def elf_path(self):
-        return self.storage.path
 
     @property
     def metadata(self):
@@ -65,12 +64,6 @@ class LoadedCodeObject:
     @property
     def load_delta(self):
         return self.load_base
-
-    @property
-    def storage_base(self):
-        """Host address of the ELF image ROCr reports: the caller's memory for memory
-        readers, the runtime's own copy for file readers."""
-        return self.storage.memory_base or int(self.host_copy.ctypes.data)
 
     def device_address(self, vaddr):
         return self.load_base + vaddr

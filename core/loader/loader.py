@@ -9,7 +9,6 @@ Holds three invariants:
 """
 import os
 import threading
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -19,26 +18,18 @@ from core.handles import (HandleTable, KIND_CODE_OBJECT, KIND_EXECUTABLE, KIND_L
                           KIND_READER, KIND_SYMBOL)
 from core.loader.elf import CodeObject
 from core.loader.executable import Executable
-from softgpu_shim.hsa_abi import (HsaDefaultFloatRoundingMode, HsaProfile,
-                                  HsaVenAmdLoaderCodeObjectStorageType as StorageType)
-
-
-@dataclass(frozen=True)
-class Storage:
-    """Where a code object came from, as hsa_ven_amd_loader reports it."""
-    type: StorageType
-    memory_base: int = 0          # caller's address (memory readers)
-    size: int = 0
-    offset: int = 0               # within the file (file readers)
-    fd: int = -1
-    path: str = None
+from softgpu_shim.hsa_abi import HsaDefaultFloatRoundingMode, HsaProfile
 
 
 class CodeObjectReader:
-    def __init__(self, data, storage, uri):
+    """The bytes of one code object and where they came from: the caller's memory
+    (memory_base) or a file (path); `uri` names it as ROCr's loaded code object URIs do."""
+
+    def __init__(self, data, uri, memory_base=0, path=None):
         self.data = data
-        self.storage = storage
         self.uri = uri
+        self.memory_base = memory_base
+        self.path = path
         self.handle = 0
 
 
@@ -79,8 +70,7 @@ class Loader:
         if not data:
             raise InvalidArgument("code object size is 0")
         uri = f"memory://{os.getpid()}#offset={address:#x}&size={len(data)}"
-        return self._add_reader(CodeObjectReader(bytes(data), Storage(StorageType.MEMORY, address,
-                                                                      len(data)), uri))
+        return self._add_reader(CodeObjectReader(bytes(data), uri, memory_base=address))
 
     def reader_from_file(self, fd, offset=0, size=None):
         """A reader of `size` bytes at `offset` of an open file (size None: to the end)."""
@@ -94,8 +84,7 @@ class Loader:
             raise InvalidFile(f"file descriptor {fd} has no {size} bytes at offset {offset}")
         path = self._fd_path(fd)
         uri = f"file://{path}#offset={offset}&size={size}"
-        return self._add_reader(CodeObjectReader(data, Storage(StorageType.FILE, 0, size, offset, fd, path),
-                                                 uri))
+        return self._add_reader(CodeObjectReader(data, uri, path=path))
 
     @staticmethod
     def _fd_path(fd):
