@@ -3,6 +3,7 @@ wave32 and wave64 builds (v5 code objects where the case asks), each compared wi
 reference; plus checks that each build is what the suite claims it is.
 """
 import subprocess
+from types import SimpleNamespace
 
 import msgpack
 import numpy as np
@@ -23,24 +24,31 @@ VARIANTS = [pytest.param(c, o, w, v, id=n) for c, o, w, v, n in _variants()]
 
 
 def _kernel_metadata(path, name):
+    """The code object's symbol names, the kernel's metadata map and its descriptor bytes."""
     with open(path, "rb") as f:
         elf = ELFFile(f)
-        symbols = {s.name for s in elf.get_section_by_name(".symtab").iter_symbols()}
+        symbols = {s.name: s for s in elf.get_section_by_name(".symtab").iter_symbols()}
+        descriptor = None
+        if f"{name}.kd" in symbols:
+            kd = symbols[f"{name}.kd"]
+            section = elf.get_section(kd["st_shndx"])
+            start = kd["st_value"] - section["sh_addr"]
+            descriptor = section.data()[start:start + 64]
         for section in elf.iter_sections():
             if section.header.sh_type == "SHT_NOTE":
                 for note in section.iter_notes():
                     if note["n_name"] == "AMDGPU":
                         meta = msgpack.unpackb(note["n_descdata"], raw=False)
                         kernels = {k[".name"]: k for k in meta["amdhsa.kernels"]}
-                        return symbols, kernels.get(name)
-    return symbols, None
+                        return set(symbols), kernels.get(name), descriptor
+    return set(symbols), None, descriptor
 
 
 @pytest.mark.parametrize("case,opt,wave,code_object", VARIANTS)
 def test_kernel_builds_for_its_variant(case, opt, wave, code_object):
     """clang-15 builds the variant, the kernel descriptor exists and the wave size took effect."""
     path = case.compile(opt, wave, code_object)
-    symbols, meta = _kernel_metadata(path, case.kernel)
+    symbols, meta, _ = _kernel_metadata(path, case.kernel)
     assert f"{case.kernel}.kd" in symbols
     assert meta is not None, f"no metadata for {case.kernel}"
     assert meta[".wavefront_size"] == wave
@@ -49,26 +57,29 @@ def test_kernel_builds_for_its_variant(case, opt, wave, code_object):
 # What a kernel is in the suite for, checked on its -O0 and -O2 builds, so a compiler change
 # that optimises the feature away shows up here rather than as silently lost coverage.
 CLAIMS = {
-    "private_array_walk": lambda meta, text: meta[".private_segment_fixed_size"] >= 96 * 4,
-    "noinline_calls": lambda meta, text: "s_swappc_b64" in text,
-    "private_array_walk_flat_scratch": lambda meta, text: "scratch_store_dword" in text
-    and "buffer_store" not in text,
-    "noinline_calls_flat_scratch": lambda meta, text: "scratch_store_dword" in text,
-    "wg_reduce": lambda meta, text: meta[".group_segment_fixed_size"] > 0 and "s_barrier" in text,
-    "tiled_matmul": lambda meta, text: meta[".group_segment_fixed_size"] > 0 and "s_barrier" in text,
-    "local_atomics": lambda meta, text: "ds_add_rtn_u32" in text or "ds_inc" in text,
-    "float_div_sqrt_cr": lambda meta, text: "v_div_fixup_f32" in text,
-    "double_arith": lambda meta, text: "v_div_fmas_f64" in text and "v_fma_f64" in text,
-    "half_arith": lambda meta, text: "v_fma_f16" in text or "v_fmac_f16" in text,
-    "cross_lane_builtins": lambda meta, text: all(
-        m in text for m in ("ds_bpermute_b32", "v_readfirstlane_b32", "ds_swizzle_b32", "_dpp")),
-    "byte_short_loads": lambda meta, text: "global_load_sbyte" in text
-    and "global_load_sshort" in text,
-    "half2_ops": lambda meta, text: "v_pk_fma_f16" in text and "v_pk_mul_f16" in text,
-    "generic_pointers": lambda meta, text: "flat_load_dword" in text
-    and "HW_REG_SH_MEM_BASES" in text,
-    "local_bytes": lambda meta, text: all(
-        m in text for m in ("ds_write_b8", "ds_read_i8", "ds_read_i16")),
+    "private_array_walk": lambda b: b.meta[".private_segment_fixed_size"] >= 96 * 4,
+    "noinline_calls": lambda b: "s_swappc_b64" in b.text,
+    # FLOAT_DENORM_MODE_32 is bits 17:16 of COMPUTE_PGM_RSRC1: 3 keeps f32 denormals, 0 flushes.
+    "float_denormals": lambda b: (b.rsrc1 >> 16) & 3 == 3,
+    "float_denormals_ftz": lambda b: (b.rsrc1 >> 16) & 3 == 0,
+    "private_array_walk_flat_scratch": lambda b: "scratch_store_dword" in b.text
+    and "buffer_store" not in b.text,
+    "noinline_calls_flat_scratch": lambda b: "scratch_store_dword" in b.text,
+    "wg_reduce": lambda b: b.meta[".group_segment_fixed_size"] > 0 and "s_barrier" in b.text,
+    "tiled_matmul": lambda b: b.meta[".group_segment_fixed_size"] > 0 and "s_barrier" in b.text,
+    "local_atomics": lambda b: "ds_add_rtn_u32" in b.text or "ds_inc" in b.text,
+    "float_div_sqrt_cr": lambda b: "v_div_fixup_f32" in b.text,
+    "double_arith": lambda b: "v_div_fmas_f64" in b.text and "v_fma_f64" in b.text,
+    "half_arith": lambda b: "v_fma_f16" in b.text or "v_fmac_f16" in b.text,
+    "cross_lane_builtins": lambda b: all(
+        m in b.text for m in ("ds_bpermute_b32", "v_readfirstlane_b32", "ds_swizzle_b32", "_dpp")),
+    "byte_short_loads": lambda b: "global_load_sbyte" in b.text
+    and "global_load_sshort" in b.text,
+    "half2_ops": lambda b: "v_pk_fma_f16" in b.text and "v_pk_mul_f16" in b.text,
+    "generic_pointers": lambda b: "flat_load_dword" in b.text
+    and "HW_REG_SH_MEM_BASES" in b.text,
+    "local_bytes": lambda b: all(
+        m in b.text for m in ("ds_write_b8", "ds_read_i8", "ds_read_i16")),
 }
 
 
@@ -79,7 +90,9 @@ def test_build_exercises_its_feature(name, opt):
     path = case.compile(opt, 32)
     text = subprocess.run(["llvm-objdump-15", "-d", path], capture_output=True, text=True,
                           check=True).stdout
-    assert CLAIMS[name](_kernel_metadata(path, case.kernel)[1], text)
+    _, meta, descriptor = _kernel_metadata(path, case.kernel)
+    rsrc1 = int.from_bytes(descriptor[48:52], "little")
+    assert CLAIMS[name](SimpleNamespace(meta=meta, text=text, rsrc1=rsrc1))
 
 
 @pytest.mark.parametrize("case", [pytest.param(c, id=c.name) for c in CASES])

@@ -71,3 +71,21 @@ kernel void local_bytes(global const int* in, global int* out) {
   size_t other = (lid + 1) % n;
   out[get_global_id(0)] = c[other] * 65536 + uc[other] * 16 + s[other];
 }
+
+// Work-groups of up to 1024 work-items, the last one partial: barriers among up to 32
+// waves, and a tree reduction over a non-power-of-two count.
+__attribute__((amdgpu_flat_work_group_size(1, 1024)))
+kernel void big_partial_reduce(global const int* in, global int* out) {
+  local int buf[1024];
+  size_t lid = get_local_id(0), n = get_local_size(0);
+  buf[lid] = in[get_global_id(0)];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint s = 512; s > 0; s >>= 1) {
+    if (lid < s && lid + s < n) buf[lid] += buf[lid + s];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (lid == 0) {
+    out[2 * get_group_id(0) + 0] = buf[0];
+    out[2 * get_group_id(0) + 1] = (int)n;
+  }
+}

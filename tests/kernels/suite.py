@@ -67,10 +67,11 @@ CASES = []
 
 
 def case(source, grid, workgroup, *, tolerance=None, extra=(), code_objects=(4,), waves=(32, 64),
-         opts=("-O0", "-O2")):
+         opts=("-O0", "-O2"), kernel=None):
+    """Register a case named after its build function; `kernel` when the kernel's name differs."""
     def register(build):
         as_tuple = (lambda v: (v,) if isinstance(v, int) else tuple(v))
-        CASES.append(Case(build.__name__, build.__name__, source, build, as_tuple(grid),
+        CASES.append(Case(build.__name__, kernel or build.__name__, source, build, as_tuple(grid),
                           as_tuple(workgroup),
                           tolerance or {}, tuple(extra), code_objects, waves, opts))
         return build
@@ -301,6 +302,32 @@ def mad_family(rng, wave):
     exact = a.astype(np.longdouble) * b + c
     return ([a, b, c, x, y, z, np.zeros(N, np.float32), np.zeros(3 * N, np.int32)],
             {6: exact, 7: ints_out})
+
+
+def _flush(x):
+    """Denormals to zero of the same sign, as FLOAT_DENORM_MODE_32 = 0 does to inputs and results."""
+    return np.where(np.abs(x) < np.finfo(np.float32).tiny, np.copysign(np.float32(0), x), x)
+
+
+def _denormal_case(rng, flush):
+    a = np.concatenate([floats(rng, N - 32, -44, -38), floats(rng, 32, -37, -36)])
+    a = a.astype(np.float32)
+    b = np.abs(floats(rng, N, -2, 1))
+    c = floats(rng, N, -44, -38)
+    f = _flush if flush else (lambda v: v)
+    x, y, z = f(a), f(b), f(c)
+    want = np.stack([f(x * y), f(x + z), f(fma32(x, y, z)), f(x * np.float32(2.0**100))], axis=1)
+    return [a, b, c, np.zeros(4 * N, np.float32)], {3: want}
+
+
+@case("denormals.cl", N, 64)
+def float_denormals(rng, wave):
+    return _denormal_case(rng, flush=False)
+
+
+@case("denormals.cl", N, 64, extra=("-cl-denorms-are-zero",), kernel="float_denormals")
+def float_denormals_ftz(rng, wave):
+    return _denormal_case(rng, flush=True)
 
 
 @case("float_math.cl", N, 64)
@@ -678,6 +705,14 @@ def local_arg_reverse(rng, wave):
     data = ints(rng, 512, -10000, 10000)
     want = data.reshape(4, 128)[:, ::-1] * 2 + np.arange(128)
     return [data, np.zeros(512, np.int32), Local(128 * 4)], {1: want.astype(np.int32).ravel()}
+
+
+@case("local_memory.cl", 2500, 1024)
+def big_partial_reduce(rng, wave):
+    data = ints(rng, 2500, -1000, 1000)
+    sums = [data[k:k + 1024].sum() for k in range(0, 2500, 1024)]
+    want = np.stack([sums, [1024, 1024, 2500 - 2048]], axis=1).astype(np.int32)
+    return [data, np.zeros(6, np.int32)], {1: want}
 
 
 @case("local_memory.cl", 512, 128)
