@@ -272,3 +272,14 @@ def test_f16_arithmetic_rounds_once_to_nearest_even(a, b, c):
         if np.isfinite(n):
             other = abs(Fraction(float(n)) - exact)
             assert err < other or (err == other and int(np.float16(got).view(np.uint16)) % 2 == 0)
+
+
+def test_fma_f32_avoids_the_double_rounding_trap():
+    # a*b = 2^-24 * (1 - 25 * 2^-46): the exact sum lies just below the midpoint between
+    # c = 1 + 2^-23 (odd) and its successor. Rounding to double first lands on the midpoint,
+    # and a second rounding to nearest-even would wrongly go up.
+    a, b = np.float32((2**23 + 5) * 2.0**-35), np.float32((2**23 - 5) * 2.0**-35)
+    c = np.float32(1 + 2**-23)
+    naive = np.float32(np.float64(a) * np.float64(b) + np.float64(c))
+    assert naive != c
+    assert as_f32(one("v_fma_f32", f32(a), f32(b), f32(c)))[0] == c

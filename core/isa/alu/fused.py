@@ -48,17 +48,27 @@ def _round_odd_f64(s, err):
     return np.where(keep, s, (bits + step).view(np.float64))
 
 
+_NARROW = {  # target -> (f64 bits below the target's last mantissa bit, smallest normal * 2)
+    np.float32: (29, 2.0**-125),
+    np.float16: (42, 2.0**-13),
+}
+
+
 def fma_narrow(a, b, c, dtype, scale=0):
     """fma for float16/float32 value arrays, times 2**scale before the one rounding; result
     in dtype."""
     a, b, c = (np.asarray(v).astype(np.float64) for v in (a, b, c))
     p = a * b                                   # exact: 2 * 24 bits <= 53
     s, err = _two_sum(p, c)
-    # Only inexact sums need rounding to odd (zeros, infinities and NaNs come out of p + c
-    # with IEEE's signs already; f32 terms cannot overflow f64).
-    inexact = (err != 0) & np.isfinite(s)
-    if inexact.any():
-        s = np.where(inexact, _round_odd_f64(s, err), s)
+    # Rounding s again can only go wrong where s sits exactly on a midpoint of the target
+    # format and was itself inexact; only those lanes (and tiny ones, whose midpoints lie
+    # elsewhere) are rounded to odd first. Zeros, infinities and NaNs come out of p + c with
+    # IEEE's signs already (f32 terms cannot overflow f64).
+    drop, tiny = _NARROW[dtype]
+    low = s.view(np.uint64) & np.uint64((1 << drop) - 1)
+    fix = ((low == np.uint64(1 << (drop - 1))) | (np.abs(s) < tiny)) & (err != 0) & np.isfinite(s)
+    if fix.any():
+        s = np.where(fix, _round_odd_f64(s, err), s)
     if np.any(scale):
         s = np.ldexp(s, scale)
     return s.astype(dtype)
