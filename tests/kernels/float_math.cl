@@ -95,3 +95,16 @@ kernel void mad_family(global const float* a, global const float* b, global cons
   out[3 * i + 1] = mad_sat(x[i], y[i], z[i]);
   out[3 * i + 2] = (int)mad_sat((uint)x[i], (uint)y[i], (uint)z[i]);
 }
+
+// IEEE special values through the library: zeros, infinities, NaN, negative arguments,
+// overflow and underflow (C99 Annex F results, which OpenCL adopts).
+kernel void float_special_values(global const float* a, global const float* b, global float* out) {
+  size_t i = get_global_id(0);
+  float x = a[i];
+  out[6 * i + 0] = exp(x);
+  out[6 * i + 1] = log(x);
+  out[6 * i + 2] = sqrt(x);
+  out[6 * i + 3] = rsqrt(x);
+  out[6 * i + 4] = sin(x);
+  out[6 * i + 5] = pow(x, b[i]);
+}

@@ -371,6 +371,21 @@ def float_misc(rng, wave):
     return [a, b, np.zeros(4 * N, np.float32)], {2: want}
 
 
+@case("float_math.cl", N, 64,
+      tolerance={2: Columns(Ulps(3), Ulps(3), Ulps(3), Ulps(2), Ulps(4), Ulps(16))})
+def float_special_values(rng, wave):
+    xs = [0.0, -0.0, np.inf, -np.inf, np.nan, -1.0, 1.0, 2.0, -2.0, 0.5, -8.0, 1e-30, 1e30, -0.5]
+    ys = [0.0, -0.0, 1.0, -1.0, 2.0, 3.0, -3.0, 0.5, np.inf, -np.inf, np.nan, 1 / 3]
+    pairs = np.array([(x, y) for x in xs for y in ys])
+    a = np.concatenate([pairs[:, 0], rng.uniform(-100, 100, N - len(pairs))]).astype(np.float32)
+    b = np.concatenate([pairs[:, 1], rng.uniform(-4, 4, N - len(pairs))]).astype(np.float32)
+    x, y = a.astype(np.longdouble), b.astype(np.longdouble)
+    with np.errstate(all="ignore"):
+        want = np.stack([np.exp(x), np.log(x), np.sqrt(x), 1 / np.sqrt(x), np.sin(x),
+                         np.power(x, y)], axis=1)
+    return [a, b, np.zeros(6 * N, np.float32)], {2: want}
+
+
 @case("float_math.cl", N, 64, tolerance={2: Close(rtol=1e-4, atol=1e-4)})
 def float_native(rng, wave):
     a = rng.uniform(-np.pi, np.pi, N).astype(np.float32)
