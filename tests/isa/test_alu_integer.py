@@ -232,3 +232,16 @@ def test_cndmask_selects_src1_where_the_mask_is_set(a, b, m):
 def test_lerp_u8_averages_bytes_rounding_with_src2_bit():
     assert one("v_lerp_u8", u32(0x01020304), u32(0x03020100), u32(0x01000100))[0] == 0x02020202
     assert one("v_lerp_u8", u32(0xFF), u32(0xFF), u32(1))[0] == 0xFF
+
+
+@given(st.integers(0, 2**64 - 1), edgy32, st.integers(0, 2**64 - 1))
+def test_quad_sads_slide_a_window_over_src0(a, b, c):
+    def sad(x, y, masked):
+        return sum(0 if masked and (y >> 8 * i) & 0xFF == 0 else abs(((x >> 8 * i) & 0xFF) - ((y >> 8 * i) & 0xFF))
+                   for i in range(4))
+    for name, masked in (("v_qsad_pk_u16_u8", False), ("v_mqsad_pk_u16_u8", True)):
+        want = 0
+        for k in range(4):
+            window = (a >> (8 * k)) & M32
+            want |= ((sad(window, b, masked) + ((c >> (16 * k)) & 0xFFFF)) & 0xFFFF) << (16 * k)
+        assert one(name, u64(a), u32(b), u64(c))[0] == want, name

@@ -436,6 +436,25 @@ def _msad(a, b, c):
     return total.astype(U32) + _u(c)
 
 
+def _quad_sad(masked):
+    """v_qsad_pk_u16_u8 / v_mqsad_pk_u16_u8: four (m)sad_u8 of S1 against the byte windows
+    S0[8k+31:8k], each accumulating into and truncated to the 16-bit field k of S2."""
+    def qsad(a, b, c):
+        a, c = np.asarray(a, dtype=U64), np.asarray(c, dtype=U64)
+        out = np.zeros(np.broadcast(a, b, c).shape, dtype=U64)
+        for k in range(4):  # fixed four windows
+            window = ((a >> U64(8 * k)) & MAX32).astype(U32)
+            acc = ((c >> U64(16 * k)) & U64(0xFFFF)).astype(U32)
+            total = _msad(window, b, acc) if masked else _absdiff_fields(window, b, 8, 4).astype(U32) + acc
+            out |= (total.astype(U64) & U64(0xFFFF)) << U64(16 * k)
+        return out
+    return qsad
+
+
+op("b64 b32 b64 -> b64", "v_qsad_pk_u16_u8")(_quad_sad(False))
+op("b64 b32 b64 -> b64", "v_mqsad_pk_u16_u8")(_quad_sad(True))
+
+
 # --- packing with saturation ---------------------------------------------------------------
 
 @op("u32 u32 -> b32", "v_cvt_pk_u16_u32")
