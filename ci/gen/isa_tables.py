@@ -257,7 +257,9 @@ def flat(seg, saddr):
     def build(op, variant, lit=None):
         dst = DST if "dst" in variant else 0
         data = SRC1 if "data" in variant else 0
-        return [0x37 << 26 | op << 18 | seg << 14, dst << 24 | saddr << 16 | data << 8 | SRC0]
+        glc = 1 << 16 if "glc" in variant else 0    # global_atomic_csub only returns
+        return [0x37 << 26 | op << 18 | seg << 14 | glc,
+                dst << 24 | saddr << 16 | data << 8 | SRC0]
     return build
 
 
@@ -273,9 +275,11 @@ def mtbuf(op, variant, lit=None):
 
 
 def mimg(op, variant, lit=None):
-    # dmask=1, 1D, no NSA: 2 dwords; vaddr=SRC0, vdata=DST, srsrc=s[40:47], ssamp=s[52:55].
+    # dmask=1, 1D, no NSA: 2 dwords; vaddr=SRC0, vdata=DST, srsrc=s[40:47], ssamp=s[52:55]
+    # for the sampling opcodes (the others must leave the field zero).
+    ssamp = 52 // 4 << 21 if "ssamp" in variant else 0
     return [0x3C << 26 | (op & 0x7F) << 18 | 1 << 8 | (op >> 7),
-            52 // 4 << 21 | (SRC2 // 4) << 16 | DST << 8 | SRC0]
+            ssamp | (SRC2 // 4) << 16 | DST << 8 | SRC0]
 
 
 ALL = ("dst", "src0", "src1", "src2", "sdst")
@@ -317,7 +321,7 @@ def build_tables():
                           ("v", SRC2): "data1"})
     fmark = {("v", DST): "vdst", ("v", SRC0): "addr", ("v", SRC1): "data",
              ("s", SRC2): "saddr"}
-    flat_variants = (("dst", "data"), ("dst",), ("data",))
+    flat_variants = (("dst", "data"), ("dst",), ("data",), ("dst", "data", "glc"))
     tables["FLAT"] = learn(range(0x80), flat(0, 125), flat_variants, fmark)
     tables["SCRATCH"] = learn(range(0x80), flat(1, SRC2), flat_variants, fmark)
     tables["GLOBAL"] = learn(range(0x80), flat(2, SRC2), flat_variants, fmark)
@@ -325,7 +329,7 @@ def build_tables():
              ("s", SDST): "soffset"}
     tables["MUBUF"] = learn(range(0x100), mubuf, (ALL, ()), bmark)
     tables["MTBUF"] = learn(range(0x10), mtbuf, (ALL,), bmark)
-    tables["MIMG"] = learn(range(0x100), mimg, (ALL,),
+    tables["MIMG"] = learn(range(0x100), mimg, (ALL + ("ssamp",), ALL),
                            {("v", DST): "vdata", ("v", SRC0): "vaddr", ("s", SRC2): "srsrc",
                             ("s", 52): "ssamp"})
     return tables

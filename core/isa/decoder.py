@@ -433,7 +433,7 @@ def _flat(w, mem, offset, address, wave64):
         elif field == "data":
             data_width = w32
             src.append(vgpr(data, w32))
-    if "atomic" in entry.name and glc:
+    if "atomic" in entry.name and glc and not dst:
         dst.append(vgpr(vdst, data_width // 2 if "cmpswap" in entry.name else data_width))
     if saddr == 0x7F and encoding != "SCRATCH" or encoding == "FLAT" and saddr != NULL_CODE:
         raise DecodeError(f"{entry.name}: saddr {saddr} is not allowed")
@@ -514,9 +514,15 @@ def _mimg(w, mem, offset, address, wave64):
     nsa = (w >> 1) & 3
     w1 = _dword(mem, offset + 4)
     mods = {"dmask": (w >> 8) & 0xF, "dim": (w >> 3) & 7, "nsa": nsa}
+    # Images are decoded for their size and registers only (the engine runs no image ops):
+    # vaddr is given as its first register, its true width depends on dim and NSA.
     vdata = vgpr((w1 >> 8) & 0xFF, max(1, bin(mods["dmask"]).count("1")))
     src = (vgpr(w1 & 0xFF), source(((w1 >> 16) & 0x1F) * 4, 8))
-    return Instruction(address, 8 + 4 * nsa, "MIMG", op, entry.name, "", (vdata,), src,
+    if "store" in entry.name:
+        dst, src = (), (vdata,) + src
+    else:
+        dst = (vdata,)
+    return Instruction(address, 8 + 4 * nsa, "MIMG", op, entry.name, "", dst, src,
                        Mods(mods), (), (), wave64)
 
 

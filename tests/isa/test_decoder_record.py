@@ -176,3 +176,14 @@ def test_decode_all_walks_a_code_range():
 def test_bytes_llvm_rejects_raise_decode_error(code):
     with pytest.raises(DecodeError):
         decode(code, 0, 0)
+
+
+def test_image_and_typed_buffer_instructions_decode():
+    image = decode(assemble("image_load v[0:3], v[4:5], s[8:15] dmask:0xf dim:SQ_RSRC_IMG_2D"), 0, 0)
+    assert (image.encoding, image.mnemonic, image.size) == ("MIMG", "image_load", 8)
+    assert image.dst == (vgpr(0, 4),) and image.mods["dmask"] == 0xF
+    nsa = assemble("image_sample v[0:3], [v4, v6], s[8:15], s[16:19] dmask:0xf "
+                   "dim:SQ_RSRC_IMG_2D")
+    assert decode(nsa, 0, 0).size == len(nsa) == 12
+    tbuf = decoded("tbuffer_load_format_x v1, off, s[4:7], s2 format:[BUF_FMT_32_FLOAT] offset:8")
+    assert tbuf.encoding == "MTBUF" and tbuf.dst == (vgpr(1),) and tbuf.mods["offset"] == 8
