@@ -54,7 +54,7 @@ Hardware's own transcendentals are ~1 ulp approximations (v_rcp_f64/v_sqrt_f64 o
 relative), so results here can be more exact than a real GPU's, never less. Special values
 follow the ISA guide (f32 rcp/rsq/sqrt/log/exp flush denormals whatever MODE says).
 Not modelled: rounding modes other than nearest-even, exception flags, v_mullit_f32,
-v_qsad/mqsad, interpolation ops. Lane-crossing ops (readlane, permlane, DPP) are the
+v_mqsad_u32_u8 (a 128-bit result), interpolation ops. Lane-crossing ops (readlane, permlane, DPP) are the
 executor's.
 """
 from core.isa.alu.table import AluOp, DEFAULT_MODE, coverage, lookup, merge16

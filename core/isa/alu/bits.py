@@ -38,23 +38,15 @@ class FloatFormat:
         return (1 << (self.bits - 2 - self.mant_bits)) - 1
 
 
-F16 = FloatFormat(16, 10, np.uint16, np.float16)
+# 'f16' operands live in the low half of a uint32, so their masks are uint32 too.
+F16 = FloatFormat(16, 10, np.uint32, np.float16)
 F32 = FloatFormat(32, 23, np.uint32, np.float32)
 F64 = FloatFormat(64, 52, np.uint64, np.float64)
 FORMATS = {"f16": F16, "f32": F32, "f64": F64}
 
-U32 = np.uint32
-U64 = np.uint64
-
-
-def u32(x):
-    """Any integer array -> uint32 bit pattern (wrapping)."""
-    return np.asarray(x).astype(np.uint32, copy=False)
-
-
 def f16(x):
     """'f16' operand (low half of uint32) -> float16 values."""
-    return (np.asarray(x) & U32(0xFFFF)).astype(np.uint16).view(np.float16)
+    return (np.asarray(x) & np.uint32(0xFFFF)).astype(np.uint16).view(np.float16)
 
 
 def f32(x):
@@ -94,11 +86,6 @@ def is_denorm(bits, fmt):
     return ((bits & fmt.exp_mask) == 0) & ((bits & fmt.mant_mask) != 0)
 
 
-def quiet(bits, fmt):
-    """Quiet NaN lanes keep their payload and get the quiet bit, as hardware does."""
-    return np.where(is_nan(bits, fmt), bits | fmt.quiet_bit, bits)
-
-
 def flush(bits, fmt):
     """Denormals -> zero of the same sign."""
     return np.where(is_denorm(bits, fmt), bits & fmt.sign, bits)
@@ -107,4 +94,4 @@ def flush(bits, fmt):
 def sign_extend(x, width):
     """The low `width` bits of uint32 x as int32 (sign-extended)."""
     shift = 32 - width
-    return (u32(x) << U32(shift)).view(np.int32) >> np.int32(shift)
+    return (np.asarray(x).astype(np.uint32) << np.uint32(shift)).view(np.int32) >> np.int32(shift)

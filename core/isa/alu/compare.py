@@ -61,7 +61,7 @@ for _t, _view in _INT_VIEWS.items():
 
 
 def _class(t):
-    fmt = {"f16": B.FloatFormat(16, 10, np.uint32, np.float16), "f32": B.F32, "f64": B.F64}[t]
+    fmt = B.FORMATS[t]
 
     def cls(a, mask):
         x = np.asarray(a, dtype=fmt.uint)

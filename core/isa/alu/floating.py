@@ -21,9 +21,7 @@ from core.isa.alu.table import MODE_IEEE, op
 U32 = np.uint32
 U64 = np.uint64
 
-# Per-width: numpy value type, bit-pattern type, the FloatFormat with masks in that type.
-_F16 = B.FloatFormat(16, 10, np.uint32, np.float16)
-FMT = {"f16": _F16, "f32": B.F32, "f64": B.F64}
+FMT = B.FORMATS
 ALL = ("f16", "f32", "f64")
 
 

@@ -62,7 +62,7 @@ def merge16(old, result, hi):
 
 
 def _apply_input_mods(x, t, i, neg, abs_, mode, ftz):
-    fmt = _fmt_for(t)
+    fmt = B.FORMATS[t]
     x = np.asarray(x, dtype=fmt.uint)
     if (abs_ >> i) & 1:
         x = x & ~fmt.sign
@@ -73,16 +73,8 @@ def _apply_input_mods(x, t, i, neg, abs_, mode, ftz):
     return x
 
 
-# 'f16' operands live in uint32: the same classification with 32-bit masks.
-_F16_IN_U32 = B.FloatFormat(16, 10, np.uint32, np.float16)
-
-
-def _fmt_for(t):
-    return _F16_IN_U32 if t == "f16" else B.FORMATS[t]
-
-
 def _output_mods(x, t, clamp, omod, mode, ftz):
-    fmt = _fmt_for(t)
+    fmt = B.FORMATS[t]
     if ftz and flush_outputs(mode, t):
         x = B.flush(x, fmt)
     if omod or clamp:
