@@ -5,7 +5,6 @@ import ctypes.util
 
 import numpy as np
 from hypothesis import strategies as st
-from hypothesis.extra import numpy as hnp
 
 from core.isa import alu
 
@@ -73,8 +72,6 @@ def same_bits_or_both_nan(got, want):
     return both_nan | (got.view(f"u{got.itemsize}") == want.view(f"u{want.itemsize}"))
 
 
-words32 = hnp.arrays(np.uint32, st.integers(1, 48), elements=st.integers(0, 2**32 - 1))
-words64 = hnp.arrays(np.uint64, st.integers(1, 48), elements=st.integers(0, 2**64 - 1))
 word32 = st.integers(0, 2**32 - 1)
 word64 = st.integers(0, 2**64 - 1)
 # Integers that hit the edges: 0, 1, INT_MIN, INT_MAX, all ones, and everything else.

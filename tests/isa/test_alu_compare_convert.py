@@ -130,7 +130,8 @@ def test_normalized_and_byte_packs():
     got = one("v_cvt_pknorm_i16_f32", f32(1.0, -2.0, 0.5), f32(-1.0, 0.25, np.nan))
     assert [int(v) & 0xFFFF for v in got] == [32767, 0x8001, 16384]
     assert [int(v) >> 16 for v in got] == [0x8001, 8192, 0]
-    assert [int(v) & 0xFFFF for v in one("v_cvt_pknorm_u16_f32", f32(1.0, -1.0, 0.5), f32(0, 0, 0))] == [65535, 0, 32768]
+    got = one("v_cvt_pknorm_u16_f32", f32(1.0, -1.0, 0.5), f32(0, 0, 0))
+    assert [int(v) & 0xFFFF for v in got] == [65535, 0, 32768]
     assert one("v_cvt_pk_u8_f32", f32(300.0), u32(2), u32(0x11223344))[0] == 0x11FF3344
     assert one("v_cvt_pk_u8_f32", f32(7.5), u32(0), u32(0x11223344))[0] == 0x11223308
     assert list(as_f32(one("v_cvt_f32_ubyte2", u32(0x00AB0000, 0xFF000000)))) == [171.0, 0.0]

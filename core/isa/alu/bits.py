@@ -44,6 +44,7 @@ F32 = FloatFormat(32, 23, np.uint32, np.float32)
 F64 = FloatFormat(64, 52, np.uint64, np.float64)
 FORMATS = {"f16": F16, "f32": F32, "f64": F64}
 
+
 def f16(x):
     """'f16' operand (low half of uint32) -> float16 values."""
     return (np.asarray(x) & np.uint32(0xFFFF)).astype(np.uint16).view(np.float16)

@@ -130,7 +130,8 @@ for _width in (32, 64):
         lambda a, s, T=_T, m=_mask: _nz(np.asarray(a, T) >> (np.asarray(s).astype(T) & m)))
     _I = np.int32 if _width == 32 else np.int64
     op(f"i{_width} u32 -> i{_width} scc", f"s_ashr_i{_width}")(
-        lambda a, s, T=_T, m=_mask, I=_I: _nz((np.asarray(a, T).view(I) >> (np.asarray(s).astype(T) & m).astype(I)).view(T)))
+        lambda a, s, T=_T, m=_mask, I=_I:
+        _nz((np.asarray(a, T).view(I) >> (np.asarray(s).astype(T) & m).astype(I)).view(T)))
     op(f"u32 u32 -> {_b}", f"s_bfm_{_b}")(
         lambda w, o, T=_T, m=_mask: M.low_mask(np.asarray(w).astype(T) & m, T) << (np.asarray(o).astype(T) & m))
     op(f"{_b} -> {_b}", f"s_brev_{_b}")(M.brev32 if _width == 32 else M.brev64)

@@ -174,7 +174,8 @@ class AluOp:
         out = self.fn(*vals, **kw)
         out = out if isinstance(out, tuple) else (out,)
         if float_dst and (omod or clamp and not self.int_clamp or self.ftz and flush_outputs(mode, self.dst_types[0])):
-            out = (_output_mods(out[0], self.dst_types[0], clamp and not self.int_clamp, omod, mode, self.ftz),) + out[1:]
+            first = _output_mods(out[0], self.dst_types[0], clamp and not self.int_clamp, omod, mode, self.ftz)
+            out = (first,) + out[1:]
         return out
 
     def _run_packed(self, srcs, neg, clamp, op_sel, op_sel_hi, neg_hi, mode):
