@@ -31,3 +31,15 @@ kernel void convert_int_to_float(global const int* a, global float* out) {
   out[5 * i + 3] = convert_float_rtn(x);
   out[5 * i + 4] = convert_float((uint)x);
 }
+
+// 64-bit integers <-> floating point: multi-instruction sequences on this hardware.
+// ROCm's device library saturates convert_long too (NaN becomes LONG_MIN).
+kernel void convert_64bit(global const long* l, global const float* f, global float* to_float,
+                          global long* to_long, global double* to_double) {
+  size_t i = get_global_id(0);
+  to_float[2 * i + 0] = convert_float(l[i]);
+  to_float[2 * i + 1] = convert_float((ulong)l[i]);
+  to_long[2 * i + 0] = convert_long(f[i]);
+  to_long[2 * i + 1] = (long)convert_ulong_sat(f[i]);
+  to_double[i] = convert_double((ulong)l[i]);
+}

@@ -34,3 +34,14 @@ kernel void double_convert(global const double* a, global const long* l, global 
   d[4 * i + 2] = ceil(x);
   d[4 * i + 3] = round(x);
 }
+
+// f64 denormals (kept: FLOAT_DENORM_MODE_16_64 = 3) and special values.
+kernel void double_special(global const double* a, global const double* b, global double* out) {
+  size_t i = get_global_id(0);
+  double x = a[i], y = b[i];
+  out[5 * i + 0] = x * y;
+  out[5 * i + 1] = x / y;
+  out[5 * i + 2] = sqrt(x);
+  out[5 * i + 3] = exp(y * -700.0);
+  out[5 * i + 4] = log(x);
+}

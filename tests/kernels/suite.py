@@ -429,6 +429,43 @@ def convert_int_to_float(rng, wave):
     return [a, np.zeros(5 * N, np.float32)], {1: want}
 
 
+def _nearest_float(value, bits):
+    """A Python integer rounded to the nearest float with `bits` significand bits (ties to
+    even), exactly: numpy's int64 -> float32 cast may round twice."""
+    magnitude = abs(value)
+    shift = max(magnitude.bit_length() - bits, 0)
+    q, r = divmod(magnitude, 1 << shift)
+    if shift and (r > 1 << (shift - 1) or (r == 1 << (shift - 1) and q & 1)):
+        q += 1
+    return float(q << shift) * (-1 if value < 0 else 1)
+
+
+def _clamped_int(value, lo, hi):
+    """The device library's float -> 64-bit conversion: fmax/fmin clamp (NaN -> lo), truncate."""
+    if np.isnan(value) or value <= lo:
+        return lo
+    return hi if value >= hi else int(value)
+
+
+@case("conversions.cl", N, 64)
+def convert_64bit(rng, wave):
+    longs = np.where(rng.random(N) < 0.5, ints(rng, N, -2**62, 2**62, np.int64),
+                     ints(rng, N, -2**63, 2**63 - 1, np.int64))
+    longs = with_edges(longs, [2**24 + 1, -(2**53) - 1, 2**63 - 1, -2**63, -1, 2**40 + 2**16,
+                               2**25 + 3])
+    f = np.concatenate([[np.nan, 3e19, -1.0, 2.5e19, 1.8e19, -3e19, 0.75, -0.0, 9.3e18, -9.3e18],
+                        floats(rng, N - 10, -2, 18)]).astype(np.float32)
+    to_float = [[_nearest_float(int(v), 24) for v in longs],
+                [_nearest_float(int(v), 24) for v in longs.view(np.uint64)]]
+    bits = 2**64 - 1          # a Python integer's two's complement 64-bit pattern
+    to_long = [[_clamped_int(v, -2**63, 2**63 - 1) & bits, _clamped_int(v, 0, 2**64 - 1)]
+               for v in f.astype(np.float64)]
+    to_double = [_nearest_float(int(v), 53) for v in longs.view(np.uint64)]
+    return ([longs, f, np.zeros(2 * N, np.float32), np.zeros(2 * N, np.int64), np.zeros(N)],
+            {2: np.array(to_float, np.float32).T, 3: np.array(to_long, np.uint64).view(np.int64),
+             4: np.array(to_double)})
+
+
 # --- half precision ---
 
 @case("half_math.cl", N, 64)
@@ -517,6 +554,19 @@ def double_convert(rng, wave):
     d = np.stack([longs.astype(np.float64), np.floor(a), np.ceil(a), llvm_round(a)], axis=1)
     return ([a, longs, np.zeros(2 * N, np.float32), np.zeros(2 * N, np.int64),
              np.zeros(4 * N, np.float64)], {2: f, 3: n, 4: d})
+
+
+@case("double_math.cl", N, 64, tolerance={2: Columns(EXACT, EXACT, EXACT, Ulps(3), Ulps(3))})
+def double_special(rng, wave):
+    specials = [0.0, -0.0, np.inf, -np.inf, np.nan, -1.0, 5e-324, -5e-324]
+    a = np.concatenate([specials, floats(rng, N // 2, -315, -300, np.float64),
+                        floats(rng, N // 2 - len(specials), -3, 3, np.float64)])
+    b = np.concatenate([rng.uniform(0.9, 1.07, N - 32), floats(rng, 32, 10, 300, np.float64)])
+    exponent = (b * -700.0).astype(np.longdouble)        # rounded to f64, as in the kernel
+    with np.errstate(all="ignore"):
+        want = np.stack([a * b, a / b, np.sqrt(a), np.exp(exponent),
+                         np.log(a.astype(np.longdouble))], axis=1)
+    return [a, b, np.zeros(5 * N)], {2: want}
 
 
 # --- vector types ---
