@@ -26,7 +26,8 @@ class Chunk:
         desc = dispatch.desc
         self.lanes = desc.lanes
         ngroups = group_ids.size
-        self.waves = Waves(ngroups * waves_per_group, self.lanes, desc.nvgpr)
+        self.waves = Waves(ngroups * waves_per_group, self.lanes, desc.nvgpr, reuse=dispatch.last_waves)
+        dispatch.last_waves = self.waves
         gx, gy = counts[0], counts[1]
         self.workgroup_ids = np.stack([group_ids % gx, (group_ids // gx) % gy, group_ids // (gx * gy)],
                                       axis=1)

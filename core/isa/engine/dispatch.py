@@ -61,6 +61,7 @@ class Dispatch:
         self.stats = DispatchStats()
         self.code = code_for(self.arena, kernel, self.desc.wave64)
         self.memory = DeviceMemory(session, getattr(kernel, "agent", None))
+        self.last_waves = None          # the previous chunk's state, recycled by the next
 
     # ---- chunking ----------------------------------------------------------------------
     def run(self):

@@ -84,8 +84,22 @@ class DeviceMemory:
                 _store(view, addresses[mask], start, values[mask])
 
 
+def _contiguous(offs, nbytes):
+    """The first offset when the k accesses tile one contiguous run (unit-stride lanes: the
+    common case), so bytes move by slicing instead of fancy indexing; else None."""
+    if offs.size < 2:
+        return None
+    first = int(offs[0])
+    if int(offs[-1]) - first != (offs.size - 1) * nbytes or (np.diff(offs) != nbytes).any():
+        return None
+    return first
+
+
 def _load(view, addresses, start, nbytes):
     offs = (addresses - start).view(np.int64)         # offsets < 2^63: reinterpret, no copy
+    first = _contiguous(offs, nbytes)
+    if first is not None:
+        return view[first:first + offs.size * nbytes].reshape(offs.size, nbytes).copy()
     if nbytes % 4 == 0 and not (offs & 3).any() and view.size % 4 == 0:
         idx = (offs >> 2)[:, None] + np.arange(nbytes // 4)
         return view.view(np.uint32)[idx].view(np.uint8).reshape(len(offs), nbytes)
@@ -95,6 +109,10 @@ def _load(view, addresses, start, nbytes):
 def _store(view, addresses, start, values):
     offs = (addresses - start).view(np.int64)
     nbytes = values.shape[1]
+    first = _contiguous(offs, nbytes)
+    if first is not None:
+        view[first:first + offs.size * nbytes] = np.ascontiguousarray(values).reshape(-1)
+        return
     if nbytes % 4 == 0 and not (offs & 3).any() and view.size % 4 == 0:
         idx = (offs >> 2)[:, None] + np.arange(nbytes // 4)
         view.view(np.uint32)[idx] = np.ascontiguousarray(values).view(np.uint32)

@@ -18,22 +18,36 @@ SGPR_SLOTS = 128
 
 
 class Waves:
-    """Register state of `count` waves of `lanes` lanes with `nvgpr` VGPRs each."""
+    """Register state of `count` waves of `lanes` lanes with `nvgpr` VGPRs each.
 
-    def __init__(self, count, lanes, nvgpr):
+    `reuse`: the Waves of the previous chunk of the same dispatch; its arrays are recycled
+    (zeroed) when large enough, since first-touch page faults of fresh arrays cost as much as
+    running a short kernel over them."""
+
+    def __init__(self, count, lanes, nvgpr, reuse=None):
         self.count = count
         self.lanes = lanes
-        self.sgpr = np.zeros((count, SGPR_SLOTS), np.uint32)
-        self.vgpr = np.zeros((count, nvgpr, lanes), np.uint32)
-        self.scc = np.zeros(count, np.bool_)
-        self.pc = np.zeros(count, np.int64)
-        self.mode = np.zeros(count, np.uint32)
-        self.flat_scratch = np.zeros(count, np.uint64)
-        self.live = np.ones(count, np.bool_)
-        self.waiting = np.zeros(count, np.bool_)
-        self.workgroup = np.zeros(count, np.int64)       # index of the wave's workgroup in the chunk
-        self.wave_in_group = np.zeros(count, np.int64)
-        self.executed = np.zeros(count, np.int64)        # instructions issued, for the watchdog
+        fits = reuse is not None and reuse.capacity >= count
+        self.capacity = reuse.capacity if fits else count
+
+        def array(name, shape, dtype):
+            if fits:
+                view = getattr(reuse, name)[:count]
+                view.fill(0)
+                return view
+            return np.zeros((count,) + shape, dtype)
+        self.sgpr = array("sgpr", (SGPR_SLOTS,), np.uint32)
+        self.vgpr = array("vgpr", (nvgpr, lanes), np.uint32)
+        self.scc = array("scc", (), np.bool_)
+        self.pc = array("pc", (), np.int64)
+        self.mode = array("mode", (), np.uint32)
+        self.flat_scratch = array("flat_scratch", (), np.uint64)
+        self.live = array("live", (), np.bool_)
+        self.live[:] = True
+        self.waiting = array("waiting", (), np.bool_)
+        self.workgroup = array("workgroup", (), np.int64)      # the wave's workgroup in the chunk
+        self.wave_in_group = array("wave_in_group", (), np.int64)
+        self.executed = array("executed", (), np.int64)        # instructions issued (watchdog)
         self.lane_shift = np.arange(lanes, dtype=np.uint64)
 
     def exec_mask(self, idx):
