@@ -283,3 +283,9 @@ def test_fma_f32_avoids_the_double_rounding_trap():
     naive = np.float32(np.float64(a) * np.float64(b) + np.float64(c))
     assert naive != c
     assert as_f32(one("v_fma_f32", f32(a), f32(b), f32(c)))[0] == c
+
+
+def test_min_of_two_quiet_nans_is_src1():
+    a, b = u32(0x7FC00001), u32(0x7FC00002)
+    assert one("v_min_f32", a, b)[0] == 0x7FC00002
+    assert one("v_max_f32", a, b)[0] == 0x7FC00002

@@ -62,7 +62,7 @@ def _minmax(t, want_max):
         pick_a = (ka >= kb) if want_max else (ka <= kb)
         r = np.where(pick_a, a, b)
         an, bn = B.is_nan(a, fmt), B.is_nan(b, fmt)
-        r = np.where(bn, a, np.where(an, b, r))
+        r = np.where(an, b, np.where(bn, a, r))      # a NaN S0 yields S1 (even a NaN S1)
         if mode & MODE_IEEE:
             r = np.where(B.is_snan(b, fmt), b | fmt.quiet_bit, r)
             r = np.where(B.is_snan(a, fmt), a | fmt.quiet_bit, r)
