@@ -89,3 +89,15 @@ kernel void big_partial_reduce(global const int* in, global int* out) {
     out[2 * get_group_id(0) + 1] = (int)n;
   }
 }
+
+// 16x16 double tiles transposed through __local memory (64-bit LDS accesses; the padded
+// row length of 17 keeps the columns apart).
+kernel void local_double_transpose(global const double* in, global double* out, int width) {
+  local double tile[16][17];
+  int x = get_global_id(0), y = get_global_id(1);
+  int lx = get_local_id(0), ly = get_local_id(1);
+  tile[ly][lx] = in[y * width + x];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  int tx = get_group_id(1) * 16 + lx, ty = get_group_id(0) * 16 + ly;
+  out[ty * get_global_size(1) + tx] = tile[lx][ly] * 2.0;
+}

@@ -603,6 +603,21 @@ def vload3_vstore3(rng, wave):
     return [a, np.zeros(3 * N, np.float32)], {1: v[:, [2, 0, 1]] * np.float32(2)}
 
 
+@case("vectors.cl", N, 64)
+def unaligned_vectors(rng, wave):
+    f = floats(rng, 4 * N + 4)
+    sh = ints(rng, 2 * N + 2, -32768, 32767, np.int16)
+    b = ints(rng, 8 * N + 8, 0, 255, np.uint8)
+    fo = np.full(4 * N + 4, -1, np.float32)
+    so = np.full(2 * N + 2, -1, np.int16)
+    bo = np.full(8 * N + 8, 0xEE, np.uint8)
+    want_f, want_s, want_b = fo.copy(), so.copy(), bo.copy()
+    want_f[3:4 * N + 3] = f[1:4 * N + 1] * np.float32(2)
+    want_s[1:2 * N + 1] = sh[1:2 * N + 1].reshape(N, 2)[:, ::-1].ravel()
+    want_b[1:8 * N + 1] = b[3:8 * N + 3].reshape(N, 8)[:, ::-1].ravel()
+    return [f, sh, b, fo, so, bo], {3: want_f, 4: want_s, 5: want_b}
+
+
 # --- byte and short memory ---
 
 @case("memory.cl", N, 64)
@@ -778,6 +793,12 @@ def big_partial_reduce(rng, wave):
     sums = [data[k:k + 1024].sum() for k in range(0, 2500, 1024)]
     want = np.stack([sums, [1024, 1024, 2500 - 2048]], axis=1).astype(np.int32)
     return [data, np.zeros(6, np.int32)], {1: want}
+
+
+@case("local_memory.cl", (48, 32), (16, 16))
+def local_double_transpose(rng, wave):
+    matrix = floats(rng, 32 * 48, -3, 3, np.float64).reshape(32, 48)
+    return ([matrix, np.zeros((48, 32)), np.int32(48)], {1: matrix.T * 2.0})
 
 
 @case("local_memory.cl", 512, 128)

@@ -32,3 +32,17 @@ kernel void vload3_vstore3(global const float* a, global float* out) {
   float3 v = vload3(i, a);
   vstore3(v.zxy * 2.0f, i, out);
 }
+
+// Vector loads and stores at element alignment only (offsets 1 and 3 elements past a
+// vector boundary): wide memory instructions with dword, short or byte alignment.
+kernel void unaligned_vectors(global const float* f, global const short* s,
+                              global const uchar* b, global float* fo, global short* so,
+                              global uchar* bo) {
+  size_t i = get_global_id(0);
+  float4 v = vload4(0, f + 4 * i + 1);
+  short2 w = vload2(0, s + 2 * i + 1);
+  uchar8 c = vload8(0, b + 8 * i + 3);
+  vstore4(v * 2.0f, 0, fo + 4 * i + 3);
+  vstore2(w.yx, 0, so + 2 * i + 1);
+  vstore8(c.s76543210, 0, bo + 8 * i + 1);
+}
