@@ -89,7 +89,8 @@ def test_valid_ranges_cover_allocations_and_locked_host_memory(session):
     buffer, host = _host_buffer(4)
     try:
         assert not _contains(memory.valid_ranges(), host)
-        memory.lock(host + 16, 3 * 4096, [], None)
+        alias = memory.lock(host + 16, 3 * 4096, [], None)
+        assert alias != host + 16 and memory.host_address(alias + 8) == host + 24
         memory.lock(host, 4096, [gpu], None)          # overlapping locks merge
         (start, end, kind, view), = [r for r in memory.host_ranges() if r[0] <= host < r[1]]
         assert (start, end, kind, view.size) == (host, host + 3 * 4096 + 16, "locked", 3 * 4096 + 16)
@@ -99,9 +100,16 @@ def test_valid_ranges_cover_allocations_and_locked_host_memory(session):
         assert np.all(starts[1:] > ends[:-1])         # sorted and disjoint
         assert _contains(ranges, a, 12288) and _contains(ranges, b, 4096)
         assert _contains(ranges, host, 3 * 4096 + 16)
+        assert _contains(ranges, alias, 3 * 4096)     # the agent address reaches it too
+        (start, end, kind, view), = [r for r in memory.host_ranges() if r[0] <= alias < r[1]]
+        assert (start, end) == (alias - 16, alias + 3 * 4096)
+        view[20] = 99
+        assert buffer[20] == 99                       # the same bytes, not a copy
         memory.unlock(host)
         memory.unlock(host + 16)
         assert not _contains(memory.valid_ranges(), host + 100)
+        assert not _contains(memory.valid_ranges(), alias)
+        assert memory.host_address(alias) == alias    # unlocked: no longer translated
         memory.free(a)
         assert not _contains(memory.valid_ranges(), a)
     finally:

@@ -6,7 +6,13 @@ Holds three invariants:
 - locking the same range again counts: it stays reachable until unlocked as many times;
   a different size at the same start is another range, as ROCr permits overlapping locks;
 - `ranges()` is sorted by start; ranges may overlap (ROCr allows overlapping locks),
-  so address checks must merge them (Memory.valid_ranges does).
+  so address checks must merge them (Memory.valid_ranges does);
+- locked memory has a second, agent address (`agent_address`): the host address plus
+  AGENT_ALIAS_OFFSET. ROCr on a discrete GPU hands out a GPU virtual address distinct
+  from the host pointer, and clients rely on that (HIP 5.2 keys pinned memory by both
+  addresses and aborts in hipHostUnregister when they coincide). Host addresses are
+  below 2**47, so aliases lie in [2**47, 2**48): no process mapping, no flat aperture,
+  and the CPU faults on them as it would on a GPU-only address.
 """
 import bisect
 import ctypes
@@ -16,6 +22,7 @@ import threading
 import numpy as np
 
 PAGE = os.sysconf("SC_PAGE_SIZE")
+AGENT_ALIAS_OFFSET = 1 << 47
 LOCKED = "locked"
 REGISTERED = "registered"
 
@@ -36,6 +43,15 @@ def is_mapped(address, size):
     length = -(-(address + size - start) // PAGE) * PAGE
     residency = ctypes.create_string_buffer(length // PAGE)
     return _libc.mincore(start, length, residency) == 0
+
+
+def agent_address(host_address):
+    """The address GPUs use for locked host memory at `host_address`."""
+    return host_address + AGENT_ALIAS_OFFSET
+
+
+def is_agent_alias(address):
+    return AGENT_ALIAS_OFFSET <= address < 2 * AGENT_ALIAS_OFFSET
 
 
 def view(address, size):

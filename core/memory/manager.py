@@ -13,8 +13,10 @@ Holds five invariants:
   a system region is mapped to every GPU, memory from hsa_amd_memory_pool_allocate on a
   system pool to none until hsa_amd_agents_allow_access, device memory to its GPU;
 - valid_ranges() is the one answer to "which addresses may a kernel touch": live arena
-  allocations plus locked/registered host memory, merged (touching ranges too) into
-  disjoint sorted ranges.
+  allocations plus locked/registered host memory (locked memory also at its agent
+  address, host.agent_address), merged (touching ranges too) into disjoint sorted ranges;
+- every entry point taking an address of locked memory accepts its agent address too,
+  translated by host_address() before any byte moves.
 """
 import threading
 
@@ -24,7 +26,7 @@ from core.errors import (HsaError, InvalidAllocation, InvalidArgument, InvalidMe
                          InvalidRegion, OutOfResources)
 from core.handles import HandleTable, KIND_POOL
 from core.memory import host, pools as pool_layout
-from core.memory.host import HostRanges, LOCKED, REGISTERED
+from core.memory.host import HostRanges, LOCKED, REGISTERED, agent_address, is_agent_alias
 from softgpu_shim.hsa_abi import (HsaAmdCoherencyType as Coherency,
                                   HsaAmdMemoryPoolGlobalFlag as PoolFlag,
                                   HsaAmdPointerType as PointerType)
@@ -189,7 +191,8 @@ class Memory:
     # -- host memory ---------------------------------------------------------------------
 
     def lock(self, address, size, agents, pool):
-        """hsa_amd_memory_lock(_to_pool): returns the agent address (the host address itself)."""
+        """hsa_amd_memory_lock(_to_pool): returns the agent address (host.agent_address;
+        the host address itself when no GPU is listed, as ROCr pins nothing then)."""
         if not host.is_mapped(address, size):
             raise HsaError(f"cannot lock {address:#x}+{size}: not mapped in this process")
         if self.arena.contains(address, size):
@@ -198,6 +201,7 @@ class Memory:
         if gpus:
             # ROCr pins nothing for a list without GPUs: the CPU reaches host memory anyway.
             self.host.add(address, size, LOCKED, gpus, pool)
+            return agent_address(address)
         return address
 
     def unlock(self, address):
@@ -215,25 +219,48 @@ class Memory:
         """ROCr answers success whether or not the range was registered."""
         self.host.remove(address, REGISTERED, size)
 
+    def host_address(self, address):
+        """The host address behind `address`: an agent address of locked memory translates,
+        anything else is returned as it is."""
+        if is_agent_alias(address):
+            locked = self.host.containing(address - host.AGENT_ALIAS_OFFSET, LOCKED)
+            if locked is not None:
+                return address - host.AGENT_ALIAS_OFFSET
+        return address
+
+    def _host_spans(self, agent=None):
+        """(start, end, kind, host start) of every locked/registered range reachable by
+        `agent` (any GPU when None): locked ranges twice, at their host and agent address."""
+        spans = []
+        for r in self.host.ranges():
+            if agent is None or agent in r.agents:
+                spans.append((r.start, r.end, r.kind, r.start))
+                if r.kind == LOCKED:
+                    spans.append((agent_address(r.start), agent_address(r.end), r.kind, r.start))
+        return sorted(spans)
+
     def host_ranges(self):
-        """[(start, end, kind, numpy uint8 view)] of locked/registered host memory, sorted.
+        """[(start, end, kind, numpy uint8 view)] of locked/registered host memory, sorted;
+        locked memory appears at its host address and at its agent address.
 
         Overlapping or touching ranges come merged, with one view over their union (the
         pages are all mapped), so an access is served by exactly one view; `kind` is
         "locked" when any merged range is locked, else "registered".
         """
         merged = []
-        for r in self.host.ranges():
-            if merged and r.start <= merged[-1][1]:
-                merged[-1][1] = max(merged[-1][1], r.end)
-                merged[-1][2] = LOCKED if LOCKED in (merged[-1][2], r.kind) else REGISTERED
+        for start, end, kind, host_start in self._host_spans():
+            if merged and start <= merged[-1][1]:
+                merged[-1][1] = max(merged[-1][1], end)
+                merged[-1][2] = LOCKED if LOCKED in (merged[-1][2], kind) else REGISTERED
             else:
-                merged.append([r.start, r.end, r.kind])
-        return [(start, end, kind, host.view(start, end - start)) for start, end, kind in merged]
+                merged.append([start, end, kind, host_start])
+        return [(start, end, kind, host.view(host_start, end - start))
+                for start, end, kind, host_start in merged]
 
     # -- pointer queries -----------------------------------------------------------------
 
     def pointer_info(self, address):
+        address = self.host_address(address)
         alloc = self.arena.find(address)
         cpu = self.agents.cpu
         if alloc is not None:
@@ -249,13 +276,14 @@ class Memory:
         locked = self.host.containing(address, LOCKED)
         if locked is not None:
             flags = locked.pool.global_flags if locked.pool else int(PoolFlag.COARSE_GRAINED)
-            return PointerInfo(PointerType.LOCKED, locked.start, locked.start, locked.size,
+            return PointerInfo(PointerType.LOCKED, agent_address(locked.start), locked.start, locked.size,
                                locked.user_data, cpu, flags,
                                sorted(locked.agents, key=lambda a: a.node))
         # ROCr: unknown memory reports zeros and the node-0 (CPU) agent as owner.
         return PointerInfo(PointerType.UNKNOWN, 0, 0, 0, 0, cpu, 0, [])
 
     def set_user_data(self, address, user_data):
+        address = self.host_address(address)
         alloc, record = self._record(address)
         if record is not None and alloc.address == address:
             record.user_data = user_data
@@ -274,6 +302,7 @@ class Memory:
 
     def copy(self, dst, src, size):
         """hsa_memory_copy: any host or device memory; garbage -> InvalidArgument, not a crash."""
+        dst, src = self.host_address(dst), self.host_address(src)
         for address, what in ((dst, "destination"), (src, "source")):
             if self.arena.contains(address) or self.arena.contains(address + size - 1):
                 if not self._within_one_allocation(address, size):
@@ -287,6 +316,7 @@ class Memory:
     def require_accessible(self, address, size, what="range"):
         """Raise InvalidArgument unless [address, address+size) lies inside one live arena
         allocation or one locked/registered host range: memory a copy engine may touch."""
+        address = self.host_address(address)
         if self._within_one_allocation(address, size):
             return
         if not any(r.start <= address and address + size <= r.end for r in self.host.ranges()):
@@ -295,6 +325,7 @@ class Memory:
     def fill(self, address, value, count):
         """hsa_amd_memory_fill: `count` dwords of `value` inside one HSA or locked allocation."""
         size = count * 4
+        address = self.host_address(address)
         info = self.pointer_info(address)
         if info.type == PointerType.UNKNOWN or address + size > info.host_base + info.size:
             raise InvalidAllocation(f"{address:#x}+{size} is not inside one HSA or locked allocation")
@@ -328,9 +359,7 @@ class Memory:
             record = alloc.info.get("memory")
             if agent is None or record is None or agent in record.agents:
                 spans.append((alloc.address, alloc.end))
-        for r in self.host.ranges():
-            if agent is None or agent in r.agents:
-                spans.append((r.start, r.end))
+        spans.extend((start, end) for start, end, _kind, _host in self._host_spans(agent))
         starts, ends = _merge(spans)
         with self._lock:
             self._ranges_key, self._ranges = key, (starts, ends)

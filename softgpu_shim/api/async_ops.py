@@ -37,6 +37,8 @@ def hsa_amd_memory_async_copy(dst, dst_agent, src, src_agent, size, num_dep_sign
     dst_address, src_address = int(ffi.cast("uintptr_t", dst)), int(ffi.cast("uintptr_t", src))
     session.memory.require_accessible(dst_address, size, "copy destination")
     session.memory.require_accessible(src_address, size, "copy source")
+    # The copy runs on the CPU: agent addresses of locked memory become host addresses.
+    dst_address, src_address = session.memory.host_address(dst_address), session.memory.host_address(src_address)
     session.async_ops.submit(copy_bytes(dst_address, src_address, size), deps, done, "copy")
 
 
@@ -61,7 +63,7 @@ def hsa_amd_memory_async_copy_rect(dst, dst_offset, src, src_offset, range_, cop
         first = base + offset.z * pitched.slice + offset.y * pitched.pitch + offset.x
         last = first + (max(depth, 1) - 1) * pitched.slice + (max(height, 1) - 1) * pitched.pitch + width
         session.memory.require_accessible(first, last - first, f"rectangle {what}")
-        ends.append((first, pitched.pitch, pitched.slice))
+        ends.append((session.memory.host_address(first), pitched.pitch, pitched.slice))
     if width == 0 or height == 0 or depth == 0:
         raise InvalidArgument("empty copy rectangle")
     (d, dp, ds), (s, sp, ss) = ends

@@ -138,21 +138,30 @@ int main(void) {
     CHECK_EQ_U64(n, 0);
     free(list);
 
-    /* Locked host memory: the agent pointer is the host pointer (device memory is host
-       memory here); LOCKED type, coarse grained, reachable by the listed GPUs. */
+    /* Locked host memory: as ROCr on a discrete GPU, the agent pointer is an address of its
+       own (HIP keys pinned memory by both and needs them distinct), and pointer info
+       answers the same at either address; LOCKED type, coarse grained, reachable by the
+       listed GPUs. */
     size_t page = 4096;
     char *buffer = mmap(NULL, 4 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     void *agent_ptr = (void *)1;
     CHECK_OK(hsa_amd_memory_lock(buffer + 100, 2 * page, &env.gpu, 1, &agent_ptr));
-    CHECK(agent_ptr == buffer + 100);
-    n = info_of(buffer + 300, &info, &list);
-    CHECK_EQ_U64(info.type, HSA_EXT_POINTER_TYPE_LOCKED);
-    CHECK(info.agentBaseAddress == buffer + 100 && info.hostBaseAddress == buffer + 100);
-    CHECK_EQ_U64(info.sizeInBytes, 2 * page);
-    CHECK_EQ_U64(info.agentOwner.handle, env.cpu.handle);
-    CHECK_EQ_U64(info.global_flags, HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED);
-    CHECK(n == 1 && has_agent(list, n, env.gpu));
-    free(list);
+    CHECK(agent_ptr != NULL && agent_ptr != (void *)1 && agent_ptr != buffer + 100);
+    for (int at_agent = 0; at_agent < 2; at_agent++) {
+        n = info_of((char *)(at_agent ? agent_ptr : buffer + 100) + 200, &info, &list);
+        CHECK_EQ_U64(info.type, HSA_EXT_POINTER_TYPE_LOCKED);
+        CHECK(info.agentBaseAddress == agent_ptr && info.hostBaseAddress == buffer + 100);
+        CHECK_EQ_U64(info.sizeInBytes, 2 * page);
+        CHECK_EQ_U64(info.agentOwner.handle, env.cpu.handle);
+        CHECK_EQ_U64(info.global_flags, HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED);
+        CHECK(n == 1 && has_agent(list, n, env.gpu));
+        free(list);
+    }
+    /* Copies through the agent pointer move the host bytes. */
+    char got = 0;
+    buffer[150] = 42;
+    CHECK_OK(hsa_memory_copy(&got, (char *)agent_ptr + 50, 1));
+    CHECK(got == 42);
     void *p = NULL;
     CHECK_OK(hsa_amd_pointer_info_set_userdata(buffer + 100, (void *)0xFEED));
     n = info_of(buffer + 100, &info, &list);
@@ -168,6 +177,10 @@ int main(void) {
     n = info_of(buffer + 100, &info, &list);
     CHECK_EQ_U64(info.type, HSA_EXT_POINTER_TYPE_UNKNOWN);
     free(list);
+    n = info_of(agent_ptr, &info, &list);
+    CHECK_EQ_U64(info.type, HSA_EXT_POINTER_TYPE_UNKNOWN);
+    free(list);
+    CHECK_STATUS(hsa_memory_copy(&got, agent_ptr, 1), HSA_STATUS_ERROR_INVALID_ARGUMENT);
     CHECK_OK(hsa_amd_memory_unlock(buffer + 100));  /* ROCr: unlocking unlocked memory succeeds */
     /* A list without GPUs pins nothing (ROCr): the CPU reaches host memory anyway. */
     CHECK_OK(hsa_amd_memory_lock(buffer, page, &env.cpu, 1, &p));
@@ -192,7 +205,7 @@ int main(void) {
     CHECK_OK(hsa_amd_memory_unlock(buffer));
     /* lock_to_pool takes the pool's properties; it needs a CPU pool. */
     CHECK_OK(hsa_amd_memory_lock_to_pool(buffer, page, NULL, 0, env.fine, 0, &p));
-    CHECK(p == buffer);
+    CHECK(p != NULL && p != buffer);
     n = info_of(buffer, &info, &list);
     CHECK_EQ_U64(info.global_flags, HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED);
     CHECK(n == 1 && has_agent(list, n, env.gpu));  /* no list: every GPU */
