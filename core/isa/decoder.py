@@ -27,13 +27,11 @@ NULL_CODE = 125
 
 
 def _make_operand(code, width):
-    if code < 106 and width > 1:
+    if (code < 106 or 108 <= code <= 123) and width > 1:
         code &= ~1 if width == 2 else ~3    # scalar tuples are aligned; hardware drops low bits
     if code < 106:
         return Operand("sgpr", code, width)
     if 108 <= code <= 123:
-        if width > 1:
-            code &= ~1 if width == 2 else ~3
         return Operand("ttmp", code - 108, width)
     if code == NULL_CODE:
         return Operand("null", NULL_CODE, width)
@@ -114,7 +112,7 @@ def _implicit(family, name):
     if name in ("s_cbranch_scc0", "s_cbranch_scc1", "s_cmovk_i32", "s_cmov_b32",
                 "s_cmov_b64", "s_cselect_b32", "s_cselect_b64", "s_addc_u32", "s_subb_u32"):
         src.append("scc")
-    if name.startswith("v_movrel"):
+    if name.startswith(("v_movrel", "s_movrel", "v_swaprel")):
         src.append("m0")
     return tuple(src), tuple(dst)
 
@@ -205,8 +203,7 @@ def _sopk(w, mem, offset, address, wave64):
     elif name in ("s_call_b64", "s_subvector_loop_begin", "s_subvector_loop_end"):
         src.append(Operand("label", 0, 1, address + 4 + _sext(simm, 16) * 4))
     else:
-        signed = name.endswith("_i32") and name != "s_cmpk_eq_u32"
-        value = _sext(simm, 16) if signed else simm
+        value = _sext(simm, 16) if name.endswith("_i32") else simm   # *_u32: zero-extended
         src.append(Operand("inline_int", 0, 1, value))
     return Instruction(address, size, "SOPK", op, name, "", tuple(dst), tuple(src), Mods(mods),
                        (), (), wave64)
@@ -240,7 +237,7 @@ def _smem(w, mem, offset, address, wave64):
             dst.append(source(sdata, w32))
         elif field == "sbase":
             src.append(source(sbase, w32))
-    if entry.ops and any(f == "sbase" for f, *_ in entry.ops) and soffset != NULL_CODE:
+    if src and soffset != NULL_CODE:
         src.append(source(soffset, 1))
     return Instruction(address, 8, "SMEM", op, entry.name, "", tuple(dst), tuple(src),
                        Mods(mods), (), (), wave64)
@@ -384,13 +381,6 @@ def _vop3p(w, mem, offset, address, wave64):
 
 
 # ---- memory families -------------------------------------------------------------------
-
-def _returns(name, mods_glc):
-    """Atomics return the old value only with glc; loads always write, stores never."""
-    if "atomic" in name or name.startswith(("ds_", "buffer_atomic")):
-        return mods_glc
-    return True
-
 
 def _ds(w, mem, offset, address, wave64):
     op = (w >> 18) & 0xFF

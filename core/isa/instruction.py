@@ -12,6 +12,19 @@ Invariants:
   source `s[4:5]` is Operand('sgpr', 4, 2) and the executor never re-derives widths;
 - `text` is exactly what `llvm-objdump-15 -d --mcpu=gfx1030` prints for the instruction
   (mnemonic and operands, without the trailing comment).
+
+Memory operands, in `src` order (the data a store or atomic sends comes last):
+- SMEM: dst (sdata,), src (sbase[, soffset]) — soffset only when not null; mods offset
+  (signed 21-bit), glc, dlc;
+- DS: dst (vdst,) when it returns, src (addr[, data0[, data1]]); mods offset (16-bit),
+  offset0/offset1 (read2/write2 forms, in elements), gds;
+- FLAT: src (v[addr:2], data); GLOBAL: (v[addr:2], data) when mods saddr_off, else
+  (v_offset, s[saddr:2], data); SCRATCH: (v_addr, data), (s_addr, data) or (data,) when
+  mods vaddr_off; atomics have dst (vdst,) only with glc; mods offset (signed 12-bit for
+  global/scratch), glc, slc, dlc;
+- MUBUF/MTBUF: src ([vaddr (2 dwords with both idxen and offen)], s[rsrc:4], soffset[,
+  vdata]); loads and glc atomics have dst (vdata,); mods offset, offen, idxen, glc, slc,
+  dlc, lds, tfe (MTBUF: format).
 """
 from collections.abc import Mapping
 from dataclasses import dataclass, field
