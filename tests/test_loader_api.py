@@ -508,6 +508,7 @@ def test_several_bad_arguments_get_the_status_rocr_checks_first(hsa):
     assert hsa.hsa_executable_load_agent_code_object(forged, hsa.gpu, forged, None, None) == \
         Status.ERROR_INVALID_EXECUTABLE
     assert hsa.hsa_executable_load_program_code_object(forged, forged, None, None) == Status.ERROR_INVALID_EXECUTABLE
+    assert hsa.hsa_executable_load_code_object(forged, forged, forged, None) == Status.ERROR_INVALID_EXECUTABLE
     symbol = Handle()
     assert hsa.hsa_executable_get_symbol(forged, None, b"", hsa.gpu, 0, ctypes.byref(symbol)) == \
         Status.ERROR_INVALID_SYMBOL_NAME

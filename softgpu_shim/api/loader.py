@@ -17,7 +17,7 @@ from core.errors import (IncompatibleArguments, InvalidArgument, InvalidCodeObje
                          InvalidSymbolName)
 from core.loader.loader import SerializedCodeObject
 from core.loader.symbols import code_object_symbols
-from softgpu_shim.api.out import require_pointer, write
+from softgpu_shim.api.out import read, read_bytes, read_string, require_pointer, write, write_bytes
 from softgpu_shim.hsa_abi import (Status, HsaProfile, HsaExecutableState, HsaDefaultFloatRoundingMode,
                                   HsaExecutableInfo, HsaExecutableSymbolInfo, HsaCodeSymbolInfo, HsaCodeObjectInfo,
                                   HsaCodeObjectType, HsaVariableSegment,
@@ -38,6 +38,8 @@ _SYMBOL_CTYPES = {
     "INDIRECT_FUNCTION_CALL_CONVENTION": "uint32_t",
 }
 _STRINGS = ("NAME", "MODULE_NAME")
+# Longer than any symbol or module name: a longer string comes back cut and matches nothing.
+_NAME_LIMIT = 1 << 16
 
 
 def _loader():
@@ -45,8 +47,7 @@ def _loader():
 
 
 def _c_string(pointer, what):
-    require_pointer(pointer, what)
-    return ffi.string(pointer).decode("utf-8", "surrogateescape")
+    return read_string(pointer, _NAME_LIMIT, what).decode("utf-8", "surrogateescape")
 
 
 def _attribute_name(enum, attribute):
@@ -61,7 +62,7 @@ def _write_symbol_attribute(symbol, name, value):
     if name in _STRINGS:
         # ROCr copies exactly NAME_LENGTH bytes, without a terminating NUL.
         data = result.encode("utf-8", "surrogateescape")
-        ffi.memmove(value, data, len(data))
+        write_bytes(value, data, len(data), "value")
     else:
         write(value, _SYMBOL_CTYPES[name], int(result), "value")
 
@@ -85,7 +86,7 @@ def hsa_code_object_reader_create_from_memory(code_object, size, code_object_rea
     require_pointer(code_object_reader, "code_object_reader")
     if size == 0:
         raise InvalidArgument("size is 0")
-    data = ffi.buffer(ffi.cast("const char *", code_object), size)[:]
+    data = read_bytes(code_object, size, "code_object")
     reader = _loader().reader_from_memory(data, int(ffi.cast("uintptr_t", code_object)))
     write(code_object_reader, "uint64_t", reader.handle)
 
@@ -229,7 +230,7 @@ def hsa_executable_get_symbol_by_name(executable, symbol_name, agent, symbol):
     name = _c_string(symbol_name, "symbol_name")
     require_pointer(symbol, "symbol")
     target = _loader().executable(executable.handle)
-    agent_handle = None if agent == ffi.NULL else int(agent[0].handle)
+    agent_handle = None if agent == ffi.NULL else int(read(agent, "hsa_agent_t", "agent").handle)
     _found(target.symbol(name, agent_handle), name, symbol)
 
 
@@ -239,8 +240,9 @@ def hsa_executable_get_symbol(executable, module_name, symbol_name, agent, call_
     require_pointer(symbol, "symbol")
     if not name:
         raise InvalidSymbolName("the symbol name is empty")
-    if module_name != ffi.NULL and ffi.string(module_name):
-        name = f"{_c_string(module_name, 'module_name')}::{name}"
+    module = _c_string(module_name, "module_name") if module_name != ffi.NULL else ""
+    if module:
+        name = f"{module}::{name}"
     target = _loader().executable(executable.handle)
     agent_handle = None if target.is_program_symbol(name) else int(agent.handle)
     _found(target.symbol(name, agent_handle), name, symbol)
@@ -297,7 +299,7 @@ def hsa_code_object_deserialize(serialized_code_object, serialized_code_object_s
     require_pointer(code_object, "code_object")
     if serialized_code_object_size == 0:
         raise InvalidArgument("serialized_code_object_size is 0")
-    data = ffi.buffer(ffi.cast("const char *", serialized_code_object), serialized_code_object_size)[:]
+    data = read_bytes(serialized_code_object, serialized_code_object_size, "serialized_code_object")
     write(code_object, "uint64_t", _loader().code_objects.add(SerializedCodeObject(data)))
 
 
@@ -311,8 +313,8 @@ def hsa_code_object_serialize(code_object, alloc_callback, callback_data, option
     status = alloc_callback(len(data), callback_data, serialized_code_object)
     if status != Status.SUCCESS:
         return status
-    require_pointer(serialized_code_object[0], "memory from alloc_callback")
-    ffi.memmove(serialized_code_object[0], data, len(data))
+    memory = read(serialized_code_object, "void *", "serialized_code_object")
+    write_bytes(require_pointer(memory, "memory from alloc_callback"), data, len(data), "memory from alloc_callback")
     write(serialized_code_object_size, "size_t", len(data))
 
 
@@ -350,8 +352,9 @@ def hsa_code_object_get_symbol(code_object, symbol_name, symbol):
 def hsa_code_object_get_symbol_from_name(code_object, module_name, symbol_name, symbol):
     name = _c_string(symbol_name, "symbol_name")
     require_pointer(symbol, "symbol")
-    if module_name != ffi.NULL and ffi.string(module_name):
-        name = f"{_c_string(module_name, 'module_name')}::{name}"
+    module = _c_string(module_name, "module_name") if module_name != ffi.NULL else ""
+    if module:
+        name = f"{module}::{name}"
     match = next((s for s in _code_symbols(_code_object(code_object)) if s.name == name), None)
     _found(match, name, symbol)
 
@@ -373,8 +376,8 @@ def hsa_code_symbol_get_info(code_symbol, attribute, value):
 @export("hsa_executable_load_code_object")
 def hsa_executable_load_code_object(executable, agent, code_object, options):
     loader = _loader()
-    co = _code_object(code_object)
     target = loader.executable(executable.handle)
+    co = _code_object(code_object)
     resolved = runtime.require().agents.get(agent.handle)
     reader = loader.reader_from_memory(co.data, co.address)
     try:
@@ -398,7 +401,7 @@ def hsa_ven_amd_loader_query_host_address(device_address, host_address):
 @export("hsa_ven_amd_loader_query_segment_descriptors")
 def hsa_ven_amd_loader_query_segment_descriptors(segment_descriptors, num_segment_descriptors):
     require_pointer(num_segment_descriptors, "num_segment_descriptors")
-    wanted = int(ffi.cast("size_t *", num_segment_descriptors)[0])
+    wanted = read(num_segment_descriptors, "size_t", "num_segment_descriptors")
     if (wanted == 0) != (segment_descriptors == ffi.NULL):
         raise InvalidArgument("segment_descriptors and *num_segment_descriptors disagree")
     loaded = _loader().all_loaded_code_objects()
@@ -407,7 +410,7 @@ def hsa_ven_amd_loader_query_segment_descriptors(segment_descriptors, num_segmen
         return
     if wanted != len(loaded):
         raise IncompatibleArguments(f"{wanted} descriptors requested, {len(loaded)} segments exist")
-    out = ffi.cast("hsa_ven_amd_loader_segment_descriptor_t *", segment_descriptors)
+    out = ffi.new("hsa_ven_amd_loader_segment_descriptor_t[]", len(loaded))
     for i, lco in enumerate(loaded):
         # One segment per code object (v2+), as ROCr loads them.
         out[i].agent.handle = lco.agent.handle if lco.agent is not None else 0
@@ -418,6 +421,7 @@ def hsa_ven_amd_loader_query_segment_descriptors(segment_descriptors, num_segmen
         out[i].code_object_storage_offset = lco.code.segments[0].offset
         out[i].segment_base = ffi.cast("void *", lco.allocation.address)
         out[i].segment_size = lco.load_size
+    write_bytes(segment_descriptors, ffi.buffer(out)[:], ffi.sizeof(out), "segment_descriptors")
 
 
 @export("hsa_ven_amd_loader_query_executable")
@@ -456,7 +460,7 @@ def hsa_ven_amd_loader_loaded_code_object_get_info(loaded_code_object, attribute
         raise InvalidArgument("loaded code objects are stored in memory, not in a file")
     if name == "URI":
         data = lco.uri.encode()
-        ffi.memmove(value, data, len(data))
+        write_bytes(value, data, len(data), "value")
         return
     values = {
         "EXECUTABLE": ("uint64_t", lco.executable.handle),
