@@ -22,9 +22,9 @@ from core.isa.engine.memory import DeviceMemory
 from core.isa.engine.operands import Operands
 from core.isa.engine.state import EXEC_LO
 
-# 64 MiB of VGPR + scratch state per chunk: a 2^22-work-item vector add (8 VGPRs, wave32)
-# runs in 2 chunks of 65536 waves; numpy temporaries of one instruction add a few
-# [waves, lanes] arrays on top (another ~16 MiB at that size).
+# 64 MiB of wave state (VGPRs, scratch, 1 KiB of SGPRs and bookkeeping) per chunk: a
+# 2^22-work-item vector add (8 VGPRs, wave32, 2 KiB a wave) runs in 4 chunks of 32768 waves;
+# numpy temporaries of one instruction add a few [waves, lanes] arrays on top (~4 MiB each).
 CHUNK_STATE_BYTES = 64 << 20
 DEFAULT_WATCHDOG = 1 << 26          # instructions per wave
 DYNAMIC_STACK_BYTES = 16 << 10      # per work-item, when the kernel's stack size is not static
@@ -155,7 +155,10 @@ class Scheduler:
             w.executed[idx] += 1
             lane_count += self._active_lanes(idx)
             if redirected:
-                uniform = False
+                # A branch every wave of a whole-chunk group took alike keeps the group whole.
+                uniform = uniform and self._still_together(idx)
+                if uniform:
+                    pc = int(w.pc[idx][0]) if n else pc
             else:
                 pc = inst.address + inst.size
                 w.pc[idx] = pc
@@ -178,6 +181,11 @@ class Scheduler:
         lowest = pcs.min()
         group = candidates[pcs == lowest]
         return group, group.size, int(lowest), group.size == candidates.size
+
+    def _still_together(self, idx):
+        w = self.w
+        pcs = w.pc[idx]
+        return bool(w.live[idx].all() and not w.waiting[idx].any() and pcs.min() == pcs.max())
 
     def _active_lanes(self, idx):
         exec_lo = self.w.sgpr[idx, EXEC_LO]
