@@ -187,11 +187,9 @@ def _linked_and_relocatable(tmp_path):
     return linked, str(obj)
 
 
-def test_pc_relative_relocation_formulas_reproduce_the_linker(tmp_path):
-    """REL32_LO/HI (s_getpc-relative addressing) and REL64 (descriptor entry offsets) never
-    reach the loader from lld; applying them to the .o's relocations with the linked
-    addresses must give exactly the bytes lld wrote."""
-    linked_path, obj_path = _linked_and_relocatable(tmp_path)
+def _apply_like_the_linker(obj_path, linked_path, kinds):
+    """Apply our formulas to every relocation of `kinds` in the object file, with the
+    addresses the linked file gave; return the kinds checked. Each must match lld's bytes."""
     linked = ELFFile(open(linked_path, "rb"))
     obj = ELFFile(open(obj_path, "rb"))
     linked_symbols = {s.name: s["st_value"] for s in linked.get_section_by_name(".symtab").iter_symbols()}
@@ -204,19 +202,37 @@ def test_pc_relative_relocation_formulas_reproduce_the_linker(tmp_path):
         symtab = obj.get_section(section["sh_link"])
         for entry in section.iter_relocations():
             kind = entry["r_info_type"]
-            if kind not in (relocations.R_AMDGPU_REL32_LO, relocations.R_AMDGPU_REL32_HI,
-                            relocations.R_AMDGPU_REL64):
+            if kind not in kinds:
                 continue
+            symbol = symtab.get_symbol(entry["r_info_sym"])
+            address = (linked.get_section_by_name(symbol.name)["sh_addr"] if symbol["st_info"]["type"] == "STT_SECTION"
+                       else linked_symbols[symbol.name])
             rel = Relocation(entry["r_offset"], kind, entry["r_info_sym"], entry["r_addend"])
-            place = out["sh_addr"] + entry["r_offset"]
-            symbol = linked_symbols[symtab.get_symbol(entry["r_info_sym"]).name]
-            produced = relocations.value(rel, symbol, place, 0)
+            produced = relocations.value(rel, address, out["sh_addr"] + entry["r_offset"], 0)
             start = out["sh_offset"] + entry["r_offset"]
-            assert out.stream.seek(start) == start
+            out.stream.seek(start)
             assert produced == out.stream.read(len(produced)), relocations.NAMES[kind]
             checked.add(kind)
-    assert checked == {relocations.R_AMDGPU_REL32_LO, relocations.R_AMDGPU_REL32_HI,
-                       relocations.R_AMDGPU_REL64}
+    return checked
+
+
+def test_absolute_and_pc_relative_formulas_reproduce_a_static_link(tmp_path):
+    obj, exe = tmp_path / "relocs.o", tmp_path / "relocs.exe"
+    subprocess.run(["llvm-mc-15", "-triple=amdgcn-amd-amdhsa", "-mcpu=gfx1030", "-filetype=obj",
+                    "-o", str(obj), os.path.join(KERNELS, "loader_relocs.s")], check=True)
+    subprocess.run(["ld.lld-15", "--no-pie", "-e", "entry", "-o", str(exe), str(obj)], check=True)
+    kinds = {relocations.R_AMDGPU_ABS32, relocations.R_AMDGPU_ABS64, relocations.R_AMDGPU_REL32_LO,
+             relocations.R_AMDGPU_REL32_HI}
+    assert _apply_like_the_linker(str(obj), str(exe), kinds) == kinds
+
+
+def test_pc_relative_relocation_formulas_reproduce_the_linker(tmp_path):
+    """REL32_LO/HI (s_getpc-relative addressing) and REL64 (descriptor entry offsets) never
+    reach the loader from lld; applying them to the .o's relocations with the linked
+    addresses must give exactly the bytes lld wrote."""
+    linked_path, obj_path = _linked_and_relocatable(tmp_path)
+    kinds = {relocations.R_AMDGPU_REL32_LO, relocations.R_AMDGPU_REL32_HI, relocations.R_AMDGPU_REL64}
+    assert _apply_like_the_linker(obj_path, linked_path, kinds) == kinds
 
 
 @pytest.mark.parametrize("data,reason", [
