@@ -17,11 +17,11 @@ from core.isa.engine.faults import KernelFault  # noqa: F401  (part of this modu
 
 @dataclass
 class DispatchStats:
-    """What one dispatch cost: waves run, instructions issued (per wave group and per lane)."""
+    """What one dispatch cost: waves run, instructions issued (per wave and per lane)."""
     waves: int = 0
     workgroups: int = 0
     wave_instructions: int = 0      # instructions executed, counted once per wave
-    lane_instructions: int = 0      # instructions executed, counted once per active lane
+    lane_instructions: int = 0      # instructions executed x lanes whose EXEC bit was set at issue
     batches: int = 0                # workgroup-aligned chunks the grid was split into
     seconds: float = 0.0
 

@@ -127,9 +127,9 @@ kernel void twice(global const int *in, global int *out) {
 
 def _dispatch_with_pointer(session, co, name, pointer, n):
     """Run `name`(pointer, out) with `out` in the arena; return out."""
-    from core.isa.engine.testlaunch import _kernel
+    from core.isa.engine.testlaunch import loaded_kernel
     from softgpu_shim.hsa_abi import KERNEL_DISPATCH_PACKET
-    kernel = _kernel(session, co, name)
+    kernel = loaded_kernel(session, co, name)
     arena = session.arena
     out = arena.allocate(4 * n)
     args = arena.allocate(256)

@@ -7,12 +7,14 @@ Holds two invariants:
 - an address outside every live allocation, or bytes that do not decode, fault as
   ILLEGAL_INSTRUCTION at that PC rather than reading stray memory.
 """
+import threading
 import weakref
 
 from core.isa.engine.faults import illegal_instruction
 from core.isa.engine.registry import handler_for
 
 _BY_CODE_OBJECT = weakref.WeakKeyDictionary()     # LoadedCodeObject -> {wave64: Code}
+_lock = threading.Lock()                           # packet processors of several queues share it
 
 
 def code_for(arena, kernel, wave64):
@@ -20,10 +22,11 @@ def code_for(arena, kernel, wave64):
     owner = getattr(kernel, "code_object", None)
     if owner is None:
         return Code(arena, wave64)
-    caches = _BY_CODE_OBJECT.setdefault(owner, {})
-    if wave64 not in caches:
-        caches[wave64] = Code(arena, wave64)
-    return caches[wave64]
+    with _lock:
+        caches = _BY_CODE_OBJECT.setdefault(owner, {})
+        if wave64 not in caches:
+            caches[wave64] = Code(arena, wave64)
+        return caches[wave64]
 
 
 class Code:

@@ -11,7 +11,7 @@ Holds three invariants:
 """
 import numpy as np
 
-from core.isa.engine.state import EXEC_LO, NULL, M0
+from core.isa.engine.state import EXEC_LO, M0, NULL, SGPR_SLOTS
 
 WIDE_TYPES = ("b64", "u64", "i64", "f64")
 HALF_TYPES = ("b16", "u16", "i16", "f16")
@@ -89,6 +89,8 @@ class Operands:
                 return zero.astype(np.uint64 if wide else np.uint32)
             if slot == NULL:
                 return np.zeros(self.n, np.uint64 if wide else np.uint32)
+            if slot >= SGPR_SLOTS:
+                raise self.ctx.illegal(f"source {op.text} is not modelled")
             if wide:
                 pair = self.w.sgpr[self.idx, slot:slot + 2].astype(np.uint64)
                 return pair[:, 0] | (pair[:, 1] << np.uint64(32))
@@ -116,6 +118,8 @@ class Operands:
             self._store_sgpr(slot, np.asarray(value).astype(np.uint32))
 
     def _store_sgpr(self, slot, value):
+        if slot >= SGPR_SLOTS:
+            raise self.ctx.illegal(f"scalar register {slot} cannot be written")
         self.w.sgpr[self.idx, slot] = value
         if slot in (EXEC_LO, EXEC_LO + 1):
             self._exec = None

@@ -6,21 +6,23 @@ Holds two invariants:
   packet in device memory that the dispatch pointer points at;
 - every allocation made here is freed before returning, also when the kernel faults.
 """
+import weakref
+
 import numpy as np
 
 from core.isa.launch import Local, run_dispatch
 from softgpu_shim.hsa_abi import KERNEL_DISPATCH_PACKET, PacketType
 
-_loaded = {}          # (session id, path) -> {kernel name: kernel_object}
-KERNARG_ALIGN = 16
+_loaded = weakref.WeakKeyDictionary()     # session -> {path: {kernel name: kernel_object}}
 
 
-def _kernel(session, path, name):
+def loaded_kernel(session, path, name):
+    """The LoadedKernel `name` of the code object file `path`, loaded once per session."""
     from core.loader.kernels import find_kernel, load_code_object_for_tests
-    key = (id(session), path)
-    if key not in _loaded:
-        _loaded[key] = load_code_object_for_tests(session, path)
-    objects = _loaded[key]
+    files = _loaded.setdefault(session, {})
+    if path not in files:
+        files[path] = load_code_object_for_tests(session, path)
+    objects = files[path]
     if name not in objects:
         raise KeyError(f"{path} has no kernel {name!r} (it has {sorted(objects)})")
     return find_kernel(session, objects[name])
@@ -47,7 +49,7 @@ def _scalar_bytes(value, size, type_name):
 
 def launch_code_object(session, path, name, args, grid, workgroup, *, private_segment_size=0,
                        group_segment_size=0, watchdog_instructions=None, with_stats=False):
-    kernel = _kernel(session, path, name)
+    kernel = loaded_kernel(session, path, name)
     grid, workgroup = _dim3(grid), _dim3(workgroup)
     arena = session.arena
     allocations = []
@@ -73,7 +75,7 @@ def launch_code_object(session, path, name, args, grid, workgroup, *, private_se
                               dynamic_lds - kernel.descriptor.group_segment_fixed_size)
             else:
                 value = next(values)
-                if kind in ("global_buffer", "dynamic_shared_pointer") and isinstance(value, Local):
+                if isinstance(value, Local):
                     dynamic_lds = -(-dynamic_lds // 16) * 16
                     raw = dynamic_lds.to_bytes(size, "little")
                     dynamic_lds += value.nbytes
