@@ -115,6 +115,7 @@ def test_reference_rejects_untouched_buffers(case):
 def test_kernel_matches_reference(session, case, opt, wave, code_object):
     path = case.compile(opt, wave, code_object)
     args, expected = case.inputs(wave)
-    outputs = launch(session, path, case.kernel, args, case.grid, case.workgroup)
+    outputs = launch(session, path, case.kernel, args, case.grid, case.workgroup,
+                     group_segment_size=case.group_segment)
     by_index = dict(zip([i for i, a in enumerate(args) if isinstance(a, np.ndarray)], outputs))
     case.check(args, expected, by_index)

@@ -25,3 +25,22 @@ extern "C" __global__ void hip_block_sum(const int* in, int* sums) {
 extern "C" __global__ void hip_histogram(const unsigned* data, unsigned* hist) {
   atomicAdd(&hist[data[blockIdx.x * blockDim.x + threadIdx.x] % 32u], 1u);
 }
+
+// A C++ template instantiated twice: kernels known by their mangled names. An explicit
+// fma: HIP contracts a*b+c by default, and the reference must not guess whether it did.
+template <typename T>
+__global__ void scale(T* data, T factor, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) data[i] = fma(data[i], factor, static_cast<T>(threadIdx.x));
+}
+template __global__ void scale<float>(float*, float, int);
+template __global__ void scale<double>(double*, double, int);
+
+// Dynamic shared memory: sized by the dispatch (group segment size), not by the kernel.
+extern "C" __global__ void hip_dynamic_shared(const int* in, int* out) {
+  extern __shared__ int tile[];
+  int t = threadIdx.x;
+  tile[t] = in[blockIdx.x * blockDim.x + t];
+  __syncthreads();
+  out[blockIdx.x * blockDim.x + t] = tile[blockDim.x - 1 - t] - t;
+}

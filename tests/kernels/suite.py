@@ -43,6 +43,7 @@ class Case:
     code_objects: tuple         # code object versions to build
     waves: tuple                # wave sizes to build
     opts: tuple                 # optimisation levels to build
+    group_segment: int          # dynamic LDS bytes the dispatch requests (HIP extern __shared__)
 
     def inputs(self, wave):
         rng = np.random.default_rng(zlib.crc32(self.name.encode()))
@@ -67,13 +68,14 @@ CASES = []
 
 
 def case(source, grid, workgroup, *, tolerance=None, extra=(), code_objects=(4,), waves=(32, 64),
-         opts=("-O0", "-O2"), kernel=None):
+         opts=("-O0", "-O2"), kernel=None, group_segment=0):
     """Register a case named after its build function; `kernel` when the kernel's name differs."""
     def register(build):
         as_tuple = (lambda v: (v,) if isinstance(v, int) else tuple(v))
         CASES.append(Case(build.__name__, kernel or build.__name__, source, build, as_tuple(grid),
                           as_tuple(workgroup),
-                          tolerance or {}, tuple(extra), code_objects, waves, opts))
+                          tolerance or {}, tuple(extra), code_objects, waves, opts,
+                          group_segment))
         return build
     return register
 
@@ -1038,6 +1040,32 @@ def hip_histogram(rng, wave):
     want = np.bincount(data % 32, minlength=32).astype(np.uint32)
     return [data, np.zeros(32, np.uint32)], {1: want}
 
+
+
+def _scale_case(rng, dtype):
+    data = floats(rng, 1024, -2, 2, dtype)
+    factor = dtype(-1.25)
+    fma = fma32 if dtype == np.float32 else fma64
+    want = data.copy()
+    want[:1000] = fma(data[:1000], np.full(1000, factor), (np.arange(1000) % 128).astype(dtype))
+    return [data, factor, np.int32(1000)], {0: want}
+
+
+@case("hip_kernels.hip", 1024, 128, waves=(32,), kernel="_Z5scaleIfEvPT_S0_i")
+def hip_template_float(rng, wave):
+    return _scale_case(rng, np.float32)
+
+
+@case("hip_kernels.hip", 1024, 128, waves=(32,), kernel="_Z5scaleIdEvPT_S0_i")
+def hip_template_double(rng, wave):
+    return _scale_case(rng, np.float64)
+
+
+@case("hip_kernels.hip", 1024, 256, waves=(32,), group_segment=256 * 4)
+def hip_dynamic_shared(rng, wave):
+    data = ints(rng, 1024, -10000, 10000)
+    want = data.reshape(4, 256)[:, ::-1] - np.arange(256)
+    return [data, np.zeros(1024, np.int32)], {1: want.astype(np.int32).ravel()}
 
 def variants(case):
     """Every build of a case: (opt, wave, code object version)."""
