@@ -556,10 +556,14 @@ def decode(memory, offset, address=None, wave64=False):
 
 
 def decode_all(code, base_address=0, wave64=False):
-    """Decode a whole code range in order (as llvm-objdump walks it)."""
+    """Decode a whole code range in order, as llvm-objdump walks it: zero dwords (the
+    padding between functions, no gfx1030 instruction) are skipped."""
     mem = np.frombuffer(bytes(code), np.uint8) if not isinstance(code, np.ndarray) else code
     out, offset = [], 0
     while offset + 4 <= len(mem):
+        if not mem[offset:offset + 4].any():
+            offset += 4
+            continue
         inst = decode(mem, offset, base_address + offset, wave64)
         out.append(inst)
         offset += inst.size

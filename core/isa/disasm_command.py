@@ -71,6 +71,9 @@ def listing(code, data):
             wave64 = waves.get(address, 64 if default64 else 32) == 64
             kind = f"kernel, wave{64 if wave64 else 32}" if address in waves else "function"
             yield f"{names[address]}  ({kind}) at {address:#x}:"
+        if not any(blob[offset:offset + 4]):      # zero padding between functions
+            offset += 4
+            continue
         try:
             inst = decode(blob, offset, address, wave64)
         except DecodeError as error:

@@ -187,3 +187,11 @@ def test_image_and_typed_buffer_instructions_decode():
     assert decode(nsa, 0, 0).size == len(nsa) == 12
     tbuf = decoded("tbuffer_load_format_x v1, off, s[4:7], s2 format:[BUF_FMT_32_FLOAT] offset:8")
     assert tbuf.encoding == "MTBUF" and tbuf.dst == (vgpr(1),) and tbuf.mods["offset"] == 8
+
+
+def test_decode_all_skips_zero_padding_between_functions():
+    code = assemble("s_setpc_b64 s[30:31]") + bytes(8) + assemble("s_endpgm")
+    assert [(i.address, i.mnemonic) for i in decode_all(code, 0x100)] == \
+        [(0x100, "s_setpc_b64"), (0x10C, "s_endpgm")]
+    with pytest.raises(DecodeError):                # executed, a zero dword is illegal
+        decode(bytes(4), 0, 0)
