@@ -24,6 +24,14 @@ def _u(x):
     return f"{x:#x}u", x
 
 
+def _d(x):
+    return repr(x), int(np.array(x, np.float64).view(np.uint64)), np.uint64
+
+
+def _h(x):
+    return f"{x!r}h", int(np.array(x, np.float16).view(np.uint16))
+
+
 # (OpenCL expression template, ALU mnemonic, argument makers and values, result is a mask)
 CASES = [
     *[("__builtin_amdgcn_frexp_expf({})", "v_frexp_exp_i32_f32", [_f(x)], False)
@@ -52,7 +60,16 @@ CASES = [
     *[("as_uint(__builtin_amdgcn_sinf({}))", "v_sin_f32", [_f(x)], False) for x in (0.25, 0.0, 0.75)],
     *[("as_uint(__builtin_amdgcn_cosf({}))", "v_cos_f32", [_f(x)], False) for x in (0.0, 0.5)],
     *[("as_uint(__builtin_amdgcn_cvt_pkrtz({}, {}))", "v_cvt_pkrtz_f16_f32", [_f(a), _f(b)], False)
-      for a, b in ((1 / 3, -2 / 3), (1e6, -1e6), (1.0, 65519.0))],
+      for a, b in ((1 / 3, -2 / 3), (1e6, -1e6), (1.0, 65519.0), (65520.0, 1e-8))],
+    *[("__builtin_amdgcn_alignbit({}, {}, {})", "v_alignbit_b32", [_u(a), _u(b), _u(c)], False)
+      for a, b, c in ((0x12345678, 0x9ABCDEF0, 12), (0x12345678, 0x9ABCDEF0, 44))],
+    *[("as_uint(__builtin_amdgcn_rcpf({}))", "v_rcp_f32", [_f(x)], False) for x in (3.0, -7.0)],
+    *[("__builtin_amdgcn_frexp_exp({})", "v_frexp_exp_i32_f64", [_d(x)], False) for x in (1e-310, 1024.0)],
+    *[("as_uint(__builtin_amdgcn_cubeid({}, {}, {}))", "v_cubeid_f32", [_f(a), _f(b), _f(c)], False)
+      for a, b, c in ((0.5, 0.25, -2.0), (-3.0, 1.0, 0.5), (0.1, -2.0, 1.0))],
+    *[("as_ushort(__builtin_amdgcn_fmed3h({}, {}, {}))", "v_med3_f16", [_h(a), _h(b), _h(c)], False)
+      for a, b, c in ((1.0, 3.0, 2.0), (-1.0, -0.5, 4.0))],
+    ("as_ushort(__builtin_amdgcn_ldexph({}, {}))", "v_ldexp_f16", [_h(1.5), ("3", 3)], False),
 ]
 
 
@@ -61,7 +78,8 @@ def _source():
     for i, (template, _, args, is_mask) in enumerate(CASES):
         expr = template.format(*(a[0] for a in args))
         lines.append(f"  o[{i}] = {'(' + expr + ') ? 1u : 0u' if is_mask else '(uint)(' + expr + ')'};")
-    return "__kernel void folds(__global uint *o) {\n" + "\n".join(lines) + "\n}\n"
+    return ("#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n__kernel void folds(__global uint *o) {\n"
+            + "\n".join(lines) + "\n}\n")
 
 
 @pytest.fixture(scope="module")
@@ -89,6 +107,6 @@ def test_alu_matches_llvms_constant_folding(folded, index):
     template, name, args, is_mask = CASES[index]
     if index not in folded:
         pytest.skip(f"clang-15 does not fold {template}")
-    got = alu.lookup(name)(*(np.array([a[1]], dtype=np.uint32) for a in args))[0]
+    got = alu.lookup(name)(*(np.array([a[1]], dtype=a[2] if len(a) > 2 else np.uint32) for a in args))[0]
     got = int(bool(got[0])) if is_mask else int(got[0])
     assert got == folded[index], (template.format(*(a[0] for a in args)), hex(got), hex(folded[index]))
