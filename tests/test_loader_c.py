@@ -1,6 +1,5 @@
 """C programs against the official headers load real code objects; every symbol attribute
 they print must be what llvm-readelf-15 reports for the same file."""
-import os
 import re
 import subprocess
 
