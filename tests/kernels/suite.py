@@ -1,7 +1,7 @@
 """The kernel suite: every kernel of tests/kernels/ described as data, with its reference.
 
-A case is a function named after its kernel, registered with @case(source, grid,
-workgroup, ...). Called with a seeded numpy Generator and the wave size, it returns the
+A case is a function named after its test (and its kernel, unless @case names another),
+registered with @case(source, grid, workgroup, ...). Called with a seeded numpy Generator and the wave size, it returns the
 kernel's arguments (numpy arrays for pointers, numpy scalars for values, Local(n) for
 dynamic __local pointers) and what to expect: {argument index: expected array} compared
 with the case's tolerance for that argument (exact by default), or {(indices...): check}
@@ -10,8 +10,9 @@ AssertionError unless the outputs agree with some serial order).
 
 Holds three invariants:
 - inputs come from a generator seeded by the case name, so every failure reproduces;
-- references are computed by numpy from the inputs alone, rounded as the hardware rounds
-  (float tolerances are the OpenCL spec's, never looser);
+- references are computed by numpy from the inputs alone, rounded as the hardware (with
+  ROCm's device libraries) rounds; float tolerances are the OpenCL spec's, and where the
+  spec leaves accuracy to the implementation (native_*, mad) a stated bound;
 - no expected output equals the buffer the kernel starts from, and no order check accepts
   the initial buffers (tests/isa/test_kernel_suite.py asserts both), so a kernel that
   writes nothing cannot pass.
@@ -54,7 +55,7 @@ class Case:
         return compile_(self.source, opt=opt, wave64=(wave == 64), code_object=code_object,
                         extra=self.extra)
 
-    def check(self, args, expected, outputs):
+    def check(self, expected, outputs):
         """outputs: {argument index: array} as the kernel left them."""
         for key, want in expected.items():
             if isinstance(key, tuple):
@@ -72,10 +73,9 @@ def case(source, grid, workgroup, *, tolerance=None, extra=(), code_objects=(4,)
     """Register a case named after its build function; `kernel` when the kernel's name differs."""
     def register(build):
         as_tuple = (lambda v: (v,) if isinstance(v, int) else tuple(v))
-        CASES.append(Case(build.__name__, kernel or build.__name__, source, build, as_tuple(grid),
-                          as_tuple(workgroup),
-                          tolerance or {}, tuple(extra), code_objects, waves, opts,
-                          group_segment))
+        CASES.append(Case(build.__name__, kernel or build.__name__, source, build,
+                          as_tuple(grid), as_tuple(workgroup), tolerance or {}, tuple(extra),
+                          code_objects, waves, opts, group_segment))
         return build
     return register
 
