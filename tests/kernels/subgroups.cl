@@ -26,3 +26,16 @@ kernel void cross_lane_builtins(global const int* a, global int* out) {
   // 38 is LLVM's signed-greater-than predicate: a ballot of x > 0.
   out[6 * i + 5] = popcount(__builtin_amdgcn_sicmp(x, 0, 38));
 }
+
+// DPP row operations (rows of 16 lanes) with the invalid-source rules: bound_ctrl off keeps
+// the old value, on writes 0; v_permlane16 / v_permlanex16 with lane selects.
+kernel void dpp_permlane(global const int* a, global int* out) {
+  size_t i = get_global_id(0);
+  int x = a[i];
+  out[6 * i + 0] = __builtin_amdgcn_update_dpp(-1, x, 0x111, 0xf, 0xf, false);
+  out[6 * i + 1] = __builtin_amdgcn_update_dpp(-1, x, 0x101, 0xf, 0xf, true);
+  out[6 * i + 2] = __builtin_amdgcn_update_dpp(-1, x, 0x124, 0xf, 0xf, false);
+  out[6 * i + 3] = __builtin_amdgcn_update_dpp(-1, x, 0x140, 0xf, 0xf, false);
+  out[6 * i + 4] = __builtin_amdgcn_permlane16(0, x, 0x01234567u, 0x89abcdefu, false, false);
+  out[6 * i + 5] = __builtin_amdgcn_permlanex16(0, x, 0xfedcba98u, 0x76543210u, false, false);
+}

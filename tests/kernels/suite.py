@@ -948,6 +948,27 @@ def cross_lane_builtins(rng, wave):
     return [a, np.zeros(6 * N, np.int32)], {1: want.astype(np.int32)}
 
 
+def _lane_select(lo, hi, r):
+    """v_permlane*16: lane r (0..15 in its row) takes nibble r of the 64-bit {hi, lo}."""
+    nibbles = np.array([(hi << 32 | lo) >> (4 * k) & 0xF for k in range(16)])
+    return nibbles[r]
+
+
+@case("subgroups.cl", N, 128)
+def dpp_permlane(rng, wave):
+    a = ints(rng, N, -1000, 1000)
+    i = np.arange(N)
+    r, row = i % 16, i - i % 16
+    want = np.stack([np.where(r == 0, -1, a[i - 1]),                 # row_shr:1, old kept
+                     np.where(r == 15, 0, a[np.minimum(i + 1, N - 1)]),  # row_shl:1, bound_ctrl
+                     a[row + (r - 4) % 16],                          # row_ror:4
+                     a[row + 15 - r],                                # row_mirror
+                     a[row + _lane_select(0x01234567, 0x89ABCDEF, r)],
+                     a[(i & ~31) + ((i & 16) ^ 16) + _lane_select(0xFEDCBA98, 0x76543210, r)]],
+                    axis=1)
+    return [a, np.zeros(6 * N, np.int32)], {1: want.astype(np.int32)}
+
+
 # --- ND ranges with partial work-groups ---
 
 def _ids(grid, group):
