@@ -194,12 +194,17 @@ class PacketProcessor:
         handled = False
         if error.status == Status.ERROR_MEMORY_APERTURE_VIOLATION:
             handled = self.session.system_events.memory_fault(queue.agent, (report or {}).get("address"))
+        # An unhandled memory fault is reported even to a queue with a callback: ROCr prints
+        # its "memory access fault" line whatever the client registered (HIP's callback
+        # only names the status before it aborts).
+        unhandled_fault = error.status == Status.ERROR_MEMORY_APERTURE_VIOLATION and not handled
+        if not queue.has_error_callback or unhandled_fault:
+            sys.stderr.write(f"softgpu: queue {queue.id} error {Status(error.status).name}: {error}\n")
+            if report:
+                sys.stderr.write("softgpu: " + format_fault(report) + "\n")
         if queue.has_error_callback:
             queue.call_error_callback(error.status)
             return
-        sys.stderr.write(f"softgpu: queue {queue.id} error {Status(error.status).name}: {error}\n")
-        if report:
-            sys.stderr.write("softgpu: " + format_fault(report) + "\n")
         if ABORT_ON_UNHANDLED and report and not handled:
             # ROCr aborts the process on a GPU fault nobody handles.
             sys.stderr.flush()

@@ -76,7 +76,7 @@ int main(int argc, char **argv) {
         expected = HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION;
     } else if (!strcmp(what, "trap")) {
         p.kernel_object = aql_kernel(&env, "trap_now");
-        expected = HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION;
+        expected = HSA_STATUS_ERROR_EXCEPTION;  /* ROCr's status for a trapping wave */
     } else {
         printf("FAIL unknown case %s\n", what);
         return 2;

@@ -10,8 +10,10 @@ Holds three invariants:
 """
 import numpy as np
 
+from core.isa.engine.faults import KernelFault
 from core.isa.engine.registry import handles
 from core.isa.engine.state import VCC_LO, EXEC_LO
+from softgpu_shim.hsa_abi import Status
 
 HW_REG_MODE, HW_REG_STATUS, HW_REG_TRAPSTS, HW_REG_HW_ID, HW_REG_GPR_ALLOC = 1, 2, 3, 4, 5
 HW_REG_LDS_ALLOC, HW_REG_IB_STS, HW_REG_SH_MEM_BASES = 6, 7, 15
@@ -23,7 +25,8 @@ HW_REG_SHADER_CYCLES = 29
          "s_waitcnt_lgkmcnt", "s_waitcnt_depctr", "s_clause", "s_inst_prefetch", "s_sleep",
          "s_setprio", "s_icache_inv", "s_dcache_inv", "s_ttracedata", "s_ttracedata_imm",
          "s_incperflevel", "s_decperflevel", "s_wakeup", "s_version", "s_dcache_wb",
-         "s_gl1_inv")
+         "s_gl1_inv", "s_wait_idle", "s_setkill", "s_atc_probe", "s_atc_probe_buffer", "v_nop",
+         "v_clrexcp", "v_pipeflush")
 def _no_op(step, inst):
     return None
 
@@ -43,7 +46,10 @@ def _code_end(step, inst):
 
 @handles("s_trap")
 def _trap(step, inst):
-    raise step.illegal(f"s_trap {inst.src[0].value if inst.src else ''}: the kernel trapped")
+    # ROCr reports a trapping wave (llvm.trap: device-side assert and abort) as a hardware
+    # exception, HSA_STATUS_ERROR_EXCEPTION, not as an illegal instruction.
+    raise KernelFault(f"s_trap {inst.src[0].value if inst.src else ''}: the kernel trapped",
+                      Status.ERROR_EXCEPTION, **step.report())
 
 
 @handles("s_sethalt")

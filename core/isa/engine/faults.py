@@ -13,7 +13,8 @@ REPORT_FIELDS = ("kernel", "pc", "instruction", "workgroup", "wave", "lane", "ad
 
 
 class KernelFault(HsaError):
-    """A wave faulted. `.status` is MEMORY_APERTURE_VIOLATION or ILLEGAL_INSTRUCTION."""
+    """A wave faulted. `.status` is MEMORY_APERTURE_VIOLATION, ILLEGAL_INSTRUCTION or
+    EXCEPTION (s_trap)."""
 
     def __init__(self, reason, status=Status.ERROR_ILLEGAL_INSTRUCTION, **report):
         self.report = {field: report.get(field) for field in REPORT_FIELDS}
