@@ -212,6 +212,62 @@ def _m0(step):
     return step.ops.m0().astype(np.int64)
 
 
+@handles("v_swap_b32")
+def _swap(step, inst):
+    a, b = inst.dst[0], inst.src[0]
+    first, second = step.ops.vgpr_read(a.index).copy(), step.ops.vgpr_read(b.index).copy()
+    step.ops.vgpr_write(a.index, second, step.ops.exec)
+    step.ops.vgpr_write(b.index, first, step.ops.exec)
+
+
+@handles("v_swaprel_b32")
+def _swaprel(step, inst):
+    # gfx10: the source index adds M0[9:0], the destination index M0[25:16].
+    m0 = _m0(step)
+    src_shift, dst_shift = m0 & 0x3FF, (m0 >> 16) & 0x3FF
+    first = _relative_read(step, inst.dst[0], dst_shift).copy()
+    second = _relative_read(step, inst.src[0], src_shift).copy()
+    _relative_write(step, inst.dst[0], dst_shift, second)
+    _relative_write(step, inst.src[0], src_shift, first)
+
+
+# ---- relative SGPR addressing -------------------------------------------------------------
+def _sgpr_relative(step, operand, shift, count):
+    """Per wave: SGPR slots operand.index + shift[n] .. + count - 1, as [n, count] indices."""
+    slots = operand.index + shift[:, None] + np.arange(count)
+    if (slots >= 106).any():
+        raise step.illegal("M0-relative SGPR index beyond s105")
+    return step.wave_indices()[:, None], slots
+
+
+@handles("s_movrels_b32", "s_movrels_b64")
+def _s_movrels(step, inst):
+    count = 2 if inst.mnemonic.endswith("64") else 1
+    value = step.w.sgpr[_sgpr_relative(step, inst.src[0], _m0(step), count)]
+    step.w.sgpr[step.wave_indices()[:, None], inst.dst[0].index + np.arange(count)] = value
+
+
+@handles("s_movreld_b32", "s_movreld_b64")
+def _s_movreld(step, inst):
+    count = 2 if inst.mnemonic.endswith("64") else 1
+    value = step.ops.scalar_regs(inst.src[0], count) if inst.src[0].kind == "sgpr" else \
+        _split_words(step.ops.scalar(inst.src[0], "b64" if count == 2 else "b32"), count)
+    step.w.sgpr[_sgpr_relative(step, inst.dst[0], _m0(step), count)] = value
+
+
+@handles("s_movrelsd_2_b32")
+def _s_movrelsd_2(step, inst):
+    m0 = _m0(step)
+    value = step.w.sgpr[_sgpr_relative(step, inst.src[0], m0 & 0x3FF, 1)]
+    step.w.sgpr[_sgpr_relative(step, inst.dst[0], (m0 >> 16) & 0x3FF, 1)] = value
+
+
+def _split_words(value, count):
+    value = np.asarray(value, np.uint64)
+    words = [(value >> np.uint64(32 * k)) & np.uint64(0xFFFFFFFF) for k in range(count)]
+    return np.stack(words, axis=1).astype(np.uint32)
+
+
 @handles("v_movrels_b32")
 def _movrels(step, inst):
     step.ops.write_vector(inst.dst[0], _relative_read(step, inst.src[0], _m0(step)))

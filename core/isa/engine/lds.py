@@ -143,6 +143,30 @@ def _atomic(op, wide, returns):
     return run
 
 
+def _exchange2(wide, st64):
+    """ds_wrxchg2(st64)_rtn: swap data0/data1 with the elements at offset0/offset1, returning
+    both old elements (offsets scaled by the element size, and by 64 for st64)."""
+    words = 2 if wide else 1
+    scale = 4 * words * (64 if st64 else 1)
+
+    def run(step, inst):
+        vdst, addr, data = _parts(inst, True)
+        active = step.ops.exec
+        base = _addresses(step, addr)
+        old = []
+        for k, field in enumerate(("offset0", "offset1")):
+            access = acc.lds(step, base + np.uint64(int(inst.mods.get(field, 0)) * scale), active, words, 4)
+            values = np.zeros((step.n, step.w.lanes, words), np.uint32)
+            access.lanes.place(values, access.load())
+            new = np.stack([step.ops.vgpr_read(data[k].index + j) for j in range(words)], axis=-1)
+            access.store(access.lanes.take(new))
+            old.append(values)
+        old = np.concatenate(old, axis=-1)
+        for j in range(old.shape[-1]):
+            step.ops.vgpr_write(vdst.index + j, old[..., j], active)
+    return run
+
+
 def _register():
     for suffix, form in READS.items():
         HANDLERS[f"ds_read_{suffix}"] = _read(form)
@@ -153,6 +177,9 @@ def _register():
         HANDLERS[f"ds_write2st64_{suffix}"] = _write(WRITES[suffix], pair=True, st64=True)
     for suffix, form in WRITES.items():
         HANDLERS[f"ds_write_{suffix}"] = _write(form)
+    for wide, suffix in ((False, "b32"), (True, "b64")):
+        HANDLERS[f"ds_wrxchg2_rtn_{suffix}"] = _exchange2(wide, False)
+        HANDLERS[f"ds_wrxchg2st64_rtn_{suffix}"] = _exchange2(wide, True)
     for stem, (op, wide) in ATOMIC_STEMS.items():
         if "_rtn_" in stem:
             HANDLERS[f"ds_{stem}"] = _atomic(op, wide, True)

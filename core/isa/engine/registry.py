@@ -43,6 +43,14 @@ def handler_for(inst):
     return unimplemented
 
 
+def implemented():
+    """Every mnemonic the engine executes: its own handlers plus the ALU's VALU/SALU ops
+    (for `softgpu isa-report`)."""
+    from core.isa import alu
+    _load_handlers()
+    return frozenset(HANDLERS) | alu.coverage()
+
+
 _loaded = False
 
 

@@ -50,7 +50,10 @@ def _offset(inst):
 # ---- address resolution -------------------------------------------------------------------
 def _global_lanes(step, inst, vaddr, saddr):
     ops = step.ops
-    if saddr is None or saddr.kind in ("off", "null"):
+    if vaddr is None:                      # *_addtid: saddr + offset + 4 * lane
+        lanes = np.arange(step.w.lanes, dtype=np.uint64) * np.uint64(4)
+        base = ops.scalar(saddr, "b64")[:, None] + lanes[None, :]
+    elif saddr is None or saddr.kind in ("off", "null"):
         base = ops.vector(vaddr, "b64")
     else:
         base = ops.scalar(saddr, "b64")[:, None] + ops.vector(vaddr, "b32").astype(np.uint64)
@@ -60,7 +63,7 @@ def _global_lanes(step, inst, vaddr, saddr):
 def _resolve(step, inst, family, ops_list, m, esize, active):
     """List of Access objects (one per memory space hit) for the active lanes."""
     if family == "GLOBAL":
-        vaddr, saddr = ops_list["addr"], ops_list.get("saddr")
+        vaddr, saddr = ops_list.get("addr"), ops_list.get("saddr")
         return [acc.linear(step, "arena", _global_lanes(step, inst, vaddr, saddr), active, m, esize).check()]
     if family == "FLAT":
         address = _global_lanes(step, inst, ops_list["addr"], None)
@@ -149,6 +152,8 @@ def _named(family, inst):
             named["saddr"] = src.pop(0)
         elif not inst.mods.get("vaddr_off"):
             named["addr"] = src.pop(0)
+    elif inst.mods.get("addtid"):
+        named["saddr"] = src.pop(0)
     else:
         named["addr"] = src.pop(0)
         if family == "GLOBAL" and not saddr_off:
@@ -271,6 +276,9 @@ def _register():
             HANDLERS[f"{prefix}_load_{suffix}"] = _load(form)
         for suffix, form in STORES.items():
             HANDLERS[f"{prefix}_store_{suffix}"] = _store(form)
+        if prefix == "global":
+            HANDLERS["global_load_dword_addtid"] = _load(LOADS["dword"])
+            HANDLERS["global_store_dword_addtid"] = _store(STORES["dword"])
         if prefix == "scratch":
             continue
         for suffix, op in ATOMICS.items():
