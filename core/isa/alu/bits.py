@@ -6,6 +6,7 @@ are only ever made inside a helper, so NaN payloads are never touched by numpy c
 unless an op computes on them.
 """
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -17,23 +18,23 @@ class FloatFormat:
     uint: type
     float: type
 
-    @property
+    @cached_property
     def sign(self):
         return self.uint(1 << (self.bits - 1))
 
-    @property
+    @cached_property
     def exp_mask(self):
         return self.uint(((1 << (self.bits - 1 - self.mant_bits)) - 1) << self.mant_bits)
 
-    @property
+    @cached_property
     def mant_mask(self):
         return self.uint((1 << self.mant_bits) - 1)
 
-    @property
+    @cached_property
     def quiet_bit(self):
         return self.uint(1 << (self.mant_bits - 1))
 
-    @property
+    @cached_property
     def bias(self):
         return (1 << (self.bits - 2 - self.mant_bits)) - 1
 
