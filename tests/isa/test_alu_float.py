@@ -289,3 +289,20 @@ def test_min_of_two_quiet_nans_is_src1():
     a, b = u32(0x7FC00001), u32(0x7FC00002)
     assert one("v_min_f32", a, b)[0] == 0x7FC00002
     assert one("v_max_f32", a, b)[0] == 0x7FC00002
+
+
+def test_f16_division_sequence_handles_specials_and_stays_within_one_ulp():
+    # LLVM's f16 fdiv for gfx10: widen, v_rcp_f32, v_mul_f32, narrow, v_div_fixup_f16.
+    rng = np.random.default_rng(13)
+    num = np.concatenate([rng.integers(0, 2**16, 20000).astype(np.uint32), f16(0.0, 1.0, -np.inf, 0.0, 3.0, np.nan)])
+    den = np.concatenate([rng.integers(0, 2**16, 20000).astype(np.uint32), f16(0.0, 0.0, np.inf, -5.0, np.inf, 1.0)])
+    rcp = one("v_rcp_f32", one("v_cvt_f32_f16", den))
+    q = one("v_cvt_f16_f32", one("v_mul_f32", one("v_cvt_f32_f16", num), rcp))
+    got = as_f16(one("v_div_fixup_f16", q, den, num))
+    with np.errstate(all="ignore"):
+        want = as_f16(num) / as_f16(den)
+    special = ~np.isfinite(want) | (want == 0) | ~np.isfinite(as_f16(num)) | ~np.isfinite(as_f16(den))
+    assert same_bits_or_both_nan(got[special], want[special]).all()
+    # Finite quotients: within one f16 ulp (the sequence rounds in f32 before narrowing).
+    ulps = np.abs(got.astype(np.float64) - want) / np.spacing(np.abs(want)).astype(np.float64)
+    assert (ulps[~special] <= 1).all()
