@@ -620,6 +620,23 @@ def unaligned_vectors(rng, wave):
     return [f, sh, b, fo, so, bo], {3: want_f, 4: want_s, 5: want_b}
 
 
+POD = np.dtype([("a", "<i4"), ("b", "<f4"), ("c", "<i2")], align=True)
+
+
+@case("arguments.cl", 128, 64)
+def kernel_arguments(rng, wave):
+    values = [np.int8(-5), np.uint8(200), np.int16(-30000), np.uint16(60000), np.float16(1.5),
+              np.int32(-123456), np.int64(-2**40 - 7), np.float32(3.25), np.float64(-1e300)]
+    v = np.array([1.5, -2.0, 4.0, 0.25], np.float32)
+    w = np.array([7, -8, 9], np.int32)
+    pod = np.array((-77, 0.5, -3), POD)
+    row = [float(x) for x in values] + [v[0] + v[3], v[1] * v[2], w[0] - w[2], w[1],
+                                        -77, 0.5, -3]
+    want = np.tile(row, (128, 1))
+    want[:, 15] += np.arange(128)
+    return values + [v, w, pod, np.zeros(16 * 128)], {12: want}
+
+
 # --- byte and short memory ---
 
 @case("memory.cl", N, 64)
