@@ -86,3 +86,39 @@ def test_ds_wrxchg2_swaps_two_elements_and_returns_both(session):
     np.testing.assert_array_equal(out[:, 0], np.arange(64))
     np.testing.assert_array_equal(out[:, 1], np.arange(64) + 100)
     np.testing.assert_array_equal(out[:, 2:], np.broadcast_to([-1, -2], (64, 2)))
+
+
+FORMATTED = """
+kernel void formatted(global ushort *pixels, global float *out, global uint *raw_out) {
+  // A V#: base = pixels, stride 4 bytes (one 16_16 element), 64 records, format 16_16_UNORM.
+  ulong base = (ulong)pixels;
+  uint4 desc = (uint4)((uint)base, (uint)(base >> 32) | (4u << 16), 64u, 23u << 12);
+  uint i = get_global_id(0);
+  float2 v;
+  __asm__ volatile("buffer_load_format_xy %0, %1, %2, 0 idxen\\n s_waitcnt vmcnt(0)"
+                   : "=v"(v) : "v"(i), "s"(desc));
+  out[2 * i] = v.x;
+  out[2 * i + 1] = v.y;
+  float2 back = (float2)(v.y, 0.5f);
+  __asm__ volatile("tbuffer_store_format_xy %0, %1, %2, 0 format:[BUF_FMT_16_16_UNORM] idxen\\n"
+                   "s_waitcnt_vscnt null, 0"
+                   : : "v"(back), "v"(i), "s"(desc) : "memory");
+  uint r;
+  __asm__ volatile("buffer_load_dword %0, %1, %2, 0 idxen\\n s_waitcnt vmcnt(0)"
+                   : "=v"(r) : "v"(i), "s"(desc));
+  raw_out[i] = r;
+}
+"""
+
+
+def test_formatted_buffer_access_converts_unorm_components(session):
+    co = compile_opencl(FORMATTED, opt="-O2")
+    pixels = np.random.default_rng(5).integers(0, 65536, 128).astype(np.uint16)
+    pixels[:2] = (0, 65535)
+    got_pixels, out, raw = launch(session, co, "formatted",
+                                  [pixels, np.zeros(128, np.float32), np.zeros(64, np.uint32)], 64, 64)
+    np.testing.assert_array_equal(out, (pixels / 65535.0).astype(np.float32))
+    stored = got_pixels.reshape(64, 2)
+    np.testing.assert_array_equal(stored[:, 0], pixels.reshape(64, 2)[:, 1])    # y written back as x
+    np.testing.assert_array_equal(stored[:, 1], 32768)                          # 0.5 -> rint(32767.5)
+    np.testing.assert_array_equal(raw, stored[:, 0].astype(np.uint32) | (stored[:, 1].astype(np.uint32) << 16))

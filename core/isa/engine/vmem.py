@@ -13,7 +13,7 @@ import numpy as np
 
 from core.isa.alu import merge16
 from core.isa.engine import access as acc
-from core.isa.engine import atomics
+from core.isa.engine import atomics, formats
 from core.isa.engine.operands import SHARED_APERTURE_HI, PRIVATE_APERTURE_HI
 from core.isa.engine.registry import HANDLERS, handles
 
@@ -163,8 +163,8 @@ def _named(family, inst):
 
 
 def _family(inst):
-    return {"global": "GLOBAL", "flat": "FLAT", "scratch": "SCRATCH", "buffer": "MUBUF"}[
-        inst.mnemonic.split("_", 1)[0]]
+    return {"global": "GLOBAL", "flat": "FLAT", "scratch": "SCRATCH", "buffer": "MUBUF",
+            "tbuffer": "MUBUF"}[inst.mnemonic.split("_", 1)[0]]
 
 
 # ---- loads, stores, atomics ---------------------------------------------------------------
@@ -270,12 +270,95 @@ def _word_views(step, access, dtype):
     return views
 
 
+# ---- formatted buffer access (buffer_*_format_*, tbuffer_*) ---------------------------------
+COMPONENTS = {"x": 1, "xy": 2, "xyz": 3, "xyzw": 4}
+HALF_ONE = 0x3C00           # 1.0 as f16: the default w of a d16 load of a float-ish format
+
+
+def _buffer_format(step, inst, named):
+    if inst.mnemonic.startswith("tbuffer"):
+        number = int(inst.mods["format"])
+    else:
+        words = step.ops.scalar_regs(named["srsrc"], 4)[:, 3]
+        numbers = np.unique((words >> np.uint32(12)) & np.uint32(0x7F))
+        if numbers.size != 1:
+            raise step.illegal("a wave group mixes buffer formats")
+        number = int(numbers[0])
+    fmt = formats.parse(number)
+    if fmt is None:
+        raise step.illegal(f"buffer data format {number} is not modelled")
+    return fmt
+
+
+def _to_half(values, fmt):
+    """32-bit register values of a format -> the 16-bit values d16 instructions hold."""
+    if fmt.kind in formats.FLOATISH:
+        return values.view(np.float32).astype(np.float16).view(np.uint16).astype(np.uint32)
+    return values & np.uint32(0xFFFF)
+
+
+def _from_half(values, fmt):
+    if fmt.kind in formats.FLOATISH:
+        return values.astype(np.uint16).view(np.float16).astype(np.float32).view(np.uint32)
+    return values
+
+
+def _format_load(count, d16):
+    def run(step, inst):
+        named = _named("MUBUF", inst)
+        fmt = _buffer_format(step, inst, named)
+        active = step.ops.exec
+        present = min(count, fmt.components)
+        values = np.empty((step.n, step.w.lanes, count), np.uint32)
+        for c in range(count):
+            values[..., c] = fmt.default(c)
+        access = _buffer(step, inst, named, present, fmt.bytes, active)
+        loaded = np.zeros((step.n, step.w.lanes, present), np.uint32)
+        access.lanes.place(loaded, formats.to_register(access.load(), fmt))
+        values[..., :present] = np.where(active[..., None], loaded, 0)
+        vdst = named["vdst"]
+        if d16:
+            halves = _to_half(values, fmt)
+            if fmt.kind in formats.FLOATISH and count == 4 and fmt.components < 4:
+                halves[..., 3] = HALF_ONE
+            halves = np.concatenate([halves, np.zeros_like(halves[..., :count % 2])], axis=-1)
+            values = halves[..., 0::2] | (halves[..., 1::2] << np.uint32(16))
+        for j in range(values.shape[-1]):
+            step.ops.vgpr_write(vdst.index + j, values[..., j], active)
+    return run
+
+
+def _format_store(count, d16):
+    def run(step, inst):
+        named = _named("MUBUF", inst)
+        fmt = _buffer_format(step, inst, named)
+        active = step.ops.exec
+        data = named["data"]
+        if d16:
+            words = [step.ops.vgpr_read(data.index + j) for j in range(-(-count // 2))]
+            halves = [w >> np.uint32(16 * h) & np.uint32(0xFFFF) for w in words for h in (0, 1)]
+            values = np.stack([_from_half(v, fmt) for v in halves[:count]], axis=-1)
+        else:
+            values = np.stack([step.ops.vgpr_read(data.index + j) for j in range(count)], axis=-1)
+        present = min(count, fmt.components)
+        access = _buffer(step, inst, named, present, fmt.bytes, active)
+        access.store(formats.to_memory(access.lanes.take(values[..., :present]), fmt))
+    return run
+
+
 def _register():
     for prefix in ("global", "flat", "scratch", "buffer"):
         for suffix, form in LOADS.items():
             HANDLERS[f"{prefix}_load_{suffix}"] = _load(form)
         for suffix, form in STORES.items():
             HANDLERS[f"{prefix}_store_{suffix}"] = _store(form)
+        if prefix == "buffer":
+            for letters, count in COMPONENTS.items():
+                for family in ("buffer", "tbuffer"):
+                    HANDLERS[f"{family}_load_format_{letters}"] = _format_load(count, False)
+                    HANDLERS[f"{family}_load_format_d16_{letters}"] = _format_load(count, True)
+                    HANDLERS[f"{family}_store_format_{letters}"] = _format_store(count, False)
+                    HANDLERS[f"{family}_store_format_d16_{letters}"] = _format_store(count, True)
         if prefix == "global":
             HANDLERS["global_load_dword_addtid"] = _load(LOADS["dword"])
             HANDLERS["global_store_dword_addtid"] = _store(STORES["dword"])
