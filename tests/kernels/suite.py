@@ -953,6 +953,22 @@ def subgroup_collectives(rng, wave):
     return [a, np.zeros(4 * N, np.int32)], {1: want.astype(np.int32)}
 
 
+@case("subgroup_scans.cl", 512, 128, opts=("-O2",))
+def workgroup_collectives(rng, wave):
+    # Group 0 has no x > 990 and none <= -995, group 1 one x > 990, group 2 one x <= -995.
+    a = ints(rng, 512, -990, 980)
+    a[128 + 77], a[256 + 3] = 999, -1000
+    a[384:] = ints(rng, 128, -1000, 1000)
+    g = a.astype(np.int64).reshape(4, 128)
+    exclusive_min = np.concatenate([np.full((4, 1), INT_MAX),
+                                    np.minimum.accumulate(g, axis=1)[:, :-1]], axis=1)
+    any_all = np.any(g > 990, axis=1).astype(np.int64) + 2 * np.all(g > -995, axis=1)
+    want = np.stack([np.repeat(g.sum(axis=1), 128), np.cumsum(g, axis=1).ravel(),
+                     exclusive_min.ravel(), np.repeat(g[:, 5], 128), np.repeat(any_all, 128)],
+                    axis=1)
+    return [a, np.zeros(5 * 512, np.int32)], {1: want.astype(np.int32)}
+
+
 @case("subgroups.cl", N, 128)
 def cross_lane_builtins(rng, wave):
     a = ints(rng, N, -1000, 1000)
