@@ -30,3 +30,10 @@ kernel void struct_fields(global const record* in, global record* out) {
   out[i].value = r.value ^ r.weight;
   out[i].scale = r.scale * 2.0f;
 }
+
+// A larger grid (256 work-groups) of simple streaming work: the engine runs it in chunks.
+kernel void stream_triad(global const float* a, global const float* b, global float* c,
+                         float k) {
+  size_t i = get_global_id(0);
+  c[i] = fma(k, b[i], a[i]);
+}

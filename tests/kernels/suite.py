@@ -656,6 +656,13 @@ def byte_short_stores(rng, wave):
             {1: (x + 100).astype(np.int8), 2: (x * 3).astype(np.int16), 3: packed})
 
 
+@case("memory.cl", 65536, 256)
+def stream_triad(rng, wave):
+    a, b = floats(rng, 65536), floats(rng, 65536)
+    k = np.float32(-0.75)
+    return [a, b, np.zeros(65536, np.float32), k], {2: fma32(np.full(65536, k), b, a)}
+
+
 RECORD = np.dtype([("tag", "i1"), ("weight", "<i2"), ("value", "<i4"), ("scale", "<f4")],
                   align=True)
 
