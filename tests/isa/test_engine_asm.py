@@ -122,3 +122,26 @@ def test_formatted_buffer_access_converts_unorm_components(session):
     np.testing.assert_array_equal(stored[:, 0], pixels.reshape(64, 2)[:, 1])    # y written back as x
     np.testing.assert_array_equal(stored[:, 1], 32768)                          # 0.5 -> rint(32767.5)
     np.testing.assert_array_equal(raw, stored[:, 0].astype(np.uint32) | (stored[:, 1].astype(np.uint32) << 16))
+
+
+WRAP = """
+kernel void wrap(global uint *out, local uint *counter) {
+  if (get_local_id(0) == 0) *counter = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  uint address = (uint)(size_t)counter, old;
+  // Every lane adds 3 to a counter that wraps by subtracting 10 once it reaches 10.
+  __asm__ volatile("ds_wrap_rtn_b32 %0, %1, %2, %3\\n s_waitcnt lgkmcnt(0)"
+                   : "=v"(old) : "v"(address), "v"(10u), "v"(3u) : "memory");
+  out[get_global_id(0)] = old;
+}
+"""
+
+
+def test_ds_wrap_applies_lanes_in_order_on_one_counter(session):
+    co = compile_opencl(WRAP, opt="-O2")
+    out, = launch(session, co, "wrap", [np.zeros(32, np.uint32), Local(4)], 32, 32)
+    want, value = [], 0
+    for _ in range(32):
+        want.append(value)
+        value = value - 10 if value >= 10 else value + 3
+    np.testing.assert_array_equal(out, want)

@@ -130,6 +130,13 @@ def _cbranch_execnz(step, inst):
     return _jump(step, inst, ~_mask_zero(step, EXEC_LO))
 
 
+@handles("s_cbranch_cdbgsys", "s_cbranch_cdbguser", "s_cbranch_cdbgsys_or_user",
+         "s_cbranch_cdbgsys_and_user")
+def _cbranch_debugger(step, inst):
+    # These branch on debugger halt requests; no debugger ever requests one here.
+    return None
+
+
 @handles("s_getpc_b64")
 def _getpc(step, inst):
     step.ops.write_scalar(inst.dst[0], np.full(step.n, inst.address + inst.size, np.uint64), "b64")

@@ -43,6 +43,7 @@ ATOMIC_STEMS = {
     "and_b64": ("and", True), "or_b64": ("or", True), "xor_b64": ("xor", True),
     "mskor_b64": ("mskor", True), "cmpst_b64": ("cmpswap", True), "cmpst_f64": ("fcmpswap", True),
     "min_f64": ("fmin", True), "max_f64": ("fmax", True), "wrxchg_rtn_b64": ("swap", True),
+    "wrap_rtn_b32": ("wrap", False),
 }
 
 
@@ -114,14 +115,15 @@ def _write(form, pair=False, st64=False):
 def _atomic(op, wide, returns):
     dtype = np.uint64 if wide else np.uint32
     words = 2 if wide else 1
-    two_data = op in ("cmpswap", "fcmpswap", "mskor")
+    two_data = op in ("cmpswap", "fcmpswap", "mskor", "wrap")
 
     def run(step, inst):
         vdst, addr, data = _parts(inst, returns)
         active = step.ops.exec
         base = _addresses(step, addr) + np.uint64(int(inst.mods.get("offset", 0)))
         access = acc.lds(step, base, active, 1, 8 if wide else 4)
-        # ds_cmpst: data0 is the compare value, data1 the new one; ds_mskor: data0 the mask.
+        # ds_cmpst: data0 is the compare value, data1 the new one; ds_mskor: data0 the mask;
+        # ds_wrap: data0 the ring size, data1 the step.
         first = access.lanes.take(_wide_read(step, data[0].index, words))
         second = access.lanes.take(_wide_read(step, data[1].index, words)) if two_data else None
         if op in ("cmpswap", "fcmpswap"):
