@@ -49,6 +49,9 @@ MemoryFault = _error("MemoryFault", Status.ERROR_MEMORY_FAULT)
 InvalidMemoryPool = _error("InvalidMemoryPool", Status.ERROR_INVALID_MEMORY_POOL)
 RefcountOverflow = _error("RefcountOverflow", Status.ERROR_REFCOUNT_OVERFLOW)
 ResourceFree = _error("ResourceFree", Status.ERROR_RESOURCE_FREE)
+ImageFormatUnsupported = _error("ImageFormatUnsupported", ExtStatus.IMAGE_FORMAT_UNSUPPORTED)
+ImageSizeUnsupported = _error("ImageSizeUnsupported", ExtStatus.IMAGE_SIZE_UNSUPPORTED)
+ImagePitchUnsupported = _error("ImagePitchUnsupported", ExtStatus.IMAGE_PITCH_UNSUPPORTED)
 
 
 class InvalidProfile(HsaError):

@@ -34,6 +34,7 @@ class Session:
         from core.system_events import SystemEvents
         from core.queues import Queues
         from core.loader.loader import Loader
+        from core.images import Images
         self.native = native.lib
         self.profile = profile.load()
         self._closers = []
@@ -47,6 +48,7 @@ class Session:
             self.system_events = self._own(SystemEvents())
             self.packet_processing = self._own(PacketProcessing(self))
             self.async_ops = self._own(AsyncOps(self))
+            self.images = self._own(Images(self))
         except BaseException:
             self.close()
             raise

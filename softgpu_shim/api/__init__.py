@@ -11,3 +11,4 @@ from softgpu_shim.api import loader  # noqa: F401
 from softgpu_shim.api import agents  # noqa: F401
 from softgpu_shim.api import async_ops  # noqa: F401
 from softgpu_shim.api import system_events  # noqa: F401
+from softgpu_shim.api import images  # noqa: F401
