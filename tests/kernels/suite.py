@@ -813,7 +813,7 @@ def local_arg_reverse(rng, wave):
     return [data, np.zeros(512, np.int32), Local(128 * 4)], {1: want.astype(np.int32).ravel()}
 
 
-@case("local_memory.cl", 2500, 1024)
+@case("local_memory.cl", 2500, 1024, code_objects=(4, 5))
 def big_partial_reduce(rng, wave):
     data = ints(rng, 2500, -1000, 1000)
     sums = [data[k:k + 1024].sum() for k in range(0, 2500, 1024)]
