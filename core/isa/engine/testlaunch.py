@@ -10,6 +10,7 @@ import weakref
 
 import numpy as np
 
+from core.isa.engine.operands import PRIVATE_APERTURE_HI, SHARED_APERTURE_HI
 from core.isa.launch import Local, run_dispatch
 from softgpu_shim.hsa_abi import KERNEL_DISPATCH_PACKET, PacketType
 
@@ -60,54 +61,18 @@ def launch_code_object(session, path, name, args, grid, workgroup, *, private_se
         return block
 
     try:
-        kernarg = bytearray(max(kernel.kernarg_segment_size, 16))
-        explicit = [a for a in kernel.args if not a[".value_kind"].startswith("hidden_")]
-        if len(explicit) != len(args):
-            raise TypeError(f"{name} takes {len(explicit)} arguments, {len(args)} given")
-        buffers = []
-        dynamic_lds = kernel.descriptor.group_segment_fixed_size
-        values = iter(args)
-        for meta in kernel.args:
-            kind, offset, size = meta[".value_kind"], meta[".offset"], meta[".size"]
-            if kind.startswith("hidden_"):
-                # Hidden arguments follow the explicit ones, so the dynamic LDS size is final.
-                raw = _hidden(kind, size, grid, workgroup,
-                              dynamic_lds - kernel.descriptor.group_segment_fixed_size)
-            else:
-                value = next(values)
-                if isinstance(value, Local):
-                    dynamic_lds = -(-dynamic_lds // 16) * 16
-                    raw = dynamic_lds.to_bytes(size, "little")
-                    dynamic_lds += value.nbytes
-                elif kind == "global_buffer":
-                    array = np.ascontiguousarray(value)
-                    block = allocate(array.nbytes)
-                    arena.view(block.address, array.nbytes)[:] = array.view(np.uint8).reshape(-1)
-                    buffers.append((block, array))
-                    raw = block.address.to_bytes(size, "little")
-                else:
-                    raw = _scalar_bytes(value, size, meta.get(".type_name"))
-            kernarg[offset:offset + size] = raw
+        kernarg, buffers, dynamic_lds = _kernarg(kernel, args, grid, workgroup, arena, allocate)
         kernarg_block = allocate(len(kernarg))
         arena.view(kernarg_block.address, len(kernarg))[:] = np.frombuffer(bytes(kernarg), np.uint8)
-        group = dynamic_lds - kernel.descriptor.group_segment_fixed_size
+        group = dynamic_lds + group_segment_size
         packet_block = allocate(KERNEL_DISPATCH_PACKET.itemsize)
-        packet = np.zeros(1, KERNEL_DISPATCH_PACKET)
-        packet["header"] = int(PacketType.KERNEL_DISPATCH)
-        packet["setup"] = 3 if grid[2] > 1 else 2 if grid[1] > 1 else 1
-        for axis, key in enumerate("xyz"):
-            packet[f"workgroup_size_{key}"] = workgroup[axis]
-            packet[f"grid_size_{key}"] = grid[axis]
-        packet["private_segment_size"] = private_segment_size
-        packet["group_segment_size"] = group + group_segment_size
-        packet["kernel_object"] = kernel.kernel_object
-        packet["kernarg_address"] = kernarg_block.address
-        arena.view(packet_block.address, 64)[:] = packet.view(np.uint8)
+        arena.view(packet_block.address, KERNEL_DISPATCH_PACKET.itemsize)[:] = _packet(
+            kernel, grid, workgroup, private_segment_size, group, kernarg_block.address)
         stats = run_dispatch(session, kernel, grid=grid, workgroup=workgroup,
-                     kernarg_address=kernarg_block.address, packet_address=packet_block.address,
-                     private_segment_size=private_segment_size,
-                     group_segment_size=group + group_segment_size,
-                     watchdog_instructions=watchdog_instructions)
+                             kernarg_address=kernarg_block.address,
+                             packet_address=packet_block.address,
+                             private_segment_size=private_segment_size, group_segment_size=group,
+                             watchdog_instructions=watchdog_instructions)
         outputs = []
         for block, array in buffers:
             out = np.empty_like(array)
@@ -117,6 +82,54 @@ def launch_code_object(session, path, name, args, grid, workgroup, *, private_se
     finally:
         for block in allocations:
             arena.free(block.address)
+
+
+def _kernarg(kernel, args, grid, workgroup, arena, allocate):
+    """(kernarg bytes, [(buffer allocation, array)], dynamic LDS bytes) for `args`."""
+    explicit = [a for a in kernel.args if not a[".value_kind"].startswith("hidden_")]
+    if len(explicit) != len(args):
+        raise TypeError(f"{kernel.name} takes {len(explicit)} arguments, {len(args)} given")
+    kernarg = bytearray(max(kernel.kernarg_segment_size, 16))
+    buffers = []
+    static_lds = kernel.descriptor.group_segment_fixed_size
+    lds_end = static_lds
+    values = iter(args)
+    for meta in kernel.args:
+        kind, offset, size = meta[".value_kind"], meta[".offset"], meta[".size"]
+        if kind.startswith("hidden_"):
+            # Hidden arguments follow the explicit ones, so the dynamic LDS size is final.
+            raw = _hidden(kind, size, grid, workgroup, lds_end - static_lds)
+        else:
+            value = next(values)
+            if isinstance(value, Local):
+                lds_end = -(-lds_end // 16) * 16          # dynamic LDS follows the static part
+                raw = lds_end.to_bytes(size, "little")
+                lds_end += value.nbytes
+            elif kind == "global_buffer":
+                array = np.ascontiguousarray(value)
+                block = allocate(array.nbytes)
+                arena.view(block.address, array.nbytes)[:] = array.view(np.uint8).reshape(-1)
+                buffers.append((block, array))
+                raw = block.address.to_bytes(size, "little")
+            else:
+                raw = _scalar_bytes(value, size, meta.get(".type_name"))
+        kernarg[offset:offset + size] = raw
+    return kernarg, buffers, lds_end - static_lds
+
+
+def _packet(kernel, grid, workgroup, private_segment_size, group_segment_size, kernarg_address):
+    """The kernel dispatch packet's 64 bytes, as a host would write them."""
+    packet = np.zeros(1, KERNEL_DISPATCH_PACKET)
+    packet["header"] = int(PacketType.KERNEL_DISPATCH)
+    packet["setup"] = 3 if grid[2] > 1 else 2 if grid[1] > 1 else 1
+    for axis, key in enumerate("xyz"):
+        packet[f"workgroup_size_{key}"] = workgroup[axis]
+        packet[f"grid_size_{key}"] = grid[axis]
+    packet["private_segment_size"] = private_segment_size
+    packet["group_segment_size"] = group_segment_size
+    packet["kernel_object"] = kernel.kernel_object
+    packet["kernarg_address"] = kernarg_address
+    return packet.view(np.uint8)
 
 
 def _hidden(kind, size, grid, workgroup, dynamic_lds_bytes):
@@ -132,6 +145,10 @@ def _hidden(kind, size, grid, workgroup, dynamic_lds_bytes):
         value = 3 if grid[2] > 1 else 2 if grid[1] > 1 else 1
     elif kind == "hidden_dynamic_lds_size":
         value = dynamic_lds_bytes
+    elif kind == "hidden_shared_base":
+        value = SHARED_APERTURE_HI           # the apertures' high halves, as src_*_base read
+    elif kind == "hidden_private_base":
+        value = PRIVATE_APERTURE_HI
     else:
         # Global offsets are 0 in HSA; printf/hostcall/default queue/completion action,
         # multigrid sync and heap are absent (null) in this runtime.
