@@ -62,6 +62,7 @@ OPS = {
     "fmax": lambda o, d, c: _fmax(o, d),
     "fadd": lambda o, d, c: _fadd(o, d),
     "mskor": lambda o, d, c: (o & ~d) | c,
+    "csub": lambda o, d, c: np.where(o >= d, o - d, 0).astype(o.dtype),
     "wrap": lambda o, d, c: np.where(o >= d, o - d, o + c).astype(o.dtype),
 }
 

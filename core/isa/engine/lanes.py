@@ -1,5 +1,6 @@
-"""Cross-lane operations: v_readlane/v_writelane/v_readfirstlane, v_permlane16/x16, and the
-DPP16/DPP8/SDWA operand forms of VALU instructions.
+"""Cross-lane and register-file operations: v_readlane/v_writelane/v_readfirstlane,
+v_permlane16/x16, the DPP16/DPP8/SDWA operand forms of VALU instructions, v_swap, and the
+M0-relative register moves (v_movrel*, v_swaprel, s_movrel*).
 
 Holds three invariants:
 - a lane never reads another lane's value except through these functions, each one numpy

@@ -1,4 +1,5 @@
-"""Vector memory: GLOBAL, FLAT, SCRATCH and MUBUF loads, stores and atomics of every width.
+"""Vector memory: GLOBAL, FLAT, SCRATCH, MUBUF and MTBUF loads, stores and atomics of every
+width, formatted buffer access included (conversions in core.isa.engine.formats).
 
 Holds three invariants:
 - addresses follow the encodings: GLOBAL is vaddr(64) + offset, or saddr(64) + vaddr(32) +
@@ -40,7 +41,6 @@ ATOMICS = {
     "cmpswap": "cmpswap", "fcmpswap": "fcmpswap", "fmin": "fmin", "fmax": "fmax",
     "add_f32": "fadd", "csub": "csub",
 }
-atomics.OPS.setdefault("csub", lambda o, d, c: np.where(o >= d, o - d, 0).astype(o.dtype))
 
 
 def _offset(inst):
