@@ -107,6 +107,8 @@ def signature(ops, markers):
         reg = parse_reg(tok)
         if reg and (reg[0], reg[1]) in markers:
             sig.append((markers[(reg[0], reg[1])], reg[0], reg[2]))
+        elif tok == f"attr{SRC0}.x":
+            sig.append(("attr", "", 1))         # v_interp_*: src0 holds attribute and channel
         elif tok in ("0xbf800000", "-1.0"):
             sig.append(("simm32", "", 1))    # v_fmamk/s_setreg_imm32: the probe's next dword
         else:
@@ -175,6 +177,8 @@ def _src(field, variant, lit, vgpr=True):
     if field not in variant:
         return 0
     marker = {"src0": SRC0, "src1": SRC1, "src2": SRC2}[field]
+    if "attr" in variant and field == "src0":
+        return marker
     return marker + (V if vgpr and "sgpr" not in variant else 0)
 
 
@@ -282,13 +286,24 @@ def mimg(op, variant, lit=None):
             ssamp | (SRC2 // 4) << 16 | DST << 8 | SRC0]
 
 
+def vintrp(op, variant, lit=None):
+    return [0x32 << 26 | DST << 18 | op << 16 | 5 << 10 | SRC0]
+
+
+def export(op, variant, lit=None):
+    # target mrt0, all four sources enabled, done; one opcode only.
+    return [0x3E << 26 | 1 << 11 | 0xF, SRC0 | SRC1 << 8 | SRC2 << 16 | SDST << 24]
+
+
 ALL = ("dst", "src0", "src1", "src2", "sdst")
 VOP_MARKERS = {("v", DST): "vdst", ("s", DST): "vdst", ("v", SRC0): "src0",
                ("v", SRC1): "src1", ("v", SRC2): "src2", ("s", SDST): "sdst",
                ("s", SRC0): "src0", ("s", SRC1): "src1", ("s", SRC2): "src2"}
 VOP3_VARIANTS = (ALL, ("dst", "src0", "src1", "sdst"), ("dst", "src0", "sdst"),
-                 ("dst", "sdst"), ("sdst",), ("sgpr",) + ALL, ("sgpr", "dst", "src0", "src1"),
-                 ("sgpr", "dst", "src0"))
+                 # v_interp_*_e64: src0 holds an attribute (attr20.x), not a register
+                 ("attr", "dst", "src0", "src1", "src2"), ("attr", "dst", "src0", "src1"),
+                 ("dst", "sdst"), ("sdst",),
+                 ("sgpr",) + ALL, ("sgpr", "dst", "src0", "src1"), ("sgpr", "dst", "src0"))
 
 
 def build_tables():
@@ -332,6 +347,9 @@ def build_tables():
     tables["MIMG"] = learn(range(0x100), mimg, (ALL + ("ssamp",), ALL),
                            {("v", DST): "vdata", ("v", SRC0): "vaddr", ("s", SRC2): "srsrc",
                             ("s", 52): "ssamp"})
+    tables["VINTRP"] = learn(range(4), vintrp, (ALL,), {("v", DST): "vdst", ("v", SRC0): "vsrc"})
+    tables["EXP"] = learn(range(1), export, (ALL,), {("v", SRC0): "vsrc0", ("v", SRC1): "vsrc1",
+                                                     ("v", SRC2): "vsrc2", ("v", SDST): "vsrc3"})
     return tables
 
 
@@ -466,6 +484,8 @@ def modifiers(tables):
             dis = _probe_all(family, build, tables, ops,
                              lambda w, p, b=bit: [w[0] | 1 << (11 + b), w[1]])
             for k, op in enumerate(ops):
+                if k in dis and dis[k][0].endswith(" high"):    # v_interp_*_f16 high
+                    found[op]["high"] = found[op].get("high", ()) + (bit,)
                 m = re.search(r" op_sel:\[([\d,]+)\]", dis[k][0]) if k in dis else None
                 if m:
                     entries = m.group(1).split(",")

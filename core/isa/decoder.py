@@ -261,6 +261,9 @@ def _vop_operands(entry, fields, wave64, literal):
             seen_src = True
         elif field in ("vdst", "sdst"):
             dst.append(source(fields[field], width))
+        elif field == "attr":
+            seen_src = True
+            src.append(Operand("attr", fields["src0"] & 0x3F, 1, (fields["src0"] >> 6) & 3))
         else:
             seen_src = True
             src.append(source(fields[field], width, literal))
@@ -516,8 +519,30 @@ def _mimg(w, mem, offset, address, wave64):
                        Mods(mods), (), (), wave64)
 
 
+def _vintrp(w, mem, offset, address, wave64):
+    """Graphics parameter interpolation (no compute kernel has it): decoded for its text."""
+    op = (w >> 16) & 3
+    entry = _entry("VINTRP", op)
+    vsrc = w & 0xFF
+    mods = {"attr": (w >> 10) & 0x3F, "chan": (w >> 8) & 3, "vsrc": vsrc}
+    src = () if op == 2 else (vgpr(vsrc),)        # v_interp_mov_f32 names a parameter
+    return Instruction(address, 4, "VINTRP", op, entry.name, "e32", (vgpr((w >> 18) & 0xFF),),
+                       src, Mods(mods), (), (), wave64)
+
+
+def _exp(w, mem, offset, address, wave64):
+    """Graphics export (no compute kernel has it): decoded for its text."""
+    entry = _entry("EXP", 0)
+    w1 = _dword(mem, offset + 4)
+    mods = {"en": w & 0xF, "target": (w >> 4) & 0x3F, "compr": (w >> 10) & 1,
+            "done": (w >> 11) & 1, "vm": (w >> 12) & 1}
+    src = tuple(vgpr((w1 >> (8 * i)) & 0xFF) for i in range(4))
+    return Instruction(address, 8, "EXP", 0, entry.name, "", (), src, Mods(mods), (), (),
+                       wave64)
+
+
 _MAJOR = {0x35: _vop3, 0x33: _vop3p, 0x3D: _smem, 0x36: _ds, 0x37: _flat, 0x38: _mubuf,
-          0x3A: _mtbuf, 0x3C: _mimg}
+          0x3A: _mtbuf, 0x3C: _mimg, 0x32: _vintrp, 0x3E: _exp}
 
 
 def decode(memory, offset, address=None, wave64=False):

@@ -138,6 +138,8 @@ def _format_vop(inst, entry):
             sel = [mods["op_sel"] >> b & 1 for b in bits]
             if any(sel):
                 tail += " op_sel:[" + ",".join(map(str, sel)) + "]"
+        if any(mods["op_sel"] >> bit & 1 for bit in entry.mods.get("high", ())):
+            tail += " high"
         if mods["clamp"] and entry.mods.get("clamp"):
             tail += " clamp"
         if entry.mods.get("omod"):
@@ -370,7 +372,35 @@ def _format_mimg(inst, entry):
     return f"{inst.mnemonic} {', '.join(op.text for op in inst.dst + inst.src)}"
 
 
-_FORMATS = {"SOPP": _format_sopp, "SOPK": _format_sopk, "SOP1": _format_scalar,
+def _format_vintrp(inst, entry):
+    mods = inst.mods
+    attr = f"attr{mods['attr']}.{'xyzw'[mods['chan']]}"
+    if inst.opcode == 2:
+        param = {0: "p10", 1: "p20", 2: "p0"}.get(mods["vsrc"], f"invalid_param_{mods['vsrc']}")
+        return f"{inst.mnemonic}_e32 {inst.dst[0].text}, {param}, {attr}"
+    return f"{inst.mnemonic}_e32 {inst.dst[0].text}, {inst.src[0].text}, {attr}"
+
+
+def _export_target(target):
+    if target < 8:
+        return f"mrt{target}"
+    if 12 <= target <= 16:
+        return f"pos{target - 12}"
+    if 32 <= target < 64:
+        return f"param{target - 32}"
+    return {8: "mrtz", 9: "null", 20: "prim"}.get(target, f"invalid_target_{target}")
+
+
+def _format_exp(inst, entry):
+    mods = inst.mods
+    # Compressed exports send two packed sources: slots 0-1 show vsrc0, slots 2-3 vsrc1.
+    regs = [inst.src[i // 2] for i in range(4)] if mods["compr"] else list(inst.src)
+    texts = [r.text if mods["en"] >> i & 1 else "off" for i, r in enumerate(regs)]
+    text = f"exp {_export_target(mods['target'])} {', '.join(texts)}"
+    return text + "".join(f" {flag}" for flag in ("done", "compr", "vm") if mods[flag])
+
+
+_FORMATS = {"VINTRP": _format_vintrp, "EXP": _format_exp, "SOPP": _format_sopp, "SOPK": _format_sopk, "SOP1": _format_scalar,
             "SOP2": _format_scalar, "SOPC": _format_scalar, "SMEM": _format_smem,
             "DS": _format_ds, "FLAT": _format_flat, "GLOBAL": _format_flat,
             "SCRATCH": _format_flat, "MUBUF": _format_buffer, "MTBUF": _format_buffer,

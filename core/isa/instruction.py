@@ -53,9 +53,10 @@ INV_2PI = 0.15915494309189532
 @dataclass(frozen=True, slots=True)
 class Operand:
     """One operand: kind in ('sgpr','vgpr','ttmp','special','inline_int','inline_float',
-    'literal','label','off','null'); index is the first register number (the field id for
-    'special', e.g. 106 for vcc_lo); count its width in dwords; value the constant (inline,
-    literal as the raw 32-bit pattern) or the branch target address of a 'label'."""
+    'literal','label','off','null','attr'); index is the first register number (the field id
+    for 'special', e.g. 106 for vcc_lo; the attribute of an 'attr'); count its width in
+    dwords; value the constant (inline, literal as the raw 32-bit pattern), the branch
+    target address of a 'label', or the channel (0-3 for x-w) of an 'attr'."""
     kind: str
     index: int = 0
     count: int = 1
@@ -82,7 +83,9 @@ class Operand:
         if kind == "literal":
             return f"0x{self.value:x}"
         if kind == "label":
-            return str(self.value)
+            return f"0x{self.value:x}"
+        if kind == "attr":
+            return f"attr{self.index}.{'xyzw'[self.value]}"
         if kind == "off":
             return "off"
         if kind == "null":

@@ -28,7 +28,7 @@ LAYOUT = {
     "VOP3": (0x35 << 26, 16, 3), "VOP3B": (0x35 << 26, 16, 3), "VOP3P": (0xCC << 24, 16, 3),
     "DS": (0x36 << 26, 18, 2), "FLAT": (0x37 << 26, 18, 2), "GLOBAL": (0x37 << 26 | 2 << 14, 18, 2),
     "SCRATCH": (0x37 << 26 | 1 << 14, 18, 2), "MUBUF": (0x38 << 26, 18, 2),
-    "MTBUF": (0x3A << 26, 16, 2),
+    "MTBUF": (0x3A << 26, 16, 2), "VINTRP": (0x32 << 26, 16, 1), "EXP": (0x3E << 26, 0, 2),
 }
 # VOP1/VOP2/VOPC with src0 naming a DPP16, DPP8 (with fi) or SDWA extension dword.
 EXTENSIONS = {"dpp": 250, "dpp8": 233, "dpp8fi": 234, "sdwa": 249}
@@ -42,11 +42,11 @@ FREE = {
     "SOPP": 0x0000FFFF, "SMEM": 0x0003FFFF, "VOP1": 0x01FE01FF, "VOP2": 0x01FFFFFF,
     "VOPC": 0x0001FFFF, "VOP3": 0x0000FFFF, "VOP3B": 0x0000FFFF, "VOP3P": 0x0000FFFF,
     "DS": 0x0003FFFF, "FLAT": 0x00033FFF, "GLOBAL": 0x00033FFF, "SCRATCH": 0x00033FFF,
-    "MUBUF": 0x0003FFFF, "MTBUF": 0x03F8FFFF,
+    "MUBUF": 0x0003FFFF, "MTBUF": 0x03F8FFFF, "VINTRP": 0x03FCFFFF, "EXP": 0x00001FFF,
 }
 # Forms llvm prints in ways no compiled kernel can contain: LDS-direct loads (lds bit),
-# s_waitcnt_depctr/s_sendmsg immediates outside llvm's named set, VINTRP-in-VOP3.
-SKIP = re.compile(r"/\*|invalid|\blds\b|depctr|sendmsg|v_interp")
+# s_waitcnt_depctr/s_sendmsg immediates outside llvm's named set.
+SKIP = re.compile(r"/\*|invalid|\blds\b|depctr|sendmsg")
 COUNT = 400
 
 
@@ -139,10 +139,12 @@ def _assemble(texts):
             for i in range(len(texts))]
 
 
-@pytest.mark.parametrize("family", sorted(LAYOUT))
+# llvm-mc reads compressed exports' operands differently from how llvm-objdump prints them.
+@pytest.mark.parametrize("family", sorted(set(LAYOUT) - {"EXP"}))
 def test_llvm_mc_round_trip(family):
     """decode -> text -> llvm-mc -> bytes -> decode gives the same text."""
-    texts = [d for _e, d, _b in _agreements(family, False)]
+    # llvm-mc-15 encodes v_interp_*_f16 "high" nowhere: the only text it does not keep.
+    texts = [d for _e, d, _b in _agreements(family, False) if " high" not in d]
     encodings = _assemble(texts)
     assembled = [(t, e) for t, e in zip(texts, encodings) if e is not None]
     assert len(assembled) >= 0.8 * len(texts), "llvm-mc refused most texts"
