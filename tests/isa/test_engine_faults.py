@@ -89,3 +89,45 @@ def test_launch_frees_its_allocations_after_a_fault(session):
     with pytest.raises(KernelFault):
         launch(session, co, "wild", [np.zeros(64, np.int32), np.int32(1 << 22)], 64, 32)
     assert session.arena.used == before
+
+
+VADD = """
+kernel void vadd(global const float *a, global const float *b, global float *c) {
+  size_t i = get_global_id(0);
+  c[i] = a[i] + b[i];
+}
+"""
+
+
+def test_corrupted_code_only_ever_completes_or_faults(session, monkeypatch):
+    # A buggy program overwrites kernel code in device memory: whatever the bytes decode to,
+    # the dispatch ends normally or with a KernelFault, never with any other exception.
+    from core.isa.engine import dispatch
+    from core.isa.engine.code import Code
+    from core.isa.engine.testlaunch import loaded_kernel
+    co = compile_opencl(VADD, opt="-O2")
+    kernel = loaded_kernel(session, co, "vadd")
+    code = session.arena.view(kernel.entry, 0x98).view(np.uint32)
+    original = code.copy()
+    monkeypatch.setattr(dispatch, "code_for", lambda arena, kernel, wave64: Code(arena, wave64))
+    rng = np.random.default_rng(6)
+    outcomes = set()
+    try:
+        for trial in range(120):
+            code[:] = original
+            for _ in range(rng.integers(1, 4)):
+                word = rng.integers(2, code.size - 1)
+                if trial % 2:
+                    code[word] ^= np.uint32(1) << np.uint32(rng.integers(0, 32))
+                else:
+                    code[word] = rng.integers(0, 1 << 32, dtype=np.uint64)
+            try:
+                launch(session, co, "vadd", [np.ones(32, np.float32)] * 3, 32, 32,
+                       watchdog_instructions=2000)
+                outcomes.add("completed")
+            except KernelFault as fault:
+                outcomes.add(fault.status)
+    finally:
+        code[:] = original
+    assert outcomes == {"completed", Status.ERROR_ILLEGAL_INSTRUCTION,
+                        Status.ERROR_MEMORY_APERTURE_VIOLATION}
