@@ -1,30 +1,146 @@
-"""AMD's HIP runtime (libamdhip64 5.2.3, a real HSA client written by others) runs a
-hipcc-built program on SoftGPU: it must load our library, find the GPU and run
-its kernels (and its own blit kernels for memset/copies) with correct results."""
+"""AMD's HIP runtime (libamdhip64 5.2.3, a real HSA client written by others) runs
+hipcc-built programs on SoftGPU: it must load our library, find the GPU and run its
+kernels (and its own blit kernels for memsets and copies) with correct results, answer
+bad requests with HIP's errors, and abort on GPU faults the way HIP does on ROCr.
+
+Each program under tests/hip/ checks its own results and prints "<NAME> OK"; here we
+also require that SoftGPU recorded no internal error and no unsupported export."""
+import hashlib
+import json
 import os
 import subprocess
+import tempfile
 
 import pytest
 
 from tests.support import cprog
 from tests.support.paths import ROOT
 
+HIP_TESTS = os.path.join(ROOT, "tests", "hip")
+_CACHE = os.path.join(tempfile.gettempdir(), "softgpu-test-bin")
+_HIP_ENV = dict(os.environ, HIP_PLATFORM="amd")
+# clang-15 as hipcc drives it, for device code alone (Debian's HIP layout under /usr).
+_DEVICE_ONLY = ["clang-15", "-x", "hip", "--rocm-path=/usr",
+                "--hip-device-lib-path=/usr/lib/x86_64-linux-gnu/amdgcn/bitcode",
+                "--cuda-device-only", "--offload-arch=gfx1030", "-O2", "-c"]
 
-@pytest.fixture(scope="module")
-def hip_program(tmp_path_factory):
-    exe = tmp_path_factory.mktemp("hip") / "hip_client"
-    env = dict(os.environ, HIP_PLATFORM="amd")
-    subprocess.run(["hipcc", "--offload-arch=gfx1030", "-O2", "-o", str(exe),
-                    os.path.join(ROOT, "tests", "hip", "hip_client.cpp")], check=True, env=env)
-    return str(exe)
+
+def _cached(name, command, suffix=""):
+    """Build tests/hip/<name> with `command` (output path appended) unless built already."""
+    path = os.path.join(HIP_TESTS, name)
+    digest = hashlib.sha1()
+    for source in (path, os.path.join(HIP_TESTS, "hip_check.h")):
+        with open(source, "rb") as f:
+            digest.update(f.read())
+    digest.update(" ".join(command).encode())
+    os.makedirs(_CACHE, exist_ok=True)
+    out = os.path.join(_CACHE, f"{name}.{digest.hexdigest()[:12]}{suffix}")
+    if not os.path.exists(out):
+        subprocess.run([*command, path, "-o", out + ".tmp"], check=True, env=_HIP_ENV)
+        os.replace(out + ".tmp", out)
+    return out
 
 
-def test_hip_runtime_runs_kernels_on_softgpu(hip_program, tmp_path):
+def hip_program(name):
+    return _cached(name, ["hipcc", "--offload-arch=gfx1030", "-O2"])
+
+
+def run(exe, *args, trace, timeout=300, **environ):
+    return subprocess.run([exe, *map(str, args)], env=cprog.env(SOFTGPU_TRACE=trace, **environ),
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def events(trace):
+    with open(trace) as f:
+        return [json.loads(line) for line in f]
+
+
+def check_ok(name, *args, tmp_path, marker):
+    """Run a self-checking HIP program; it must print `marker` and leave a clean trace."""
     trace = tmp_path / "trace.jsonl"
-    proc = subprocess.run([hip_program], env=cprog.env(SOFTGPU_TRACE=trace), capture_output=True,
-                          text=True, timeout=600)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "HIP CLIENT OK" in proc.stdout
-    events = trace.read_text()
-    assert '"event": "dispatch"' in events
-    assert '"event": "internal"' not in events
+    proc = run(hip_program(name), *args, trace=trace)
+    assert proc.returncode == 0 and marker in proc.stdout, proc.stdout + proc.stderr
+    recorded = events(trace)
+    bad = [e for e in recorded if e["event"] in ("internal", "unsupported")]
+    assert not bad, bad
+    return recorded
+
+
+def test_hip_runtime_runs_kernels_on_softgpu(tmp_path):
+    recorded = check_ok("hip_client.cpp", tmp_path=tmp_path, marker="HIP CLIENT OK")
+    assert any(e["event"] == "dispatch" for e in recorded)
+
+
+def test_hip_streams_events_callbacks_graphs(tmp_path):
+    """Cross-stream waits, event/stream queries that see unfinished work, many kernels in
+    flight, callbacks, stream wait/write value, graphs, dynamic shared memory, hipMemGetInfo."""
+    recorded = check_ok("hip_streams.cpp", tmp_path=tmp_path, marker="HIP STREAMS OK")
+    kernels = {e.get("kernel") for e in recorded if e["event"] == "dispatch"}
+    # HIP implements stream memory operations with its own blit kernels: they ran here.
+    assert {"__amd_rocclr_streamOpsWait", "__amd_rocclr_streamOpsWrite"} <= kernels
+
+
+def test_hip_memory_pitched_pinned_registered_managed(tmp_path):
+    """2D/3D copies (async_copy_rect), pinned and registered host memory used by kernels,
+    managed memory, device-to-device copies, typed memsets, __device__ symbols."""
+    check_ok("hip_memory.cpp", tmp_path=tmp_path, marker="HIP MEMORY OK")
+
+
+@pytest.fixture(scope="module", params=["bundled", "elf"])
+def module_code_object(request):
+    flags = _DEVICE_ONLY + (["--no-gpu-bundle-output"] if request.param == "elf" else [])
+    return _cached("hip_module_kernels.cpp", flags, suffix=f".{request.param}.co")
+
+
+def test_hip_module_api_loads_clang_code_objects(module_code_object, tmp_path):
+    """hipModuleLoadData/hipModuleLoad, GetFunction/GetGlobal, LaunchKernel with parameter
+    arrays and packed buffers, for a clang-15 code object, bundled or bare ELF."""
+    check_ok("hip_module.cpp", module_code_object, tmp_path=tmp_path, marker="HIP MODULE OK")
+
+
+def test_hip_error_paths_return_hip_errors(tmp_path):
+    """Bad devices, out of memory (HIP's own limit and SoftGPU's pool budget), copies out of
+    bounds or to unknown pointers, bad frees, oversized blocks: errors, then the device works."""
+    recorded = check_ok("hip_errors.cpp", tmp_path=tmp_path, marker="HIP ERRORS OK")
+    refused = [e for e in recorded if e["event"] == "error"]
+    assert [e["api"] for e in refused] == ["hsa_amd_memory_pool_allocate"], refused
+
+
+@pytest.mark.parametrize("queue_errors", ["abort", "continue"])
+@pytest.mark.parametrize("fault, status, code", [
+    ("memory", "HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION", "0x29"),
+    ("trap", "HSA_STATUS_ERROR_EXCEPTION", "0x1016"),
+])
+def test_hip_aborts_on_kernel_fault(fault, status, code, queue_errors, tmp_path):
+    """HIP's queue error callback aborts the process naming the status, as on ROCr.
+    SOFTGPU_QUEUE_ERRORS=continue changes nothing here: it only concerns queues without a
+    callback, and HIP registers one on every queue."""
+    trace = tmp_path / "trace.jsonl"
+    proc = run(hip_program("hip_fault.cpp"), fault, trace=trace, timeout=120,
+               SOFTGPU_QUEUE_ERRORS=queue_errors)
+    assert proc.returncode == -6, proc.stdout + proc.stderr       # SIGABRT
+    assert "launching" in proc.stdout and "survived" not in proc.stdout
+    assert f"callbackQueue aborting with error : {status} code: {code}" in proc.stderr
+    faults = [e for e in events(trace) if e["event"] == "queue_error"]
+    assert len(faults) == 1
+    report = faults[0]["report"]
+    if fault == "memory":
+        assert report["kernel"] == "_Z8store_toPii" and report["address"] == 0x10000
+        # SoftGPU names the kernel, instruction and address, as ROCr prints its fault line.
+        assert "_Z8store_toPii" in proc.stderr and "address=0x10000" in proc.stderr
+    else:
+        assert report["kernel"] == "_Z7trap_ifPKi" and report["instruction"].startswith("s_trap")
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "HIP 5.2 device printf rings its hostcall doorbell with a 64-bit atomic add at "
+    "hsa_signal_t.handle + 8 (the handle taken as an amd_signal_t *); SoftGPU's signal "
+    "handles are packed kind|generation|index, so the kernel faults at 0x51...+8"))
+def test_hip_device_printf_reaches_stdout(tmp_path):
+    trace = tmp_path / "trace.jsonl"
+    proc = run(hip_program("hip_printf.cpp"), trace=trace, timeout=120)
+    lines = proc.stdout.splitlines()
+    for i in range(4):
+        assert f"thread {i} of 4: {100 + i} {0.5 * i:.2f} {'odd' if i % 2 else 'even'}" in lines
+    assert "HIP PRINTF DONE hipSuccess" in lines
+    assert proc.returncode == 0

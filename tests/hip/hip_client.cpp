@@ -1,30 +1,10 @@
 // A HIP program as HIP users write them, run by AMD's own HIP runtime (libamdhip64)
 // on top of SoftGPU's libhsa-runtime64: device query, memory, streams, events,
 // kernels with shared memory and atomics. Prints "HIP CLIENT OK" when every check holds.
-#include <hip/hip_runtime.h>
+#include "hip_check.h"
 
-#include <cstdio>
-#include <cstdlib>
+#include <string>
 #include <vector>
-
-#define HIP_CHECK(call)                                                              \
-    do {                                                                             \
-        hipError_t e_ = (call);                                                      \
-        if (e_ != hipSuccess) {                                                      \
-            std::printf("FAIL %s:%d: %s: %s\n", __FILE__, __LINE__, #call,           \
-                        hipGetErrorString(e_));                                      \
-            std::exit(1);                                                            \
-        }                                                                            \
-    } while (0)
-
-static int failures;
-#define EXPECT(cond)                                                                 \
-    do {                                                                             \
-        if (!(cond)) {                                                               \
-            std::printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);              \
-            failures++;                                                              \
-        }                                                                            \
-    } while (0)
 
 __global__ void saxpy(float a, const float *x, float *y, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -104,6 +84,5 @@ int main() {
     HIP_CHECK(hipEventDestroy(start));
     HIP_CHECK(hipEventDestroy(stop));
     HIP_CHECK(hipStreamDestroy(stream));
-    std::printf(failures ? "HIP CLIENT FAILED\n" : "HIP CLIENT OK\n");
-    return failures ? 1 : 0;
+    return hip_report("HIP CLIENT");
 }
