@@ -107,6 +107,8 @@ def signature(ops, markers):
         reg = parse_reg(tok)
         if reg and (reg[0], reg[1]) in markers:
             sig.append((markers[(reg[0], reg[1])], reg[0], reg[2]))
+        elif re.fullmatch(r"p10|p20|p0|invalid_param_\d+", tok):
+            sig.append(("param", "", 1))        # v_interp_mov_f32: src1 names p10/p20/p0
         elif tok == f"attr{SRC0}.x":
             sig.append(("attr", "", 1))         # v_interp_*: src0 holds attribute and channel
         elif tok in ("0xbf800000", "-1.0"):

@@ -261,6 +261,9 @@ def _vop_operands(entry, fields, wave64, literal):
             seen_src = True
         elif field in ("vdst", "sdst"):
             dst.append(source(fields[field], width))
+        elif field == "param":                 # v_interp_mov_f32_e64: p10, p20 or p0
+            seen_src = True
+            src.append(Operand("inline_int", 0, 1, fields["src1"]))
         elif field == "attr":
             seen_src = True
             src.append(Operand("attr", fields["src0"] & 0x3F, 1, (fields["src0"] >> 6) & 3))

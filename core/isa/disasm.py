@@ -107,6 +107,8 @@ def _vop_operands(inst, entry, input_mods):
             elif field in entry.mods.get(f"{inst.form}_sext", ()) and mods.get(f"src{index}_sext"):
                 text = f"sext({text})"
             texts.append(text)
+        elif field == "param":
+            texts.append(_interp_param(op.value))
         elif field == "simm32":               # v_fmamk/v_fmaak: the constant prints in hex
             texts.append(f"0x{op.value:x}")
         else:
@@ -372,12 +374,15 @@ def _format_mimg(inst, entry):
     return f"{inst.mnemonic} {', '.join(op.text for op in inst.dst + inst.src)}"
 
 
+def _interp_param(value):
+    return {0: "p10", 1: "p20", 2: "p0"}.get(value, f"invalid_param_{value}")
+
+
 def _format_vintrp(inst, entry):
     mods = inst.mods
     attr = f"attr{mods['attr']}.{'xyzw'[mods['chan']]}"
     if inst.opcode == 2:
-        param = {0: "p10", 1: "p20", 2: "p0"}.get(mods["vsrc"], f"invalid_param_{mods['vsrc']}")
-        return f"{inst.mnemonic}_e32 {inst.dst[0].text}, {param}, {attr}"
+        return f"{inst.mnemonic}_e32 {inst.dst[0].text}, {_interp_param(mods['vsrc'])}, {attr}"
     return f"{inst.mnemonic}_e32 {inst.dst[0].text}, {inst.src[0].text}, {attr}"
 
 

@@ -195,3 +195,14 @@ def test_decode_all_skips_zero_padding_between_functions():
         [(0x100, "s_setpc_b64"), (0x10C, "s_endpgm")]
     with pytest.raises(DecodeError):                # executed, a zero dword is illegal
         decode(bytes(4), 0, 0)
+
+
+@pytest.mark.parametrize("text", [
+    "v_interp_mov_f32_e64 v1, p20, attr3.y",
+    "v_interp_p1_f32_e64 v1, v2, attr0.x",
+    "v_interp_mov_f32_e32 v1, p0, attr3.w",
+    "v_interp_p2_f32_e32 v4, v5, attr2.z",
+    "exp mrt0 v0, v1, off, off done vm",
+])
+def test_graphics_only_encodings_decode_too(text):
+    decoded(text)
