@@ -35,6 +35,7 @@ class Session:
         from core.queues import Queues
         from core.loader.loader import Loader
         from core.images import Images
+        from core.memory.ipc import Ipc
         self.native = native.lib
         self.profile = profile.load()
         self._closers = []
@@ -49,6 +50,7 @@ class Session:
             self.packet_processing = self._own(PacketProcessing(self))
             self.async_ops = self._own(AsyncOps(self))
             self.images = self._own(Images(self))
+            self.ipc = self._own(Ipc(self))
         except BaseException:
             self.close()
             raise

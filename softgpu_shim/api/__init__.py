@@ -12,3 +12,5 @@ from softgpu_shim.api import agents  # noqa: F401
 from softgpu_shim.api import async_ops  # noqa: F401
 from softgpu_shim.api import system_events  # noqa: F401
 from softgpu_shim.api import images  # noqa: F401
+from softgpu_shim.api import ipc_svm  # noqa: F401
+from softgpu_shim.api import finalizer  # noqa: F401
