@@ -47,8 +47,8 @@ def make_ffi(version_script):
 import sys
 if {ROOT!r} not in sys.path:
     sys.path.insert(0, {ROOT!r})
-from softgpu_shim import glue
-glue.install()
+from softgpu_shim import bootstrap
+bootstrap.start()
 """)
     return ffi
 

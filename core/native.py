@@ -15,5 +15,9 @@ except ImportError:
     _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     _library = ctypes.CDLL(os.environ.get("SOFTGPU_LIBRARY", os.path.join(
         os.environ.get("SOFTGPU_LIBDIR") or os.path.join(_ROOT, "build", "lib"), "libhsa-runtime64.so.1")))
+    # The call only starts the embedded module; the glue answers it without binding the
+    # exports, which would import core/ modules that are importing this one right now.
+    BOOTSTRAPPING = True
     _library.hsa_status_string(0, ctypes.byref(ctypes.c_char_p()))
+    BOOTSTRAPPING = False
     from _softgpu_hsa import ffi, lib  # noqa: F401,E402

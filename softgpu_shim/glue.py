@@ -6,6 +6,9 @@ deliberate "unsupported" answer that returns HSA_STATUS_ERROR and records an
 `unsupported` trace event. This module is the one place where exceptions become
 hsa_status_t: nothing, not even an internal error, crosses the ABI.
 """
+import sys
+import threading
+
 from _softgpu_hsa import ffi
 
 from softgpu_shim import exports_table
@@ -39,11 +42,42 @@ def _unsupported(name):
 
 
 def install():
-    import softgpu_shim.api  # noqa: F401  (registers every implementation)
+    """Define every Python-side export. Runs as the library's embedding init code, so it
+    must not fail and must not import the runtime: a plain Python process reaches the
+    library while it is still importing core/ (core.native), and importing softgpu_shim.api
+    here would then import half-initialized modules. Implementations are bound on first call."""
     for name in exports_table.python_exports():
-        impl = IMPLEMENTATIONS.get(name)
-        entry = _unsupported(name) if impl is None else _entry(name, impl, NEEDS_RUNTIME[name])
-        ffi.def_extern(name=name, error=int(Status.ERROR))(entry)
+        ffi.def_extern(name=name, error=int(Status.ERROR))(_deferred(name))
+
+
+_bound = {}
+_bind_lock = threading.Lock()
+
+
+def _deferred(name):
+    def entry(*args):
+        bound = _bound.get(name)
+        if bound is None:
+            if getattr(sys.modules.get("core.native"), "BOOTSTRAPPING", False):
+                return int(Status.ERROR)  # core.native starting the library: see there
+            try:
+                bound = _bind(name)
+            except BaseException as error:  # the ABI boundary: an import failure too
+                trace.internal_error(name, error)
+                return int(Status.ERROR)
+        return bound(*args)
+    return entry
+
+
+def _bind(name):
+    with _bind_lock:
+        if not _bound:
+            import softgpu_shim.api  # noqa: F401  (registers every implementation)
+            for export in exports_table.python_exports():
+                impl = IMPLEMENTATIONS.get(export)
+                _bound[export] = (_unsupported(export) if impl is None
+                                  else _entry(export, impl, NEEDS_RUNTIME[export]))
+        return _bound[name]
 
 
 # Functions reached through an extension table rather than an export (the AMD loader's)
