@@ -274,8 +274,7 @@ class Images:
         es = image.prop.element_size
         rows, slices = buffer_pitches(image.desc.geometry, es, size, row_pitch, slice_pitch)
         span = ((size[2] - 1) * slices + (size[1] - 1) * rows + size[0]) * es
-        staging = np.empty(span, dtype=np.uint8)
-        self.session.memory.copy(staging.ctypes.data, source, span)
+        staging = self._staging(source, span)
         self._region(image, offset, size)[...] = _strided(staging, size, es, rows, slices)
 
     def export(self, image, destination, row_pitch, slice_pitch, offset, size):
@@ -285,10 +284,19 @@ class Images:
         rows, slices = buffer_pitches(image.desc.geometry, es, size, row_pitch, slice_pitch)
         span = ((size[2] - 1) * slices + (size[1] - 1) * rows + size[0]) * es
         # Read, fill the region, write back: bytes between rows of the buffer stay as they were.
-        staging = np.empty(span, dtype=np.uint8)
-        self.session.memory.copy(staging.ctypes.data, destination, span)
+        staging = self._staging(destination, span)
         _strided(staging, size, es, rows, slices)[...] = self._region(image, offset, size)
         self.session.memory.copy(destination, staging.ctypes.data, span)
+
+    def _staging(self, address, span):
+        """A copy of the caller's buffer [address, address+span). Its two ends are read
+        first, so a garbage pitch fails as INVALID_ARGUMENT before anything is allocated."""
+        probe = np.empty(1, dtype=np.uint8)
+        for end in (address, address + span - 1):
+            self.session.memory.copy(probe.ctypes.data, end, 1)
+        staging = np.empty(span, dtype=np.uint8)
+        self.session.memory.copy(staging.ctypes.data, address, span)
+        return staging
 
     def copy(self, source, destination, source_offset, destination_offset, size):
         if 0 in size:

@@ -152,6 +152,9 @@ static void data_paths(img_env_t *env) {
     CHECK_STATUS(hsa_ext_image_import(env->gpu, in, 0, 0, a, NULL), HSA_STATUS_ERROR_INVALID_ARGUMENT);
     CHECK_STATUS(hsa_ext_image_import(env->gpu, in, 0, 0, forged, &all), HSA_STATUS_ERROR_INVALID_ARGUMENT);
     CHECK_STATUS(hsa_ext_image_import(env->gpu, (void *)16, 0, 0, a, &all), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+    /* A garbage pitch makes the buffer span a terabyte: refused, not allocated. */
+    CHECK_STATUS(hsa_ext_image_import(env->gpu, in, (size_t)1 << 40, 0, a, &all), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+    CHECK_STATUS(hsa_ext_image_export(env->gpu, a, out, (size_t)1 << 40, 0, &all), HSA_STATUS_ERROR_INVALID_ARGUMENT);
     CHECK_STATUS(hsa_ext_image_import((hsa_agent_t){0}, in, 0, 0, a, &all), HSA_STATUS_ERROR_INVALID_AGENT);
     CHECK_STATUS(hsa_ext_image_export(env->gpu, a, NULL, 0, 0, &all), HSA_STATUS_ERROR_INVALID_ARGUMENT);
     CHECK_STATUS(hsa_ext_image_export(env->gpu, zero, out, 0, 0, &all), HSA_STATUS_ERROR_INVALID_ARGUMENT);
