@@ -22,7 +22,7 @@ from core.isa.engine.memory import DeviceMemory
 from core.isa.engine.operands import Operands
 from core.isa.engine.state import EXEC_LO
 
-# 64 MiB of wave state (VGPRs, scratch, 1 KiB of SGPRs and bookkeeping) per chunk: a
+# 64 MiB of wave state (VGPRs, scratch, 1 KiB of SGPRs and bookkeeping, LDS) per chunk: a
 # 2^22-work-item vector add (8 VGPRs, wave32, 2 KiB a wave) runs in 4 chunks of 32768 waves;
 # numpy temporaries of one instruction add a few [waves, lanes] arrays on top (~4 MiB each).
 CHUNK_STATE_BYTES = 64 << 20
@@ -71,7 +71,8 @@ class Dispatch:
         lanes = self.desc.lanes
         waves_per_group = -(-int(np.prod(self.wgsize)) // lanes)
         wave_bytes = self.desc.nvgpr * lanes * 4 + self.private_bytes * lanes + 1024
-        per_chunk = max(1, CHUNK_STATE_BYTES // (wave_bytes * waves_per_group))
+        group_bytes = wave_bytes * waves_per_group + self.lds_bytes
+        per_chunk = max(1, CHUNK_STATE_BYTES // group_bytes)
         for first in range(0, total_groups, per_chunk):
             ids = np.arange(first, min(first + per_chunk, total_groups), dtype=np.int64)
             self._run_chunk(ids, counts, waves_per_group)
