@@ -45,6 +45,7 @@ class Case:
     waves: tuple                # wave sizes to build
     opts: tuple                 # optimisation levels to build
     group_segment: int          # dynamic LDS bytes the dispatch requests (HIP extern __shared__)
+    global_offset: tuple        # OpenCL global work offset (hidden_global_offset_*), () for none
 
     def inputs(self, wave):
         rng = np.random.default_rng(zlib.crc32(self.name.encode()))
@@ -69,13 +70,13 @@ CASES = []
 
 
 def case(source, grid, workgroup, *, tolerance=None, extra=(), code_objects=(4,), waves=(32, 64),
-         opts=("-O0", "-O2"), kernel=None, group_segment=0):
+         opts=("-O0", "-O2"), kernel=None, group_segment=0, global_offset=()):
     """Register a case named after its build function; `kernel` when the kernel's name differs."""
     def register(build):
         as_tuple = (lambda v: (v,) if isinstance(v, int) else tuple(v))
         CASES.append(Case(build.__name__, kernel or build.__name__, source, build,
                           as_tuple(grid), as_tuple(workgroup), tolerance or {}, tuple(extra),
-                          code_objects, waves, opts, group_segment))
+                          code_objects, waves, opts, group_segment, global_offset))
         return build
     return register
 
@@ -1026,6 +1027,13 @@ def ndrange_1d(rng, wave):
     want = np.stack([g, lid, grp, size, np.full(1000, 64), np.full(1000, 16), np.full(1000, 1000),
                      g, np.ones(1000)], axis=1).astype(np.uint32)
     return [np.full(9 * 1000, 0xDEAD, np.uint32)], {0: want}
+
+
+@case("ndrange.cl", 1000, 64, code_objects=(4, 5), kernel="ndrange_1d", global_offset=(100,))
+def ndrange_1d_offset(rng, wave):
+    args, expected = ndrange_1d(rng, wave)
+    expected[0][:, 0] += 100        # get_global_id includes the offset, the linear id does not
+    return args, expected
 
 
 @case("ndrange.cl", (37, 23), (8, 4), code_objects=(4, 5))
