@@ -295,6 +295,9 @@ class Images:
         for end in (address, address + span - 1):
             self.session.memory.copy(probe.ctypes.data, end, 1)
         staging = np.empty(span, dtype=np.uint8)
+        # Touch every page first: the safe copy (process_vm_writev) faults fresh pages in
+        # one at a time through the kernel, 10x slower than a store (16 MiB: 150 -> 12 ms).
+        staging[::PAGE] = 0
         self.session.memory.copy(staging.ctypes.data, address, span)
         return staging
 
@@ -316,8 +319,8 @@ class Images:
             return
         pixel = np.frombuffer(image_formats.encode_pixel(image.desc.channel_order, image.desc.channel_type, words),
                               dtype=np.uint8)
-        region = self._region(image, offset, size)
-        region.reshape(size[2], size[1], size[0], -1)[...] = pixel
+        # One row of pixels, broadcast over rows: a contiguous inner copy, not 4-byte ones.
+        self._region(image, offset, size)[...] = np.tile(pixel, size[0])
 
 
 def copy_compatible(source, destination):
