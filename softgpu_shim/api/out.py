@@ -63,6 +63,17 @@ def read_array(pointer, ctype, count, what="array"):
     return box
 
 
+def read_bytes(pointer, size, what="buffer"):
+    """The `size` bytes at `pointer`, checked readable before anything is allocated for them."""
+    require_pointer(pointer, what)
+    if not lib.sg_readable(pointer, size):
+        raise InvalidArgument(f"{what} does not point to {size} readable bytes")
+    box = ffi.new("char[]", size)
+    if lib.sg_safe_copy(box, pointer, size) != 0:
+        raise InvalidArgument(f"{what} does not point to {size} readable bytes")
+    return ffi.buffer(box)[:]
+
+
 def read_string(pointer, limit, what="string"):
     """The bytes of the NUL-terminated string at `pointer`, without the NUL.
 
