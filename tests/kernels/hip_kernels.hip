@@ -44,3 +44,16 @@ extern "C" __global__ void hip_dynamic_shared(const int* in, int* out) {
   __syncthreads();
   out[blockIdx.x * blockDim.x + t] = tile[blockDim.x - 1 - t] - t;
 }
+
+// Clocks: clock64() (s_memtime) advances across timed work, wall_clock64()
+// (s_memrealtime) never runs backwards.
+extern "C" __global__ void hip_clocks(const int* in, long long* out) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  long long c0 = clock64(), w0 = wall_clock64();
+  int v = in[i], n = v & 15;
+  for (int k = 0; k < n; k++) v = v * 3 + k;
+  long long c1 = clock64(), w1 = wall_clock64();
+  out[3 * i + 0] = c1 - c0;
+  out[3 * i + 1] = w1 - w0;
+  out[3 * i + 2] = v;
+}

@@ -1136,6 +1136,26 @@ def hip_dynamic_shared(rng, wave):
     want = data.reshape(4, 256)[:, ::-1] - np.arange(256)
     return [data, np.zeros(1024, np.int32)], {1: want.astype(np.int32).ravel()}
 
+
+def _clocks_check(expected_values):
+    def check(out):
+        rows = out.reshape(-1, 3)
+        # s_memtime counts core clocks: two reads around a loop differ; s_memrealtime ticks
+        # at a fixed slower rate, so two close reads may be equal.
+        assert np.all(rows[:, 0] > 0), "clock64() did not advance"
+        assert np.all(rows[:, 1] >= 0), "wall_clock64() ran backwards"
+        assert np.array_equal(rows[:, 2], expected_values), "the timed work computed wrong values"
+    return check
+
+
+@case("hip_kernels.hip", 256, 64, waves=(32,))
+def hip_clocks(rng, wave):
+    data = ints(rng, 256, -1000, 1000)
+    v = data.astype(np.int64)
+    for k in range(15):
+        v = np.where(k < (data & 15), wrap32(v * 3 + k), v)
+    return [data, np.full(3 * 256, -1, np.int64)], {(1,): _clocks_check(v)}
+
 def variants(case):
     """Every build of a case: (opt, wave, code object version)."""
     return [(opt, wave, version) for opt in case.opts for wave in case.waves
