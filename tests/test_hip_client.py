@@ -86,6 +86,13 @@ def test_hip_memory_pitched_pinned_registered_managed(tmp_path):
     check_ok("hip_memory.cpp", tmp_path=tmp_path, marker="HIP MEMORY OK")
 
 
+def test_hip_device_code_features(tmp_path):
+    """HIP device code through HIP's headers and device libraries: warp shuffles and
+    ballots, float/double/64-bit atomics (CAS loops on gfx1030), math functions, templates,
+    structs by value, 3D blocks, cooperative-groups tiles, 64-bit integer arithmetic."""
+    check_ok("hip_kernels.cpp", tmp_path=tmp_path, marker="HIP KERNELS OK")
+
+
 @pytest.fixture(scope="module", params=["bundled", "elf"])
 def module_code_object(request):
     flags = _DEVICE_ONLY + (["--no-gpu-bundle-output"] if request.param == "elf" else [])
