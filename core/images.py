@@ -181,6 +181,10 @@ class Images:
         self._free_slots = collections.deque()
         self._lock = threading.Lock()
 
+    def __len__(self):
+        """Live images and samplers."""
+        return len(self._images) + len(self._samplers)
+
     def close(self):
         for page in self._pages:
             self.session.arena.free(page)

@@ -215,6 +215,29 @@ def test_import_with_pitches_reads_only_the_region_rows(rt):
     assert (target[:, 40:] == 0xEE).all()
 
 
+def test_array_layers_and_buffer_images_address_by_layer_and_element(rt):
+    layers, _ = rt.image(Geometry.GEOMETRY_1DA, Order.R, Type.UNSIGNED_INT8, 300, layers=4)
+    rows = np.arange(2 * 300, dtype=np.uint8).reshape(1, 2, 300)
+    # The layer of a 1DA image is its y coordinate; the buffer's slice pitch is its row pitch.
+    assert rt.import_(layers, rows, (300, 2, 0), offset=(0, 1, 0)) == 0
+    back = rt.export(layers, (300, 4, 1))[0]
+    np.testing.assert_array_equal(back[1:3], rows[0])
+    assert not back[0].any() and not back[3].any()
+    too_far = Region(Dim3(0, 4, 0), Dim3(300, 1, 1))
+    assert rt.lib.hsa_ext_image_export(rt.gpu, layers, ctypes.c_void_p(back.ctypes.data), 0, 0,
+                                       ctypes.byref(too_far)) == 0x1001
+    buffer, image = rt.image(Geometry.GEOMETRY_1DB, Order.RGBA, Type.FLOAT, 1000)
+    values = np.arange(4 * 10, dtype=np.float32)
+    assert rt.import_(buffer, values, (10, 0, 0), offset=(990, 0, 0)) == 0
+    raw = rt.session.arena.view(image.data + 990 * 16, 160).view(np.float32)
+    np.testing.assert_array_equal(raw, values)
+    whole = np.zeros(1000 * 4, dtype=np.float32)
+    assert rt.lib.hsa_ext_image_export(rt.gpu, buffer, ctypes.c_void_p(whole.ctypes.data), 0, 0,
+                                       ctypes.byref(Region(Dim3(0, 0, 0), Dim3(1000, 1, 1)))) == 0
+    np.testing.assert_array_equal(whole[-40:], values)
+    assert not whole[:-40].any()
+
+
 def test_freed_backing_store_is_invalid_argument_not_a_crash(rt):
     handle, image = rt.image(Geometry.GEOMETRY_1D, Order.R, Type.UNSIGNED_INT8, 64)
     rt.session.memory.free(image.data)
@@ -244,3 +267,14 @@ def test_format_table_matches_rocr_for_every_order_and_type():
     for order, channel_type in supported:
         prop = image_formats.image_property(order, channel_type, Geometry.GEOMETRY_2D)
         assert len(image_formats.encode_pixel(order, channel_type, [0, 0, 0, 0])) == prop.element_size
+
+
+def test_unwritable_image_pointer_leaves_no_image(rt):
+    chip = rt.session.agents.gpus[0].spec["chip_id"]
+    layout = (ctypes.c_uint32 * 10)(1, 0x1002 << 16 | chip, 0, 0, 0, 0, 0, 0, 0, 0)
+    desc = Descriptor(Geometry.GEOMETRY_2D, 8, 8, 0, 0, Type.FLOAT, Order.R)
+    data = rt.allocate(8192)
+    before = len(rt.session.images)
+    assert rt.lib.hsa_amd_image_create(rt.gpu, ctypes.byref(desc), layout, ctypes.c_void_p(data), 3,
+                                       ctypes.c_void_p(8)) == 0x1001
+    assert len(rt.session.images) == before

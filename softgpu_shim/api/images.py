@@ -177,7 +177,12 @@ def hsa_amd_image_create(agent, image_descriptor, image_layout, image_data, acce
         raise ImageFormatUnsupported("the image format is not supported on this geometry")
     found = images.imported_layout(desc, prop.element_size, words[2:])
     handle = session.images.create(who, desc, data, int(access_permission), found, words[2:])
-    write_struct(image, "hsa_ext_image_t", "image", handle=handle)
+    try:
+        write_struct(image, "hsa_ext_image_t", "image", handle=handle)
+    except InvalidArgument:
+        # ROCr leaves the out-pointer alone until success; an unwritable one must not leak the image.
+        session.images.destroy(handle)
+        raise
 
 
 @export("hsa_ext_image_destroy")

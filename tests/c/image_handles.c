@@ -118,6 +118,8 @@ static void amd_create(img_env_t *env) {
                  HSA_STATUS_ERROR_INVALID_ARGUMENT);
     CHECK_STATUS(hsa_amd_image_create(env->gpu, &desc, amd, data, HSA_ACCESS_PERMISSION_RW, NULL),
                  HSA_STATUS_ERROR_INVALID_ARGUMENT);
+    CHECK_STATUS(hsa_amd_image_create(env->gpu, &desc, amd, data, HSA_ACCESS_PERMISSION_RW, (hsa_ext_image_t *)8),
+                 HSA_STATUS_ERROR_INVALID_ARGUMENT);
     CHECK_STATUS(hsa_amd_image_create((hsa_agent_t){0}, &desc, amd, data, HSA_ACCESS_PERMISSION_RW, &image),
                  HSA_STATUS_ERROR_INVALID_AGENT);
     CHECK_OK(hsa_amd_memory_pool_free(data));
