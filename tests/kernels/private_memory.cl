@@ -29,3 +29,19 @@ kernel void private_sort(global const float* in, global float* out) {
   }
   for (int k = 0; k < 16; k++) out[16 * i + k] = v[k];
 }
+
+// Many live values at once: 48 accumulators, fully unrolled at -O2 (over 50 VGPRs), in
+// scratch at -O0.
+kernel void register_pressure(global const float* in, global float* out) {
+  size_t i = get_global_id(0);
+  float acc[48];
+#pragma unroll
+  for (int k = 0; k < 48; k++) acc[k] = in[48 * i + k];
+#pragma unroll
+  for (int r = 0; r < 4; r++) {
+#pragma unroll
+    for (int k = 0; k < 48; k++) acc[k] = acc[k] * 0.5f + acc[(k + 7) % 48];
+  }
+#pragma unroll
+  for (int k = 0; k < 48; k++) out[48 * i + k] = acc[k];
+}

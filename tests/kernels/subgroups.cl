@@ -39,3 +39,22 @@ kernel void dpp_permlane(global const int* a, global int* out) {
   out[6 * i + 4] = __builtin_amdgcn_permlane16(0, x, 0x01234567u, 0x89abcdefu, false, false);
   out[6 * i + 5] = __builtin_amdgcn_permlanex16(0, x, 0xfedcba98u, 0x76543210u, false, false);
 }
+
+// Only the upper lanes of each wave active (lanes 20+ of 32, 40+ of 64: in wave64 the
+// high half of EXEC and of every lane mask): first-lane reads, ballots, atomics and a
+// uniform branch on a lane mask.
+kernel void upper_lanes(global const int* a, global int* out, volatile global int* total) {
+  size_t i = get_global_id(0);
+  int x = a[i];
+  uint lane = get_sub_group_local_id(), wave = get_sub_group_size();
+  int r0 = -1, r1 = -1, r2 = -1;
+  if (lane >= wave * 5 / 8) {
+    r0 = __builtin_amdgcn_readfirstlane(x);
+    r1 = popcount(__builtin_amdgcn_sicmp(x, 0, 38));
+    r2 = atomic_add(total, 1) >= 0;
+    if (sub_group_any(x > 995)) r2 += 10;
+  }
+  out[3 * i + 0] = r0;
+  out[3 * i + 1] = r1;
+  out[3 * i + 2] = r2;
+}

@@ -751,6 +751,18 @@ def private_sort(rng, wave):
     return [values, np.zeros(16 * N, np.float32)], {1: np.sort(values.reshape(N, 16), axis=1)}
 
 
+@case("private_memory.cl", N, 64)
+def register_pressure(rng, wave):
+    values = floats(rng, 48 * N).reshape(N, 48)
+    acc = values.copy()
+    # In the kernel's order (acc[(k + 7) % 48] may already be updated). x * 0.5 is exact,
+    # so whether clang contracts the expression into an fma or not, it rounds once.
+    for _ in range(4):
+        for k in range(48):
+            acc[:, k] = acc[:, k] * np.float32(0.5) + acc[:, (k + 7) % 48]
+    return [values.ravel(), np.zeros(48 * N, np.float32)], {1: acc.ravel()}
+
+
 def _mix64(x):
     x = x ^ (x >> np.uint64(33))
     x = x * np.uint64(0xFF51AFD7ED558CCD)
@@ -987,6 +999,22 @@ def cross_lane_builtins(rng, wave):
                      w[:, (lane & ~3) + 3 - (lane & 3)].ravel(), w[:, lane ^ 1].ravel(),
                      np.repeat((w > 0).sum(axis=1), wave)], axis=1)
     return [a, np.zeros(6 * N, np.int32)], {1: want.astype(np.int32)}
+
+
+@case("subgroups.cl", N, 128)
+def upper_lanes(rng, wave):
+    a = ints(rng, N, -1000, 1000)
+    a[[30, 100, 200]] = 999
+    w = _by_wave(a, wave)
+    first = wave * 5 // 8
+    active = np.arange(wave) >= first
+    upper = w[:, first:]
+    r0 = np.where(active, w[:, first:first + 1], -1)
+    r1 = np.where(active, (upper > 0).sum(axis=1)[:, None], -1)
+    r2 = np.where(active, 1 + 10 * np.any(upper > 995, axis=1)[:, None], -1)
+    want = np.stack([r0.ravel(), r1.ravel(), r2.ravel()], axis=1).astype(np.int32)
+    count = np.array([N // wave * (wave - first)], np.int32)
+    return [a, np.zeros(3 * N, np.int32), np.zeros(1, np.int32)], {1: want, 2: count}
 
 
 def _lane_select(lo, hi, r):
