@@ -49,7 +49,8 @@ def _require_agents(session, agents, count):
 def hsa_amd_ipc_memory_create(ptr, len, handle):
     session = runtime.require()
     require_pointer(ptr, "ptr")
-    require_pointer(handle, "handle")
+    # Cleared first, as later ROCr releases do: an unwritable handle fails before any export.
+    write_bytes(handle, b"", 4 * IPC_HANDLE_WORDS, "handle")
     words = session.ipc.create(_address(ptr), len)
     write_bytes(handle, b"".join(w.to_bytes(4, "little") for w in words), 4 * IPC_HANDLE_WORDS, "handle")
 

@@ -79,8 +79,13 @@ int main(int argc, char **argv) {
     CHECK_STATUS(hsa_amd_ipc_memory_create(host, 4096, &handle), HSA_STATUS_ERROR_INVALID_ARGUMENT);
     CHECK_STATUS(hsa_amd_ipc_memory_create(NULL, 4096, &handle), HSA_STATUS_ERROR_INVALID_ARGUMENT);
     CHECK_STATUS(hsa_amd_ipc_memory_create(ptr, 8192, NULL), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+    CHECK_STATUS(hsa_amd_ipc_memory_create(ptr, 8192, (hsa_amd_ipc_memory_t *)8), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+    memset(&handle, 0xff, sizeof handle);
+    CHECK_STATUS(hsa_amd_ipc_memory_create(ptr + 4096, 4096, &handle), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+    CHECK(handle.handle[0] == 0 && handle.handle[7] == 0);
 
     /* Attach errors: NULL pointers, bad agents, forged handles. */
+    CHECK_OK(hsa_amd_ipc_memory_create(ptr, 8192, &handle));
     CHECK_STATUS(hsa_amd_ipc_memory_attach(&handle, 8192, 0, NULL, NULL), HSA_STATUS_ERROR_INVALID_ARGUMENT);
     CHECK_STATUS(hsa_amd_ipc_memory_attach(&handle, 8192, 1, NULL, (void **)&mapped),
                  HSA_STATUS_ERROR_INVALID_ARGUMENT);
