@@ -60,11 +60,13 @@ class Operands:
         self.n = n
         self.ctx = ctx
         self._exec = None
+        self._exec_full = False        # every lane of every wave active: writes need no mask
 
     @property
     def exec(self):
         if self._exec is None:
             self._exec = self.w.exec_mask(self.idx)
+            self._exec_full = bool(self._exec.all())
         return self._exec
 
     def invalidate_exec(self):
@@ -197,7 +199,9 @@ class Operands:
         if reg >= self.w.vgpr.shape[1]:
             raise self.ctx.illegal(f"v{reg} is beyond the kernel's {self.w.vgpr.shape[1]} VGPRs")
         value = np.broadcast_to(value, (self.n, self.w.lanes))
-        if isinstance(self.idx, slice):
+        if active is self._exec and self._exec_full:
+            self.w.vgpr[self.idx, reg] = value
+        elif isinstance(self.idx, slice):
             np.copyto(self.w.vgpr[self.idx, reg], value, where=active)
         else:
             current = self.w.vgpr[self.idx, reg]
