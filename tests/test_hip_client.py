@@ -83,7 +83,9 @@ def test_hip_streams_events_callbacks_graphs(tmp_path):
 def test_hip_memory_pitched_pinned_registered_managed(tmp_path):
     """2D/3D copies (async_copy_rect), pinned and registered host memory used by kernels,
     managed memory, device-to-device copies, typed memsets, __device__ symbols."""
-    check_ok("hip_memory.cpp", tmp_path=tmp_path, marker="HIP MEMORY OK")
+    recorded = check_ok("hip_memory.cpp", tmp_path=tmp_path, marker="HIP MEMORY OK")
+    # HIP sends pitched 2D/3D copies to hsa_amd_memory_async_copy_rect.
+    assert any(e["event"] == "async" and e["op"] == "copy_rect" for e in recorded)
 
 
 def test_hip_device_code_features(tmp_path):

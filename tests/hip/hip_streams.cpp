@@ -1,10 +1,12 @@
 // Streams, events and ordering as HIP programs use them: work on several streams,
 // cross-stream dependencies through hipStreamWaitEvent, event queries before and after
-// completion, many kernels in flight drained by hipDeviceSynchronize, stream callbacks,
+// completion, many kernels in flight drained by hipDeviceSynchronize, host threads each
+// driving their own stream, stream callbacks,
 // stream memory operations (wait/write value), graphs captured from a stream, dynamic
 // shared memory, and hipMemGetInfo. Prints "HIP STREAMS OK" when every check holds.
 #include "hip_check.h"
 
+#include <thread>
 #include <vector>
 
 // Spins until the host sets *flag (pinned host memory), then writes its mark: lets the
@@ -158,6 +160,37 @@ static void device_synchronize_drains_many_kernels() {
     HIP_CHECK(hipFree(counters));
 }
 
+// Host threads each create a stream and launch into it at the same time, as servers do.
+static void host_threads_drive_their_own_streams() {
+    const int threads = 4, launches = 10;
+    int *counters;
+    HIP_CHECK(hipMalloc(&counters, threads * 64 * sizeof(int)));
+    HIP_CHECK(hipMemset(counters, 0, threads * 64 * sizeof(int)));
+    std::vector<std::thread> workers;
+    std::vector<hipError_t> results(threads, hipSuccess);
+    for (int t = 0; t < threads; t++)
+        workers.emplace_back([&, t] {
+            hipStream_t stream;
+            hipError_t e = hipStreamCreate(&stream);
+            for (int i = 0; i < launches && e == hipSuccess; i++) {
+                hipLaunchKernelGGL(add_value, dim3(1), dim3(64), 0, stream, counters + 64 * t, t + 1);
+                e = hipGetLastError();
+            }
+            if (e == hipSuccess) e = hipStreamSynchronize(stream);
+            if (e == hipSuccess) e = hipStreamDestroy(stream);
+            results[t] = e;
+        });
+    for (auto &w : workers) w.join();
+    for (hipError_t e : results) EXPECT(e == hipSuccess);
+    std::vector<int> out(threads * 64);
+    HIP_CHECK(hipMemcpy(out.data(), counters, out.size() * sizeof(int), hipMemcpyDeviceToHost));
+    int wrong = 0;
+    for (int t = 0; t < threads; t++)
+        for (int i = 0; i < 64; i++) wrong += out[64 * t + i] != launches * (t + 1);
+    EXPECT(wrong == 0);
+    HIP_CHECK(hipFree(counters));
+}
+
 struct CallbackSeen {
     const int *pinned;
     int value;
@@ -284,6 +317,7 @@ int main() {
     stream_wait_event_orders_streams();
     streams_run_independent_pipelines();
     device_synchronize_drains_many_kernels();
+    host_threads_drive_their_own_streams();
     stream_callbacks_follow_stream_order();
     stream_memory_operations();
     graphs_replay_captured_work();
