@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from core import image_formats
-from softgpu_shim.hsa_abi import (HsaExtImageChannelOrder as Order, HsaExtImageChannelType as Type,
-                                  HsaExtImageGeometry as Geometry)
+from softgpu_shim.hsa_abi import (ExtStatus, HsaExtImageChannelOrder as Order, HsaExtImageChannelType as Type,
+                                  HsaExtImageGeometry as Geometry, Status)
 from tests.support import cprog
 from tests.support.paths import LIBRARY
 
@@ -278,3 +278,52 @@ def test_unwritable_image_pointer_leaves_no_image(rt):
     assert rt.lib.hsa_amd_image_create(rt.gpu, ctypes.byref(desc), layout, ctypes.c_void_p(data), 3,
                                        ctypes.c_void_p(8)) == 0x1001
     assert len(rt.session.images) == before
+
+
+# Argument kinds: p pointer, h 64-bit handle (agent, image, sampler, signal), i 32-bit int, z size_t.
+_SIGNATURES = {
+    "hsa_ext_image_get_capability": "hipp", "hsa_ext_image_get_capability_with_layout": "hipip",
+    "hsa_ext_image_data_get_info": "hpip", "hsa_ext_image_data_get_info_with_layout": "hpiizzp",
+    "hsa_ext_image_create": "hppip", "hsa_ext_image_create_with_layout": "hppiizzp",
+    "hsa_ext_image_destroy": "hh", "hsa_ext_image_copy": "hhphpp", "hsa_ext_image_import": "hpzzhp",
+    "hsa_ext_image_export": "hhpzzp", "hsa_ext_image_clear": "hhpp", "hsa_ext_sampler_create": "hpp",
+    "hsa_ext_sampler_destroy": "hh", "hsa_amd_image_create": "hpppip", "hsa_amd_image_get_info_max_dim": "hip",
+    "hsa_amd_ipc_memory_create": "pzp", "hsa_amd_ipc_memory_attach": "pzipp", "hsa_amd_ipc_memory_detach": "p",
+    "hsa_amd_svm_attributes_set": "pzpz", "hsa_amd_svm_attributes_get": "pzpz",
+    "hsa_amd_svm_prefetch_async": "pzhiph", "hsa_amd_interop_map_buffer": "ipiipppp",
+    "hsa_amd_interop_unmap_buffer": "p",
+}
+_CAN_SUCCEED = ("hsa_amd_interop_unmap_buffer", "hsa_amd_svm_attributes_get", "hsa_amd_svm_prefetch_async")
+_CTYPES = {"p": ctypes.c_void_p, "h": ctypes.c_uint64, "i": ctypes.c_uint32, "z": ctypes.c_size_t}
+
+
+def test_garbage_arguments_get_statuses_never_a_crash(rt, capfd):
+    """NULL, unmapped and misaligned pointers, forged handles and wild numbers: every
+    call returns a status (never touching memory that is not there)."""
+    rng = np.random.default_rng(7)
+    gpu = rt.gpu.value
+    handles = [0, 1, gpu, gpu + 1, 0xFFFFFFFFFFFFFFFF, rt.session.agents.cpu.handle]
+    # Unmapped on x86-64 Linux: the first pages and the upper half of the 47-bit space.
+    pointers = [None, 8, 4096 + 3, 1 << 46, (1 << 46) + 0x1234]
+    numbers = [0, 1, 2, 3, 7, 0x3000, 0xFFFFFFFF, 1 << 40]
+    statuses = set()
+    for name, kinds in _SIGNATURES.items():
+        fn = getattr(rt.lib, name)
+        fn.argtypes = [_CTYPES[k] for k in kinds]
+        fn.restype = ctypes.c_uint32
+        for _ in range(60):
+            args = []
+            for kind in kinds:
+                pool = pointers if kind == "p" else handles if kind == "h" else numbers
+                value = pool[rng.integers(len(pool))]
+                args.append(value & 0xFFFFFFFF if kind == "i" and value is not None else value)
+            status = fn(*args)
+            # Success needs valid arguments, which only these few can be given by chance.
+            assert status != 0 or name in _CAN_SUCCEED, (name, args)
+            statuses.add(status)
+    expected = {Status.SUCCESS, Status.ERROR, Status.ERROR_INVALID_ARGUMENT, Status.ERROR_INVALID_AGENT,
+                Status.ERROR_INVALID_ALLOCATION, Status.ERROR_INVALID_SIGNAL, Status.ERROR_INCOMPATIBLE_ARGUMENTS,
+                ExtStatus.IMAGE_FORMAT_UNSUPPORTED, ExtStatus.IMAGE_SIZE_UNSUPPORTED, ExtStatus.IMAGE_PITCH_UNSUPPORTED}
+    assert statuses <= expected
+    assert "internal error" not in capfd.readouterr().err      # every status was a decision
+    assert len(rt.session.images) == 0
