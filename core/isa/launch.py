@@ -53,14 +53,15 @@ def run_dispatch(session, kernel, *, grid, workgroup, kernarg_address, packet_ad
 
 def launch(session, code_object_path, kernel_name, args, grid, workgroup, *,
            private_segment_size=0, group_segment_size=0, watchdog_instructions=None,
-           with_stats=False):
+           with_stats=False, global_offset=()):
     """Test convenience: load a code object, run one kernel on numpy arguments, return outputs.
 
     args: one entry per kernel argument in the kernel's metadata order: a numpy array for a
     global (or constant) pointer argument — copied into a fresh arena buffer —, a Python or
     numpy scalar for a by-value argument, or `Local(nbytes)` for a dynamic __local pointer.
     Hidden arguments (v4 hidden_global_offset_*, v5 block counts, group sizes, remainders,
-    ...) are filled from grid/workgroup. grid/workgroup: int or tuple of up to 3 ints.
+    ...) are filled from grid/workgroup; global_offset (up to 3 ints, OpenCL's global work
+    offset) goes to hidden_global_offset_*. grid/workgroup: int or tuple of up to 3 ints.
     Returns one numpy array per array argument (same dtype and shape), read back after the
     dispatch; with_stats=True returns (outputs, DispatchStats). Raises KernelFault like
     run_dispatch.
@@ -69,7 +70,8 @@ def launch(session, code_object_path, kernel_name, args, grid, workgroup, *,
     return launch_code_object(session, code_object_path, kernel_name, args, grid, workgroup,
                               private_segment_size=private_segment_size,
                               group_segment_size=group_segment_size,
-                              watchdog_instructions=watchdog_instructions, with_stats=with_stats)
+                              watchdog_instructions=watchdog_instructions, with_stats=with_stats,
+                              global_offset=global_offset)
 
 
 @dataclass(frozen=True)

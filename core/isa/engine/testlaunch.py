@@ -49,9 +49,11 @@ def _scalar_bytes(value, size, type_name):
 
 
 def launch_code_object(session, path, name, args, grid, workgroup, *, private_segment_size=0,
-                       group_segment_size=0, watchdog_instructions=None, with_stats=False):
+                       group_segment_size=0, watchdog_instructions=None, with_stats=False,
+                       global_offset=()):
     kernel = loaded_kernel(session, path, name)
     grid, workgroup = _dim3(grid), _dim3(workgroup)
+    global_offset = tuple(int(v) for v in global_offset) + (0,) * (3 - len(global_offset))
     arena = session.arena
     allocations = []
 
@@ -61,7 +63,8 @@ def launch_code_object(session, path, name, args, grid, workgroup, *, private_se
         return block
 
     try:
-        kernarg, buffers, dynamic_lds = _kernarg(kernel, args, grid, workgroup, arena, allocate)
+        kernarg, buffers, dynamic_lds = _kernarg(kernel, args, grid, workgroup, global_offset,
+                                                 arena, allocate)
         kernarg_block = allocate(len(kernarg))
         arena.view(kernarg_block.address, len(kernarg))[:] = np.frombuffer(bytes(kernarg), np.uint8)
         group = dynamic_lds + group_segment_size
@@ -84,7 +87,7 @@ def launch_code_object(session, path, name, args, grid, workgroup, *, private_se
             arena.free(block.address)
 
 
-def _kernarg(kernel, args, grid, workgroup, arena, allocate):
+def _kernarg(kernel, args, grid, workgroup, global_offset, arena, allocate):
     """(kernarg bytes, [(buffer allocation, array)], dynamic LDS bytes) for `args`."""
     explicit = [a for a in kernel.args if not a[".value_kind"].startswith("hidden_")]
     if len(explicit) != len(args):
@@ -98,7 +101,7 @@ def _kernarg(kernel, args, grid, workgroup, arena, allocate):
         kind, offset, size = meta[".value_kind"], meta[".offset"], meta[".size"]
         if kind.startswith("hidden_"):
             # Hidden arguments follow the explicit ones, so the dynamic LDS size is final.
-            raw = _hidden(kind, size, grid, workgroup, lds_end - static_lds)
+            raw = _hidden(kind, size, grid, workgroup, global_offset, lds_end - static_lds)
         else:
             value = next(values)
             if isinstance(value, Local):
@@ -132,7 +135,7 @@ def _packet(kernel, grid, workgroup, private_segment_size, group_segment_size, k
     return packet.view(np.uint8)
 
 
-def _hidden(kind, size, grid, workgroup, dynamic_lds_bytes):
+def _hidden(kind, size, grid, workgroup, global_offset, dynamic_lds_bytes):
     """Bytes of one hidden kernel argument (code object v4 and v5 names)."""
     axis = {"x": 0, "y": 1, "z": 2}.get(kind[-1])
     if kind.startswith("hidden_block_count_"):
@@ -141,6 +144,8 @@ def _hidden(kind, size, grid, workgroup, dynamic_lds_bytes):
         value = workgroup[axis]
     elif kind.startswith("hidden_remainder_"):
         value = grid[axis] % workgroup[axis]
+    elif kind.startswith("hidden_global_offset_"):
+        value = global_offset[axis]
     elif kind == "hidden_grid_dims":
         value = 3 if grid[2] > 1 else 2 if grid[1] > 1 else 1
     elif kind == "hidden_dynamic_lds_size":
@@ -150,7 +155,7 @@ def _hidden(kind, size, grid, workgroup, dynamic_lds_bytes):
     elif kind == "hidden_private_base":
         value = PRIVATE_APERTURE_HI
     else:
-        # Global offsets are 0 in HSA; printf/hostcall/default queue/completion action,
-        # multigrid sync and heap are absent (null) in this runtime.
+        # printf/hostcall/default queue/completion action, multigrid sync and heap are
+        # absent (null) in this runtime.
         value = 0
     return int(value).to_bytes(size, "little")
