@@ -41,8 +41,8 @@ def _cached(name, command, suffix=""):
     return out
 
 
-def hip_program(name):
-    return _cached(name, ["hipcc", "--offload-arch=gfx1030", "-O2"])
+def hip_program(name, opt="-O2"):
+    return _cached(name, ["hipcc", "--offload-arch=gfx1030", opt], suffix=opt)
 
 
 def run(exe, *args, trace, timeout=300, **environ):
@@ -55,10 +55,10 @@ def events(trace):
         return [json.loads(line) for line in f]
 
 
-def check_ok(name, *args, tmp_path, marker):
+def check_ok(name, *args, tmp_path, marker, opt="-O2"):
     """Run a self-checking HIP program; it must print `marker` and leave a clean trace."""
     trace = tmp_path / "trace.jsonl"
-    proc = run(hip_program(name), *args, trace=trace)
+    proc = run(hip_program(name, opt), *args, trace=trace)
     assert proc.returncode == 0 and marker in proc.stdout, proc.stdout + proc.stderr
     recorded = events(trace)
     bad = [e for e in recorded if e["event"] in ("internal", "unsupported")]
@@ -88,11 +88,13 @@ def test_hip_memory_pitched_pinned_registered_managed(tmp_path):
     assert any(e["event"] == "async" and e["op"] == "copy_rect" for e in recorded)
 
 
-def test_hip_device_code_features(tmp_path):
+@pytest.mark.parametrize("opt", ["-O2", "-O0"])
+def test_hip_device_code_features(opt, tmp_path):
     """HIP device code through HIP's headers and device libraries: warp shuffles and
     ballots, float/double/64-bit atomics (CAS loops on gfx1030), math functions, templates,
-    structs by value, 3D blocks, cooperative-groups tiles, 64-bit integer arithmetic."""
-    check_ok("hip_kernels.cpp", tmp_path=tmp_path, marker="HIP KERNELS OK")
+    structs by value, 3D blocks, cooperative-groups tiles, 64-bit integer arithmetic.
+    -O0 too, as programs are debugged: stack in scratch, real calls into the device libraries."""
+    check_ok("hip_kernels.cpp", tmp_path=tmp_path, marker="HIP KERNELS OK", opt=opt)
 
 
 @pytest.fixture(scope="module", params=["bundled", "elf"])
