@@ -90,7 +90,7 @@ _SYSTEM_SCALARS = {
     SystemInfo.SYSTEM_INFO_ENDIANNESS: ("hsa_endianness_t", lambda: HsaEndianness.LITTLE),
     SystemInfo.SYSTEM_INFO_MACHINE_MODEL: ("hsa_machine_model_t", lambda: HsaMachineModel.LARGE),
     SystemInfo.AMD_SYSTEM_INFO_BUILD_VERSION: ("const char *", lambda: BUILD_VERSION),
-    # The hsa_amd_svm_* interfaces are not offered yet, so SVM is reported unsupported.
+    # No SVM (no HMM-backed shared address space): hsa_amd_svm_* answer as ROCr does without it.
     SystemInfo.AMD_SYSTEM_INFO_SVM_SUPPORTED: ("bool", lambda: False),
     # ROCr: true only when every GPU's ISA has XNACK enabled; gfx1030 has no XNACK.
     SystemInfo.AMD_SYSTEM_INFO_SVM_ACCESSIBLE_BY_DEFAULT: ("bool", lambda: False),

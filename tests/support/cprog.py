@@ -3,6 +3,7 @@
 Programs link with -lhsa-runtime64 against the built library's directory, exactly
 as a client links against ROCr, and run with LD_LIBRARY_PATH pointing there.
 """
+import glob
 import hashlib
 import os
 import subprocess
@@ -18,8 +19,9 @@ def build(source, extra_flags=()):
     path = source if os.path.isabs(source) else os.path.join(C_TESTS, source)
     with open(path, "rb") as f:
         text = f.read()
-    common = os.path.join(C_TESTS, "check.h")
-    digest = hashlib.sha1(text + open(common, "rb").read() + " ".join(extra_flags).encode()).hexdigest()[:12]
+    # Every local header takes part in the key: a test rebuilds when any of them changes.
+    headers = b"".join(open(h, "rb").read() for h in sorted(glob.glob(os.path.join(C_TESTS, "*.h"))))
+    digest = hashlib.sha1(text + headers + " ".join(extra_flags).encode()).hexdigest()[:12]
     os.makedirs(_CACHE, exist_ok=True)
     exe = os.path.join(_CACHE, f"{os.path.basename(path)}.{digest}")
     if not os.path.exists(exe):
