@@ -26,12 +26,23 @@ VARIANTS = [pytest.param(c, o, w, v, id=n) for c, o, w, v, n in _variants()]
 # OpenCL global offsets reach a kernel as hidden kernel arguments, which launch() fills.
 LAUNCH_TAKES_OFFSET = "global_offset" in inspect.signature(launch).parameters
 
+# Cases the engine does not run correctly yet, and why. Strict: a fix makes the run fail
+# until its entry is removed.
+ENGINE_GAPS = {
+    name: "engine ignores MODE.FP_ROUND set by s_setreg: f32 VALU results still round to "
+          "nearest even"
+    for name in ("round_up", "round_down", "round_toward_zero")
+}
+
 
 def _marks(case):
     if case.global_offset and not LAUNCH_TAKES_OFFSET:
         return [pytest.mark.xfail(raises=TypeError, strict=True,
                                   reason="core.isa.launch.launch has no global_offset parameter "
                                          "yet: hidden_global_offset_* are always 0")]
+    if case.name in ENGINE_GAPS:
+        return [pytest.mark.xfail(raises=AssertionError, strict=True,
+                                  reason=ENGINE_GAPS[case.name])]
     return []
 
 

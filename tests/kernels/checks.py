@@ -126,10 +126,11 @@ def fma64(a, b, c):
 
 
 def round_to(exact, dtype, mode):
-    """Round exactly represented `exact` values to `dtype` toward zero, +inf or -inf."""
-    exact = np.asarray(exact, dtype=np.float64)
+    """Round exactly represented `exact` values (float64 or longdouble) to `dtype` toward
+    zero ("rtz"), +inf ("rtp") or -inf ("rtn")."""
+    exact = np.asarray(exact, dtype=np.longdouble)
     r = exact.astype(dtype)
-    back = r.astype(np.float64)
+    back = r.astype(np.longdouble)
     if mode == "rtz":
         step = np.abs(back) > np.abs(exact)
         target = np.zeros_like(r)

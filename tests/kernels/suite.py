@@ -333,6 +333,36 @@ def float_denormals_ftz(rng, wave):
     return _denormal_case(rng, flush=True)
 
 
+@case("float_modes.cl", 64, 64)
+def read_mode(rng, wave):
+    # FP_ROUND 0 (nearest), FP_DENORM 0xF (f32 and f64/f16 kept), DX10_CLAMP and IEEE set.
+    return [np.zeros(64, np.uint32)], {0: np.full(64, 0x3F0, np.uint32)}
+
+
+def _rounding_case(rng, mode):
+    a, b, c = (floats(rng, N, -3, 3) for _ in range(3))
+    d = floats(rng, N, -3, 3, np.float64)
+    x, y = a.astype(np.longdouble), b.astype(np.longdouble)
+    out = np.stack([round_to(x + y, np.float32, mode), round_to(x * y, np.float32, mode),
+                    round_to(x * y + c, np.float32, mode)], axis=1)
+    return [a, b, c, d, np.zeros(3 * N, np.float32), np.zeros(N)], {4: out, 5: d + a}
+
+
+@case("float_modes.cl", N, 64)
+def round_up(rng, wave):
+    return _rounding_case(rng, "rtp")
+
+
+@case("float_modes.cl", N, 64)
+def round_down(rng, wave):
+    return _rounding_case(rng, "rtn")
+
+
+@case("float_modes.cl", N, 64)
+def round_toward_zero(rng, wave):
+    return _rounding_case(rng, "rtz")
+
+
 @case("float_math.cl", N, 64)
 def float_round(rng, wave):
     a = np.concatenate([rng.integers(-400, 400, N // 2) / 4, floats(rng, N // 2, -2, 9)])
