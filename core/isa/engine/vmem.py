@@ -103,10 +103,17 @@ def _buffer(step, inst, ops_list, m, esize, active):
     index_stride = np.uint64(8) << ((rsrc[:, 3] >> np.uint64(21)) & np.uint64(3))
     add_tid = (rsrc[:, 3] >> np.uint64(23)) & np.uint64(1)
     soffset = ops.scalar(ops_list["soffset"]).astype(np.uint64)
+    vaddr = ops_list.get("vaddr")
+    if (not inst.mods.get("idxen") and (swizzle == 1).all() and (stride == 0).all()
+            and (add_tid == 1).all() and (index_stride == step.w.lanes).all()):
+        # The private segment V#: per-lane interleaved scratch, the common case at -O0.
+        offset = np.full((step.n, 1), _offset(inst), np.uint64)
+        if inst.mods.get("offen"):
+            offset = offset + ops.vector(vaddr).astype(np.uint64)
+        return acc.private(step, offset, active, m, esize, wave_base=base + soffset).check()
     shape = (step.n, step.w.lanes)
     offset = np.full(shape, _offset(inst), np.uint64)
     index = np.zeros(shape, np.uint64)
-    vaddr = ops_list.get("vaddr")
     if inst.mods.get("idxen") and inst.mods.get("offen"):
         index = index + ops.vector(vaddr).astype(np.uint64)
         offset = offset + ops.vgpr_read(vaddr.index + 1).astype(np.uint64)
