@@ -477,8 +477,12 @@ def modifiers(tables):
             for k, op in enumerate(ops):
                 if k in dis:
                     text = dis[k][0]
-                    if f"src{i}" in _negated(split_operands(text)[1]):
+                    operands = split_operands(text)[1]
+                    if f"src{i}" in _negated(operands):
                         found[op]["neg"] = found[op].get("neg", ()) + (f"src{i}",)
+                    elif any(t.startswith("sext(") for t in operands):
+                        # integer sources show the neg bit as sign extension
+                        found[op]["sext"] = found[op].get("sext", ()) + (f"src{i}",)
                     if "neg_lo" in text:
                         found[op]["neg_lo"] = 1
         bits = {op: [] for op in ops}
@@ -486,8 +490,6 @@ def modifiers(tables):
             dis = _probe_all(family, build, tables, ops,
                              lambda w, p, b=bit: [w[0] | 1 << (11 + b), w[1]])
             for k, op in enumerate(ops):
-                if k in dis and dis[k][0].endswith(" high"):    # v_interp_*_f16 high
-                    found[op]["high"] = found[op].get("high", ()) + (bit,)
                 m = re.search(r" op_sel:\[([\d,]+)\]", dis[k][0]) if k in dis else None
                 if m:
                     entries = m.group(1).split(",")
@@ -512,12 +514,13 @@ def modifiers(tables):
 
 
 def integer_halves(tables, half):
-    """16-bit sources that are integers: llvm prints an inline 1.0 in them as 0x3c00."""
+    """16-bit integer sources: llvm prints an inline 1.0 in them as 0x3c00 (also in the
+    packed VOP3P ops, whose literals are never truncated)."""
     result = {}
     builds = {"VOP1": vop1, "VOP2": vop2, "VOPC": vopc, "VOP3": vop3, "VOP3B": vop3,
               "VOP3P": vop3p}
     for family, build in builds.items():
-        ops = [op for op in sorted(tables[family]) if half[family].get(op)]
+        ops = sorted(tables[family])
         found = {}
         for field in ("src0", "src1", "src2"):
             probes = []
@@ -528,7 +531,7 @@ def integer_halves(tables, half):
                                | 242 << (9 * int(field[3]))])
             dis = disassemble(probes)
             for i, op in enumerate(ops):
-                if i in dis and field in half[family][op] and "0x3c00" in dis[i][0]:
+                if i in dis and "0x3c00" in dis[i][0]:
                     found.setdefault(op, []).append(field)
         result[family] = found
     return result
@@ -584,7 +587,7 @@ def named_values():
     dis = disassemble([sopp(0x10, imm=v) for v in values])
     for i, v in enumerate(values):
         text = dis[i][0].partition(" ")[2] if i in dis else ""
-        if text.startswith("sendmsg("):
+        if text.startswith("sendmsg(MSG_"):      # named messages; numeric ones are computed
             sendmsg[v] = text
     formats = {}
     dis = disassemble([[0x3A << 26 | f << 19 | 1 << 12, SDST << 24 | (SRC2 // 4) << 16 |

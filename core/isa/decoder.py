@@ -316,6 +316,8 @@ def _vop_short(encoding, op, w, fields, mem, offset, address, wave64):
             else:
                 m.update(dst_sel=(ext >> 8) & 7, dst_unused=(ext >> 11) & 3,
                          clamp=(ext >> 13) & 1, omod=(ext >> 14) & 3)
+            if 7 in (m["src0_sel"], m["src1_sel"], m.get("dst_sel")) or m.get("dst_unused") == 3:
+                raise DecodeError(f"{entry.name}_sdwa: reserved select or dst_unused value")
             mods = Mods(m)
         if form not in entry.forms:
             raise DecodeError(f"{entry.name} has no {form} form")
@@ -363,6 +365,8 @@ def _vop3(w, mem, offset, address, wave64):
         entry, encoding = _entry("VOP3", op), "VOP3"
         mods["abs"], mods["op_sel"] = (w >> 8) & 7, (w >> 11) & 0xF
     fields["vdst"] = _dst_code(entry, w & 0xFF)
+    if any(f == "attr" for f, *_ in entry.ops):
+        mods["high"] = fields["src0"] >> 8 & 1      # v_interp_*_e64: the attribute's high half
     dst, src = _vop_operands(entry, fields, wave64, literal)
     isrc, idst = _implicit_ops(entry, wave64)
     return Instruction(address, size, encoding, op, entry.name, "e64", dst, src, Mods(mods),

@@ -75,6 +75,8 @@ def _fp_mod_fields(inst, entry):
 
 
 def _vop_name(inst, entry):
+    if not entry.ops:                   # v_nop: llvm adds no suffix to its DPP forms
+        return inst.mnemonic
     if inst.form in ("dpp", "dpp8"):
         return inst.mnemonic + "_dpp"
     if inst.form == "sdwa":
@@ -104,6 +106,8 @@ def _vop_operands(inst, entry, input_mods):
             text = _operand(op, field in entry.half, field in entry.half_int)
             if field in fp:
                 text = _with_mods(text, index, neg, abs_, op)
+            elif field in entry.mods.get("sext", ()) and neg >> index & 1:
+                text = f"sext({text})"
             elif field in entry.mods.get(f"{inst.form}_sext", ()) and mods.get(f"src{index}_sext"):
                 text = f"sext({text})"
             texts.append(text)
@@ -140,7 +144,7 @@ def _format_vop(inst, entry):
             sel = [mods["op_sel"] >> b & 1 for b in bits]
             if any(sel):
                 tail += " op_sel:[" + ",".join(map(str, sel)) + "]"
-        if any(mods["op_sel"] >> bit & 1 for bit in entry.mods.get("high", ())):
+        if mods.get("high"):
             tail += " high"
         if mods["clamp"] and entry.mods.get("clamp"):
             tail += " clamp"
@@ -195,6 +199,32 @@ def _waitcnt(simm):
     return " ".join(shown or [t for t, _ in parts])
 
 
+# s_waitcnt_depctr fields (name, low bit, width) in the order llvm prints them.
+_DEPCTR = (("depctr_hold_cnt", 7, 1), ("depctr_sa_sdst", 0, 1), ("depctr_va_vdst", 12, 4),
+           ("depctr_va_sdst", 9, 3), ("depctr_va_ssrc", 8, 1), ("depctr_va_vcc", 1, 1),
+           ("depctr_vm_vsrc", 2, 3))
+
+
+def _depctr(simm):
+    """Fields below their maximum by name (all when none is), hex when unknown bits are set."""
+    if simm & 0x60:
+        return f"0x{simm:x}"
+    fields = [(name, simm >> low & ((1 << width) - 1), (1 << width) - 1)
+              for name, low, width in _DEPCTR]
+    shown = [f"{name}({v})" for name, v, top in fields if v != top]
+    return " ".join(shown or [f"{name}({v})" for name, v, _ in fields])
+
+
+def _sendmsg(simm):
+    """A named message when bits 9:0 make one (llvm ignores the rest), else the numeric
+    form when the value is exactly id | op << 4 | stream << 8, else the number."""
+    if simm & 0x3FF in SENDMSG_TEXT:
+        return SENDMSG_TEXT[simm & 0x3FF]
+    if not simm & ~0x37F:
+        return f"sendmsg({simm & 0xF}, {simm >> 4 & 7}, {simm >> 8 & 3})"
+    return str(simm)
+
+
 def _hwreg(mods):
     reg, offset, size = mods["hwreg"]
     name = HWREG_NAMES.get(reg, str(reg))
@@ -217,7 +247,9 @@ def _format_sopp(inst, entry):
     elif style == "waitcnt":
         arg = _waitcnt(simm)
     elif style in ("sendmsg", "sendmsghalt"):
-        arg = SENDMSG_TEXT.get(simm, str(simm))
+        arg = _sendmsg(simm)
+    elif style == "waitcnt_depctr":
+        arg = _depctr(simm)
     else:
         arg = f"0x{simm:x}"
     return f"{inst.mnemonic} {arg}"
@@ -324,7 +356,7 @@ def _format_flat(inst, entry):
     if mods["vaddr_off"]:
         texts += ["off", *[op.text for op in data], "off"]
     elif mods["addtid"]:
-        texts += [op.text for op in data] + [addr[0].text]
+        texts += [op.text for op in data] + ["off" if mods["saddr_off"] else addr[0].text]
     elif inst.encoding == "SCRATCH" and not mods["saddr_off"]:
         texts += ["off", *[op.text for op in data], addr[0].text]
     else:
