@@ -1,6 +1,7 @@
 // Device code the way HIP programs write it, through HIP's headers and device libraries:
 // warp shuffles and votes, float/double/64-bit atomics, math functions, templates,
-// structs passed by value, grid-stride loops, 3D blocks and cooperative-groups tiles.
+// structs passed by value, grid-stride loops, 3D blocks, cooperative-groups tiles and the
+// canonical shared-memory tiled matrix multiply.
 // Results are checked against the host. Prints "HIP KERNELS OK" when every check holds.
 #include "hip_check.h"
 
@@ -97,6 +98,52 @@ __global__ void int64_ops(const long long *in, long long *out, unsigned long lon
         if (prev == seen) break;
         seen = prev;
     }
+}
+
+constexpr int TILE = 16;
+
+// C = A * B for n x n matrices, n a multiple of TILE: 2D blocks, 2D shared arrays, barriers.
+__global__ void tiled_matmul(const float *a, const float *b, float *c, int n) {
+    __shared__ float ta[TILE][TILE], tb[TILE][TILE];
+    int row = blockIdx.y * TILE + threadIdx.y, col = blockIdx.x * TILE + threadIdx.x;
+    float acc = 0.0f;
+    for (int t = 0; t < n; t += TILE) {
+        ta[threadIdx.y][threadIdx.x] = a[row * n + t + threadIdx.x];
+        tb[threadIdx.y][threadIdx.x] = b[(t + threadIdx.y) * n + col];
+        __syncthreads();
+        for (int k = 0; k < TILE; k++) acc += ta[threadIdx.y][k] * tb[k][threadIdx.x];
+        __syncthreads();
+    }
+    c[row * n + col] = acc;
+}
+
+static void check_matmul() {
+    const int n = 32;
+    std::vector<float> a(n * n), b(n * n), c(n * n);
+    for (int i = 0; i < n * n; i++) {
+        a[i] = (float)(i % 7 - 3);   // small integers: every sum is exact in float
+        b[i] = (float)(i % 5 - 2);
+    }
+    float *da, *db, *dc;
+    HIP_CHECK(hipMalloc(&da, n * n * sizeof(float)));
+    HIP_CHECK(hipMalloc(&db, n * n * sizeof(float)));
+    HIP_CHECK(hipMalloc(&dc, n * n * sizeof(float)));
+    HIP_CHECK(hipMemcpy(da, a.data(), n * n * sizeof(float), hipMemcpyHostToDevice));
+    HIP_CHECK(hipMemcpy(db, b.data(), n * n * sizeof(float), hipMemcpyHostToDevice));
+    hipLaunchKernelGGL(tiled_matmul, dim3(n / TILE, n / TILE), dim3(TILE, TILE), 0, 0, da, db, dc, n);
+    HIP_CHECK(hipGetLastError());
+    HIP_CHECK(hipMemcpy(c.data(), dc, n * n * sizeof(float), hipMemcpyDeviceToHost));
+    int wrong = 0;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            float s = 0.0f;
+            for (int k = 0; k < n; k++) s += a[i * n + k] * b[k * n + j];
+            wrong += c[i * n + j] != s;
+        }
+    EXPECT(wrong == 0);
+    HIP_CHECK(hipFree(da));
+    HIP_CHECK(hipFree(db));
+    HIP_CHECK(hipFree(dc));
 }
 
 static void check_warp_sum_and_ballot() {
@@ -283,5 +330,6 @@ int main() {
     check_template<double>(Affine{-1.5f, 0.75f, 4});
     check_3d_and_tiles();
     check_int64();
+    check_matmul();
     return hip_report("HIP KERNELS");
 }
