@@ -28,16 +28,20 @@ kernel void cross_lane_builtins(global const int* a, global int* out) {
 }
 
 // DPP row operations (rows of 16 lanes) with the invalid-source rules: bound_ctrl off keeps
-// the old value, on writes 0; v_permlane16 / v_permlanex16 with lane selects.
+// the old value, on writes 0; v_permlane16 / v_permlanex16 with lane selects; ds_permute
+// (lanes push to an address, where ds_bpermute pulls); ds_swizzle in quad-permute mode.
 kernel void dpp_permlane(global const int* a, global int* out) {
   size_t i = get_global_id(0);
   int x = a[i];
-  out[6 * i + 0] = __builtin_amdgcn_update_dpp(-1, x, 0x111, 0xf, 0xf, false);
-  out[6 * i + 1] = __builtin_amdgcn_update_dpp(-1, x, 0x101, 0xf, 0xf, true);
-  out[6 * i + 2] = __builtin_amdgcn_update_dpp(-1, x, 0x124, 0xf, 0xf, false);
-  out[6 * i + 3] = __builtin_amdgcn_update_dpp(-1, x, 0x140, 0xf, 0xf, false);
-  out[6 * i + 4] = __builtin_amdgcn_permlane16(0, x, 0x01234567u, 0x89abcdefu, false, false);
-  out[6 * i + 5] = __builtin_amdgcn_permlanex16(0, x, 0xfedcba98u, 0x76543210u, false, false);
+  uint lane = get_sub_group_local_id(), wave = get_sub_group_size();
+  out[8 * i + 0] = __builtin_amdgcn_update_dpp(-1, x, 0x111, 0xf, 0xf, false);
+  out[8 * i + 1] = __builtin_amdgcn_update_dpp(-1, x, 0x101, 0xf, 0xf, true);
+  out[8 * i + 2] = __builtin_amdgcn_update_dpp(-1, x, 0x124, 0xf, 0xf, false);
+  out[8 * i + 3] = __builtin_amdgcn_update_dpp(-1, x, 0x140, 0xf, 0xf, false);
+  out[8 * i + 4] = __builtin_amdgcn_permlane16(0, x, 0x01234567u, 0x89abcdefu, false, false);
+  out[8 * i + 5] = __builtin_amdgcn_permlanex16(0, x, 0xfedcba98u, 0x76543210u, false, false);
+  out[8 * i + 6] = __builtin_amdgcn_ds_permute((int)(((lane + 3) % wave) * 4), x);
+  out[8 * i + 7] = __builtin_amdgcn_ds_swizzle(x, 0x8000 | 0x1b);
 }
 
 // Only the upper lanes of each wave active (lanes 20+ of 32, 40+ of 64: in wave64 the

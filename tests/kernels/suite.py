@@ -1058,14 +1058,17 @@ def dpp_permlane(rng, wave):
     a = ints(rng, N, -1000, 1000)
     i = np.arange(N)
     r, row = i % 16, i - i % 16
+    lane, base = i % wave, i - i % wave
     want = np.stack([np.where(r == 0, -1, a[i - 1]),                 # row_shr:1, old kept
                      np.where(r == 15, 0, a[np.minimum(i + 1, N - 1)]),  # row_shl:1, bound_ctrl
                      a[row + (r - 4) % 16],                          # row_ror:4
                      a[row + 15 - r],                                # row_mirror
                      a[row + _lane_select(0x01234567, 0x89ABCDEF, r)],
-                     a[(i & ~31) + ((i & 16) ^ 16) + _lane_select(0xFEDCBA98, 0x76543210, r)]],
+                     a[(i & ~31) + ((i & 16) ^ 16) + _lane_select(0xFEDCBA98, 0x76543210, r)],
+                     a[base + (lane - 3) % wave],                    # ds_permute to lane + 3
+                     a[(i & ~3) + 3 - (i & 3)]],                     # swizzle quad [3,2,1,0]
                     axis=1)
-    return [a, np.zeros(6 * N, np.int32)], {1: want.astype(np.int32)}
+    return [a, np.zeros(8 * N, np.int32)], {1: want.astype(np.int32)}
 
 
 # --- ND ranges with partial work-groups ---
