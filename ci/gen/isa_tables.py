@@ -30,7 +30,7 @@ V = 256                  # 9-bit source fields name v0 at 256
 
 
 def disassemble(probes, mattr=None):
-    """Map probe index -> (text, size in bytes), or None when llvm rejects the encoding."""
+    """Map probe index -> (text, size in bytes); probes llvm rejects are absent."""
     with tempfile.TemporaryDirectory() as tmp:
         src = os.path.join(tmp, "p.s")
         obj = os.path.join(tmp, "p.o")
@@ -60,12 +60,15 @@ def disassemble(probes, mattr=None):
     return result
 
 
+_NESTING = {"(": 1, "[": 1, ")": -1, "]": -1}   # hwreg(a, b), op_sel:[0,1] hold commas
+
+
 def split_operands(text):
     """'v_x v1, s[2:3], off offset:4 glc' -> ('v_x', ['v1', 's[2:3]', 'off'], 'offset:4 glc')."""
     mnemonic, _, rest = text.partition(" ")
     ops, depth, cur = [], 0, ""
     for ch in rest:
-        depth += ch in "([" and 1 or ch in ")]" and -1 or 0
+        depth += _NESTING.get(ch, 0)
         if ch == "," and depth == 0:
             ops.append(cur.strip())
             cur = ""
@@ -77,7 +80,7 @@ def split_operands(text):
         # Modifiers follow the last operand after a space (never inside brackets).
         head, depth, i = "", 0, 0
         for i, ch in enumerate(last):
-            depth += ch in "([" and 1 or ch in ")]" and -1 or 0
+            depth += _NESTING.get(ch, 0)
             if ch == " " and depth == 0:
                 break
             head += ch
@@ -142,12 +145,10 @@ def learn(op_range, build, variants, markers):
         for i, op in enumerate(ops):
             if i not in d32:
                 continue
-            text, size = d32[i]
-            mnemonic, operands, tail = split_operands(text)
+            mnemonic, operands, _ = split_operands(d32[i][0])
             sig32 = signature(operands, markers)
             sig64 = signature(split_operands(d64[i][0])[1], markers)
-            table[op] = {"name": mnemonic, "ops": merge_waves(sig32, sig64), "size": size,
-                         "variant": variant}
+            table[op] = {"name": mnemonic, "ops": merge_waves(sig32, sig64), "variant": variant}
     return table
 
 
