@@ -1,8 +1,9 @@
 """Fuzz regressions: every bug the harnesses of tests/fuzz found replays here, from the
 minimized input kept as a literal (hex/base64, no binary files), through the harness that
 found it. A replay passes when the harness runs the input to the end: no crash, no hang,
-no broken invariant. The library's behaviour on the same inputs is asserted directly in
-tests/c/loader_dangling_pointers.c.
+no broken invariant, and less than REPLAY_RSS_LIMIT_MB of memory. The library's behaviour
+on the same inputs is asserted directly in tests/c/loader_dangling_pointers.c and
+tests/c/memory_huge_ranges.c.
 """
 import base64
 import os
@@ -13,6 +14,10 @@ import pytest
 from tests.fuzz import run as fuzz
 from tests.support import cprog
 from tests.support.kernels import compile_opencl
+
+# Every replay stays near the harness's own ~100 MB; a runtime that allocates in proportion
+# to a hostile size does not.
+REPLAY_RSS_LIMIT_MB = 512
 
 
 def _code_object_patch(offset, value, width_log2=3):
@@ -31,6 +36,11 @@ REGRESSIONS = [
      _code_object_patch(64 + 3 * 56 + 48, 0x2F100),
      "a PT_LOAD whose p_align is no power of two loaded, then hsa_executable_destroy failed with "
      "an internal OSError (fixed in the loader: such objects are refused at load)"),
+    ("api_sequence", "lock_and_register_with_absurd_sizes",
+     base64.b64decode("BX58fHx8fHx8fHx8fHx8I3x8" + "////" * 37 + "fHx8AwQLBmAHAgEQAA=="),
+     "hsa_memory_register/hsa_amd_memory_lock of a mapped start with a huge size allocated one byte "
+     "per page of the range (seconds, gigabytes; a 41 s fuzzer timeout) (fixed: core/memory/host.py "
+     "is_mapped checks in fixed-size mincore steps)"),
 ]
 
 
@@ -44,13 +54,18 @@ def harnesses(tmp_path_factory):
 def test_minimized_input_replays_cleanly(harnesses, tmp_path, harness, name, data, what):
     path = tmp_path / name
     path.write_bytes(data)
-    proc = subprocess.run([harnesses[harness], f"-timeout={fuzz.PER_INPUT_TIMEOUT_S[harness]}", str(path)],
+    proc = subprocess.run([harnesses[harness], f"-timeout={fuzz.PER_INPUT_TIMEOUT_S[harness]}",
+                           f"-rss_limit_mb={REPLAY_RSS_LIMIT_MB}", str(path)],
                           env=fuzz.fuzz_environment(), capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, f"{what}\n{proc.stderr[-4000:]}"
 
 
 def test_loader_exports_reject_dangling_and_read_only_pointers():
     cprog.check("loader_dangling_pointers.c", compile_opencl("aql_kernels.cl", opt="-O2"))
+
+
+def test_register_and_lock_of_absurd_sizes_answer_at_once_without_memory():
+    cprog.check("memory_huge_ranges.c")
 
 
 def test_harnesses_and_seed_corpora_build(tmp_path):

@@ -26,6 +26,9 @@ AGENT_ALIAS_OFFSET = 1 << 47
 LOCKED = "locked"
 REGISTERED = "registered"
 
+# Bytes of address space one mincore call checks (its answer takes one byte per page).
+_MINCORE_SPAN = 256 << 20
+
 _libc = ctypes.CDLL(None, use_errno=True)
 _libc.mincore.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p]
 _libc.mincore.restype = ctypes.c_int
@@ -34,15 +37,19 @@ _libc.mincore.restype = ctypes.c_int
 def is_mapped(address, size):
     """True when every page of [address, address+size) is mapped in this process.
 
-    mincore answers for the whole range in one system call (ENOMEM on any hole), where
-    probing page by page would cost one call per 4 KiB.
+    mincore answers for up to _MINCORE_SPAN bytes per system call (ENOMEM on any hole),
+    where probing page by page would cost one call per 4 KiB. Its answer buffer is fixed:
+    sized by the range, a caller's absurd size would allocate gigabytes (found by fuzzing).
     """
     if address <= 0 or size <= 0 or address + size > 1 << 47:
         return False
     start = address // PAGE * PAGE
-    length = -(-(address + size - start) // PAGE) * PAGE
-    residency = ctypes.create_string_buffer(length // PAGE)
-    return _libc.mincore(start, length, residency) == 0
+    end = -(-(address + size) // PAGE) * PAGE
+    residency = ctypes.create_string_buffer(_MINCORE_SPAN // PAGE)
+    for chunk in range(start, end, _MINCORE_SPAN):
+        if _libc.mincore(chunk, min(_MINCORE_SPAN, end - chunk), residency) != 0:
+            return False
+    return True
 
 
 def agent_address(host_address):
