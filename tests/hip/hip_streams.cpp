@@ -1,10 +1,12 @@
 // Streams, events and ordering as HIP programs use them: work on several streams,
 // cross-stream dependencies through hipStreamWaitEvent, event queries before and after
 // completion, many kernels in flight drained by hipDeviceSynchronize, host threads each
-// driving their own stream, stream callbacks,
+// driving their own stream, streams with priorities and CU masks, stream callbacks,
 // stream memory operations (wait/write value), graphs captured from a stream, dynamic
 // shared memory, and hipMemGetInfo. Prints "HIP STREAMS OK" when every check holds.
 #include "hip_check.h"
+
+#include <hip/hip_ext.h>
 
 #include <thread>
 #include <vector>
@@ -191,6 +193,33 @@ static void host_threads_drive_their_own_streams() {
     HIP_CHECK(hipFree(counters));
 }
 
+// Priority and CU-mask streams (hsa_amd_queue_set_priority, hsa_amd_queue_cu_set_mask)
+// run their kernels like any other; hipMemcpyDefault infers the direction.
+static void priority_and_cu_mask_streams() {
+    int least = 0, greatest = 0;
+    HIP_CHECK(hipDeviceGetStreamPriorityRange(&least, &greatest));
+    hipStream_t urgent, masked;
+    HIP_CHECK(hipStreamCreateWithPriority(&urgent, hipStreamDefault, greatest));
+    int priority = least;
+    HIP_CHECK(hipStreamGetPriority(urgent, &priority));
+    EXPECT(priority == greatest);
+    const uint32_t cu_mask[1] = {0x5};
+    HIP_CHECK(hipExtStreamCreateWithCUMask(&masked, 1, cu_mask));
+    int *data;
+    HIP_CHECK(hipMalloc(&data, 64 * sizeof(int)));
+    HIP_CHECK(hipMemset(data, 0, 64 * sizeof(int)));
+    hipLaunchKernelGGL(add_value, dim3(1), dim3(64), 0, urgent, data, 4);
+    HIP_CHECK(hipStreamSynchronize(urgent));
+    hipLaunchKernelGGL(add_value, dim3(1), dim3(64), 0, masked, data, 30);
+    HIP_CHECK(hipStreamSynchronize(masked));
+    int out[64];
+    HIP_CHECK(hipMemcpy(out, data, sizeof(out), hipMemcpyDefault));
+    EXPECT(out[0] == 34 && out[63] == 34);
+    HIP_CHECK(hipStreamDestroy(urgent));
+    HIP_CHECK(hipStreamDestroy(masked));
+    HIP_CHECK(hipFree(data));
+}
+
 struct CallbackSeen {
     const int *pinned;
     int value;
@@ -318,6 +347,7 @@ int main() {
     streams_run_independent_pipelines();
     device_synchronize_drains_many_kernels();
     host_threads_drive_their_own_streams();
+    priority_and_cu_mask_streams();
     stream_callbacks_follow_stream_order();
     stream_memory_operations();
     graphs_replay_captured_work();
