@@ -83,8 +83,8 @@ def _entry(family, op):
 
 class _Entry:
     """One opcode's table row, with the operand list pre-split by role."""
-    __slots__ = ("name", "suffix", "ops", "half", "half_int", "forms", "imm", "implicit_src",
-                 "implicit_dst", "vgpr_only", "mods")
+    __slots__ = ("name", "suffix", "ops", "half", "half_int", "forms", "imm", "implicit",
+                 "vgpr_only", "mods")
 
     def __init__(self, family, row):
         self.name = row["name"]
@@ -96,7 +96,10 @@ class _Entry:
         self.vgpr_only = row.get("vgpr_only", ())
         self.half_int = frozenset(row.get("half_int", ()))
         self.mods = row.get("mods", {})
-        self.implicit_src, self.implicit_dst = _implicit(family, self.name)
+        src, dst = _implicit(family, self.name)
+        # wave64 -> (implicit sources, implicit destinations) as operands
+        self.implicit = {w: (tuple(_fixed(t, w) for t in src), tuple(_fixed(t, w) for t in dst))
+                         for w in (False, True)}
 
 
 def _implicit(family, name):
@@ -117,10 +120,6 @@ def _implicit(family, name):
     return tuple(src), tuple(dst)
 
 
-_TABLES = {family: {op: _Entry(family, row) for op, row in rows.items()}
-           for family, rows in TABLES.items()}
-
-
 def _fixed(text, wave64):
     """A fixed register llvm prints ('=vcc_lo|vcc') or an implicit one ('vcc', 'exec')."""
     name = text.lstrip("=")
@@ -139,9 +138,12 @@ def _fixed(text, wave64):
     raise DecodeError(f"unexpected fixed operand {text}")
 
 
+_TABLES = {family: {op: _Entry(family, row) for op, row in rows.items()}
+           for family, rows in TABLES.items()}
+
+
 def _implicit_ops(entry, wave64):
-    return (tuple(_fixed(t, wave64) for t in entry.implicit_src),
-            tuple(_fixed(t, wave64) for t in entry.implicit_dst))
+    return entry.implicit[wave64]
 
 
 def _sext(value, bits):
