@@ -8,8 +8,8 @@ Invariants:
 import re
 import struct
 
-from core.isa.decoder import table_entry
-from core.isa.instruction import INV_2PI, INV_2PI_TEXT, Operand
+from core.isa.decoder import decode_all, table_entry
+from core.isa.instruction import INV_2PI, INV_2PI_TEXT
 from core.isa.opcodes_gfx1030 import BUFFER_FORMATS, HWREG_NAMES, SENDMSG_TEXT
 
 _F32_INLINE = {0x3F000000: "0.5", 0xBF000000: "-0.5", 0x3F800000: "1.0", 0xBF800000: "-1.0",
@@ -452,8 +452,5 @@ def format_instruction(inst):
 
 def disassemble(code, base_address=0, wave64=False):
     """(address, text) for every instruction of a code range."""
-    from core.isa.decoder import decode_all
     return [(inst.address, inst.text) for inst in decode_all(code, base_address, wave64)]
 
-
-__all__ = ["format_instruction", "disassemble", "literal_text", "Operand"]
