@@ -8,7 +8,7 @@ Invariants:
 import re
 import struct
 
-from core.isa.decoder import decode_all, table_entry
+from core.isa.decoder import table_entry
 from core.isa.instruction import INV_2PI, INV_2PI_TEXT
 from core.isa.opcodes_gfx1030 import BUFFER_FORMATS, HWREG_NAMES, SENDMSG_TEXT
 
@@ -448,9 +448,4 @@ def format_instruction(inst):
     """llvm-objdump's text for one decoded instruction."""
     entry = table_entry(inst.encoding, inst.opcode)
     return _FORMATS.get(inst.encoding, _format_vop)(inst, entry)
-
-
-def disassemble(code, base_address=0, wave64=False):
-    """(address, text) for every instruction of a code range."""
-    return [(inst.address, inst.text) for inst in decode_all(code, base_address, wave64)]
 
