@@ -55,3 +55,18 @@ kernel void half_round_cmp(global const half* a, global const half* b, global ha
   s[2 * i + 0] = convert_short(x * (half)8.0h);
   s[2 * i + 1] = isgreater(x, y) + 2 * isequal(x, -y) + 4 * isless(y, (half)0.0h);
 }
+
+// f16 transcendentals (cl_khr_fp16 allows 2 ulp): exp, exp2, log, log2, tan, cos, rsqrt.
+// Not sin: Debian's rocm-device-libs 5.2 __ocml_sin_f16 selects NaN when its argument IS
+// finite (the class test is inverted; cos and tan get it right), so hardware returns NaN.
+kernel void half_transcendental(global const half* a, global const half* p, global half* out) {
+  size_t i = get_global_id(0);
+  half x = a[i], y = p[i];
+  out[7 * i + 0] = exp(x);
+  out[7 * i + 1] = exp2(x);
+  out[7 * i + 2] = log(y);
+  out[7 * i + 3] = log2(y);
+  out[7 * i + 4] = tan(x);
+  out[7 * i + 5] = cos(x);
+  out[7 * i + 6] = rsqrt(y);
+}

@@ -557,6 +557,16 @@ def half_round_cmp(rng, wave):
             {2: halves.astype(np.float16), 3: shorts})
 
 
+@case("half_math.cl", N, 64, tolerance={2: Ulps(2)})
+def half_transcendental(rng, wave):
+    a = rng.uniform(-10, 10, N).astype(np.float16)
+    p = np.abs(floats(rng, N, -4, 4, np.float16))
+    x, y = a.astype(np.longdouble), p.astype(np.longdouble)
+    want = np.stack([np.exp(x), np.exp2(x), np.log(y), np.log2(y), np.tan(x), np.cos(x),
+                     1 / np.sqrt(y)], axis=1)
+    return [a, p, np.zeros(7 * N, np.float16)], {2: want}
+
+
 # --- double precision ---
 
 @case("double_math.cl", N, 64)
