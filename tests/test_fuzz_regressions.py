@@ -64,7 +64,7 @@ def test_loader_exports_reject_dangling_and_read_only_pointers():
     cprog.check("loader_dangling_pointers.c", compile_opencl("aql_kernels.cl", opt="-O2"))
 
 
-def test_register_and_lock_of_absurd_sizes_answer_at_once_without_memory():
+def test_absurd_sizes_and_array_counts_answer_at_once_without_memory():
     cprog.check("memory_huge_ranges.c")
 
 

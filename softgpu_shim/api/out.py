@@ -57,6 +57,9 @@ def read(pointer, ctype, what="pointer"):
 def read_array(pointer, ctype, count, what="array"):
     """A cdata copy of `count` `ctype` elements at `pointer`."""
     require_pointer(pointer, what)
+    # Checked before the copy is allocated: an absurd count would otherwise ask for gigabytes.
+    if not lib.sg_readable(pointer, count * ffi.sizeof(ctype)):
+        raise InvalidArgument(f"{what} does not point to {count} readable {ctype}")
     box = ffi.new(f"{ctype}[{count}]")
     if count and lib.sg_safe_copy(box, pointer, ffi.sizeof(box)) != 0:
         raise InvalidArgument(f"{what} does not point to {count} readable {ctype}")

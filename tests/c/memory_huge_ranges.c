@@ -1,6 +1,8 @@
-/* Registering or locking a mapped start with an absurd size (found by the API-sequence
-   fuzzer): each call answers an error at once, without the runtime allocating memory in
-   proportion to the size (once it took seconds and gigabytes). */
+/* Absurd sizes and counts with valid pointers (found by the API-sequence fuzzer): each
+   call answers an error at once, without the runtime allocating memory in proportion to
+   the size or count. Registering or locking a mapped start with a huge size once took
+   seconds and gigabytes; an async copy or allow_access with a huge array count answered
+   HSA_STATUS_ERROR after trying to allocate the copy of the array. */
 #include <hsa/hsa_ext_amd.h>
 #include <stdint.h>
 #include <sys/mman.h>
@@ -12,6 +14,13 @@ static long peak_rss_mb(void) {
     struct rusage usage;
     getrusage(RUSAGE_SELF, &usage);
     return usage.ru_maxrss / 1024;
+}
+
+static hsa_status_t pick_cpu(hsa_agent_t agent, void *data) {
+    hsa_device_type_t type;
+    hsa_agent_get_info(agent, HSA_AGENT_INFO_DEVICE, &type);
+    if (type == HSA_DEVICE_TYPE_CPU) *(hsa_agent_t *)data = agent;
+    return HSA_STATUS_SUCCESS;
 }
 
 static double now_s(void) {
@@ -37,6 +46,27 @@ int main(void) {
     CHECK(seconds < 2.0);
     CHECK(grown < 64);
     if (seconds >= 2.0 || grown >= 64) printf("took %.2f s, peak RSS grew %ld MB\n", seconds, grown);
+    /* Arrays: a real one of two elements, announced as 2^32-1 or 2^28 elements long. */
+    hsa_signal_t deps[2];
+    hsa_agent_t agents[2] = {{0}, {0}};
+    CHECK_OK(hsa_signal_create(0, 0, NULL, &deps[0]));
+    deps[1] = deps[0];
+    hsa_agent_t cpu = {0};
+    CHECK_OK(hsa_iterate_agents(pick_cpu, &cpu));
+    start = now_s();
+    rss_before = peak_rss_mb();
+    CHECK_STATUS(hsa_amd_memory_async_copy(host, cpu, host + 4096, cpu, 64, UINT32_MAX, deps, deps[0]),
+                 HSA_STATUS_ERROR_INVALID_ARGUMENT);
+    CHECK_STATUS(hsa_amd_memory_async_copy(host, cpu, host + 4096, cpu, 64, 1u << 28, deps, deps[0]),
+                 HSA_STATUS_ERROR_INVALID_ARGUMENT);
+    CHECK_STATUS(hsa_amd_agents_allow_access(1u << 28, agents, NULL, host), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+    seconds = now_s() - start;
+    grown = peak_rss_mb() - rss_before;
+    CHECK(seconds < 2.0);
+    CHECK(grown < 64);
+    if (seconds >= 2.0 || grown >= 64) printf("arrays: took %.2f s, peak RSS grew %ld MB\n", seconds, grown);
+    CHECK_OK(hsa_signal_destroy(deps[0]));
+
     /* The mapped part alone is fine. */
     CHECK_OK(hsa_memory_register(host, 1 << 20));
     CHECK_OK(hsa_memory_deregister(host, 1 << 20));
