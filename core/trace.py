@@ -56,5 +56,10 @@ def internal_error(api, exc):
     """A Python exception reached the ABI edge: always reported, since it is a SoftGPU bug."""
     text = "".join(traceback.format_exception(exc))
     event("internal", api=api, error=repr(exc), traceback=text)
+    if os.environ.get("SOFTGPU_INTERNAL_ERRORS") == "abort":
+        # For fuzzing: the bug becomes a crash, so the fuzzer keeps the input that found it.
+        sys.stderr.write(f"softgpu: internal error in {api}:\n{text}")
+        sys.stderr.flush()
+        os.abort()
     if os.environ.get("SOFTGPU_QUIET") != "1":
         sys.stderr.write(f"softgpu: internal error in {api}: {exc!r}\n")

@@ -8,12 +8,14 @@ tests/c/memory_huge_ranges.c.
 import base64
 import os
 import subprocess
+import sys
 
 import pytest
 
 from tests.fuzz import run as fuzz
 from tests.support import cprog
 from tests.support.kernels import compile_opencl
+from tests.support.paths import ROOT
 
 # Every replay stays near the harness's own ~100 MB; a runtime that allocates in proportion
 # to a hostile size does not.
@@ -74,3 +76,17 @@ def test_harnesses_and_seed_corpora_build(tmp_path):
         assert os.access(fuzz.build(name, str(tmp_path)), os.X_OK)
         fuzz.seeds(name, str(tmp_path / f"{name}-seeds"))
         assert os.listdir(tmp_path / f"{name}-seeds")
+
+
+def test_internal_errors_abort_when_fuzzing():
+    """SOFTGPU_INTERNAL_ERRORS=abort (run.py sets it) turns a caught bug into a crash with its traceback."""
+    script = ("import sys; sys.path.insert(0, sys.argv[1]); from core import trace\n"
+              "try:\n    {}['missing']\nexcept KeyError as e:\n    trace.internal_error('hsa_test', e)\n"
+              "print('survived')")
+    aborted = subprocess.run([sys.executable, "-c", script, ROOT], env=cprog.env(SOFTGPU_INTERNAL_ERRORS="abort"),
+                             capture_output=True, text=True, timeout=60)
+    assert aborted.returncode < 0 and "survived" not in aborted.stdout
+    assert "internal error in hsa_test" in aborted.stderr and "KeyError: 'missing'" in aborted.stderr
+    reported = subprocess.run([sys.executable, "-c", script, ROOT], env=cprog.env(SOFTGPU_QUIET=1),
+                              capture_output=True, text=True, timeout=60)
+    assert reported.returncode == 0 and "survived" in reported.stdout

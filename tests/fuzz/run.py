@@ -69,8 +69,9 @@ def write_seed(directory, name, data):
 
 
 def fuzz_environment():
+    # An internal error (a Python exception the ABI edge had to catch) is a bug: it aborts.
     return library_env(SOFTGPU_FUZZ_CODE_OBJECT=compile_opencl("aql_kernels.cl", opt="-O2"),
-                       SOFTGPU_QUIET=1, SOFTGPU_QUEUE_ERRORS="continue")
+                       SOFTGPU_QUIET=1, SOFTGPU_QUEUE_ERRORS="continue", SOFTGPU_INTERNAL_ERRORS="abort")
 
 
 def run(name, seconds, workdir):
