@@ -145,3 +145,33 @@ def test_ds_wrap_applies_lanes_in_order_on_one_counter(session):
         want.append(value)
         value = value - 10 if value >= 10 else value + 3
     np.testing.assert_array_equal(out, want)
+
+
+REGISTERS = """
+kernel void registers(global ulong *out) {
+  uint mode, changed;
+  ulong pc;
+  __asm__ volatile("s_getreg_b32 %0, hwreg(HW_REG_MODE)" : "=s"(mode));
+  __asm__ volatile("s_setreg_imm32_b32 hwreg(HW_REG_MODE, 0, 4), 0xa\\n"
+                   "s_getreg_b32 %0, hwreg(HW_REG_MODE)\\n"
+                   "s_setreg_b32 hwreg(HW_REG_MODE), %1" : "=&s"(changed) : "s"(mode));
+  __asm__ volatile("s_getpc_b64 %0" : "=s"(pc));
+  out[0] = mode;
+  out[1] = changed;
+  out[2] = pc;
+}
+"""
+
+
+def test_mode_starts_from_the_descriptor_and_getpc_is_a_device_address(session):
+    from core.isa.engine.testlaunch import loaded_kernel
+    co = compile_opencl(REGISTERS, opt="-O2")
+    kernel = loaded_kernel(session, co, "registers")
+    out, = launch(session, co, "registers", [np.zeros(3, np.uint64)], 1, 1)
+    kd = kernel.descriptor
+    want = (kd.float_round_mode_32 | kd.float_round_mode_16_64 << 2 | kd.float_denorm_mode_32 << 4
+            | kd.float_denorm_mode_16_64 << 6 | kd.enable_dx10_clamp << 8 | kd.enable_ieee_mode << 9)
+    assert out[0] == want
+    assert out[1] == (want & ~0xF) | 0xA                     # FP_ROUND field rewritten alone
+    alloc = session.arena.find(kernel.entry)
+    assert kernel.entry < int(out[2]) < alloc.end            # inside the loaded code, past entry
