@@ -11,10 +11,10 @@ THREADS = 4
 
 
 @pytest.mark.parametrize("program, work", [
-    ("stress_signals.c", 20000),     # atomic operations per thread
-    ("stress_queues.c", 20000),      # write-index reservations per thread
-    ("stress_memory.c", 2000),       # allocate/write/check/free rounds per thread
-    ("stress_init.c", 200),          # hsa_init/hsa_shut_down cycles per thread
+    ("stress_signals.c", 200000),    # rounds of five atomic operations per thread
+    ("stress_queues.c", 200000),     # write-index reservations per thread
+    ("stress_memory.c", 4000),       # allocate/write/check/free rounds per thread
+    ("stress_init.c", 1000),         # hsa_init/hsa_shut_down cycles per thread
 ])
 def test_threads_keep_exact_invariants(program, work):
     cprog.check(program, THREADS, work, timeout=60)

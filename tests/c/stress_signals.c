@@ -1,7 +1,9 @@
 /* Signal stress: THREADS threads hammer shared signals for about a second each round.
-   Exact invariants: no atomic add/subtract/cas/or/xor is lost, and every waiter that
-   waits for a value some thread stores wakes up.
+   Exact invariants: no atomic add/subtract/cas/or/xor is lost, every waiter that
+   waits for a value some thread stores wakes up, and so do waiters on a signal that is
+   destroyed under them.
    usage: stress_signals THREADS ITERATIONS */
+#define _GNU_SOURCE /* pthread_timedjoin_np */
 #include <hsa/hsa_ext_amd.h>
 #include <pthread.h>
 #include <string.h>
@@ -46,6 +48,12 @@ static void *relay(void *arg) {
     return NULL;
 }
 
+static void *wait_forever(void *arg) {
+    hsa_signal_wait_scacquire(*(hsa_signal_t *)arg, HSA_SIGNAL_CONDITION_EQ, 12345, UINT64_MAX,
+                              HSA_WAIT_STATE_BLOCKED);
+    return NULL;
+}
+
 int main(int argc, char **argv) {
     int threads = argc > 1 ? atoi(argv[1]) : 4;
     iterations = argc > 2 ? atoi(argv[2]) : 20000;
@@ -70,9 +78,26 @@ int main(int argc, char **argv) {
     for (int i = 0; i < threads; i++) pthread_join(t[i], NULL);
     CHECK_EQ_U64(hsa_signal_load_scacquire(ping), 200ull * threads);
 
-    /* Waits with a timeout return, and signals destroyed under waiters wake them. */
+    /* A wait with a timeout returns the value it saw. */
     hsa_signal_value_t v = hsa_signal_wait_relaxed(ping, HSA_SIGNAL_CONDITION_EQ, -1, 1000000, HSA_WAIT_STATE_BLOCKED);
     CHECK(v == 200 * threads);
+
+    /* Waiters with no timeout on a signal destroyed under them all return. */
+    hsa_signal_t doomed;
+    CHECK_OK(hsa_signal_create(0, 0, NULL, &doomed));
+    for (int i = 0; i < threads; i++) pthread_create(&t[i], NULL, wait_forever, &doomed);
+    struct timespec pause = {0, 50000000};
+    nanosleep(&pause, NULL);
+    CHECK_OK(hsa_signal_destroy(doomed));
+    for (int i = 0; i < threads; i++) {
+        struct timespec deadline;
+        clock_gettime(CLOCK_REALTIME, &deadline);
+        deadline.tv_sec += 10;
+        if (pthread_timedjoin_np(t[i], NULL, &deadline) != 0) {
+            printf("FAIL a waiter on a destroyed signal never returned\n");
+            return 1;
+        }
+    }
 
     CHECK_OK(hsa_signal_destroy(counter));
     CHECK_OK(hsa_signal_destroy(cas_counter));
