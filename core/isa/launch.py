@@ -57,8 +57,9 @@ def launch(session, code_object_path, kernel_name, args, grid, workgroup, *,
     """Test convenience: load a code object, run one kernel on numpy arguments, return outputs.
 
     args: one entry per kernel argument in the kernel's metadata order: a numpy array for a
-    global (or constant) pointer argument — copied into a fresh arena buffer —, a Python or
-    numpy scalar for a by-value argument, or `Local(nbytes)` for a dynamic __local pointer.
+    global (or constant) pointer argument — copied into a fresh arena buffer —, None for a
+    NULL pointer, a Python or numpy scalar for a by-value argument, or `Local(nbytes)` for a
+    dynamic __local pointer.
     Hidden arguments (v4 hidden_global_offset_*, v5 block counts, group sizes, remainders,
     ...) are filled from grid/workgroup; global_offset (up to 3 ints, OpenCL's global work
     offset) goes to hidden_global_offset_*. grid/workgroup: int or tuple of up to 3 ints.

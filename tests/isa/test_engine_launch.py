@@ -128,3 +128,17 @@ def test_dispatch_stats_count_waves_and_lane_instructions(session, monkeypatch):
     stats, = seen
     assert stats.waves == 8 and stats.workgroups == 4
     assert stats.lane_instructions == 32 * stats.wave_instructions   # every lane active throughout
+
+
+MAYBE = """
+kernel void maybe(global int *out, global const int *extra) {
+  size_t i = get_global_id(0);
+  out[i] = extra ? extra[i] : -1;
+}
+"""
+
+
+def test_none_passes_a_null_pointer(session):
+    co = compile_opencl(MAYBE, opt="-O2")
+    out, = launch(session, co, "maybe", [np.zeros(32, np.int32), None], 32, 32)
+    np.testing.assert_array_equal(out, -1)

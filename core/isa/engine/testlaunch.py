@@ -108,6 +108,8 @@ def _kernarg(kernel, args, grid, workgroup, global_offset, arena, allocate):
                 lds_end = -(-lds_end // 16) * 16          # dynamic LDS follows the static part
                 raw = lds_end.to_bytes(size, "little")
                 lds_end += value.nbytes
+            elif value is None:
+                raw = bytes(size)                         # a NULL pointer (or zero) argument
             elif kind == "global_buffer":
                 array = np.ascontiguousarray(value)
                 block = allocate(array.nbytes)
