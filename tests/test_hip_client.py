@@ -105,8 +105,12 @@ def module_code_object(request):
 
 def test_hip_module_api_loads_clang_code_objects(module_code_object, tmp_path):
     """hipModuleLoadData/hipModuleLoad, GetFunction/GetGlobal, LaunchKernel with parameter
-    arrays and packed buffers, for a clang-15 code object, bundled or bare ELF."""
-    check_ok("hip_module.cpp", module_code_object, tmp_path=tmp_path, marker="HIP MODULE OK")
+    arrays and packed buffers, for a clang-15 code object, bundled or bare ELF; a gfx90a
+    code object is refused (HIP checks it against the ISA SoftGPU's agent reports)."""
+    foreign = _cached("hip_module_kernels.cpp",
+                      [a.replace("gfx1030", "gfx90a") for a in _DEVICE_ONLY] + ["--no-gpu-bundle-output"],
+                      suffix=".gfx90a.co")
+    check_ok("hip_module.cpp", module_code_object, foreign, tmp_path=tmp_path, marker="HIP MODULE OK")
 
 
 def test_hip_error_paths_return_hip_errors(tmp_path):

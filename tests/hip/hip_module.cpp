@@ -2,7 +2,8 @@
 // by clang-15 (argv[1], bundled or bare ELF) loaded from memory and from its path,
 // functions and globals looked up by name, launches with kernel parameter arrays and
 // with a packed argument buffer, dynamic shared memory, 2D grids, and the errors for
-// names that are not there. Prints "HIP MODULE OK" when every check holds.
+// names that are not there and for code objects of another GPU (argv[2], an ELF for
+// gfx90a: HIP compares its ISA with the agent's). Prints "HIP MODULE OK" when every check holds.
 #include "hip_check.h"
 
 #include <cstring>
@@ -116,8 +117,8 @@ static void globals_read_back(hipModule_t module) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 2) {
-        std::printf("usage: hip_module CODE_OBJECT\n");
+    if (argc != 3) {
+        std::printf("usage: hip_module CODE_OBJECT FOREIGN_CODE_OBJECT\n");
         return 2;
     }
     std::vector<char> image = read_file(argv[1]);
@@ -137,5 +138,10 @@ int main(int argc, char **argv) {
     globals_read_back(from_file);
     launch_2d_grid(from_file);
     HIP_CHECK(hipModuleUnload(from_file));
+
+    std::vector<char> foreign = read_file(argv[2]);
+    hipModule_t refused;
+    HIP_EXPECT_ERROR(hipModuleLoadData(&refused, foreign.data()), hipErrorSharedObjectInitFailed);
+    HIP_EXPECT_ERROR(hipModuleLoad(&refused, "/nonexistent/module.co"), hipErrorFileNotFound);
     return hip_report("HIP MODULE");
 }
