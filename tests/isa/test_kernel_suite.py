@@ -1,10 +1,9 @@
 """The kernel suite (tests/kernels/suite.py) on the ISA engine: every kernel at -O0 and -O2,
 wave32 and wave64 builds (v5 code objects where the case asks), each compared with its numpy
 reference; plus checks that each build is what the suite claims it is. What the engine
-cannot run yet is listed below as strict xfails with the reason (ENGINE_GAPS, global
-offsets), so a fix shows up as a failure until its entry goes.
+cannot run yet is listed below as strict xfails with the reason (ENGINE_GAPS), so a fix
+shows up as a failure until its entry goes.
 """
-import inspect
 import subprocess
 from types import SimpleNamespace
 
@@ -26,9 +25,6 @@ def _variants():
 
 VARIANTS = [pytest.param(c, o, w, v, id=n) for c, o, w, v, n in _variants()]
 
-# OpenCL global offsets reach a kernel as hidden kernel arguments, which launch() fills.
-LAUNCH_TAKES_OFFSET = "global_offset" in inspect.signature(launch).parameters
-
 # Cases the engine does not run correctly yet, and why. Strict: a fix makes the run fail
 # until its entry is removed.
 ENGINE_GAPS = {
@@ -39,10 +35,6 @@ ENGINE_GAPS = {
 
 
 def _marks(case):
-    if case.global_offset and not LAUNCH_TAKES_OFFSET:
-        return [pytest.mark.xfail(raises=TypeError, strict=True,
-                                  reason="core.isa.launch.launch has no global_offset parameter "
-                                         "yet: hidden_global_offset_* are always 0")]
     if case.name in ENGINE_GAPS:
         return [pytest.mark.xfail(raises=AssertionError, strict=True,
                                   reason=ENGINE_GAPS[case.name])]
@@ -144,9 +136,8 @@ def test_reference_rejects_untouched_buffers(case):
 def test_kernel_matches_reference(session, case, opt, wave, code_object):
     path = case.compile(opt, wave, code_object)
     args, expected = case.inputs(wave)
-    offset = {"global_offset": case.global_offset} if case.global_offset else {}
     outputs = launch(session, path, case.kernel, args, case.grid, case.workgroup,
-                     group_segment_size=case.group_segment, **offset)
+                     group_segment_size=case.group_segment, global_offset=case.global_offset)
     # launch returns the global buffers in argument order; by-value vectors are arrays too.
     explicit = [a for a in _kernel_metadata(path, case.kernel)[1][".args"]
                 if not a[".value_kind"].startswith("hidden_")]
