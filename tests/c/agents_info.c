@@ -125,8 +125,9 @@ static void check_gpu(hsa_agent_t gpu, hsa_agent_t cpu) {
     CHECK_EQ_U64(u16(gpu, HSA_AGENT_INFO_VERSION_MAJOR), 1);
     CHECK_EQ_U64(u16(gpu, HSA_AGENT_INFO_VERSION_MINOR), 1);
 
-    /* Image limits (hsa_ext_image.h): sizes are size_t, handle counts ROCr writes as uint32_t. */
-    size_t dims[3] = {0, 0, 0};
+    /* Image limits: ROCr writes them as uint32_t (one per dimension), as the handle counts,
+       although hsa_ext_image.h says size_t; HIP reads them so. */
+    uint32_t dims[4] = {0, 0, 0, 0xEEEEEEEE};
     CHECK_OK(hsa_agent_get_info(gpu, (hsa_agent_info_t)HSA_EXT_AGENT_INFO_IMAGE_1D_MAX_ELEMENTS, dims));
     CHECK_EQ_U64(dims[0], 16384);
     CHECK_OK(hsa_agent_get_info(gpu, (hsa_agent_info_t)HSA_EXT_AGENT_INFO_IMAGE_1DB_MAX_ELEMENTS, dims));
@@ -135,6 +136,7 @@ static void check_gpu(hsa_agent_t gpu, hsa_agent_t cpu) {
     CHECK(dims[0] == 16384 && dims[1] == 16384);
     CHECK_OK(hsa_agent_get_info(gpu, (hsa_agent_info_t)HSA_EXT_AGENT_INFO_IMAGE_3D_MAX_ELEMENTS, dims));
     CHECK(dims[0] == 2048 && dims[1] == 2048 && dims[2] == 2048);
+    CHECK(dims[3] == 0xEEEEEEEE);  /* three 32-bit values, nothing beyond */
     CHECK_OK(hsa_agent_get_info(gpu, (hsa_agent_info_t)HSA_EXT_AGENT_INFO_IMAGE_ARRAY_MAX_LAYERS, dims));
     CHECK_EQ_U64(dims[0], 8192);
     CHECK_EQ_U64(u32(gpu, HSA_EXT_AGENT_INFO_MAX_IMAGE_RD_HANDLES), 128);
@@ -263,7 +265,7 @@ static void check_cpu(hsa_agent_t cpu) {
     CHECK_OK(hsa_agent_get_info(cpu, (hsa_agent_info_t)AMD_AGENT_INFO_NEAREST_CPU, &nearest));
     CHECK_EQ_U64(nearest.handle, 0);
 
-    size_t dims[3] = {9, 9, 9};
+    uint32_t dims[3] = {9, 9, 9};
     CHECK_OK(hsa_agent_get_info(cpu, (hsa_agent_info_t)HSA_EXT_AGENT_INFO_IMAGE_3D_MAX_ELEMENTS, dims));
     CHECK(dims[0] == 0 && dims[1] == 0 && dims[2] == 0);
     CHECK_EQ_U64(u32(cpu, HSA_EXT_AGENT_INFO_MAX_IMAGE_RD_HANDLES), 0);
