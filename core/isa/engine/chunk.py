@@ -3,10 +3,10 @@
 Holds three invariants:
 - SGPR and VGPR initial values are exactly what ROCr/CP set up on gfx10 for the enabled
   descriptor bits (AMDGPUUsage "Initial Kernel Execution State");
-- scratch is one arena allocation per chunk: wave i of the chunk owns bytes
-  [i * lanes * private_bytes, (i + 1) * lanes * private_bytes) of it, interleaved a dword per
-  lane (the private segment buffer V# has swizzling and ADD_TID on, index stride = wave size),
-  the same layout flat scratch addresses use;
+- scratch is one arena allocation of the dispatch, reused by each chunk: wave i of a chunk
+  owns bytes [i * lanes * private_bytes, (i + 1) * lanes * private_bytes) of it, interleaved
+  a dword per lane (the private segment buffer V# has swizzling and ADD_TID on, index stride
+  = wave size), the same layout flat scratch addresses use;
 - LDS is zeroed per workgroup, `lds[workgroup_in_chunk, bytes]`.
 """
 import numpy as np
@@ -32,13 +32,7 @@ class Chunk:
         self.workgroup_ids = np.stack([group_ids % gx, (group_ids // gx) % gy, group_ids // (gx * gy)],
                                       axis=1)
         self.lds = np.zeros((ngroups, -(-max(dispatch.lds_bytes, 8) // 8) * 8), np.uint8)
-        self.scratch = None
         self.scratch_base = 0
-
-    def close(self):
-        if self.scratch is not None:
-            self.d.arena.free(self.scratch.address)
-            self.scratch = None
 
     def wave_scratch_bytes(self):
         return self.d.private_bytes * self.lanes
@@ -51,9 +45,7 @@ class Chunk:
         w.workgroup[:] = wave // wpg
         w.wave_in_group[:] = wave % wpg
         if d.private_bytes:
-            self.scratch = d.arena.allocate(self.wave_scratch_bytes() * nwaves,
-                                            info={"what": f"scratch of {d.name}"})
-            self.scratch_base = self.scratch.address
+            self.scratch_base = d.scratch(self.wave_scratch_bytes() * nwaves)
         wave_offset = (wave * self.wave_scratch_bytes()).astype(np.uint64)
         w.flat_scratch[:] = np.uint64(self.scratch_base) + wave_offset
         w.pc[:] = desc.entry

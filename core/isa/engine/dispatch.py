@@ -5,8 +5,8 @@ Holds three invariants:
   descriptor enables them, then workgroup ids / workgroup info / scratch wave offset; work-item
   ids in v0, v1, v2; EXEC covers exactly the work-items of (possibly partial) workgroups;
 - a chunk's state (VGPRs, scratch, LDS) is bounded by CHUNK_STATE_BYTES, so a grid of any size
-  runs in bounded memory; scratch of a chunk is an arena allocation, freed when the chunk ends
-  (also on a fault);
+  runs in bounded memory; scratch is one arena allocation the chunks share, freed when the
+  dispatch ends (also on a fault);
 - waves of a chunk run in groups at one PC, lowest PC first, so waves that diverged on
   scalar branches reconverge; s_barrier holds a wave until every live wave of its workgroup
   reached a barrier.
@@ -62,6 +62,16 @@ class Dispatch:
         self.code = code_for(self.arena, kernel, self.desc.wave64)
         self.memory = DeviceMemory(session, getattr(kernel, "agent", None))
         self.last_waves = None          # the previous chunk's state, recycled by the next
+        self._scratch = None            # arena allocation backing every chunk's scratch
+
+    def scratch(self, nbytes):
+        """Device address of at least `nbytes` of scratch (grown when a chunk needs more)."""
+        if self._scratch is not None and self._scratch.size < nbytes:
+            self.arena.free(self._scratch.address)
+            self._scratch = None
+        if self._scratch is None:
+            self._scratch = self.arena.allocate(nbytes, info={"what": f"scratch of {self.name}"})
+        return self._scratch.address
 
     # ---- chunking ----------------------------------------------------------------------
     def run(self):
@@ -73,10 +83,15 @@ class Dispatch:
         wave_bytes = self.desc.nvgpr * lanes * 4 + self.private_bytes * lanes + 1024
         group_bytes = wave_bytes * waves_per_group + self.lds_bytes
         per_chunk = max(1, CHUNK_STATE_BYTES // group_bytes)
-        for first in range(0, total_groups, per_chunk):
-            ids = np.arange(first, min(first + per_chunk, total_groups), dtype=np.int64)
-            self._run_chunk(ids, counts, waves_per_group)
-            self.stats.batches += 1
+        try:
+            for first in range(0, total_groups, per_chunk):
+                ids = np.arange(first, min(first + per_chunk, total_groups), dtype=np.int64)
+                self._run_chunk(ids, counts, waves_per_group)
+                self.stats.batches += 1
+        finally:
+            if self._scratch is not None:
+                self.arena.free(self._scratch.address)
+                self._scratch = None
         self.stats.workgroups = total_groups
         self.stats.seconds = time.perf_counter() - start
         return self.stats
@@ -84,11 +99,8 @@ class Dispatch:
     def _run_chunk(self, group_ids, counts, waves_per_group):
         from core.isa.engine.chunk import Chunk
         chunk = Chunk(self, group_ids, counts, waves_per_group)
-        try:
-            chunk.setup()
-            Scheduler(self, chunk).run()
-        finally:
-            chunk.close()
+        chunk.setup()
+        Scheduler(self, chunk).run()
 
 
 class Step:
