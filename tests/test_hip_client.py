@@ -8,6 +8,7 @@ also require that SoftGPU recorded no internal error and no unsupported export."
 import hashlib
 import json
 import os
+import re
 import subprocess
 import tempfile
 
@@ -135,7 +136,9 @@ def test_hip_aborts_on_kernel_fault(fault, status, code, queue_errors, tmp_path)
                SOFTGPU_QUEUE_ERRORS=queue_errors)
     assert proc.returncode == -6, proc.stdout + proc.stderr       # SIGABRT
     assert "launching" in proc.stdout and "survived" not in proc.stdout
-    assert f"callbackQueue aborting with error : {status} code: {code}" in proc.stderr
+    # HIP prints hsa_status_string's "<status>: <meaning>", then the code.
+    message = re.search(r"callbackQueue aborting with error : (\S+): (.+) code: (0x[0-9a-f]+)", proc.stderr)
+    assert message and message.group(1, 3) == (status, code), proc.stderr
     faults = [e for e in events(trace) if e["event"] == "queue_error"]
     assert len(faults) == 1
     report = faults[0]["report"]

@@ -26,15 +26,73 @@ from softgpu_shim.registry import export, IMPLEMENTATIONS, NEEDS_RUNTIME
 _STATUS_TEXT = {}
 
 
+# What each status means, in this project's words; clients print it (HIP's abort message
+# on a GPU fault is "<hsa_status_string>" followed by the code).
+_MEANINGS = {
+    Status.SUCCESS: "The function succeeded.",
+    Status.INFO_BREAK: "A callback stopped the iteration early.",
+    Status.ERROR: "The function failed.",
+    Status.ERROR_INVALID_ARGUMENT: "An argument is invalid.",
+    Status.ERROR_INVALID_QUEUE_CREATION: "The queue cannot be created with these arguments.",
+    Status.ERROR_INVALID_ALLOCATION: "The pointer is not an allocation this function accepts.",
+    Status.ERROR_INVALID_AGENT: "The agent handle is not a live agent.",
+    Status.ERROR_INVALID_REGION: "The region handle is not a live region.",
+    Status.ERROR_INVALID_SIGNAL: "The signal handle is not a live signal.",
+    Status.ERROR_INVALID_QUEUE: "The queue is not a live queue.",
+    Status.ERROR_OUT_OF_RESOURCES: "The runtime ran out of the resources the request needs.",
+    Status.ERROR_INVALID_PACKET_FORMAT: "An AQL packet is malformed.",
+    Status.ERROR_RESOURCE_FREE: "A resource was freed while still in use.",
+    Status.ERROR_NOT_INITIALIZED: "The runtime is not initialized (hsa_init).",
+    Status.ERROR_REFCOUNT_OVERFLOW: "The runtime's reference count would overflow.",
+    Status.ERROR_INCOMPATIBLE_ARGUMENTS: "The arguments are valid alone but not together.",
+    Status.ERROR_INVALID_INDEX: "The index is out of range.",
+    Status.ERROR_INVALID_ISA: "The ISA handle is not a known ISA.",
+    Status.ERROR_INVALID_ISA_NAME: "The ISA name is not a known ISA.",
+    Status.ERROR_INVALID_CODE_OBJECT: "The code object is malformed or unsupported.",
+    Status.ERROR_INVALID_EXECUTABLE: "The executable handle is not a live executable.",
+    Status.ERROR_FROZEN_EXECUTABLE: "The executable is frozen and cannot change.",
+    Status.ERROR_INVALID_SYMBOL_NAME: "No symbol has this name.",
+    Status.ERROR_VARIABLE_ALREADY_DEFINED: "The variable is already defined.",
+    Status.ERROR_VARIABLE_UNDEFINED: "A variable the code object needs is not defined.",
+    Status.ERROR_EXCEPTION: "A wave raised a hardware exception (a trap, as assert or abort do).",
+    Status.ERROR_INVALID_CODE_SYMBOL: "The code symbol handle is not valid.",
+    Status.ERROR_INVALID_EXECUTABLE_SYMBOL: "The executable symbol handle is not valid.",
+    Status.ERROR_INVALID_FILE: "The file descriptor is not a readable file.",
+    Status.ERROR_INVALID_CODE_OBJECT_READER: "The code object reader handle is not valid.",
+    Status.ERROR_INVALID_CACHE: "The cache handle is not valid.",
+    Status.ERROR_INVALID_WAVEFRONT: "The wavefront handle is not valid.",
+    Status.ERROR_INVALID_SIGNAL_GROUP: "The signal group handle is not valid.",
+    Status.ERROR_INVALID_RUNTIME_STATE: "The runtime is not in a state that allows this call.",
+    Status.ERROR_FATAL: "The runtime hit an unrecoverable error.",
+    Status.ERROR_INVALID_MEMORY_POOL: "The memory pool handle is not a live pool.",
+    Status.ERROR_MEMORY_APERTURE_VIOLATION: "A wave accessed memory outside every valid allocation.",
+    Status.ERROR_ILLEGAL_INSTRUCTION: "A wave executed an instruction that is illegal or not supported.",
+    Status.ERROR_MEMORY_FAULT: "A wave accessed an address it may not reach.",
+    Status.CU_MASK_REDUCED: "The CU mask was reduced to the compute units that exist.",
+    ExtStatus.IMAGE_FORMAT_UNSUPPORTED: "The image format is not supported.",
+    ExtStatus.IMAGE_SIZE_UNSUPPORTED: "The image dimensions are not supported.",
+    ExtStatus.IMAGE_PITCH_UNSUPPORTED: "The image pitch is not supported.",
+    ExtStatus.SAMPLER_DESCRIPTOR_UNSUPPORTED: "The sampler descriptor is not supported.",
+    ExtStatus.INVALID_PROGRAM: "The program handle is not valid.",
+    ExtStatus.INVALID_MODULE: "The module is not valid.",
+    ExtStatus.INCOMPATIBLE_MODULE: "The module is not compatible with the program.",
+    ExtStatus.MODULE_ALREADY_INCLUDED: "The module is already part of the program.",
+    ExtStatus.SYMBOL_MISMATCH: "Symbol declarations and definitions do not match.",
+    ExtStatus.FINALIZATION_FAILED: "Finalization failed.",
+    ExtStatus.DIRECTIVE_MISMATCH: "Control directives do not match.",
+}
+
+
 def status_text(status):
     """ROCr-style text for a status: the enumerator name and what it means."""
     for enum in (Status, ExtStatus):
         try:
-            name = enum(status).name
+            member = enum(status)
         except ValueError:
             continue
-        prefix = "HSA_STATUS_" if enum is Status else "HSA_EXT_STATUS_"
-        return f"{prefix}{name}"
+        # hsa_abi drops the common prefix: HSA_STATUS_..., HSA_EXT_STATUS_ERROR_...
+        prefix = "HSA_STATUS_" if enum is Status else "HSA_EXT_STATUS_ERROR_"
+        return f"{prefix}{member.name}: {_MEANINGS[member]}"
     return None
 
 

@@ -175,6 +175,28 @@ static void extension_tables(void) {
                  HSA_STATUS_ERROR_INVALID_ARGUMENT);
 }
 
+/* hsa_status_string: "<enumerator>: <meaning>", as ROCr's strings read (clients print them,
+   HIP in its abort message on a GPU fault). */
+static int starts_with(const char *text, const char *prefix) {
+    return text && strncmp(text, prefix, strlen(prefix)) == 0 && strlen(text) > strlen(prefix) + 2;
+}
+
+static void status_strings(void) {
+    const char *text = NULL;
+    CHECK_OK(hsa_status_string(HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION, &text));
+    CHECK(starts_with(text, "HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION: "));
+    CHECK_OK(hsa_status_string(HSA_STATUS_ERROR_EXCEPTION, &text));
+    CHECK(starts_with(text, "HSA_STATUS_ERROR_EXCEPTION: "));
+    CHECK_OK(hsa_status_string(HSA_STATUS_SUCCESS, &text));
+    CHECK(starts_with(text, "HSA_STATUS_SUCCESS: "));
+    CHECK_OK(hsa_status_string((hsa_status_t)HSA_EXT_STATUS_ERROR_IMAGE_FORMAT_UNSUPPORTED, &text));
+    CHECK(starts_with(text, "HSA_EXT_STATUS_ERROR_IMAGE_FORMAT_UNSUPPORTED: "));
+    CHECK_OK(hsa_status_string((hsa_status_t)HSA_EXT_STATUS_ERROR_INVALID_PROGRAM, &text));
+    CHECK(starts_with(text, "HSA_EXT_STATUS_ERROR_INVALID_PROGRAM: "));
+    CHECK_STATUS(hsa_status_string((hsa_status_t)0x7777, &text), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+    CHECK_STATUS(hsa_status_string(HSA_STATUS_ERROR, NULL), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+}
+
 int main(void) {
     uint16_t major;
     CHECK_STATUS(hsa_system_get_info(HSA_SYSTEM_INFO_VERSION_MAJOR, &major), HSA_STATUS_ERROR_NOT_INITIALIZED);
@@ -186,6 +208,7 @@ int main(void) {
     extension_names();
     extension_support();
     extension_tables();
+    status_strings();
     CHECK_OK(hsa_shut_down());
     CHECK_STATUS(hsa_system_get_info(HSA_SYSTEM_INFO_VERSION_MAJOR, &major), HSA_STATUS_ERROR_NOT_INITIALIZED);
     return check_report();
