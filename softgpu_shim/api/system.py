@@ -92,7 +92,8 @@ def status_text(status):
             continue
         # hsa_abi drops the common prefix: HSA_STATUS_..., HSA_EXT_STATUS_ERROR_...
         prefix = "HSA_STATUS_" if enum is Status else "HSA_EXT_STATUS_ERROR_"
-        return f"{prefix}{member.name}: {_MEANINGS[member]}"
+        meaning = _MEANINGS.get(member)      # a status added to the headers later: name only
+        return f"{prefix}{member.name}: {meaning}" if meaning else f"{prefix}{member.name}"
     return None
 
 
