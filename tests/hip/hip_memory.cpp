@@ -1,7 +1,9 @@
 // Memory as HIP programs use it: pitched 2D/3D copies, pinned (hipHostMalloc) and
 // registered (hipHostRegister) host memory read and written by kernels, managed memory,
-// device-to-device copies, typed memsets and __device__ variables reached through
-// hipMemcpyToSymbol. Prints "HIP MEMORY OK" when every check holds.
+// device-to-device copies, typed memsets, __device__ variables reached through
+// hipMemcpyToSymbol, and HIP arrays (allocation only: copying into one runs HIP's image
+// blit kernels, whose image instructions the engine does not run yet).
+// Prints "HIP MEMORY OK" when every check holds.
 #include "hip_check.h"
 
 #include <cstring>
@@ -205,6 +207,22 @@ static void device_copies_memsets_and_symbols() {
     HIP_CHECK(hipFree(b));
 }
 
+// HIP reads the image limits from hsa_agent_get_info (32-bit values, as ROCr writes them)
+// and refuses any array beyond them.
+static void arrays_within_image_limits() {
+    hipDeviceProp_t props;
+    HIP_CHECK(hipGetDeviceProperties(&props, 0));
+    EXPECT(props.maxTexture2D[0] == 16384 && props.maxTexture2D[1] == 16384);
+    EXPECT(props.maxTexture3D[0] == 2048 && props.maxTexture3D[1] == 2048 && props.maxTexture3D[2] == 2048);
+    hipChannelFormatDesc f32 = hipCreateChannelDesc<float>(), u8x4 = hipCreateChannelDesc<uchar4>();
+    hipArray_t plane, cube, wide;
+    HIP_CHECK(hipMallocArray(&plane, &f32, 64, 32, 0));
+    HIP_CHECK(hipMalloc3DArray(&cube, &u8x4, make_hipExtent(16, 16, 8), 0));
+    HIP_EXPECT_ERROR(hipMallocArray(&wide, &f32, 16385, 4, 0), hipErrorInvalidValue);
+    HIP_CHECK(hipFreeArray(plane));
+    HIP_CHECK(hipFreeArray(cube));
+}
+
 int main() {
     copies_2d_with_pitch();
     copies_3d();
@@ -212,5 +230,6 @@ int main() {
     kernels_use_registered_host_memory();
     managed_memory();
     device_copies_memsets_and_symbols();
+    arrays_within_image_limits();
     return hip_report("HIP MEMORY");
 }
