@@ -72,6 +72,11 @@ def to_register(raw, fmt):
 
 def to_memory(values, fmt):
     """Register bit patterns (uint32) -> components (uint32 holding `fmt.bits` bits)."""
+    with np.errstate(over="ignore", invalid="ignore"):    # overflow to inf is the conversion
+        return _to_memory(values, fmt)
+
+
+def _to_memory(values, fmt):
     values = values.astype(np.uint32)
     bits = fmt.bits
     mask = np.uint32((1 << bits) - 1) if bits < 32 else np.uint32(0xFFFFFFFF)

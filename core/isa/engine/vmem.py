@@ -300,7 +300,8 @@ def _buffer_format(step, inst, named):
 def _to_half(values, fmt):
     """32-bit register values of a format -> the 16-bit values d16 instructions hold."""
     if fmt.kind in formats.FLOATISH:
-        return values.view(np.float32).astype(np.float16).view(np.uint16).astype(np.uint32)
+        with np.errstate(over="ignore"):                  # overflow to inf is the conversion
+            return values.view(np.float32).astype(np.float16).view(np.uint16).astype(np.uint32)
     return values & np.uint32(0xFFFF)
 
 
