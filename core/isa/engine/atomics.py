@@ -69,7 +69,11 @@ OPS = {
 
 def apply(memory, index, op, data, compare=None):
     """Apply `op` at memory[index[i]] with data[i] for i in order; return the old values."""
-    fn = OPS[op]
+    with np.errstate(all="ignore"):          # float atomics overflow and make NaNs as IEEE says
+        return _apply(memory, index, OPS[op], op, data, compare)
+
+
+def _apply(memory, index, fn, op, data, compare):
     data = data.astype(memory.dtype, copy=False)
     if compare is not None:
         compare = compare.astype(memory.dtype, copy=False)
