@@ -122,6 +122,21 @@ def test_hip_error_paths_return_hip_errors(tmp_path):
     assert [e["api"] for e in refused] == ["hsa_amd_memory_pool_allocate"], refused
 
 
+def test_hip_two_gpus_peer_copies_and_access(tmp_path):
+    """A profile with two GPUs: HIP sees two devices; kernels on each, peer copies, and a
+    kernel writing its peer's memory once peer access is enabled."""
+    with open(os.path.join(ROOT, "profiles", "gfx1030.json")) as f:
+        profile = json.load(f)
+    profile["gpu_count"] = 2
+    path = tmp_path / "two_gpus.json"
+    path.write_text(json.dumps(profile))
+    trace = tmp_path / "trace.jsonl"
+    proc = run(hip_program("hip_multi_gpu.cpp"), trace=trace, SOFTGPU_PROFILE=path)
+    assert proc.returncode == 0 and "HIP MULTI GPU OK" in proc.stdout, proc.stdout + proc.stderr
+    bad = [e for e in events(trace) if e["event"] in ("internal", "unsupported")]
+    assert not bad, bad
+
+
 @pytest.mark.parametrize("queue_errors", ["abort", "continue"])
 @pytest.mark.parametrize("fault, status, code", [
     ("memory", "HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION", "0x29"),
