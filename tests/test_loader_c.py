@@ -70,3 +70,7 @@ def test_amd_loader_extension_table(tmp_path):
     plain = compile_opencl(TABLES)
     out = cprog.check("loader_amd_loader.c", container, 4096, len(code), plain).stdout
     assert f"uri file://{container}#offset=4096&size={len(code)}" in out
+
+
+def test_kernel_uses_the_variables_the_application_defined():
+    cprog.check("loader_app_globals.c", compile_opencl("loader_extern.cl"))

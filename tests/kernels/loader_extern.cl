@@ -4,6 +4,6 @@ extern global int app_value __attribute__((visibility("default")));
 extern constant int app_table[4] __attribute__((visibility("default")));
 
 kernel void read_app_variables(global int *out) {
-    out[0] = app_value + app_table[get_global_id(0) & 3];
+    out[get_global_id(0)] = app_value + app_table[get_global_id(0) & 3];
     app_value = 3;
 }
