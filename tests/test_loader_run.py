@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from core.isa.launch import Local, launch
-from tests.support.kernels import compile_opencl
+from tests.support.kernels import compile_hip, compile_opencl
 from tests.test_loader_api import Hsa
 
 SQUARES = np.arange(8) ** 2
@@ -46,3 +46,13 @@ def test_lds_and_scratch_sizes_from_the_descriptor_suffice(tables):
     assert np.array_equal(out, 2 * data[(l + 1) % 64] + data[63 - l])
     (out,) = launch(session, path, "scratch_walk", [np.zeros(16, np.int32), 3], 16, 16)
     assert list(out) == list(((np.arange(16) + 3) % 40) * 3)
+
+
+def test_hip_kernel_reads_its_device_and_constant_globals(session):
+    path = compile_hip("loader_hip.hip")
+    data = np.linspace(-4, 4, 40, dtype=np.float32)
+    out, _ = launch(session, path, "hip_scale_add", [np.zeros(40, np.float32), data, 37, 16], 40, 16)
+    i = np.arange(40)
+    scale = np.array([1, 2, 4, 8], np.float32)
+    assert np.array_equal(out[:37], data[:37] * scale[i[:37] & 3] + 11)
+    assert not out[37:].any()
