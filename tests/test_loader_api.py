@@ -7,6 +7,7 @@ exports did.
 import ctypes
 import json
 import os
+import threading
 
 import numpy as np
 import pytest
@@ -531,3 +532,26 @@ def test_loads_and_destroys_are_traced(hsa, tmp_path, monkeypatch):
     assert load["kernels"]["scratch_walk"] == hex(kernel_object)
     assert load["uri"].startswith("file://")
     assert any(e.get("api") == "loader.destroy" and e["executable"] == executable.handle for e in events)
+
+
+def test_loads_from_several_threads_at_once(hsa):
+    path = compile_opencl(TABLES, code_object=5)
+    executables, errors = [], []
+
+    def load():
+        try:
+            executables.append(hsa.loaded(path))
+        except AssertionError as error:
+            errors.append(error)
+    threads = [threading.Thread(target=load) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors and len(executables) == 6
+    objects = {hsa.info(hsa.symbol(e, "lookup_tables.kd"), SymInfo.KERNEL_OBJECT, ctypes.c_uint64)
+               for e in executables}
+    assert len(objects) == 6
+    assert all(find_kernel(hsa.session, o).name == "lookup_tables" for o in objects)
+    for executable in executables:
+        assert hsa.hsa_executable_destroy(executable) == 0
