@@ -77,15 +77,18 @@ def test_atomics_on_one_address_hand_out_every_value_once(session, opt):
     np.testing.assert_array_equal(per_group, np.broadcast_to(np.arange(group) * 3, per_group.shape))
 
 
-@pytest.mark.parametrize("op", ["add", "sub", "umax", "smin", "xor", "inc", "cmpswap", "swap"])
-def test_vectorized_atomics_equal_the_serial_loop(op):
+@pytest.mark.parametrize("dtype", [np.uint32, np.uint64])
+@pytest.mark.parametrize("op", ["add", "sub", "umax", "umin", "smax", "smin", "and", "or", "xor",
+                                "inc", "dec", "cmpswap", "swap"])
+def test_vectorized_atomics_equal_the_serial_loop(op, dtype):
     rng = np.random.default_rng(3)
-    index = rng.integers(0, 5, 200)
-    data = rng.integers(0, 1 << 32, 200, dtype=np.uint64).astype(np.uint32)
-    compare = rng.integers(0, 3, 200).astype(np.uint32)
-    if op == "inc":
-        data = rng.integers(0, 40, 200).astype(np.uint32)
-    memory = rng.integers(0, 3, 5).astype(np.uint32)
+    bits = np.dtype(dtype).itemsize * 8
+    index = rng.integers(0, 5, 300)
+    data = rng.integers(0, 1 << bits, 300, dtype=np.uint64).astype(dtype)
+    if op in ("inc", "dec"):
+        data = rng.integers(0, 40, 300).astype(dtype)
+    compare = rng.integers(0, 3, 300).astype(dtype)
+    memory = rng.integers(0, 3, 5).astype(dtype)
     serial_memory, serial_old = memory.copy(), []
     for i, d, c in zip(index, data, compare):
         old = serial_memory[i]

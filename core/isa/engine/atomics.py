@@ -3,9 +3,11 @@
 Holds two invariants:
 - lanes apply in (wave, lane) order: where k lanes hit one address, lane j sees the value
   after the j lanes before it, and memory ends with all k applied;
-- integer add/sub (histograms, counters returning indices) run as one segmented prefix sum;
-  every other op runs as one vectorized round per rank within an address (a round touches
-  each address once), so cost grows with the most-hit address, never with the lane count.
+- add, sub, and, or, xor, swap and 32-bit min/max (histograms, counters returning indices,
+  reductions, flags) run as one segmented scan over lanes sorted by address; every other op
+  (inc/dec, compare-swap, float ops, 64-bit min/max) runs as one vectorized round per rank
+  within an address (a round touches each address once), so its cost grows with the
+  most-hit address.
 """
 import numpy as np
 
@@ -40,6 +42,9 @@ def _inc(old, data):
 def _dec(old, data):
     return np.where((old == 0) | (old > data), data, old - 1).astype(old.dtype)
 
+
+SCANS = ("add", "sub", "xor", "or", "and", "swap")        # any width
+ORDERED = ("umax", "umin", "smax", "smin")                 # 32-bit (keyed running maximum)
 
 # op name -> f(old, data, cmp) -> new value
 OPS = {
@@ -83,26 +88,70 @@ def _apply(memory, index, fn, op, data, compare):
     c = None if compare is None else compare[order]
     first = np.ones(where.size, np.bool_)
     first[1:] = where[1:] != where[:-1]
-    old = np.empty_like(d)
-    if op in ("add", "sub") and where.size:
-        step = d if op == "add" else (np.zeros_like(d) - d)
-        running = np.cumsum(step, dtype=memory.dtype)
-        segment = np.cumsum(first) - 1
-        base = (running - step)[first]                           # prefix before each segment
-        before = running - step - base[segment]                   # exclusive prefix in segment
-        start = memory[where[first]]
-        old = start[segment] + before
-        total = running[np.r_[np.flatnonzero(first)[1:] - 1, where.size - 1]] - base
-        memory[where[first]] = start + total
+    if where.size and (op in SCANS or (op in ORDERED and memory.dtype == np.uint32)):
+        old = _scanned(memory, where, first, op, d)
     else:
-        starts = np.flatnonzero(first)
-        rank = np.arange(where.size) - np.repeat(starts, np.diff(np.r_[starts, where.size]))
-        for r in range(int(rank.max()) + 1 if where.size else 0):
-            sel = np.flatnonzero(rank == r)
-            at = where[sel]
-            current = memory[at]
-            memory[at] = fn(current, d[sel], None if c is None else c[sel])
-            old[sel] = current
+        old = _rounds(memory, where, first, fn, d, c)
     result = np.empty_like(old)
     result[order] = old
     return result
+
+
+def _scanned(memory, where, first, op, d):
+    """Segmented scan: each address's run of values, led by the value in memory, combined
+    in order; a lane's old value is the combination of everything before it."""
+    k = where.size
+    starts = np.flatnonzero(first)
+    count = starts.size
+    segment = np.cumsum(first) - 1
+    position = np.arange(k) + segment + 1           # where each lane's value sits in `run`
+    head = starts + np.arange(count)                # where each address's memory value sits
+    run = np.empty(k + count, memory.dtype)
+    run[position] = (np.zeros_like(d) - d) if op == "sub" else d
+    run[head] = memory[where[first]]
+    run_segment = np.repeat(np.arange(count), np.diff(np.r_[head, k + count]))
+    scanned = _scan(op, run, head, run_segment)
+    memory[where[first]] = scanned[np.r_[head[1:] - 1, k + count - 1]]
+    return scanned[position - 1]
+
+
+def _scan(op, run, head, segment):
+    """Inclusive scan of `run` restarting at each head."""
+    if op in ("add", "sub"):
+        total = np.cumsum(run, dtype=run.dtype)
+        return total - (total - run)[head][segment]
+    if op == "xor":
+        total = np.bitwise_xor.accumulate(run)
+        return total ^ (total ^ run)[head][segment]
+    if op == "swap":
+        return run                                   # the last value written is the value
+    if op in ("or", "and"):
+        bits = run if op == "or" else ~run
+        index = np.arange(run.size)
+        start = head[segment]
+        out = np.zeros_like(run)
+        for bit in range(run.dtype.itemsize * 8):
+            one = run.dtype.type(1) << run.dtype.type(bit)
+            last_set = np.maximum.accumulate(np.where(bits & one, index, -1))
+            out |= np.where(last_set >= start, one, run.dtype.type(0))
+        return out if op == "or" else ~out
+    # 32-bit min/max: ordering-preserving maps to unsigned max, keyed by segment so the
+    # running maximum restarts at each address.
+    flip = {"umax": 0, "umin": 0xFFFFFFFF, "smax": 0x80000000, "smin": 0x7FFFFFFF}[op]
+    keyed = (segment.astype(np.uint64) << np.uint64(32)) | (run ^ np.uint32(flip)).astype(np.uint64)
+    best = np.maximum.accumulate(keyed) & np.uint64(0xFFFFFFFF)
+    return best.astype(np.uint32) ^ np.uint32(flip)
+
+
+def _rounds(memory, where, first, fn, d, c):
+    """One vectorized round per rank within an address (ops with no cheap scan)."""
+    old = np.empty_like(d)
+    starts = np.flatnonzero(first)
+    rank = np.arange(where.size) - np.repeat(starts, np.diff(np.r_[starts, where.size]))
+    for r in range(int(rank.max()) + 1 if where.size else 0):
+        sel = np.flatnonzero(rank == r)
+        at = where[sel]
+        current = memory[at]
+        memory[at] = fn(current, d[sel], None if c is None else c[sel])
+        old[sel] = current
+    return old
