@@ -114,6 +114,11 @@ def test_notes(original):
     refused(patched(original, note + 8, struct.pack("<I", 33)), "no NT_AMDGPU_METADATA note")  # n_type
 
 
+def test_a_none_relocation_patches_nothing(original):
+    code = CodeObject(edit_rela(original, 0, r_type=0, r_offset=1 << 40))
+    assert len(code.relocations) == len(CodeObject(original).relocations) - 1
+
+
 def test_relocations(original):
     refused(edit_rela(original, 0, r_type=99), "unsupported relocation type 99")
     refused(edit_rela(original, 0, r_offset=1 << 40), "patches outside every segment")

@@ -20,7 +20,7 @@ from elftools.elf.elffile import ELFFile
 
 from core.errors import InvalidCodeObject, OutOfResources
 from core.loader import metadata, target
-from core.loader.relocations import WIDTH as RELOCATION_WIDTH
+from core.loader.relocations import R_AMDGPU_NONE, WIDTH as RELOCATION_WIDTH
 
 EM_AMDGPU = 224
 ELFOSABI_AMDGPU_HSA = 64
@@ -192,6 +192,8 @@ class CodeObject:
             for entry in section.iter_relocations():
                 r = Relocation(entry["r_offset"], entry["r_info_type"], entry["r_info_sym"],
                                entry["r_addend"] if rela else 0)
+                if r.type == R_AMDGPU_NONE:
+                    continue            # by definition patches nothing
                 width = RELOCATION_WIDTH.get(r.type)
                 if width is None:
                     raise InvalidCodeObject(f"unsupported relocation type {r.type} at {r.offset:#x}")

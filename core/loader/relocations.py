@@ -11,6 +11,7 @@ import numpy as np
 
 from core.errors import VariableUndefined
 
+R_AMDGPU_NONE = 0
 R_AMDGPU_ABS32_LO = 1
 R_AMDGPU_ABS32_HI = 2
 R_AMDGPU_ABS64 = 3
