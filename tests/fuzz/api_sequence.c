@@ -325,7 +325,11 @@ static void op_signal_group(state_t *st, input_t *in) {
     }
 }
 
-static volatile int handler_calls[MAX_LIVE];
+/* One counter per registration (a ring far longer than the registrations one input can
+   leave armed), so a handler that fires late never counts for another. */
+#define HANDLER_RING 4096
+static volatile int handler_calls[HANDLER_RING];
+static unsigned next_handler;
 
 static bool count_call(hsa_signal_value_t value, void *arg) {
     (void)value;
@@ -337,7 +341,7 @@ static void op_async_handler(state_t *st, input_t *in) {
     hsa_signal_t s = {pick(in, &st->signals)};
     int live = find_live(&st->signals, s.handle) >= 0;
     uint8_t how = take_u8(in);
-    volatile int *calls = &handler_calls[how % MAX_LIVE];
+    volatile int *calls = &handler_calls[next_handler++ % HANDLER_RING];
     *calls = 0;
     if (how & 0x40) {
         CHECKED(hsa_amd_signal_async_handler(s, (hsa_signal_condition_t)take_u8(in), (int64_t)take_u64(in),

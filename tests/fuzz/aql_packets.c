@@ -1,8 +1,11 @@
 /* AQL fuzzer: random and mutated packets written into a real queue, doorbell rung.
    Each input is a series of 64-byte packets: a template (kernel dispatch of a real
-   kernel, barrier-AND/OR, AMD barrier-value) XORed with input bytes.
-   Invariants: each packet either completes or reports through the error callback
-   within a bounded time; a queue in error can always be destroyed; nothing crashes.
+   kernel, barrier-AND/OR, AMD barrier-value) left whole, XORed with input bytes, or
+   with a few bytes set at chosen offsets.
+   Invariants: an unmutated packet on a healthy queue completes within a bounded time;
+   a mutated one completes, reports through the error callback or stays pending
+   (it may wait on a signal nobody sets); a queue in any of those states can always be
+   destroyed; nothing crashes.
    SOFTGPU_FUZZ_CODE_OBJECT names a code object with a kernel `empty`. */
 #include <time.h>
 
@@ -121,6 +124,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         template_packet(take_u8(&in), packet, completion, dep);
         uint8_t mutate = take_u8(&in);
         for (int i = 0; i < 64 && (mutate & 1); i++) packet[i] ^= take_u8(&in);
+        for (int i = 0; i < (mutate >> 1) % 4; i++) packet[take_u8(&in) % 64] = take_u8(&in);
+        int whole = (mutate & 7) == 0; /* neither XORed nor patched */
+        /* A mutated packet before may have changed the dependency through a forged handle. */
+        if (whole) hsa_signal_store_relaxed(dep, 0);
         hsa_signal_store_relaxed(completion, 1);
         uint64_t index = hsa_queue_add_write_index_screlease(queue, 1);
         uint8_t *slot = (uint8_t *)queue->base_address + (index % queue->size) * 64;
@@ -128,7 +135,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         __atomic_store_n((uint32_t *)slot, *(uint32_t *)packet, __ATOMIC_RELEASE);
         hsa_signal_store_screlease(queue->doorbell_signal, (hsa_signal_value_t)index);
         /* Mutated packets may wait on signals nobody sets: bounded, then move on. */
-        hsa_signal_wait_scacquire(completion, HSA_SIGNAL_CONDITION_LT, 1, 200000000, HSA_WAIT_STATE_BLOCKED);
+        hsa_signal_value_t left = hsa_signal_wait_scacquire(completion, HSA_SIGNAL_CONDITION_LT, 1,
+                                                            whole ? 5000000000ull : 100000000ull,
+                                                            HSA_WAIT_STATE_BLOCKED);
+        if (whole && !errors)
+            FUZZ_ASSERT(left < 1, "an unmutated packet of kind %d never completed on a healthy queue", packet[0]);
         if (hsa_queue_load_read_index_scacquire(queue) <= index) break;
     }
     FUZZ_ASSERT(CHECKED(hsa_queue_destroy(queue)) == HSA_STATUS_SUCCESS, "queue destroy");
