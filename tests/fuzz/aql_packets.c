@@ -68,7 +68,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     if (hsa_init() != HSA_STATUS_SUCCESS) abort();
     hsa_iterate_agents(find_agents, NULL);
     hsa_amd_agent_iterate_memory_pools(cpu, find_kernarg, NULL);
-    if (hsa_amd_memory_pool_allocate(kernarg_pool, 4096, 0, &kernarg)) abort();
+    if (hsa_amd_memory_pool_allocate(kernarg_pool, 4096, 0, &kernarg) ||
+        hsa_amd_agents_allow_access(1, &gpu, NULL, kernarg))
+        abort();
     load_kernel();
     return 0;
 }

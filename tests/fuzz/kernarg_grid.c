@@ -46,8 +46,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     if (hsa_init() != HSA_STATUS_SUCCESS) abort();
     hsa_iterate_agents(find_agents, NULL);
     hsa_amd_agent_iterate_memory_pools(cpu, find_kernarg, NULL);
+    /* Pool memory of the CPU reaches a GPU only once allowed, as in ROCr: without this every
+       dispatch would fault at its first kernarg load, and the arguments would go untested. */
     if (hsa_amd_memory_pool_allocate(kernarg_pool, 1 << 16, 0, (void **)&buffer) ||
-        hsa_amd_memory_pool_allocate(kernarg_pool, 4096, 0, (void **)&kernarg))
+        hsa_amd_memory_pool_allocate(kernarg_pool, 4096, 0, (void **)&kernarg) ||
+        hsa_amd_agents_allow_access(1, &gpu, NULL, buffer) || hsa_amd_agents_allow_access(1, &gpu, NULL, kernarg))
         abort();
     const char *path = getenv("SOFTGPU_FUZZ_CODE_OBJECT");
     FILE *f = path ? fopen(path, "rb") : NULL;
