@@ -26,7 +26,8 @@ KIND_SIGNAL_GROUP = 0x1A
 KIND_CODE_OBJECT = 0x1B
 KIND_LOADED_CODE_OBJECT = 0x1C
 KIND_PROGRAM = 0x1D
-# Signals (tag 0x51) are encoded by the C fast path, softgpu_shim/native.h.
+# Signals are not in these tables: their handles are amd_signal_t addresses, as in ROCr,
+# made and checked by the C fast path (softgpu_shim/native.h).
 
 _GEN_MASK = 0xFFFFFF
 

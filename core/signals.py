@@ -126,6 +126,9 @@ class Signals:
     def __init__(self, session):
         if lib.sg_signal_table_open() != 0:
             raise OutOfResources("cannot map the signal table")
+        # Device code reaches signals through their handles (HIP's hostcall rings its
+        # doorbell at handle + 8), so every GPU may touch the table, as on ROCr.
+        session.memory.register(int(lib.sg_signal_table_address()), int(lib.sg_signal_table_bytes()))
         self._agents = session.agents
         self._info = {}
         self._lock = threading.Lock()

@@ -32,8 +32,11 @@ typedef struct {
 } sg_signal_slot;
 _Static_assert(sizeof(sg_signal_slot) == 128, "a slot is two cache lines: amd_signal_t, then ours");
 
-static sg_signal_slot *g_slots;
-static uint32_t g_free_head;
+static sg_signal_slot *g_slots;  /* view 0: the one C code touches */
+/* Freed slots queue up first-in first-out, and fresh slots are used before any freed
+   one, so a slot comes back only after every other has had its turn: with the
+   generation's views, a stale handle resolves only after SG_SIGNAL_VIEWS such rounds. */
+static uint32_t g_free_head, g_free_tail;
 static _Atomic uint32_t g_high_water = 1;
 static size_t g_live;
 static pthread_mutex_t g_alloc_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -50,14 +53,47 @@ uint64_t sg_now_ns(void) {
 
 uint64_t sg_invalid_fastpath_calls(void) { return atomic_load(&g_invalid_calls); }
 
+#define TABLE_BYTES (sizeof(sg_signal_slot) * SG_MAX_SIGNALS)
+
+uintptr_t sg_signal_table_address(void) { return (uintptr_t)g_slots; }
+size_t sg_signal_table_bytes(void) { return TABLE_BYTES * SG_SIGNAL_VIEWS; }
+
 int sg_signal_table_open(void) {
     if (g_slots) return 0;
-    /* Reserved, not committed: pages are touched only as slots are used. */
-    void *p = mmap(NULL, sizeof(sg_signal_slot) * SG_MAX_SIGNALS, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (p == MAP_FAILED) return -1;
-    g_slots = p;
+    /* One shared memory object mapped SG_SIGNAL_VIEWS times back to back; pages are
+       touched only as slots are used. */
+    int fd = (int)syscall(SYS_memfd_create, "softgpu-signals", 1u /* MFD_CLOEXEC */);
+    if (fd < 0) return -1;
+    char *base = MAP_FAILED;
+    if (ftruncate(fd, (off_t)TABLE_BYTES) == 0)
+        base = mmap(NULL, TABLE_BYTES * SG_SIGNAL_VIEWS, PROT_NONE,
+                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    for (int v = 0; base != MAP_FAILED && v < SG_SIGNAL_VIEWS; v++)
+        if (mmap(base + v * TABLE_BYTES, TABLE_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
+                 fd, 0) == MAP_FAILED) {
+            munmap(base, TABLE_BYTES * SG_SIGNAL_VIEWS);
+            base = MAP_FAILED;
+        }
+    close(fd);
+    if (base == MAP_FAILED) return -1;
+    g_slots = (sg_signal_slot *)base;
     return 0;
+}
+
+/* Caller holds g_alloc_lock. */
+static void retire(uint32_t index) {
+    sg_signal_slot *s = &g_slots[index];
+    atomic_store(&s->live, 0);
+    atomic_fetch_add(&s->generation, 1);
+    s->next_free = 0;
+    if (g_free_tail) g_slots[g_free_tail].next_free = index;
+    else g_free_head = index;
+    g_free_tail = index;
+}
+
+static uint64_t handle_of(uint32_t index, uint32_t generation) {
+    return (uint64_t)(uintptr_t)g_slots + (generation % SG_SIGNAL_VIEWS) * TABLE_BYTES +
+           (uint64_t)index * sizeof(sg_signal_slot);
 }
 
 static void wake(sg_signal_slot *s);
@@ -70,10 +106,7 @@ void sg_signal_table_close(void) {
     if (g_slots) {
         for (uint32_t i = 1; i < g_high_water; i++) {
             if (atomic_load(&g_slots[i].live)) {
-                atomic_store(&g_slots[i].live, 0);
-                atomic_fetch_add(&g_slots[i].generation, 1);
-                g_slots[i].next_free = g_free_head;
-                g_free_head = i;
+                retire(i);
                 wake(&g_slots[i]);
             }
         }
@@ -82,24 +115,34 @@ void sg_signal_table_close(void) {
     pthread_mutex_unlock(&g_alloc_lock);
 }
 
+/* The view `handle` lies in, or -1 if it is no slot's amd_signal_t in any view. */
+static int view_of(uint64_t handle, uint32_t *index) {
+    uint64_t base = (uint64_t)(uintptr_t)g_slots;
+    if (!g_slots || handle < base || handle - base >= TABLE_BYTES * SG_SIGNAL_VIEWS) return -1;
+    uint64_t offset = (handle - base) % TABLE_BYTES;
+    if (offset % sizeof(sg_signal_slot)) return -1;
+    *index = (uint32_t)(offset / sizeof(sg_signal_slot));
+    return (int)((handle - base) / TABLE_BYTES);
+}
+
 static sg_signal_slot *resolve(uint64_t handle) {
-    uint32_t index = (uint32_t)handle;
-    if (!g_slots || (handle >> 56) != SG_SIGNAL_TAG || index == 0 || index >= SG_MAX_SIGNALS)
+    uint32_t index;
+    int view = view_of(handle, &index);
+    if (view < 0 || index == 0 || index >= atomic_load_explicit(&g_high_water, memory_order_relaxed))
         return NULL;
     sg_signal_slot *s = &g_slots[index];
-    if (index >= atomic_load_explicit(&g_high_water, memory_order_relaxed) ||
-        !atomic_load_explicit(&s->live, memory_order_acquire) ||
-        (atomic_load_explicit(&s->generation, memory_order_relaxed) & 0xFFFFFF) !=
-            ((handle >> 32) & 0xFFFFFF))
+    if (!atomic_load_explicit(&s->live, memory_order_acquire) ||
+        atomic_load_explicit(&s->generation, memory_order_relaxed) % SG_SIGNAL_VIEWS != (uint32_t)view)
         return NULL;
     return s;
 }
 
 /* Still the slot `handle` resolved to: neither freed nor reused since. */
 static int still_live(const sg_signal_slot *s, uint64_t handle) {
+    uint32_t index;
+    int view = view_of(handle, &index);
     return atomic_load_explicit(&s->live, memory_order_acquire) &&
-           (atomic_load_explicit(&s->generation, memory_order_relaxed) & 0xFFFFFF) ==
-               ((handle >> 32) & 0xFFFFFF);
+           atomic_load_explicit(&s->generation, memory_order_relaxed) % SG_SIGNAL_VIEWS == (uint32_t)view;
 }
 
 static sg_signal_slot *resolve_or_count(uint64_t handle) {
@@ -112,11 +155,12 @@ uint64_t sg_signal_alloc(int64_t initial_value) {
     if (!g_slots) return 0;
     pthread_mutex_lock(&g_alloc_lock);
     uint32_t index;
-    if (g_free_head) {
+    if (g_high_water < SG_MAX_SIGNALS) {
+        index = g_high_water++;
+    } else if (g_free_head) {
         index = g_free_head;
         g_free_head = g_slots[index].next_free;
-    } else if (g_high_water < SG_MAX_SIGNALS) {
-        index = g_high_water++;
+        if (!g_free_head) g_free_tail = 0;
     } else {
         pthread_mutex_unlock(&g_alloc_lock);
         return 0;
@@ -127,9 +171,9 @@ uint64_t sg_signal_alloc(int64_t initial_value) {
     s->amd.value = initial_value;
     atomic_store(&s->live, 1);
     g_live++;
-    uint64_t gen = atomic_load(&s->generation) & 0xFFFFFF;
+    uint64_t handle = handle_of(index, atomic_load(&s->generation));
     pthread_mutex_unlock(&g_alloc_lock);
-    return ((uint64_t)SG_SIGNAL_TAG << 56) | (gen << 32) | index;
+    return handle;
 }
 
 /* Sequentially consistent on purpose: a waiter announces itself (waiters++) and then
@@ -154,10 +198,7 @@ int sg_signal_free(uint64_t handle) {
         pthread_mutex_unlock(&g_alloc_lock);
         return -1;
     }
-    atomic_store(&s->live, 0);
-    atomic_fetch_add(&s->generation, 1);
-    s->next_free = g_free_head;
-    g_free_head = (uint32_t)handle;
+    retire((uint32_t)(s - g_slots));
     g_live--;
     pthread_mutex_unlock(&g_alloc_lock);
     wake(s); /* waiters on a destroyed signal return rather than sleep forever */

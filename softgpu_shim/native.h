@@ -1,9 +1,12 @@
 /* The C side of SoftGPU that Python calls (cdef'd by build_shim.py).
 
    Signals live in a C table so that every hsa_signal_* and hsa_queue_* index
-   operation runs without the GIL. A signal handle is
-   (tag << 56) | (generation << 32) | index; only this file decodes it. */
-#define SG_SIGNAL_TAG 0x51
+   operation runs without the GIL. As in ROCr, a signal handle is the address of the
+   signal's amd_signal_t, so device code (HIP's hostcall: printf, assert) can reach
+   the value at handle + 8. The table is mapped SG_SIGNAL_VIEWS times in a row: a
+   slot's handle lies in the view its generation selects (generation % views), so a
+   stale handle points into the wrong view and fails. Only fastpath.c decodes them. */
+#define SG_SIGNAL_VIEWS 16
 #define SG_MAX_SIGNALS 262144
 #define SG_MAX_QUEUES 4096
 
@@ -12,6 +15,8 @@ void sg_signal_table_close(void);
 uint64_t sg_signal_alloc(int64_t initial_value);
 int sg_signal_free(uint64_t handle);
 int sg_signal_valid(uint64_t handle);
+uintptr_t sg_signal_table_address(void);
+size_t sg_signal_table_bytes(void);
 int64_t *sg_signal_value_ptr(uint64_t handle);
 void *sg_signal_amd_ptr(uint64_t handle);
 size_t sg_signal_live_count(void);

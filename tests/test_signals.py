@@ -162,3 +162,7 @@ def test_forged_handles_are_counted_by_the_fast_path(hsa):
     assert lib.hsa_signal_load_relaxed(forged) == 0
     lib.hsa_signal_store_relaxed(forged, ctypes.c_int64(1))
     assert native.sg_invalid_fastpath_calls() == before + 2
+
+
+def test_handles_are_amd_signal_addresses_and_never_revive():
+    cprog.check("signal_layout.c")
