@@ -12,5 +12,6 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $need >/dev/null
   fi
 fi
-python3 -m pip install -q --disable-pip-version-check "cffi>=1.15" "numpy>=1.24" "pyelftools>=0.29" "msgpack>=1.0" "pytest>=7" "hypothesis>=6" "pyyaml>=6" 2>&1 | grep -v -i "warning" || true
+# The project and its test extras, as pyproject.toml declares them (also puts `softgpu` on PATH).
+python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore -e ".[test]"
 python3 build_shim.py
