@@ -43,6 +43,11 @@ REGRESSIONS = [
      "hsa_memory_register/hsa_amd_memory_lock of a mapped start with a huge size allocated one byte "
      "per page of the range (seconds, gigabytes; a 41 s fuzzer timeout) (fixed: core/memory/host.py "
      "is_mapped checks in fixed-size mincore steps)"),
+    ("kernarg_grid", "scale_add_reading_at_the_top_of_the_address_space",
+     base64.b64decode("AAD//////////////wD3+///AAACASABAXUzMg=="),
+     "scale_add given a = 2**64-1: the engine's range check wrapped past 2**64 and passed the load, "
+     "which then failed with an internal AttributeError (fixed: core/isa/engine/memory.py checks for "
+     "wrap; see tests/isa/test_engine_wrapping_addresses.py)"),
 ]
 
 

@@ -36,7 +36,9 @@ class DeviceMemory:
             return np.zeros(addresses.shape, np.bool_)
         slot = np.searchsorted(starts, addresses, side="right") - 1
         end = ends[np.maximum(slot, 0)]
-        return (slot >= 0) & (addresses + np.uint64(nbytes) <= end)
+        last = addresses + np.uint64(nbytes)
+        # `last < addresses`: the access wraps past 2**64 (found by fuzzing kernel arguments).
+        return (slot >= 0) & (last >= addresses) & (last <= end)
 
     def all_valid(self, addresses, nbytes):
         """True when every address is valid; checks the span first, as accesses of one
@@ -44,9 +46,10 @@ class DeviceMemory:
         starts, ends = self._ranges()
         if starts.size == 0:
             return False
-        low, high = addresses.min(), addresses.max() + np.uint64(nbytes)
+        low = addresses.min()
+        high = int(addresses.max()) + nbytes        # a Python int: no wrap past 2**64
         slot = int(np.searchsorted(starts, low, side="right")) - 1
-        if slot >= 0 and low >= starts[slot] and high <= ends[slot]:
+        if slot >= 0 and low >= starts[slot] and high <= int(ends[slot]):
             return True
         return bool(self.valid(addresses.reshape(-1), nbytes).all())
 
