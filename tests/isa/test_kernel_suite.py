@@ -27,11 +27,7 @@ VARIANTS = [pytest.param(c, o, w, v, id=n) for c, o, w, v, n in _variants()]
 
 # Cases the engine does not run correctly yet, and why. Strict: a fix makes the run fail
 # until its entry is removed.
-ENGINE_GAPS = {
-    name: "engine ignores MODE.FP_ROUND set by s_setreg: f32 VALU results still round to "
-          "nearest even"
-    for name in ("round_up", "round_down", "round_toward_zero")
-}
+ENGINE_GAPS: dict[str, str] = {}
 
 
 def _marks(case):

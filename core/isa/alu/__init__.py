@@ -10,7 +10,9 @@ Invariants:
   mutate their inputs. Sources broadcast against each other (a scalar operand may arrive
   shaped [waves, 1] next to [waves, lanes] vectors); results have the broadcast shape;
 - every registered op is complete: `coverage()` is exactly the set `lookup` answers;
-- floating point is IEEE round-to-nearest-even (MODE.FP_ROUND other than 0 is not modelled);
+- floating point is IEEE round-to-nearest-even, except that add/sub/subrev/mul/fma (and
+  fmac/fmaak/fmamk, v_pk_add/mul/fma/fmac_f16) round toward +inf, -inf or zero when
+  MODE.FP_ROUND says so (bits [1:0] for f32 results, [3:2] for f64/f16; rounding.py);
   denormals follow MODE.FP_DENORM (flushed on input and output when the mode says so);
   NaN results are quiet; min/max follow gfx10 IEEE mode (a quiet NaN operand yields the other
   operand, a signalling NaN yields a quiet NaN, -0 < +0).
@@ -44,7 +46,8 @@ Modifiers are the op's business, passed as the encoding's fields (bit i = source
 - omod (1: *2, 2: *4, 3: /2) then clamp apply to float results (clamp to [0, 1], NaN -> 0);
   `clamp` on integer ops (`op.int_clamp`) saturates instead (v_add_nc_u32, v_add_co_u32,
   v_sub_*, v_add_nc_i16, v_mad_u32_u24, v_pk_add_u16, integer dots, ...);
-- mode is the MODE register value: FP_DENORM bits [7:4] (f32 in [5:4], f64/f16 in [7:6];
+- mode is the MODE register value: FP_ROUND bits [3:0] (f32 in [1:0], f64/f16 in [3:2];
+  0 nearest even, 1 +inf, 2 -inf, 3 toward zero), FP_DENORM bits [7:4] (f32 in [5:4], f64/f16 in [7:6];
   bit 0 of a pair keeps input denormals, bit 1 output ones), DX10_CLAMP bit 8, IEEE bit 9.
   DEFAULT_MODE keeps all denormals with DX10_CLAMP and IEEE set, as clang's gfx10 kernels do.
 
@@ -53,7 +56,8 @@ correctly rounded; exp = 2^x, log = log2, rsq and sin/cos (of revolutions) are w
 Hardware's own transcendentals are ~1 ulp approximations (v_rcp_f64/v_sqrt_f64 only ~2^-29
 relative), so results here can be more exact than a real GPU's, never less. Special values
 follow the ISA guide (f32 rcp/rsq/sqrt/log/exp flush denormals whatever MODE says).
-Not modelled: rounding modes other than nearest-even, exception flags, v_mullit_f32,
+Not modelled: directed rounding of the other ops (conversions, div_fmas, legacy mul/fma,
+ldexp, fma_mix, transcendentals round to nearest whatever FP_ROUND says), exception flags, v_mullit_f32,
 v_mqsad_u32_u8 (a 128-bit result), interpolation ops. Lane-crossing ops (readlane, permlane, DPP) are the
 executor's.
 """

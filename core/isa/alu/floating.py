@@ -3,7 +3,8 @@ for each width gfx1030 has).
 
 Invariants:
 - +, -, *, fma are IEEE round-to-nearest-even (numpy's f16 arithmetic goes through f32, which
-  is exact for these: 24 >= 2*11 + 2 bits);
+  is exact for these: 24 >= 2*11 + 2 bits), or rounded toward +inf, -inf or zero by
+  rounding.py when MODE.FP_ROUND asks (only then: the nearest path tests one field);
 - gfx1030 has no unfused v_mad_f32/v_mac_f32 (gfx10.3 dropped them); v_fma_legacy_f32 is
   the DX9 form (0 * anything = 0);
 - min/max follow gfx10 IEEE mode: sNaN -> quieted sNaN, one qNaN -> the other operand,
@@ -15,6 +16,7 @@ Invariants:
 import numpy as np
 
 from core.isa.alu import bits as B
+from core.isa.alu import rounding as R
 from core.isa.alu.fused import fma_f64, fma_narrow
 from core.isa.alu.table import MODE_IEEE, op
 
@@ -42,6 +44,27 @@ def fma_vals(a, b, c, t, scale=0):
 
 def _fma_bits(t):
     return lambda a, b, c: bits(fma_vals(val(a, t), val(b, t), val(c, t), t), t)
+
+
+def _rounded(t, nearest, directed, three=False):
+    """An op on bit patterns computing `nearest` on values, or `directed` (rounding.py)
+    when MODE.FP_ROUND for type t is not round to nearest even. Two- and three-source
+    forms are spelled out: this is the hot path of float code."""
+    shift = R.round_shift(t)
+    if three:
+        def fn3(a, b, c, mode):
+            rm = (mode >> shift) & 3
+            if rm:
+                return bits(directed(val(a, t), val(b, t), val(c, t), rm), t)
+            return bits(nearest(val(a, t), val(b, t), val(c, t)), t)
+        return fn3
+
+    def fn2(a, b, mode):
+        rm = (mode >> shift) & 3
+        if rm:
+            return bits(directed(val(a, t), val(b, t), rm), t)
+        return bits(nearest(val(a, t), val(b, t)), t)
+    return fn2
 
 
 def _sort_key(x, fmt):
@@ -84,10 +107,6 @@ def _three(t, name):
         med = mx(mn(a, b, mode), mn(mx(a, b, mode), c, mode), mode)
         return np.where(any_nan, mn(mn(a, b, mode), c, mode), med)
     return med3
-
-
-def _binary(t, f):
-    return lambda a, b: bits(f(val(a, t), val(b, t)), t)
 
 
 def _unary(t, f):
@@ -138,9 +157,10 @@ for _t in ALL:
     s3 = f"{_t} {_t} {_t} -> {_t}"
     s2 = f"{_t} {_t} -> {_t}"
     s1 = f"{_t} -> {_t}"
-    op(s2, f"v_add_{_t}")(_binary(_t, np.add))
-    op(s2, f"v_mul_{_t}")(_binary(_t, np.multiply))
-    op(s3, f"v_fma_{_t}")(_fma_bits(_t))
+    _fma = _rounded(_t, lambda a, b, c, t=_t: fma_vals(a, b, c, t), R.fma, three=True)
+    op(s2, f"v_add_{_t}", uses_mode=True)(_rounded(_t, np.add, R.add))
+    op(s2, f"v_mul_{_t}", uses_mode=True)(_rounded(_t, np.multiply, R.mul))
+    op(s3, f"v_fma_{_t}", uses_mode=True)(_fma)
     op(s2, f"v_min_{_t}", uses_mode=True)(_minmax(_t, False))
     op(s2, f"v_max_{_t}", uses_mode=True)(_minmax(_t, True))
     op(s1, f"v_fract_{_t}")(_fract(_t))
@@ -151,10 +171,10 @@ for _t in ALL:
     op(s1, f"v_frexp_mant_{_t}")(_frexp_mant(_t))
     op(f"{_t} {'i16' if _t == 'f16' else 'i32'} -> {_t}", f"v_ldexp_{_t}")(_ldexp(_t))
     if _t != "f64":
-        op(s2, f"v_sub_{_t}")(_binary(_t, np.subtract))
-        op(s2, f"v_subrev_{_t}")(_binary(_t, lambda a, b: b - a))
-        op(s3, f"v_fmaak_{_t}", f"v_fmamk_{_t}")(_fma_bits(_t))
-        op(s3, f"v_fmac_{_t}", reads_dst=True)(_fma_bits(_t))
+        op(s2, f"v_sub_{_t}", uses_mode=True)(_rounded(_t, np.subtract, lambda a, b, rm: R.add(a, -b, rm)))
+        op(s2, f"v_subrev_{_t}", uses_mode=True)(_rounded(_t, lambda a, b: b - a, lambda a, b, rm: R.add(b, -a, rm)))
+        op(s3, f"v_fmaak_{_t}", f"v_fmamk_{_t}", uses_mode=True)(_fma)
+        op(s3, f"v_fmac_{_t}", reads_dst=True, uses_mode=True)(_fma)
         for _k in ("min3", "max3", "med3"):
             op(s3, f"v_{_k}_{_t}", uses_mode=True)(_three(_t, _k))
 op("f32 -> i32", "v_frexp_exp_i32_f32")(_frexp_exp("f32"))

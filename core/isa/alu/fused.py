@@ -10,7 +10,8 @@ target. f16/f32: the product is exact in f64, the sum is rounded to odd in f64 (
 24 + 2) and then to the target. f64: the product is split exactly (Dekker) and the three-term sum rounded to odd,
 then to nearest: in double when every term is far from under/overflow (the common case), else
 in x87 80-bit long double, whose 15-bit exponent keeps every partial term normal, rounding to
-odd at 64 bits (>= 53 + 2) and then to double.
+odd at 64 bits (>= 53 + 2) and then to double. That long double (fma_f64_odd) also gives
+directed f64 rounding (rounding.py) its exact sign information.
 """
 import numpy as np
 
@@ -22,7 +23,8 @@ _SPLIT_D = 2.0 ** 27 + 1
 assert np.finfo(LD).nmant == 63, "fused.py needs x86-64 80-bit long double"
 
 
-def _two_sum(a, b):
+def two_sum(a, b):
+    """s, err with s = a + b rounded and s + err == a + b exactly (Knuth; no overflow)."""
     s = a + b
     bb = s - a
     return s, (a - (s - bb)) + (b - bb)
@@ -59,7 +61,7 @@ def fma_narrow(a, b, c, dtype, scale=0):
     in dtype."""
     a, b, c = (np.asarray(v).astype(np.float64) for v in (a, b, c))
     p = a * b                                   # exact: 2 * 24 bits <= 53
-    s, err = _two_sum(p, c)
+    s, err = two_sum(p, c)
     # Rounding s again can only go wrong where s sits exactly on a midpoint of the target
     # format and was itself inexact; only those lanes (and tiny ones, whose midpoints lie
     # elsewhere) are rounded to odd first. Zeros, infinities and NaNs come out of p + c with
@@ -74,8 +76,11 @@ def fma_narrow(a, b, c, dtype, scale=0):
     return s.astype(dtype)
 
 
-def _fma_f64_wide(a, b, c, scale):
-    """Any lanes, in long double: exact products and sums whatever the exponents."""
+def fma_f64_odd(a, b, c):
+    """a*b+c for float64 value arrays as a long double rounded to odd at 64 bits (exact
+    zeros, infinities and NaNs as IEEE gives them): one more rounding to double in any
+    direction is that direction's correctly rounded fma, since an inexact result is never on
+    the double grid and stays inside the exact value's double interval."""
     la, lb, lc = (v.astype(LD) for v in (a, b, c))
     ph = la * lb
     ah, bh = la * _SPLIT_LD, lb * _SPLIT_LD
@@ -83,13 +88,18 @@ def _fma_f64_wide(a, b, c, scale):
     bh = bh - (bh - lb)
     al, bl = la - ah, lb - bh
     pl = ((ah * bh - ph) + ah * bl + al * bh) + al * bl   # ph + pl == a*b exactly
-    th, tl = _two_sum(lc, ph)
-    v, verr = _two_sum(tl, pl)
+    th, tl = two_sum(lc, ph)
+    v, verr = two_sum(tl, pl)
     v = _round_odd(v, verr, _is_odd_ld)
-    z, zerr = _two_sum(th, v)
+    z, zerr = two_sum(th, v)
     z = _round_odd(z, zerr, _is_odd_ld)
     special = ~np.isfinite(ph) | ~np.isfinite(lc) | (z == 0)
-    return np.ldexp(np.where(special, (la * lb + lc), z), scale).astype(np.float64)
+    return np.where(special, (la * lb + lc), z)
+
+
+def _fma_f64_wide(a, b, c, scale):
+    """Any lanes, in long double: exact products and sums whatever the exponents."""
+    return np.ldexp(fma_f64_odd(a, b, c), scale).astype(np.float64)
 
 
 def _fma_f64_fast(a, b, c):
@@ -101,8 +111,8 @@ def _fma_f64_fast(a, b, c):
     bh = bh - (bh - b)
     al, bl = a - ah, b - bh
     pl = ((ah * bh - ph) + ah * bl + al * bh) + al * bl
-    th, tl = _two_sum(c, ph)
-    v, verr = _two_sum(tl, pl)
+    th, tl = two_sum(c, ph)
+    v, verr = two_sum(tl, pl)
     z = th + _round_odd_f64(v, verr)
     az = np.abs(z)
     valid = (np.isfinite(a) & np.isfinite(b) & np.isfinite(c)

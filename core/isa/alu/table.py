@@ -96,7 +96,7 @@ class AluOp:
     src_types: tuple
     dst_types: tuple
     int_clamp: bool = False     # `clamp` saturates inside fn instead of clamping to [0, 1]
-    uses_mode: bool = False     # fn takes mode= (IEEE bit, denormal behaviour of its own)
+    uses_mode: bool = False     # fn takes mode= (IEEE bit, FP_ROUND, denormals of its own)
     ftz: bool = True            # MODE's denormal flushing applies to float operands
     packed: bool = False        # VOP3P: fn works on 16-bit halves of 'pk16' operands
     elem_types: tuple = ()      # packed: the half types fn sees, e.g. ('f16', 'f16', 'f16')
