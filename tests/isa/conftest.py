@@ -11,7 +11,9 @@ import pytest
 from tests.support.paths import LIBRARY
 
 
-@pytest.fixture(scope="session")
+# Package scope: the session ends with the last test under tests/isa, so the runtime
+# tests that follow (a small profile, exact object counts) start from a fresh hsa_init.
+@pytest.fixture(scope="package")
 def session():
     lib = ctypes.CDLL(LIBRARY)
     lib.hsa_init.restype = ctypes.c_int
