@@ -19,7 +19,7 @@ from tests.support import cprog
 from tests.support.kernels import compile_opencl
 from tests.support.paths import LIBRARY, ROOT
 
-CYCLES = 12
+CYCLES = 20
 WARM_UP = 3
 RSS_TOLERANCE = 8 << 20
 
