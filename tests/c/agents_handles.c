@@ -7,17 +7,6 @@
 
 #include "check.h"
 
-typedef struct {
-    hsa_agent_t list[8];
-    int count;
-} agents_t;
-
-static hsa_status_t collect(hsa_agent_t agent, void *data) {
-    agents_t *a = data;
-    a->list[a->count++] = agent;
-    return HSA_STATUS_SUCCESS;
-}
-
 static hsa_status_t stop_at_first(hsa_agent_t agent, void *data) {
     (void)agent;
     ++*(int *)data;
@@ -52,7 +41,7 @@ static void before_init(void) {
     char name[64];
     hsa_agent_t agent = {0x1100000100000001ull};
     hsa_isa_t isa;
-    CHECK_STATUS(hsa_iterate_agents(collect, &a), HSA_STATUS_ERROR_NOT_INITIALIZED);
+    CHECK_STATUS(hsa_iterate_agents(collect_agent, &a), HSA_STATUS_ERROR_NOT_INITIALIZED);
     CHECK_STATUS(hsa_agent_get_info(agent, HSA_AGENT_INFO_NAME, name), HSA_STATUS_ERROR_NOT_INITIALIZED);
     CHECK_STATUS(hsa_isa_from_name("amdgcn-amd-amdhsa--gfx1030", &isa), HSA_STATUS_ERROR_NOT_INITIALIZED);
     CHECK_STATUS(hsa_agent_iterate_caches(agent, first_cache, NULL), HSA_STATUS_ERROR_NOT_INITIALIZED);
@@ -66,7 +55,7 @@ int main(void) {
     CHECK_OK(hsa_init());
     CHECK_OK(hsa_init());   /* reference counted: two inits need two shutdowns */
     agents_t first = {.count = 0};
-    CHECK_OK(hsa_iterate_agents(collect, &first));
+    CHECK_OK(hsa_iterate_agents(collect_agent, &first));
     CHECK_EQ_U64(first.count, 2);
     hsa_agent_t gpu = first.list[1];
     hsa_cache_t cache = {0};
@@ -115,7 +104,7 @@ int main(void) {
     uint32_t length;
     CHECK_STATUS(hsa_isa_get_info_alt(isa, HSA_ISA_INFO_NAME_LENGTH, &length), HSA_STATUS_ERROR_INVALID_ISA);
     agents_t second = {.count = 0};
-    CHECK_OK(hsa_iterate_agents(collect, &second));
+    CHECK_OK(hsa_iterate_agents(collect_agent, &second));
     CHECK_EQ_U64(second.count, 2);
     CHECK(second.list[1].handle != gpu.handle);
     CHECK_OK(hsa_agent_get_info(second.list[1], HSA_AGENT_INFO_NAME, name));

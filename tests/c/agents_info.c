@@ -22,17 +22,6 @@ enum {
     AMD_AGENT_INFO_NEAREST_CPU = 0xA113,
 };
 
-typedef struct {
-    hsa_agent_t list[8];
-    int count;
-} agents_t;
-
-static hsa_status_t collect(hsa_agent_t agent, void *data) {
-    agents_t *a = data;
-    a->list[a->count++] = agent;
-    return HSA_STATUS_SUCCESS;
-}
-
 static hsa_status_t first_pool(hsa_amd_memory_pool_t pool, void *data) {
     *(hsa_amd_memory_pool_t *)data = pool;
     return HSA_STATUS_INFO_BREAK;
@@ -325,7 +314,7 @@ static void check_extensions(hsa_agent_t cpu, hsa_agent_t gpu) {
 int main(void) {
     CHECK_OK(hsa_init());
     agents_t agents = {.count = 0};
-    CHECK_OK(hsa_iterate_agents(collect, &agents));
+    CHECK_OK(hsa_iterate_agents(collect_agent, &agents));
     CHECK_EQ_U64(agents.count, 2);
     if (agents.count == 2) {
         CHECK_EQ_U64(u32(agents.list[0], HSA_AGENT_INFO_DEVICE), HSA_DEVICE_TYPE_CPU);   /* CPU first */

@@ -7,18 +7,6 @@
 #include "check.h"
 
 typedef struct {
-    hsa_agent_t cpu, gpu;
-} agents_t;
-
-static hsa_status_t find(hsa_agent_t agent, void *data) {
-    agents_t *a = data;
-    hsa_device_type_t type;
-    hsa_agent_get_info(agent, HSA_AGENT_INFO_DEVICE, &type);
-    if (type == HSA_DEVICE_TYPE_GPU) a->gpu = agent; else a->cpu = agent;
-    return HSA_STATUS_SUCCESS;
-}
-
-typedef struct {
     uint64_t handles[8];
     int count;
 } list_t;
@@ -241,8 +229,10 @@ static void caches(hsa_agent_t agent, const char *agent_name, const uint32_t *si
 int main(int argc, char **argv) {
     const char *sizes = argc > 1 ? argv[1] : "64";
     CHECK_OK(hsa_init());
-    agents_t a = {{0}, {0}};
-    CHECK_OK(hsa_iterate_agents(find, &a));
+    struct {
+        hsa_agent_t cpu, gpu;
+    } a;
+    find_cpu_gpu(&a.cpu, &a.gpu);
 
     list_t isas = {.count = 0};
     CHECK_OK(hsa_agent_iterate_isas(a.gpu, add_isa, &isas));

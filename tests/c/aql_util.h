@@ -7,15 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MUST(call)                                                                   \
-    do {                                                                             \
-        hsa_status_t must_s_ = (call);                                               \
-        if (must_s_ != HSA_STATUS_SUCCESS) {                                         \
-            printf("FAIL %s:%d: %s returned 0x%x\n", __FILE__, __LINE__, #call,        \
-                   (unsigned)must_s_);                                               \
-            exit(1);                                                                 \
-        }                                                                            \
-    } while (0)
+#include "check.h"
 
 typedef struct {
     hsa_agent_t gpu, cpu;
@@ -23,15 +15,6 @@ typedef struct {
     hsa_executable_t executable;
     hsa_code_object_reader_t reader;
 } aql_env_t;
-
-static inline hsa_status_t aql_pick_agent(hsa_agent_t agent, void *data) {
-    aql_env_t *env = data;
-    hsa_device_type_t type;
-    MUST(hsa_agent_get_info(agent, HSA_AGENT_INFO_DEVICE, &type));
-    if (type == HSA_DEVICE_TYPE_GPU && !env->gpu.handle) env->gpu = agent;
-    if (type == HSA_DEVICE_TYPE_CPU && !env->cpu.handle) env->cpu = agent;
-    return HSA_STATUS_SUCCESS;
-}
 
 static inline hsa_status_t aql_pick_pool(hsa_amd_memory_pool_t pool, void *data) {
     aql_env_t *env = data;
@@ -50,7 +33,7 @@ static inline hsa_status_t aql_pick_pool(hsa_amd_memory_pool_t pool, void *data)
 static inline void aql_setup(aql_env_t *env, const char *code_object_path) {
     memset(env, 0, sizeof *env);
     MUST(hsa_init());
-    MUST(hsa_iterate_agents(aql_pick_agent, env));
+    find_cpu_gpu(&env->cpu, &env->gpu);
     MUST(hsa_amd_agent_iterate_memory_pools(env->cpu, aql_pick_pool, env));
     MUST(hsa_amd_agent_iterate_memory_pools(env->gpu, aql_pick_pool, env));
     if (!env->gpu.handle || !env->kernarg_pool.handle || !env->device_pool.handle) {

@@ -45,7 +45,7 @@ static void creation_errors(img_env_t *env) {
     hsa_ext_image_descriptor_t desc = img_desc(HSA_EXT_IMAGE_GEOMETRY_2D, 100, 10, 0, 0,
                                                HSA_EXT_IMAGE_CHANNEL_ORDER_R, HSA_EXT_IMAGE_CHANNEL_TYPE_FLOAT);
     void *data;
-    IMG_MUST(hsa_amd_memory_pool_allocate(env->device, 1 << 20, 0, &data));
+    MUST(hsa_amd_memory_pool_allocate(env->device, 1 << 20, 0, &data));
     hsa_ext_image_t image = {1};
     CHECK_STATUS(hsa_ext_image_create(env->gpu, NULL, data, HSA_ACCESS_PERMISSION_RW, &image),
                  HSA_STATUS_ERROR_INVALID_ARGUMENT);

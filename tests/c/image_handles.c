@@ -66,14 +66,14 @@ typedef struct {
 
 static void amd_create(img_env_t *env) {
     uint32_t chip = 0;
-    IMG_MUST(hsa_agent_get_info(env->gpu, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_CHIP_ID, &chip));
+    MUST(hsa_agent_get_info(env->gpu, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_CHIP_ID, &chip));
     amd_layout_t layout = {1, 0x1002u << 16 | chip, {0}};
     layout.words[4] = 127;                      /* pitch - 1: rows of 128 elements */
     layout.words[6] = 0x01u << 24;              /* metadata 256 bytes past the data */
     hsa_ext_image_descriptor_t desc = img_desc(HSA_EXT_IMAGE_GEOMETRY_2D, 100, 16, 0, 0,
                                                HSA_EXT_IMAGE_CHANNEL_ORDER_R, HSA_EXT_IMAGE_CHANNEL_TYPE_UNSIGNED_INT16);
     void *data;
-    IMG_MUST(hsa_amd_memory_pool_allocate(env->device, 1 << 16, 0, &data));
+    MUST(hsa_amd_memory_pool_allocate(env->device, 1 << 16, 0, &data));
     hsa_amd_image_descriptor_t *amd = (hsa_amd_image_descriptor_t *)&layout;
     hsa_ext_image_t image;
     CHECK_OK(hsa_amd_image_create(env->gpu, &desc, amd, data, HSA_ACCESS_PERMISSION_RW, &image));

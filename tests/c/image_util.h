@@ -11,16 +11,6 @@
 
 #include "check.h"
 
-#define IMG_MUST(call)                                                               \
-    do {                                                                             \
-        hsa_status_t must_s_ = (call);                                               \
-        if (must_s_ != HSA_STATUS_SUCCESS) {                                         \
-            printf("FAIL %s:%d: %s returned 0x%x\n", __FILE__, __LINE__, #call,        \
-                   (unsigned)must_s_);                                               \
-            exit(1);                                                                 \
-        }                                                                            \
-    } while (0)
-
 /* The image statuses live in another enum than hsa_status_t. */
 #define IMG_FORMAT_UNSUPPORTED ((hsa_status_t)HSA_EXT_STATUS_ERROR_IMAGE_FORMAT_UNSUPPORTED)
 #define IMG_SIZE_UNSUPPORTED ((hsa_status_t)HSA_EXT_STATUS_ERROR_IMAGE_SIZE_UNSUPPORTED)
@@ -31,18 +21,9 @@ typedef struct {
     hsa_amd_memory_pool_t device;
 } img_env_t;
 
-static hsa_status_t img_pick_agent(hsa_agent_t agent, void *data) {
-    img_env_t *env = data;
-    hsa_device_type_t type;
-    IMG_MUST(hsa_agent_get_info(agent, HSA_AGENT_INFO_DEVICE, &type));
-    if (type == HSA_DEVICE_TYPE_GPU && !env->gpu.handle) env->gpu = agent;
-    if (type == HSA_DEVICE_TYPE_CPU && !env->cpu.handle) env->cpu = agent;
-    return HSA_STATUS_SUCCESS;
-}
-
 static hsa_status_t img_pick_pool(hsa_amd_memory_pool_t pool, void *data) {
     hsa_amd_segment_t segment;
-    IMG_MUST(hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_SEGMENT, &segment));
+    MUST(hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_SEGMENT, &segment));
     if (segment == HSA_AMD_SEGMENT_GLOBAL) {
         *(hsa_amd_memory_pool_t *)data = pool;
         return HSA_STATUS_INFO_BREAK;
@@ -52,8 +33,8 @@ static hsa_status_t img_pick_pool(hsa_amd_memory_pool_t pool, void *data) {
 
 static img_env_t img_setup(void) {
     img_env_t env = {0};
-    IMG_MUST(hsa_init());
-    IMG_MUST(hsa_iterate_agents(img_pick_agent, &env));
+    MUST(hsa_init());
+    find_cpu_gpu(&env.cpu, &env.gpu);
     hsa_amd_agent_iterate_memory_pools(env.gpu, img_pick_pool, &env.device);
     if (!env.gpu.handle || !env.cpu.handle || !env.device.handle) {
         printf("FAIL: no GPU, CPU or device pool\n");
@@ -73,9 +54,9 @@ static inline hsa_ext_image_descriptor_t img_desc(hsa_ext_image_geometry_t geome
 static inline void *img_create(img_env_t *env, const hsa_ext_image_descriptor_t *desc, hsa_ext_image_t *image) {
     hsa_ext_image_data_info_t info;
     void *data = NULL;
-    IMG_MUST(hsa_ext_image_data_get_info(env->gpu, desc, HSA_ACCESS_PERMISSION_RW, &info));
-    IMG_MUST(hsa_amd_memory_pool_allocate(env->device, info.size, 0, &data));
-    IMG_MUST(hsa_ext_image_create(env->gpu, desc, data, HSA_ACCESS_PERMISSION_RW, image));
+    MUST(hsa_ext_image_data_get_info(env->gpu, desc, HSA_ACCESS_PERMISSION_RW, &info));
+    MUST(hsa_amd_memory_pool_allocate(env->device, info.size, 0, &data));
+    MUST(hsa_ext_image_create(env->gpu, desc, data, HSA_ACCESS_PERMISSION_RW, image));
     return data;
 }
 #endif

@@ -10,7 +10,7 @@ int main(int argc, char **argv) {
     aql_env_t env;
     memset(&env, 0, sizeof env);
     CHECK_OK(hsa_init());
-    CHECK_OK(hsa_iterate_agents(aql_pick_agent, &env));
+    find_cpu_gpu(&env.cpu, &env.gpu);
     CHECK_OK(hsa_amd_agent_iterate_memory_pools(env.cpu, aql_pick_pool, &env));
     CHECK_OK(hsa_amd_agent_iterate_memory_pools(env.gpu, aql_pick_pool, &env));
 

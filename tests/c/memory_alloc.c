@@ -50,8 +50,8 @@ int main(int argc, char **argv) {
 
     /* Bigger than ALLOC_MAX_SIZE: INVALID_ALLOCATION, whatever is free. */
     size_t device_max, system_max;
-    MEM_MUST(hsa_amd_memory_pool_get_info(env.device, HSA_AMD_MEMORY_POOL_INFO_ALLOC_MAX_SIZE, &device_max));
-    MEM_MUST(hsa_amd_memory_pool_get_info(env.fine, HSA_AMD_MEMORY_POOL_INFO_ALLOC_MAX_SIZE, &system_max));
+    MUST(hsa_amd_memory_pool_get_info(env.device, HSA_AMD_MEMORY_POOL_INFO_ALLOC_MAX_SIZE, &device_max));
+    MUST(hsa_amd_memory_pool_get_info(env.fine, HSA_AMD_MEMORY_POOL_INFO_ALLOC_MAX_SIZE, &system_max));
     CHECK_EQ_U64(device_max, device_bytes / 4096 * 4096);
     CHECK_STATUS(hsa_amd_memory_pool_allocate(env.device, device_max + 1, 0, &p), HSA_STATUS_ERROR_INVALID_ALLOCATION);
     CHECK_STATUS(hsa_amd_memory_pool_allocate(env.fine, SIZE_MAX, 0, &p), HSA_STATUS_ERROR_INVALID_ALLOCATION);

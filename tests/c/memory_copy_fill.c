@@ -10,9 +10,9 @@ int main(void) {
     uint32_t *host = malloc(N * 4), *back = malloc(N * 4);
     for (uint32_t i = 0; i < N; i++) host[i] = i * 2654435761u;
     void *dev = NULL, *dev2 = NULL, *sys = NULL;
-    MEM_MUST(hsa_amd_memory_pool_allocate(env.device, N * 4, 0, &dev));
-    MEM_MUST(hsa_amd_memory_pool_allocate(env.device, N * 4, 0, &dev2));
-    MEM_MUST(hsa_amd_memory_pool_allocate(env.fine, 4096, 0, &sys));
+    MUST(hsa_amd_memory_pool_allocate(env.device, N * 4, 0, &dev));
+    MUST(hsa_amd_memory_pool_allocate(env.device, N * 4, 0, &dev2));
+    MUST(hsa_amd_memory_pool_allocate(env.fine, 4096, 0, &sys));
 
     /* Host -> device -> device -> host. */
     CHECK_OK(hsa_memory_copy(dev, host, N * 4));
@@ -35,8 +35,8 @@ int main(void) {
     /* Device ranges must stay inside one live allocation. */
     CHECK_STATUS(hsa_memory_copy((char *)dev + N * 4 - 8, host, 4096 + 64), HSA_STATUS_ERROR_INVALID_ARGUMENT);
     void *gone = NULL;
-    MEM_MUST(hsa_amd_memory_pool_allocate(env.device, 4096, 0, &gone));
-    MEM_MUST(hsa_amd_memory_pool_free(gone));
+    MUST(hsa_amd_memory_pool_allocate(env.device, 4096, 0, &gone));
+    MUST(hsa_amd_memory_pool_free(gone));
     CHECK_STATUS(hsa_memory_copy(gone, host, 16), HSA_STATUS_ERROR_INVALID_ARGUMENT);
     CHECK_STATUS(hsa_memory_copy(back, gone, 16), HSA_STATUS_ERROR_INVALID_ARGUMENT);
 
@@ -58,10 +58,10 @@ int main(void) {
     CHECK(((uint32_t *)sys)[1] == 0x01020304);
     /* Locked host memory can be filled. */
     void *agent_ptr = NULL;
-    MEM_MUST(hsa_amd_memory_lock(back, N * 4, NULL, 0, &agent_ptr));
+    MUST(hsa_amd_memory_lock(back, N * 4, NULL, 0, &agent_ptr));
     CHECK_OK(hsa_amd_memory_fill(agent_ptr, 0xA5A5A5A5, N));
     CHECK(back[0] == 0xA5A5A5A5 && back[N - 1] == 0xA5A5A5A5);
-    MEM_MUST(hsa_amd_memory_unlock(back));
+    MUST(hsa_amd_memory_unlock(back));
     CHECK_STATUS(hsa_amd_memory_fill(back, 7, 1), HSA_STATUS_ERROR_INVALID_ALLOCATION);
 
     /* assign_agent: accepted for allocation starts, as ROCr, with its argument checks. */
@@ -76,9 +76,9 @@ int main(void) {
                  HSA_STATUS_ERROR_INVALID_ALLOCATION);
     CHECK_STATUS(hsa_memory_assign_agent(host, env.gpu, HSA_ACCESS_PERMISSION_RW), HSA_STATUS_ERROR_INVALID_ALLOCATION);
 
-    MEM_MUST(hsa_amd_memory_pool_free(dev));
-    MEM_MUST(hsa_amd_memory_pool_free(dev2));
-    MEM_MUST(hsa_amd_memory_pool_free(sys));
+    MUST(hsa_amd_memory_pool_free(dev));
+    MUST(hsa_amd_memory_pool_free(dev2));
+    MUST(hsa_amd_memory_pool_free(sys));
     free(host);
     free(back);
     CHECK_OK(hsa_shut_down());

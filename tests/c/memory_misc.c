@@ -54,7 +54,7 @@ int main(void) {
 
     /* Deallocation callbacks run once, on free, with their user data, then are gone. */
     void *a = NULL;
-    MEM_MUST(hsa_amd_memory_pool_allocate(env.device, 3 * 4096, 0, &a));
+    MUST(hsa_amd_memory_pool_allocate(env.device, 3 * 4096, 0, &a));
     char *inside = (char *)a + 4096;
     CHECK_OK(hsa_amd_register_deallocation_callback(inside, on_free, (void *)0x1234));
     calls = 0;
@@ -62,7 +62,7 @@ int main(void) {
     CHECK_EQ_U64(calls, 1);
     CHECK(seen_ptr == inside && seen_data == (void *)0x1234);
     /* Deregistered callbacks do not run; deregistering twice is an error. */
-    MEM_MUST(hsa_memory_allocate(env.kernarg_region, 64, &a));
+    MUST(hsa_memory_allocate(env.kernarg_region, 64, &a));
     CHECK_OK(hsa_amd_register_deallocation_callback(a, on_free, NULL));
     CHECK_OK(hsa_amd_register_deallocation_callback(a, on_free_other, NULL));
     CHECK_OK(hsa_amd_deregister_deallocation_callback(a, on_free_other));
@@ -73,13 +73,13 @@ int main(void) {
     CHECK_EQ_U64(calls, 1);
     /* A callback may allocate (the freed block is already out of the table). */
     reentrant_pool = env.fine;
-    MEM_MUST(hsa_amd_memory_pool_allocate(env.fine, 64, 0, &a));
+    MUST(hsa_amd_memory_pool_allocate(env.fine, 64, 0, &a));
     CHECK_OK(hsa_amd_register_deallocation_callback(a, on_free_allocate, NULL));
     calls = 0;
     CHECK_OK(hsa_amd_memory_pool_free(a));
     CHECK_EQ_U64(calls, 1);
     CHECK(reentrant_got != NULL);
-    MEM_MUST(hsa_amd_memory_pool_free(reentrant_got));
+    MUST(hsa_amd_memory_pool_free(reentrant_got));
     /* Argument checks. */
     int local;
     CHECK_STATUS(hsa_amd_register_deallocation_callback(NULL, on_free, NULL), HSA_STATUS_ERROR_INVALID_ARGUMENT);
@@ -103,7 +103,7 @@ int main(void) {
 
     /* Migration: ROCr implements none and says so. */
     bool can = true;
-    MEM_MUST(hsa_amd_memory_pool_allocate(env.fine, 64, 0, &a));
+    MUST(hsa_amd_memory_pool_allocate(env.fine, 64, 0, &a));
     CHECK_STATUS(hsa_amd_memory_pool_can_migrate(env.fine, env.device, &can), HSA_STATUS_ERROR_OUT_OF_RESOURCES);
     CHECK(!can);
     CHECK_STATUS(hsa_amd_memory_pool_can_migrate(env.fine, env.device, NULL), HSA_STATUS_ERROR_INVALID_ARGUMENT);
@@ -113,17 +113,17 @@ int main(void) {
     CHECK_STATUS(hsa_amd_memory_migrate(a, env.device, 1), HSA_STATUS_ERROR_INVALID_ARGUMENT);
     CHECK_STATUS(hsa_amd_memory_migrate(NULL, env.device, 0), HSA_STATUS_ERROR_INVALID_ARGUMENT);
     CHECK_STATUS(hsa_amd_memory_migrate(a, (hsa_amd_memory_pool_t){7}, 0), MEM_INVALID_POOL);
-    MEM_MUST(hsa_amd_memory_pool_free(a));
+    MUST(hsa_amd_memory_pool_free(a));
 
     /* Nested init: memory lives until the last shutdown; then handles and pointers are stale. */
-    MEM_MUST(hsa_init());
-    MEM_MUST(hsa_amd_memory_pool_allocate(env.device, 4096, 0, &stale_ptr));
-    MEM_MUST(hsa_shut_down());
+    MUST(hsa_init());
+    MUST(hsa_amd_memory_pool_allocate(env.device, 4096, 0, &stale_ptr));
+    MUST(hsa_shut_down());
     CHECK_OK(hsa_amd_memory_fill(stale_ptr, 1, 1));
     stale_pool = env.device;
     CHECK_OK(hsa_shut_down());
     CHECK_STATUS(hsa_amd_memory_pool_free(stale_ptr), HSA_STATUS_ERROR_NOT_INITIALIZED);
-    MEM_MUST(hsa_init());
+    MUST(hsa_init());
     CHECK_STATUS(hsa_amd_memory_pool_get_info(stale_pool, HSA_AMD_MEMORY_POOL_INFO_SIZE, &size),
                  MEM_INVALID_POOL);
     CHECK_STATUS(hsa_amd_memory_pool_allocate(stale_pool, 64, 0, &p), MEM_INVALID_POOL);

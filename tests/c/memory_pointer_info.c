@@ -41,7 +41,7 @@ int main(void) {
     /* Device memory: HSA type, base and size of the allocation from an interior pointer,
        owned and reachable by its GPU. */
     void *dev = NULL;
-    MEM_MUST(hsa_amd_memory_pool_allocate(env.device, 10000, 0, &dev));
+    MUST(hsa_amd_memory_pool_allocate(env.device, 10000, 0, &dev));
     allocs = 0;
     n = info_of((char *)dev + 5000, &info, &list);
     CHECK_EQ_U64(allocs, 1);
@@ -59,7 +59,7 @@ int main(void) {
     /* System memory from the pool API is mapped to no GPU until allowed (ROCr's restricted
        allocation); from hsa_memory_allocate it is mapped to every GPU. */
     void *sys = NULL, *kernarg = NULL;
-    MEM_MUST(hsa_amd_memory_pool_allocate(env.kernarg, 64, 0, &sys));
+    MUST(hsa_amd_memory_pool_allocate(env.kernarg, 64, 0, &sys));
     n = info_of(sys, &info, &list);
     CHECK_EQ_U64(info.agentOwner.handle, env.cpu.handle);
     CHECK_EQ_U64(info.global_flags, HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT | HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED);
@@ -73,7 +73,7 @@ int main(void) {
     n = info_of(sys, &info, &list);
     CHECK_EQ_U64(n, 0);
     free(list);
-    MEM_MUST(hsa_memory_allocate(env.kernarg_region, 64, &kernarg));
+    MUST(hsa_memory_allocate(env.kernarg_region, 64, &kernarg));
     n = info_of(kernarg, &info, &list);
     CHECK(n == 1 && has_agent(list, n, env.gpu));
     free(list);
@@ -249,9 +249,9 @@ int main(void) {
     CHECK_STATUS(hsa_amd_pointer_info_set_userdata(NULL, (void *)1), HSA_STATUS_ERROR_INVALID_ARGUMENT);
 
     munmap(buffer, 2 * page);
-    MEM_MUST(hsa_amd_memory_pool_free(dev));
-    MEM_MUST(hsa_amd_memory_pool_free(sys));
-    MEM_MUST(hsa_memory_free(kernarg));
+    MUST(hsa_amd_memory_pool_free(dev));
+    MUST(hsa_amd_memory_pool_free(sys));
+    MUST(hsa_memory_free(kernarg));
     CHECK_OK(hsa_shut_down());
     return check_report();
 }

@@ -9,16 +9,6 @@
 
 #include "check.h"
 
-#define MEM_MUST(call)                                                               \
-    do {                                                                             \
-        hsa_status_t must_s_ = (call);                                               \
-        if (must_s_ != HSA_STATUS_SUCCESS) {                                         \
-            printf("FAIL %s:%d: %s returned 0x%x\n", __FILE__, __LINE__, #call,        \
-                   (unsigned)must_s_);                                               \
-            exit(1);                                                                 \
-        }                                                                            \
-    } while (0)
-
 #define MEM_MAX 16
 /* The AMD status lives in another enum than hsa_status_t. */
 #define MEM_INVALID_POOL ((hsa_status_t)HSA_STATUS_ERROR_INVALID_MEMORY_POOL)
@@ -44,15 +34,6 @@ typedef struct {
     int *count;
 } mem_region_list_t;
 
-static hsa_status_t mem_pick_agent(hsa_agent_t agent, void *data) {
-    mem_env_t *env = data;
-    hsa_device_type_t type;
-    MEM_MUST(hsa_agent_get_info(agent, HSA_AGENT_INFO_DEVICE, &type));
-    if (type == HSA_DEVICE_TYPE_GPU && !env->gpu.handle) env->gpu = agent;
-    if (type == HSA_DEVICE_TYPE_CPU && !env->cpu.handle) env->cpu = agent;
-    return HSA_STATUS_SUCCESS;
-}
-
 static hsa_status_t mem_collect_pool(hsa_amd_memory_pool_t pool, void *data) {
     mem_pool_list_t *list = data;
     if (*list->count < MEM_MAX) list->items[(*list->count)++] = pool;
@@ -67,33 +48,33 @@ static hsa_status_t mem_collect_region(hsa_region_t region, void *data) {
 
 static uint32_t mem_pool_flags(hsa_amd_memory_pool_t pool) {
     uint32_t flags = 0;
-    MEM_MUST(hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS, &flags));
+    MUST(hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS, &flags));
     return flags;
 }
 
 static hsa_amd_segment_t mem_pool_segment(hsa_amd_memory_pool_t pool) {
     hsa_amd_segment_t segment;
-    MEM_MUST(hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_SEGMENT, &segment));
+    MUST(hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_SEGMENT, &segment));
     return segment;
 }
 
 /* hsa_init, then every agent's pools and regions; exits if the layout is missing a role. */
 static void mem_setup(mem_env_t *env) {
     memset(env, 0, sizeof *env);
-    MEM_MUST(hsa_init());
-    MEM_MUST(hsa_iterate_agents(mem_pick_agent, env));
+    MUST(hsa_init());
+    find_cpu_gpu(&env->cpu, &env->gpu);
     if (!env->cpu.handle || !env->gpu.handle) {
         printf("FAIL: no CPU or no GPU agent\n");
         exit(1);
     }
     mem_pool_list_t cpu_pools = {env->cpu_pools, &env->n_cpu_pools};
     mem_pool_list_t gpu_pools = {env->gpu_pools, &env->n_gpu_pools};
-    MEM_MUST(hsa_amd_agent_iterate_memory_pools(env->cpu, mem_collect_pool, &cpu_pools));
-    MEM_MUST(hsa_amd_agent_iterate_memory_pools(env->gpu, mem_collect_pool, &gpu_pools));
+    MUST(hsa_amd_agent_iterate_memory_pools(env->cpu, mem_collect_pool, &cpu_pools));
+    MUST(hsa_amd_agent_iterate_memory_pools(env->gpu, mem_collect_pool, &gpu_pools));
     mem_region_list_t cpu_regions = {env->cpu_regions, &env->n_cpu_regions};
     mem_region_list_t gpu_regions = {env->gpu_regions, &env->n_gpu_regions};
-    MEM_MUST(hsa_agent_iterate_regions(env->cpu, mem_collect_region, &cpu_regions));
-    MEM_MUST(hsa_agent_iterate_regions(env->gpu, mem_collect_region, &gpu_regions));
+    MUST(hsa_agent_iterate_regions(env->cpu, mem_collect_region, &cpu_regions));
+    MUST(hsa_agent_iterate_regions(env->gpu, mem_collect_region, &gpu_regions));
     for (int i = 0; i < env->n_cpu_pools; i++) {
         uint32_t flags = mem_pool_flags(env->cpu_pools[i]);
         if (flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT) env->kernarg = env->cpu_pools[i];
@@ -106,7 +87,7 @@ static void mem_setup(mem_env_t *env) {
     }
     for (int i = 0; i < env->n_gpu_regions; i++) {
         uint32_t flags = 0;
-        MEM_MUST(hsa_region_get_info(env->gpu_regions[i], HSA_REGION_INFO_GLOBAL_FLAGS, &flags));
+        MUST(hsa_region_get_info(env->gpu_regions[i], HSA_REGION_INFO_GLOBAL_FLAGS, &flags));
         if (flags & HSA_REGION_GLOBAL_FLAG_KERNARG) env->kernarg_region = env->gpu_regions[i];
     }
     if (!env->fine.handle || !env->kernarg.handle || !env->coarse.handle || !env->device.handle ||
