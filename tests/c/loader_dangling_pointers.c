@@ -7,16 +7,6 @@
 
 #include "check.h"
 
-static hsa_agent_t gpu;
-
-static hsa_status_t pick_gpu(hsa_agent_t agent, void *data) {
-    hsa_device_type_t type;
-    (void)data;
-    hsa_agent_get_info(agent, HSA_AGENT_INFO_DEVICE, &type);
-    if (type == HSA_DEVICE_TYPE_GPU) gpu = agent;
-    return HSA_STATUS_SUCCESS;
-}
-
 static uint8_t *read_file(const char *path, size_t *size) {
     FILE *f = fopen(path, "rb");
     if (!f) exit(2);
@@ -42,8 +32,9 @@ int main(int argc, char **argv) {
     hsa_executable_symbol_t symbol;
     hsa_code_object_t code_object;
 
+    hsa_agent_t cpu, gpu;
     CHECK_OK(hsa_init());
-    CHECK_OK(hsa_iterate_agents(pick_gpu, NULL));
+    find_cpu_gpu(&cpu, &gpu);
     CHECK_STATUS(hsa_code_object_reader_create_from_memory(dangling, 64, &reader), HSA_STATUS_ERROR_INVALID_ARGUMENT);
     /* A readable start that runs into unmapped memory. */
     CHECK_STATUS(hsa_code_object_reader_create_from_memory(readonly, 8192, &reader), HSA_STATUS_ERROR_INVALID_ARGUMENT);

@@ -16,13 +16,6 @@ static long peak_rss_mb(void) {
     return usage.ru_maxrss / 1024;
 }
 
-static hsa_status_t pick_cpu(hsa_agent_t agent, void *data) {
-    hsa_device_type_t type;
-    hsa_agent_get_info(agent, HSA_AGENT_INFO_DEVICE, &type);
-    if (type == HSA_DEVICE_TYPE_CPU) *(hsa_agent_t *)data = agent;
-    return HSA_STATUS_SUCCESS;
-}
-
 static double now_s(void) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
@@ -51,8 +44,8 @@ int main(void) {
     hsa_agent_t agents[2] = {{0}, {0}};
     CHECK_OK(hsa_signal_create(0, 0, NULL, &deps[0]));
     deps[1] = deps[0];
-    hsa_agent_t cpu = {0};
-    CHECK_OK(hsa_iterate_agents(pick_cpu, &cpu));
+    hsa_agent_t cpu, gpu;
+    find_cpu_gpu(&cpu, &gpu);
     start = now_s();
     rss_before = peak_rss_mb();
     CHECK_STATUS(hsa_amd_memory_async_copy(host, cpu, host + 4096, cpu, 64, UINT32_MAX, deps, deps[0]),

@@ -12,13 +12,6 @@ static hsa_queue_t *queue;
 static int reservations;
 static uint8_t *owner; /* slot -> 1 + thread that reserved it */
 
-static hsa_status_t pick_gpu(hsa_agent_t agent, void *data) {
-    hsa_device_type_t type;
-    hsa_agent_get_info(agent, HSA_AGENT_INFO_DEVICE, &type);
-    if (type == HSA_DEVICE_TYPE_GPU) *(hsa_agent_t *)data = agent;
-    return HSA_STATUS_SUCCESS;
-}
-
 static void claim(uint64_t first, uint64_t n, int id) {
     for (uint64_t s = first; s < first + n; s++)
         if (__atomic_exchange_n(&owner[s], (uint8_t)(id + 1), __ATOMIC_RELAXED) != 0) {
@@ -55,9 +48,9 @@ int main(int argc, char **argv) {
     for (int id = 0; id < threads; id++)
         for (int i = 0; i < reservations; i++) total += 1 + (i + id) % 3;
     owner = calloc(total, 1);
-    hsa_agent_t gpu = {0};
+    hsa_agent_t cpu, gpu;
     CHECK_OK(hsa_init());
-    CHECK_OK(hsa_iterate_agents(pick_gpu, &gpu));
+    find_cpu_gpu(&cpu, &gpu);
     /* Nobody rings the doorbell: the packet processor never looks at these slots. */
     CHECK_OK(hsa_queue_create(gpu, 4096, HSA_QUEUE_TYPE_MULTI, NULL, NULL, UINT32_MAX, UINT32_MAX, &queue));
     uint64_t start = hsa_queue_load_write_index_relaxed(queue);
