@@ -9,69 +9,17 @@
    SOFTGPU_FUZZ_CODE_OBJECT names a code object with a kernel `empty`. */
 #include <time.h>
 
-#include "fuzz_common.h"
+#include "fuzz_dispatch.h"
 
-static hsa_agent_t gpu, cpu;
-static hsa_amd_memory_pool_t kernarg_pool;
 static uint64_t empty_kernel;
 static void *kernarg;
-static volatile int errors;
-
-static hsa_status_t find_agents(hsa_agent_t agent, void *data) {
-    hsa_device_type_t type;
-    (void)data;
-    hsa_agent_get_info(agent, HSA_AGENT_INFO_DEVICE, &type);
-    if (type == HSA_DEVICE_TYPE_GPU) gpu = agent;
-    else cpu = agent;
-    return HSA_STATUS_SUCCESS;
-}
-
-static hsa_status_t find_kernarg(hsa_amd_memory_pool_t pool, void *data) {
-    uint32_t flags = 0;
-    (void)data;
-    hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS, &flags);
-    if (flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT) kernarg_pool = pool;
-    return HSA_STATUS_SUCCESS;
-}
-
-static void on_error(hsa_status_t status, hsa_queue_t *queue, void *data) {
-    (void)queue;
-    (void)data;
-    FUZZ_ASSERT(is_hsa_status(status), "queue error 0x%x", status);
-    errors++;
-}
-
-static void load_kernel(void) {
-    const char *path = getenv("SOFTGPU_FUZZ_CODE_OBJECT");
-    FILE *f = path ? fopen(path, "rb") : NULL;
-    if (!f) {
-        fprintf(stderr, "set SOFTGPU_FUZZ_CODE_OBJECT to a code object with kernel `empty`\n");
-        abort();
-    }
-    hsa_code_object_reader_t reader;
-    hsa_executable_t exe;
-    hsa_executable_symbol_t symbol;
-    if (hsa_code_object_reader_create_from_file(fileno(f), &reader) ||
-        hsa_executable_create_alt(HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT, NULL, &exe) ||
-        hsa_executable_load_agent_code_object(exe, gpu, reader, NULL, NULL) ||
-        hsa_executable_freeze(exe, NULL) ||
-        hsa_executable_get_symbol_by_name(exe, "empty.kd", &gpu, &symbol) ||
-        hsa_executable_symbol_get_info(symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, &empty_kernel))
-        abort();
-}
 
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
     (void)argc;
     (void)argv;
-    setenv("SOFTGPU_QUIET", "1", 0);
-    setenv("SOFTGPU_QUEUE_ERRORS", "continue", 0);
-    if (hsa_init() != HSA_STATUS_SUCCESS) abort();
-    hsa_iterate_agents(find_agents, NULL);
-    hsa_amd_agent_iterate_memory_pools(cpu, find_kernarg, NULL);
-    if (hsa_amd_memory_pool_allocate(kernarg_pool, 4096, 0, &kernarg) ||
-        hsa_amd_agents_allow_access(1, &gpu, NULL, kernarg))
-        abort();
-    load_kernel();
+    start_dispatching();
+    kernarg = gpu_visible(4096);
+    empty_kernel = fuzz_kernel("empty.kd");
     return 0;
 }
 

@@ -102,4 +102,5 @@ static inline void *choose_out(input_t *in, uint8_t *buffer, void *readonly_page
     default: return buffer;
     }
 }
+
 #endif

@@ -3,71 +3,21 @@
    within a bounded time; host memory the kernels were never given access to is never
    written; nothing crashes. SOFTGPU_FUZZ_CODE_OBJECT names tests/kernels/aql_kernels.cl
    compiled for gfx1030. */
-#include "fuzz_common.h"
+#include "fuzz_dispatch.h"
 
-static hsa_agent_t gpu, cpu;
-static hsa_amd_memory_pool_t kernarg_pool;
 static uint64_t kernels[3];
 static uint8_t *buffer, *kernarg;
 static uint8_t canary[8192];
-static volatile int errors;
 
 static const char *KERNELS[3] = {"scale_add.kd", "store_through.kd", "count_items.kd"};
-
-static hsa_status_t find_agents(hsa_agent_t agent, void *data) {
-    hsa_device_type_t type;
-    (void)data;
-    hsa_agent_get_info(agent, HSA_AGENT_INFO_DEVICE, &type);
-    if (type == HSA_DEVICE_TYPE_GPU) gpu = agent;
-    else cpu = agent;
-    return HSA_STATUS_SUCCESS;
-}
-
-static hsa_status_t find_kernarg(hsa_amd_memory_pool_t pool, void *data) {
-    uint32_t flags = 0;
-    (void)data;
-    hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS, &flags);
-    if (flags & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT) kernarg_pool = pool;
-    return HSA_STATUS_SUCCESS;
-}
-
-static void on_error(hsa_status_t status, hsa_queue_t *queue, void *data) {
-    (void)queue;
-    (void)data;
-    FUZZ_ASSERT(is_hsa_status(status), "queue error 0x%x", status);
-    errors++;
-}
 
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
     (void)argc;
     (void)argv;
-    setenv("SOFTGPU_QUIET", "1", 0);
-    setenv("SOFTGPU_QUEUE_ERRORS", "continue", 0);
-    if (hsa_init() != HSA_STATUS_SUCCESS) abort();
-    hsa_iterate_agents(find_agents, NULL);
-    hsa_amd_agent_iterate_memory_pools(cpu, find_kernarg, NULL);
-    /* Pool memory of the CPU reaches a GPU only once allowed, as in ROCr: without this every
-       dispatch would fault at its first kernarg load, and the arguments would go untested. */
-    if (hsa_amd_memory_pool_allocate(kernarg_pool, 1 << 16, 0, (void **)&buffer) ||
-        hsa_amd_memory_pool_allocate(kernarg_pool, 4096, 0, (void **)&kernarg) ||
-        hsa_amd_agents_allow_access(1, &gpu, NULL, buffer) || hsa_amd_agents_allow_access(1, &gpu, NULL, kernarg))
-        abort();
-    const char *path = getenv("SOFTGPU_FUZZ_CODE_OBJECT");
-    FILE *f = path ? fopen(path, "rb") : NULL;
-    hsa_code_object_reader_t reader;
-    hsa_executable_t exe;
-    if (!f || hsa_code_object_reader_create_from_file(fileno(f), &reader) ||
-        hsa_executable_create_alt(HSA_PROFILE_FULL, HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT, NULL, &exe) ||
-        hsa_executable_load_agent_code_object(exe, gpu, reader, NULL, NULL) || hsa_executable_freeze(exe, NULL)) {
-        fprintf(stderr, "set SOFTGPU_FUZZ_CODE_OBJECT to aql_kernels.cl compiled for gfx1030\n");
-        abort();
-    }
-    for (int k = 0; k < 3; k++) {
-        hsa_executable_symbol_t symbol;
-        if (hsa_executable_get_symbol_by_name(exe, KERNELS[k], &gpu, &symbol) ||
-            hsa_executable_symbol_get_info(symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT, &kernels[k]))
-            abort();
-    }
+    start_dispatching();
+    buffer = gpu_visible(1 << 16);
+    kernarg = gpu_visible(4096);
+    for (int k = 0; k < 3; k++) kernels[k] = fuzz_kernel(KERNELS[k]);
     memset(canary, 0x5A, sizeof canary);
     return 0;
 }
