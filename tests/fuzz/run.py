@@ -112,12 +112,14 @@ def main():
     parser.add_argument("--only", nargs="*", choices=HARNESSES)
     parser.add_argument("--workdir", default=os.path.join(ROOT, "build", "fuzz"))
     args = parser.parse_args()
+    names = args.only or HARNESSES
     failed = 0
-    for name in args.only or HARNESSES:
+    for name in names:
         s = run(name, args.seconds, args.workdir)
         print(f"fuzz {s['harness']}: {'ok' if s['ok'] else 'FAILED'}, {s['executions']} executions in "
               f"{s['seconds']} s ({s['exec_per_s']}/s), coverage {s['coverage']} edges, {s['features']} features")
         failed += not s["ok"]
+    print(f"fuzz: {len(names) - failed} passed, {failed} failed")
     return 1 if failed else 0
 
 
