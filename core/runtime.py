@@ -34,7 +34,7 @@ class Session:
         from core.system_events import SystemEvents
         from core.queues import Queues
         from core.loader.loader import Loader
-        from core.images import Images
+        from core.images.objects import Images
         from core.memory.ipc import Ipc
         self.native = native.lib
         self.profile = profile.load()

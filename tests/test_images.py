@@ -9,7 +9,7 @@ import ctypes
 import numpy as np
 import pytest
 
-from core import image_formats
+from core.images import formats as image_formats
 from softgpu_shim.hsa_abi import (ExtStatus, HsaExtImageChannelOrder as Order, HsaExtImageChannelType as Type,
                                   HsaExtImageGeometry as Geometry, Status)
 from tests.support import cprog

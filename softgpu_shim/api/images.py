@@ -10,7 +10,8 @@ images are created, filled, copied and read back on the host side only.
 """
 from _softgpu_hsa import ffi
 
-from core import image_descriptors, image_formats, images, runtime
+from core import runtime
+from core.images import descriptors as image_descriptors, formats as image_formats, objects as images
 from core.errors import ImageFormatUnsupported, InvalidAgent, InvalidAllocation, InvalidArgument
 from softgpu_shim.api.out import read, read_array, require_pointer, write, write_bytes, write_struct
 from softgpu_shim.hsa_abi import (HsaAccessPermission as Permission, HsaExtAgentInfo as ExtAgentInfo,

@@ -10,7 +10,7 @@ Holds five invariants:
   base-profile GPUs; SoftGPU lays them out as ROCr does for full-profile agents and
   1DB images, so an opaque image's size is its linear size;
 - an image or sampler handle is the device address of its descriptor object in the
-  arena (core.image_descriptors), as ROCr's is; a destroyed one never resolves while
+  arena (core.images.descriptors), as ROCr's is; a destroyed one never resolves while
   its slot is unused, and freed slots are reused last (first in, first out);
 - every host-side operation (import, export, copy, clear) checks its region against
   the image extent and re-checks that the image data is still live HSA or locked
@@ -23,7 +23,7 @@ import threading
 
 import numpy as np
 
-from core import image_descriptors, image_formats
+from core.images import descriptors as image_descriptors, formats as image_formats
 from core.errors import (HsaError, ImageFormatUnsupported, ImagePitchUnsupported, ImageSizeUnsupported,
                          InvalidArgument)
 from core.memory import host

@@ -12,7 +12,7 @@ Holds two invariants:
   region base, which KFD reports as 0 on discrete GPUs; SoftGPU's local pool reports
   the arena start there, so subtracting it would leave an offset nothing could use.
 """
-from core.image_formats import SWIZZLE, Sel
+from core.images.formats import SWIZZLE, Sel
 from softgpu_shim.hsa_abi import (HsaExtImageGeometry as Geometry,
                                   HsaExtSamplerAddressingMode as Addressing,
                                   HsaExtSamplerCoordinateMode as Coordinates,
@@ -58,7 +58,7 @@ def _dst_sel(swizzle):
 
 
 def image_words(image):
-    """The 12 dwords of ROCr's image object for `image` (core.images.Image)."""
+    """The 12 dwords of ROCr's image object for `image` (core.images.objects.Image)."""
     desc, prop, address = image.desc, image.prop, image.data
     swizzle = SWIZZLE[desc.channel_order]
     if desc.geometry == Geometry.GEOMETRY_1DB:
