@@ -10,15 +10,15 @@ def code_object():
     return compile_opencl("aql_kernels.cl", opt="-O2")
 
 
-@pytest.mark.parametrize("test", ["dispatch", "barrier_and", "barrier_or", "barrier_value", "ring_wraps",
-                                  "threads"])
+@pytest.mark.parametrize("test", ["dispatch", "barrier_and", "barrier_or", "barrier_value",
+                                  "destroy_while_waiting", "ring_wraps", "threads"])
 def test_packets(code_object, test):
     cprog.check("aql_dispatch.c", code_object, test, timeout=600)
 
 
 @pytest.mark.parametrize("case", ["packet_type", "agent_dispatch", "fence_scope", "zero_grid",
                                   "zero_dimensions", "oversized_workgroup", "group_segment",
-                                  "unknown_kernel", "memory_fault", "trap"])
+                                  "unknown_kernel", "memory_fault", "trap", "dependency_destroyed"])
 def test_packet_errors_reach_the_error_callback(code_object, case):
     cprog.check("aql_errors.c", code_object, case, timeout=300)
 

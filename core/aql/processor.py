@@ -97,7 +97,7 @@ class PacketProcessor:
                 signals.wait(queue.doorbell_signal, SignalCondition.NE, rung, WAIT_SLICE_NS)
                 continue
             try:
-                packet, start, end = self._execute(np.array(slot), index)
+                done = self._execute(np.array(slot), index)
             except HsaError as error:
                 self._fail(error)
                 return
@@ -105,20 +105,24 @@ class PacketProcessor:
                 trace.internal_error(f"queue {queue.id} packet processor", error)
                 self._fail(HsaError(f"internal error processing packet {index}: {error!r}"))
                 return
+            if done is None:
+                return
+            packet, start, end = done
             slot[0] = PacketType.INVALID
             queue.store_read_index(index + 1)
             self._complete(packet.completion_signal, start, end)
 
     def _execute(self, snapshot, index):
-        """Run one packet; (packet, start, end timestamps)."""
-        header, packet = decode(snapshot, self.limits)
+        """Run one packet: (packet, start, end timestamps), or None if the queue stopped
+        while the packet waited (it is then neither retired nor completed)."""
+        _, packet = decode(snapshot, self.limits)
         start = time.monotonic_ns()
         if isinstance(packet, KernelDispatch):
             self._dispatch(packet, index)
-        elif isinstance(packet, Barrier):
-            self._barrier(packet)
-        elif isinstance(packet, BarrierValue):
-            self._barrier_value(packet)
+        elif isinstance(packet, Barrier) and not self._barrier(packet):
+            return None
+        elif isinstance(packet, BarrierValue) and not self._barrier_value(packet):
+            return None
         return packet, start, time.monotonic_ns()
 
     def _dispatch(self, packet, index):
@@ -141,37 +145,47 @@ class PacketProcessor:
                     lane_instructions=stats.lane_instructions, seconds=stats.seconds)
 
     def _barrier(self, packet):
+        """True once the dependencies are met; False if the queue is stopping first."""
         pending = list(packet.dependencies)
-        for handle in pending:
-            if not signals.valid(handle):
-                raise PacketError(f"barrier dependency {handle:#x} is not a live signal",
-                                  Status.ERROR_INVALID_PACKET_FORMAT)
-        while pending and not self._stopping:
+        while pending:
+            for handle in pending:
+                self._require_live(handle, "barrier dependency")
+            if self._stopping:
+                return False
             if packet.any:
                 index, _ = signals.wait_any(pending, [SignalCondition.EQ] * len(pending),
-                                                 [0] * len(pending), WAIT_SLICE_NS)
+                                            [0] * len(pending), WAIT_SLICE_NS)
                 if index is not None:
-                    return
+                    return True
             else:
                 _, satisfied = signals.wait(pending[0], SignalCondition.EQ, 0, WAIT_SLICE_NS)
                 if satisfied:
                     pending.pop(0)
+        return True
 
     def _barrier_value(self, packet):
+        """True once (value & mask) <cond> compare holds; False if the queue is stopping first."""
         if packet.signal == 0:
-            return  # a NULL signal is a satisfied dependency
-        if not signals.valid(packet.signal):
-            raise PacketError(f"barrier-value signal {packet.signal:#x} is not a live signal",
-                              Status.ERROR_INVALID_PACKET_FORMAT)
+            return True  # a NULL signal is a satisfied dependency
         holds = {SignalCondition.EQ: lambda v: v == packet.value,
                  SignalCondition.NE: lambda v: v != packet.value,
                  SignalCondition.LT: lambda v: v < packet.value,
                  SignalCondition.GTE: lambda v: v >= packet.value}[packet.condition]
-        while not self._stopping:
+        while True:
+            self._require_live(packet.signal, "barrier-value signal")
+            if self._stopping:
+                return False
             value = signals.load(packet.signal)
             if holds(value & packet.mask):
-                return
+                return True
             signals.wait(packet.signal, SignalCondition.NE, value, WAIT_SLICE_NS)
+
+    @staticmethod
+    def _require_live(handle, what):
+        # Checked before every wait: a dependency destroyed while waited on would
+        # otherwise make each wait return at once, and the processor spin.
+        if not signals.valid(handle):
+            raise PacketError(f"{what} {handle:#x} is not a live signal", Status.ERROR_INVALID_PACKET_FORMAT)
 
     def _complete(self, handle, start, end):
         if not handle:

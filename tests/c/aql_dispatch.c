@@ -121,6 +121,26 @@ static void test_barrier_value(void) {
     MUST(hsa_queue_destroy(queue));
 }
 
+/* A queue destroyed while a barrier waits: the barrier neither completes nor hangs destroy. */
+static void test_destroy_while_waiting(void) {
+    hsa_queue_t *queue;
+    MUST(hsa_queue_create(env.gpu, 64, HSA_QUEUE_TYPE_MULTI, NULL, NULL, UINT32_MAX, UINT32_MAX, &queue));
+    hsa_signal_t never, done;
+    MUST(hsa_signal_create(1, 0, NULL, &never));
+    MUST(hsa_signal_create(1, 0, NULL, &done));
+    hsa_barrier_and_packet_t barrier;
+    memset(&barrier, 0, sizeof barrier);
+    barrier.header = aql_header(HSA_PACKET_TYPE_BARRIER_AND);
+    barrier.dep_signal[0] = never;
+    barrier.completion_signal = done;
+    aql_publish(queue, &barrier);
+    CHECK(!aql_wait_zero(done, 0.1));
+    MUST(hsa_queue_destroy(queue));
+    CHECK_EQ_U64(hsa_signal_load_scacquire(done), 1);
+    MUST(hsa_signal_destroy(never));
+    MUST(hsa_signal_destroy(done));
+}
+
 /* 200 packets through a 64-slot ring: it wraps three times and every packet runs once. */
 static void test_ring_wraps(void) {
     uint32_t *counter = aql_alloc(&env, 64);
@@ -192,6 +212,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(test, "barrier_and")) test_barrier_and_chain();
     else if (!strcmp(test, "barrier_or")) test_barrier_or();
     else if (!strcmp(test, "barrier_value")) test_barrier_value();
+    else if (!strcmp(test, "destroy_while_waiting")) test_destroy_while_waiting();
     else if (!strcmp(test, "ring_wraps")) test_ring_wraps();
     else if (!strcmp(test, "threads")) test_queues_from_threads();
     else {

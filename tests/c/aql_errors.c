@@ -77,11 +77,24 @@ int main(int argc, char **argv) {
     } else if (!strcmp(what, "trap")) {
         p.kernel_object = aql_kernel(&env, "trap_now");
         expected = HSA_STATUS_ERROR_EXCEPTION;  /* ROCr's status for a trapping wave */
+    } else if (!strcmp(what, "dependency_destroyed")) {
+        /* A barrier waits on a signal the client then destroys: an error, not a spin. */
+        hsa_signal_t dep;
+        MUST(hsa_signal_create(1, 0, NULL, &dep));
+        hsa_barrier_and_packet_t barrier;
+        memset(&barrier, 0, sizeof barrier);
+        barrier.header = aql_header(HSA_PACKET_TYPE_BARRIER_AND);
+        barrier.dep_signal[2] = dep;
+        barrier.completion_signal = done;
+        aql_publish(queue, &barrier);
+        CHECK(!aql_wait_zero(done, 0.1));
+        MUST(hsa_signal_destroy(dep));
+        expected = HSA_STATUS_ERROR_INVALID_PACKET_FORMAT;
     } else {
         printf("FAIL unknown case %s\n", what);
         return 2;
     }
-    aql_publish(queue, &p);
+    if (strcmp(what, "dependency_destroyed")) aql_publish(queue, &p);
     expect_error(queue, expected);
     /* The failed packet never completes, and the queue takes no further packets. */
     CHECK_EQ_U64(hsa_signal_load_scacquire(done), 1);
