@@ -59,14 +59,6 @@ static double baseline_round_trip(int rounds) {
     return per;
 }
 
-static void barrier(hsa_queue_t *queue, hsa_signal_t done) {
-    hsa_barrier_and_packet_t p;
-    memset(&p, 0, sizeof p);
-    p.header = aql_header(HSA_PACKET_TYPE_BARRIER_AND);
-    p.completion_signal = done;
-    aql_publish(queue, &p);
-}
-
 int main(int argc, char **argv) {
     if (argc < 2) return 2;
     aql_env_t env;
@@ -90,7 +82,7 @@ int main(int argc, char **argv) {
     start = now_s();
     for (int i = 0; i < rounds; i++) {
         hsa_signal_store_relaxed(done, 1);
-        barrier(queue, done);
+        aql_barrier(queue, HSA_PACKET_TYPE_BARRIER_AND, NULL, done);
         aql_wait_zero(done, 60);
     }
     double barrier_latency = (now_s() - start) / rounds;
@@ -98,7 +90,7 @@ int main(int argc, char **argv) {
     const int packets = 2000;
     hsa_signal_store_relaxed(done, packets);
     start = now_s();
-    for (int i = 0; i < packets; i++) barrier(queue, done);
+    for (int i = 0; i < packets; i++) aql_barrier(queue, HSA_PACKET_TYPE_BARRIER_AND, NULL, done);
     aql_wait_zero(done, 600);
     double barrier_rate = packets / (now_s() - start);
 

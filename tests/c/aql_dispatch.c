@@ -16,8 +16,7 @@ static void test_dispatch(void) {
     args->out = out;
     args->scale = 3.0f;
     args->n = n;
-    hsa_queue_t *queue;
-    MUST(hsa_queue_create(env.gpu, 64, HSA_QUEUE_TYPE_MULTI, NULL, NULL, UINT32_MAX, UINT32_MAX, &queue));
+    hsa_queue_t *queue = aql_queue(&env);
     hsa_signal_t done;
     MUST(hsa_signal_create(1, 0, NULL, &done));
     aql_dispatch(queue, aql_kernel(&env, "scale_add"), args, 1024, 64, done);
@@ -42,21 +41,14 @@ static void test_barrier_and_chain(void) {
     void **args = aql_alloc(&env, 64);
     args[0] = counter;
     uint64_t count_items = aql_kernel(&env, "count_items");
-    hsa_queue_t *queue;
-    MUST(hsa_queue_create(env.gpu, 64, HSA_QUEUE_TYPE_MULTI, NULL, NULL, UINT32_MAX, UINT32_MAX, &queue));
+    hsa_queue_t *queue = aql_queue(&env);
     hsa_signal_t first, host, barrier_done, second;
     MUST(hsa_signal_create(1, 0, NULL, &first));
     MUST(hsa_signal_create(1, 0, NULL, &host));
     MUST(hsa_signal_create(1, 0, NULL, &barrier_done));
     MUST(hsa_signal_create(1, 0, NULL, &second));
     aql_dispatch(queue, count_items, args, 64, 64, first);
-    hsa_barrier_and_packet_t barrier;
-    memset(&barrier, 0, sizeof barrier);
-    barrier.header = aql_header(HSA_PACKET_TYPE_BARRIER_AND);
-    barrier.dep_signal[0] = first;
-    barrier.dep_signal[3] = host;
-    barrier.completion_signal = barrier_done;
-    aql_publish(queue, &barrier);
+    aql_barrier(queue, HSA_PACKET_TYPE_BARRIER_AND, (hsa_signal_t[5]){first, {0}, {0}, host, {0}}, barrier_done);
     aql_dispatch(queue, count_items, args, 32, 32, second);
 
     CHECK(aql_wait_zero(first, 60));
@@ -73,19 +65,12 @@ static void test_barrier_and_chain(void) {
 
 /* barrier-OR completes when any one dependency reaches zero. */
 static void test_barrier_or(void) {
-    hsa_queue_t *queue;
-    MUST(hsa_queue_create(env.gpu, 64, HSA_QUEUE_TYPE_MULTI, NULL, NULL, UINT32_MAX, UINT32_MAX, &queue));
+    hsa_queue_t *queue = aql_queue(&env);
     hsa_signal_t never, soon, done;
     MUST(hsa_signal_create(1, 0, NULL, &never));
     MUST(hsa_signal_create(1, 0, NULL, &soon));
     MUST(hsa_signal_create(1, 0, NULL, &done));
-    hsa_barrier_or_packet_t barrier;
-    memset(&barrier, 0, sizeof barrier);
-    barrier.header = aql_header(HSA_PACKET_TYPE_BARRIER_OR);
-    barrier.dep_signal[1] = never;
-    barrier.dep_signal[4] = soon;
-    barrier.completion_signal = done;
-    aql_publish(queue, &barrier);
+    aql_barrier(queue, HSA_PACKET_TYPE_BARRIER_OR, (hsa_signal_t[5]){{0}, never, {0}, {0}, soon}, done);
     CHECK(!aql_wait_zero(done, 0.2));
     hsa_signal_store_screlease(soon, 0);
     CHECK(aql_wait_zero(done, 10));
@@ -97,8 +82,7 @@ static void test_barrier_or(void) {
 
 /* AMD barrier-value packet: waits until (value & mask) == 0x40, whatever the other bits. */
 static void test_barrier_value(void) {
-    hsa_queue_t *queue;
-    MUST(hsa_queue_create(env.gpu, 64, HSA_QUEUE_TYPE_MULTI, NULL, NULL, UINT32_MAX, UINT32_MAX, &queue));
+    hsa_queue_t *queue = aql_queue(&env);
     hsa_signal_t watched, done;
     MUST(hsa_signal_create(0, 0, NULL, &watched));
     MUST(hsa_signal_create(1, 0, NULL, &done));
@@ -123,17 +107,11 @@ static void test_barrier_value(void) {
 
 /* A queue destroyed while a barrier waits: the barrier neither completes nor hangs destroy. */
 static void test_destroy_while_waiting(void) {
-    hsa_queue_t *queue;
-    MUST(hsa_queue_create(env.gpu, 64, HSA_QUEUE_TYPE_MULTI, NULL, NULL, UINT32_MAX, UINT32_MAX, &queue));
+    hsa_queue_t *queue = aql_queue(&env);
     hsa_signal_t never, done;
     MUST(hsa_signal_create(1, 0, NULL, &never));
     MUST(hsa_signal_create(1, 0, NULL, &done));
-    hsa_barrier_and_packet_t barrier;
-    memset(&barrier, 0, sizeof barrier);
-    barrier.header = aql_header(HSA_PACKET_TYPE_BARRIER_AND);
-    barrier.dep_signal[0] = never;
-    barrier.completion_signal = done;
-    aql_publish(queue, &barrier);
+    aql_barrier(queue, HSA_PACKET_TYPE_BARRIER_AND, (hsa_signal_t[5]){never}, done);
     CHECK(!aql_wait_zero(done, 0.1));
     MUST(hsa_queue_destroy(queue));
     CHECK_EQ_U64(hsa_signal_load_scacquire(done), 1);
@@ -147,8 +125,7 @@ static void test_ring_wraps(void) {
     void **args = aql_alloc(&env, 64);
     args[0] = counter;
     uint64_t count_items = aql_kernel(&env, "count_items");
-    hsa_queue_t *queue;
-    MUST(hsa_queue_create(env.gpu, 64, HSA_QUEUE_TYPE_MULTI, NULL, NULL, UINT32_MAX, UINT32_MAX, &queue));
+    hsa_queue_t *queue = aql_queue(&env);
     hsa_signal_t done;
     const int packets = 200;
     MUST(hsa_signal_create(packets, 0, NULL, &done));
@@ -189,8 +166,7 @@ static void test_queues_from_threads(void) {
         workers[q].args = aql_alloc(&env, 64);
         workers[q].args[0] = workers[q].counter;
         workers[q].packets = 10 + q;
-        MUST(hsa_queue_create(env.gpu, 64, HSA_QUEUE_TYPE_MULTI, NULL, NULL, UINT32_MAX, UINT32_MAX,
-                              &workers[q].queue));
+        workers[q].queue = aql_queue(&env);
         pthread_create(&threads[q], NULL, submit_from_thread, &workers[q]);
     }
     for (int q = 0; q < QUEUES; q++) {

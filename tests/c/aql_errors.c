@@ -81,12 +81,7 @@ int main(int argc, char **argv) {
         /* A barrier waits on a signal the client then destroys: an error, not a spin. */
         hsa_signal_t dep;
         MUST(hsa_signal_create(1, 0, NULL, &dep));
-        hsa_barrier_and_packet_t barrier;
-        memset(&barrier, 0, sizeof barrier);
-        barrier.header = aql_header(HSA_PACKET_TYPE_BARRIER_AND);
-        barrier.dep_signal[2] = dep;
-        barrier.completion_signal = done;
-        aql_publish(queue, &barrier);
+        aql_barrier(queue, HSA_PACKET_TYPE_BARRIER_AND, (hsa_signal_t[5]){{0}, {0}, dep}, done);
         CHECK(!aql_wait_zero(done, 0.1));
         MUST(hsa_signal_destroy(dep));
         expected = HSA_STATUS_ERROR_INVALID_PACKET_FORMAT;
@@ -100,11 +95,7 @@ int main(int argc, char **argv) {
     CHECK_EQ_U64(hsa_signal_load_scacquire(done), 1);
     hsa_signal_t later;
     MUST(hsa_signal_create(1, 0, NULL, &later));
-    hsa_barrier_and_packet_t barrier;
-    memset(&barrier, 0, sizeof barrier);
-    barrier.header = aql_header(HSA_PACKET_TYPE_BARRIER_AND);
-    barrier.completion_signal = later;
-    aql_publish(queue, &barrier);
+    aql_barrier(queue, HSA_PACKET_TYPE_BARRIER_AND, NULL, later);
     CHECK(!aql_wait_zero(later, 0.2));
     CHECK_EQ_U64(callbacks, 1);
     MUST(hsa_queue_destroy(queue));

@@ -27,8 +27,7 @@ int main(int argc, char **argv) {
         CHECK_STATUS(hsa_amd_register_system_event_handler(NULL, NULL), HSA_STATUS_ERROR_INVALID_ARGUMENT);
         MUST(hsa_amd_register_system_event_handler(on_event, &env));
     }
-    hsa_queue_t *queue;
-    MUST(hsa_queue_create(env.gpu, 64, HSA_QUEUE_TYPE_MULTI, NULL, NULL, UINT32_MAX, UINT32_MAX, &queue));
+    hsa_queue_t *queue = aql_queue(&env);
     void **args = aql_alloc(&env, 64);
     args[0] = (void *)0x1000;
     hsa_signal_t done;

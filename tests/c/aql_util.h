@@ -100,6 +100,24 @@ static inline void aql_dispatch(hsa_queue_t *queue, uint64_t kernel_object, void
     aql_publish(queue, &p);
 }
 
+/* A 64-packet queue with no error callback (ROCr's default handling). */
+static inline hsa_queue_t *aql_queue(aql_env_t *env) {
+    hsa_queue_t *queue;
+    MUST(hsa_queue_create(env->gpu, 64, HSA_QUEUE_TYPE_MULTI, NULL, NULL, UINT32_MAX, UINT32_MAX, &queue));
+    return queue;
+}
+
+/* A barrier-AND or barrier-OR packet (same layout) on `deps` (0 handles are ignored). */
+static inline void aql_barrier(hsa_queue_t *queue, hsa_packet_type_t type, const hsa_signal_t deps[5],
+                               hsa_signal_t completion) {
+    hsa_barrier_and_packet_t p;
+    memset(&p, 0, sizeof p);
+    p.header = aql_header(type);
+    if (deps) memcpy(p.dep_signal, deps, sizeof p.dep_signal);
+    p.completion_signal = completion;
+    aql_publish(queue, &p);
+}
+
 /* Wait for a completion signal with a bound: a test must fail, never hang. */
 static inline int aql_wait_zero(hsa_signal_t signal, double seconds) {
     uint64_t ticks = (uint64_t)(seconds * 1e9);

@@ -115,8 +115,7 @@ static void test_async_function(void) {
 
 /* Timestamps come from the HSA system clock and lie within the host's bracket. */
 static void test_profiling(void) {
-    hsa_queue_t *queue;
-    MUST(hsa_queue_create(env.gpu, 64, HSA_QUEUE_TYPE_MULTI, NULL, NULL, UINT32_MAX, UINT32_MAX, &queue));
+    hsa_queue_t *queue = aql_queue(&env);
     MUST(hsa_amd_profiling_set_profiler_enabled(queue, 1));
     uint32_t *counter = aql_alloc(&env, 64);
     void **args = aql_alloc(&env, 64);
