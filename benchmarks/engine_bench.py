@@ -53,7 +53,7 @@ def c_reference(add_items, fma_items, iters):
 
 
 def engine(session, code_object, add_items, fma_items, iters, repeat):
-    from core.isa.launch import launch
+    from tests.support.launch import launch
     a = np.arange(add_items, dtype=np.float32)
     b = np.full(add_items, 2.0, np.float32)
     best = {}

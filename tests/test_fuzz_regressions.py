@@ -46,7 +46,7 @@ REGRESSIONS = [
     ("kernarg_grid", "scale_add_reading_at_the_top_of_the_address_space",
      base64.b64decode("AAD//////////////wD3+///AAACASABAXUzMg=="),
      "scale_add given a = 2**64-1: the engine's range check wrapped past 2**64 and passed the load, "
-     "which then failed with an internal AttributeError (fixed: core/isa/engine/memory.py checks for "
+     "which then failed with an internal AttributeError (fixed: core/isa/interp/memory.py checks for "
      "wrap; see tests/isa/test_engine_wrapping_addresses.py)"),
 ]
 

@@ -3,7 +3,7 @@ the kernel computes with (the engine runs the loaded code; numpy gives the answe
 import numpy as np
 import pytest
 
-from core.isa.launch import Local, launch
+from tests.support.launch import Local, launch
 from tests.support.kernels import compile_hip, compile_opencl
 from tests.test_loader_api import Hsa
 

@@ -17,7 +17,7 @@ from elftools.elf.elffile import ELFFile
 
 from core.cli import command
 from core.isa.decoder import decode_all
-from core.isa.engine.registry import implemented
+from core.isa.interp.registry import implemented
 from core.isa.opcodes_gfx1030 import TABLES
 
 STATUSES = ("tested", "implemented", "missing")

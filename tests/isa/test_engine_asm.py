@@ -2,7 +2,7 @@
 assembles: swaps, M0-relative SGPR moves, addtid loads, two-address LDS exchanges."""
 import numpy as np
 
-from core.isa.launch import Local, launch
+from tests.support.launch import Local, launch
 from tests.support.kernels import compile_opencl
 
 SWAP = """
@@ -164,7 +164,7 @@ kernel void registers(global ulong *out) {
 
 
 def test_mode_starts_from_the_descriptor_and_getpc_is_a_device_address(session):
-    from core.isa.engine.testlaunch import loaded_kernel
+    from tests.support.launch import loaded_kernel
     co = compile_opencl(REGISTERS, opt="-O2")
     kernel = loaded_kernel(session, co, "registers")
     out, = launch(session, co, "registers", [np.zeros(3, np.uint64)], 1, 1)

@@ -3,8 +3,8 @@ raised before the faulting access writes anything, never a crash."""
 import numpy as np
 import pytest
 
-from core.isa.engine.faults import KernelFault
-from core.isa.launch import launch
+from core.isa.faults import KernelFault
+from tests.support.launch import launch
 from softgpu_shim.hsa_abi import Status
 from tests.support.kernels import compile_opencl
 
@@ -34,7 +34,7 @@ def test_a_store_outside_every_allocation_faults_and_writes_nothing(session):
 
 def test_lanes_inside_memory_do_not_store_when_another_lane_faults(session, monkeypatch):
     # Launch keeps its buffers until the dispatch returns, so run the dispatch directly.
-    from core.isa.engine import testlaunch
+    from tests.support import launch as testlaunch
     co = compile_opencl(WILD_STORE, opt="-O2")
     kept = {}
     original = testlaunch.run_dispatch
@@ -86,7 +86,7 @@ def test_a_kernel_that_never_ends_trips_the_watchdog(session):
 @pytest.mark.parametrize("opt", ["-O0", "-O2"])
 def test_launch_frees_its_allocations_after_a_fault(session, opt):
     # At -O0 the kernel also has scratch, which the dispatch allocates and must free.
-    from core.isa.engine.testlaunch import loaded_kernel
+    from tests.support.launch import loaded_kernel
     co = compile_opencl(WILD_STORE, opt=opt)
     loaded_kernel(session, co, "wild")            # the code object itself stays loaded
     before = session.arena.used
@@ -106,9 +106,9 @@ kernel void vadd(global const float *a, global const float *b, global float *c) 
 def test_corrupted_code_only_ever_completes_or_faults(session, monkeypatch):
     # A buggy program overwrites kernel code in device memory: whatever the bytes decode to,
     # the dispatch ends normally or with a KernelFault, never with any other exception.
-    from core.isa.engine import dispatch
-    from core.isa.engine.code import Code
-    from core.isa.engine.testlaunch import loaded_kernel
+    from core.isa.interp import dispatch
+    from core.isa.interp.code import Code
+    from tests.support.launch import loaded_kernel
     co = compile_opencl(VADD, opt="-O2")
     kernel = loaded_kernel(session, co, "vadd")
     code = session.arena.view(kernel.entry, 0x98).view(np.uint32)

@@ -3,7 +3,7 @@ ds_permute/ds_bpermute, and M0-relative VGPR indexing of private arrays."""
 import numpy as np
 import pytest
 
-from core.isa.launch import launch
+from tests.support.launch import launch
 from tests.support.kernels import compile_opencl
 
 REVERSE8 = sum(sel << (3 * i) for i, sel in enumerate(range(7, -1, -1)))

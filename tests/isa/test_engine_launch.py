@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from core.isa.launch import launch
+from tests.support.launch import launch
 from tests.support.kernels import compile_opencl
 
 VADD = """
@@ -109,7 +109,7 @@ def test_private_arrays_through_calls_stay_per_lane(session, opt):
 
 
 def test_a_grid_larger_than_one_chunk_runs_in_bounded_chunks(session, monkeypatch):
-    from core.isa.engine import dispatch
+    from core.isa.interp import dispatch
     monkeypatch.setattr(dispatch, "CHUNK_STATE_BYTES", 1 << 16)
     co = compile_opencl(VADD, opt="-O2")
     n = 8192
@@ -119,7 +119,7 @@ def test_a_grid_larger_than_one_chunk_runs_in_bounded_chunks(session, monkeypatc
 
 
 def test_dispatch_stats_count_waves_and_lane_instructions(session, monkeypatch):
-    from core.isa.engine import testlaunch
+    from tests.support import launch as testlaunch
     co = compile_opencl(VADD, opt="-O2")
     seen = []
     original = testlaunch.run_dispatch

@@ -3,9 +3,10 @@ order, scratch, flat addresses through the apertures, registered host memory."""
 import numpy as np
 import pytest
 
-from core.isa.engine import atomics
-from core.isa.engine.faults import KernelFault
-from core.isa.launch import Local, launch, run_dispatch
+from core.isa.interp import atomics
+from core.isa.faults import KernelFault
+from core.isa.launch import run_dispatch
+from tests.support.launch import Local, launch
 from softgpu_shim.hsa_abi import Status
 from tests.support.kernels import compile_opencl
 
@@ -130,7 +131,7 @@ kernel void twice(global const int *in, global int *out) {
 
 def _dispatch_with_pointer(session, co, name, pointer, n):
     """Run `name`(pointer, out) with `out` in the arena; return out."""
-    from core.isa.engine.testlaunch import loaded_kernel
+    from tests.support.launch import loaded_kernel
     from softgpu_shim.hsa_abi import KERNEL_DISPATCH_PACKET
     kernel = loaded_kernel(session, co, name)
     arena = session.arena

@@ -4,8 +4,8 @@ load then failed inside the engine with an internal error."""
 import numpy as np
 import pytest
 
-from core.isa.engine.faults import KernelFault
-from core.isa.launch import launch
+from core.isa.faults import KernelFault
+from tests.support.launch import launch
 from softgpu_shim.hsa_abi import Status
 from tests.support.kernels import compile_opencl
 

@@ -2,7 +2,7 @@
 import json
 import subprocess
 
-from core.isa.engine.registry import implemented
+from core.isa.interp.registry import implemented
 from core.isa.report import classify, opcodes, suite_coverage
 from tests.support.paths import ROOT
 

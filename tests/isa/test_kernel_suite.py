@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from elftools.elf.elffile import ELFFile
 
-from core.isa.launch import launch
+from tests.support.launch import launch
 from tests.kernels.suite import CASES, variants
 
 

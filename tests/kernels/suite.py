@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from core.isa.launch import Local
+from tests.support.launch import Local
 from tests.kernels.checks import (EXACT, Close, Columns, Ulps, clz, fma16, fma32, fma64,
                                   llvm_round, popcount, round_to, saturate, wrap32)
 from tests.support.kernels import compile_hip, compile_opencl

@@ -57,6 +57,6 @@ _loaded = False
 def _load_handlers():
     global _loaded
     if not _loaded:
-        from core.isa.engine import (  # noqa: F401  (importing a module registers its handlers)
+        from core.isa.interp import (  # noqa: F401  (importing a module registers its handlers)
             control, scalar_ops, vector_ops, lanes, smem, vmem, lds)
         _loaded = True

@@ -11,13 +11,12 @@ Holds three invariants:
 """
 import numpy as np
 
-from core.isa.engine.state import EXEC_LO, M0, NULL, SGPR_SLOTS
+from core.isa.apertures import PRIVATE_APERTURE_HI, SHARED_APERTURE_HI
+from core.isa.interp.state import EXEC_LO, M0, NULL, SGPR_SLOTS
 
 WIDE_TYPES = ("b64", "u64", "i64", "f64")
 HALF_TYPES = ("b16", "u16", "i16", "f16")
 
-SHARED_APERTURE_HI = 0x10000     # flat addresses 0x1_0000_xxxx_xxxx reach LDS (ROCr's gfx9+ layout)
-PRIVATE_APERTURE_HI = 0x20000    # flat addresses 0x2_0000_xxxx_xxxx reach scratch
 APERTURE_REGS = {235: SHARED_APERTURE_HI, 236: SHARED_APERTURE_HI,
                  237: PRIVATE_APERTURE_HI, 238: PRIVATE_APERTURE_HI}
 APERTURE_LIMIT_LOW = {235: 0, 236: 0xFFFFFFFF, 237: 0, 238: 0xFFFFFFFF}

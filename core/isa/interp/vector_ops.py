@@ -9,8 +9,8 @@ Holds three invariants:
 - v_cmpx writes EXEC only where EXEC was set (inactive lanes stay off).
 """
 from core.isa import alu
-from core.isa.engine import lanes as lane_ops
-from core.isa.engine.registry import family
+from core.isa.interp import lanes as lane_ops
+from core.isa.interp.registry import family
 from core.isa.instruction import EXEC_LO, VCC_LO, Operand
 
 EXEC = Operand("special", EXEC_LO, 1)       # lane-mask writes size themselves by wave size

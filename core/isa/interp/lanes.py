@@ -14,7 +14,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from core.isa.engine.registry import handles
+from core.isa.interp.registry import handles
 
 ROW = 16
 

@@ -10,8 +10,8 @@ Holds two invariants:
 import threading
 import weakref
 
-from core.isa.engine.faults import illegal_instruction
-from core.isa.engine.registry import handler_for
+from core.isa.faults import illegal_instruction
+from core.isa.interp.registry import handler_for
 
 _BY_CODE_OBJECT = weakref.WeakKeyDictionary()     # LoadedCodeObject -> {wave64: Code}
 _lock = threading.Lock()                           # packet processors of several queues share it

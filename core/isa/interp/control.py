@@ -10,9 +10,9 @@ Holds three invariants:
 """
 import numpy as np
 
-from core.isa.engine.faults import KernelFault
-from core.isa.engine.registry import handles
-from core.isa.engine.state import VCC_LO, EXEC_LO
+from core.isa.faults import KernelFault
+from core.isa.interp.registry import handles
+from core.isa.interp.state import VCC_LO, EXEC_LO
 from softgpu_shim.hsa_abi import Status
 
 HW_REG_MODE, HW_REG_STATUS, HW_REG_TRAPSTS, HW_REG_HW_ID, HW_REG_GPR_ALLOC = 1, 2, 3, 4, 5
@@ -184,7 +184,7 @@ def _read_hwreg(step, reg):
     if reg == HW_REG_FLAT_SCR_HI:
         return w.flat_scratch[idx] >> np.uint64(32)
     if reg == HW_REG_SH_MEM_BASES:
-        from core.isa.engine.operands import SHARED_APERTURE_HI, PRIVATE_APERTURE_HI
+        from core.isa.apertures import PRIVATE_APERTURE_HI, SHARED_APERTURE_HI
         # [15:0] private base and [31:16] shared base, in units of 2^48 bytes.
         value = (PRIVATE_APERTURE_HI >> 16) | ((SHARED_APERTURE_HI >> 16) << 16)
         return np.full(step.n, value, np.uint64)

@@ -7,7 +7,7 @@ Holds two invariants:
 - 64-bit types read and write SGPR pairs, so s_mov_b64 exec and friends are exact.
 """
 from core.isa import alu
-from core.isa.engine.registry import family
+from core.isa.interp.registry import family
 from core.isa.instruction import EXEC_LO, SCC, Operand
 
 

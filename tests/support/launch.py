@@ -1,4 +1,4 @@
-"""`core.isa.launch.launch`: run one kernel of a code object file on numpy arguments.
+"""`launch`: run one kernel of a code object file on numpy arguments (a test convenience).
 
 Holds two invariants:
 - the kernel sees what a real dispatch gives it: buffers in the arena, a kernarg segment laid
@@ -7,11 +7,12 @@ Holds two invariants:
 - every allocation made here is freed before returning, also when the kernel faults.
 """
 import weakref
+from dataclasses import dataclass
 
 import numpy as np
 
-from core.isa.engine.operands import PRIVATE_APERTURE_HI, SHARED_APERTURE_HI
-from core.isa.launch import Local, run_dispatch
+from core.isa.apertures import PRIVATE_APERTURE_HI, SHARED_APERTURE_HI
+from core.isa.launch import run_dispatch
 from softgpu_shim.hsa_abi import KERNEL_DISPATCH_PACKET, PacketType
 
 _loaded = weakref.WeakKeyDictionary()     # session -> {path: {kernel name: kernel_object}}
@@ -48,9 +49,27 @@ def _scalar_bytes(value, size, type_name):
     return raw[:size].ljust(size, b"\0")
 
 
-def launch_code_object(session, path, name, args, grid, workgroup, *, private_segment_size=0,
-                       group_segment_size=0, watchdog_instructions=None, with_stats=False,
-                       global_offset=()):
+@dataclass(frozen=True)
+class Local:
+    """A dynamically sized __local pointer argument of `nbytes` bytes, for `launch`."""
+    nbytes: int
+
+
+def launch(session, path, name, args, grid, workgroup, *, private_segment_size=0,
+           group_segment_size=0, watchdog_instructions=None, with_stats=False, global_offset=()):
+    """Load a code object, run one kernel on numpy arguments, return its outputs.
+
+    args: one entry per kernel argument in the kernel's metadata order: a numpy array for a
+    global (or constant) pointer argument — copied into a fresh arena buffer —, None for a
+    NULL pointer, a Python or numpy scalar for a by-value argument, or `Local(nbytes)` for a
+    dynamic __local pointer.
+    Hidden arguments (v4 hidden_global_offset_*, v5 block counts, group sizes, remainders,
+    ...) are filled from grid/workgroup; global_offset (up to 3 ints, OpenCL's global work
+    offset) goes to hidden_global_offset_*. grid/workgroup: int or tuple of up to 3 ints.
+    Returns one numpy array per array argument (same dtype and shape), read back after the
+    dispatch; with_stats=True returns (outputs, DispatchStats). Raises KernelFault like
+    run_dispatch.
+    """
     kernel = loaded_kernel(session, path, name)
     grid, workgroup = _dim3(grid), _dim3(workgroup)
     global_offset = tuple(int(v) for v in global_offset) + (0,) * (3 - len(global_offset))

@@ -1,5 +1,5 @@
 """Vector memory: GLOBAL, FLAT, SCRATCH, MUBUF and MTBUF loads, stores and atomics of every
-width, formatted buffer access included (conversions in core.isa.engine.formats).
+width, formatted buffer access included (conversions in core.isa.interp.formats).
 
 Holds three invariants:
 - addresses follow the encodings: GLOBAL is vaddr(64) + offset, or saddr(64) + vaddr(32) +
@@ -8,15 +8,15 @@ Holds three invariants:
   with stride/index and bounds (out-of-range loads give 0, stores are dropped);
 - sub-dword loads zero- or sign-extend; d16 loads write one half and keep the other; d16_hi
   stores take the high half;
-- atomics return the pre-op value (glc) in the order of core.isa.engine.atomics.
+- atomics return the pre-op value (glc) in the order of core.isa.interp.atomics.
 """
 import numpy as np
 
 from core.isa.alu import merge16
-from core.isa.engine import access as acc
-from core.isa.engine import atomics, formats
-from core.isa.engine.operands import SHARED_APERTURE_HI, PRIVATE_APERTURE_HI
-from core.isa.engine.registry import HANDLERS, handles
+from core.isa.interp import access as acc
+from core.isa.interp import atomics, formats
+from core.isa.apertures import PRIVATE_APERTURE_HI, SHARED_APERTURE_HI
+from core.isa.interp.registry import HANDLERS, handles
 
 # suffix -> (element bytes, elements, sign-extend, d16 half: None / 'lo' / 'hi')
 LOADS = {

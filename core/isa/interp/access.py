@@ -12,7 +12,7 @@ Holds three invariants:
 """
 import numpy as np
 
-from core.isa.engine.memory import fault_on_invalid, gather, scatter
+from core.isa.interp.memory import fault_on_invalid, gather, scatter
 
 
 class Lds:

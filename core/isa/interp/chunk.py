@@ -11,8 +11,8 @@ Holds three invariants:
 """
 import numpy as np
 
-from core.isa.engine.descriptor import user_sgpr_width
-from core.isa.engine.state import Waves, EXEC_LO
+from core.isa.layout import user_sgpr_width
+from core.isa.interp.state import Waves, EXEC_LO
 
 SCRATCH_NUM_RECORDS = 0xFFFFFFFF
 

@@ -10,10 +10,10 @@ Holds two invariants:
 import numpy as np
 
 from core.isa.alu import merge16
-from core.isa.engine import access as acc
-from core.isa.engine import atomics
-from core.isa.engine.registry import HANDLERS, handles
-from core.isa.engine.vmem import _wide_read
+from core.isa.interp import access as acc
+from core.isa.interp import atomics
+from core.isa.interp.registry import HANDLERS, handles
+from core.isa.interp.vmem import _wide_read
 
 READS = {
     "b32": (4, 1, False, None), "b64": (4, 2, False, None), "b96": (4, 3, False, None),

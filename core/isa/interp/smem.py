@@ -8,9 +8,9 @@ import time
 
 import numpy as np
 
-from core.isa.engine.access import Lanes
-from core.isa.engine.memory import gather, fault_on_invalid
-from core.isa.engine.registry import HANDLERS, handles
+from core.isa.interp.access import Lanes
+from core.isa.interp.memory import gather, fault_on_invalid
+from core.isa.interp.registry import HANDLERS, handles
 
 WIDTHS = {"dword": 1, "dwordx2": 2, "dwordx4": 4, "dwordx8": 8, "dwordx16": 16}
 

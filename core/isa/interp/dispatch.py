@@ -15,12 +15,12 @@ import time
 
 import numpy as np
 
-from core.isa.engine.code import code_for
-from core.isa.engine.descriptor import layout
-from core.isa.engine.faults import illegal_instruction
-from core.isa.engine.memory import DeviceMemory
-from core.isa.engine.operands import Operands
-from core.isa.engine.state import EXEC_LO
+from core.isa.interp.code import code_for
+from core.isa.layout import layout
+from core.isa.faults import illegal_instruction
+from core.isa.interp.memory import DeviceMemory
+from core.isa.interp.operands import Operands
+from core.isa.interp.state import EXEC_LO
 
 # 64 MiB of wave state (VGPRs, scratch, 1 KiB of SGPRs and bookkeeping, LDS) per chunk: a
 # 2^22-work-item vector add (8 VGPRs, wave32, 2 KiB a wave) runs in 4 chunks of 32768 waves;
@@ -97,7 +97,7 @@ class Dispatch:
         return self.stats
 
     def _run_chunk(self, group_ids, counts, waves_per_group):
-        from core.isa.engine.chunk import Chunk
+        from core.isa.interp.chunk import Chunk
         chunk = Chunk(self, group_ids, counts, waves_per_group)
         chunk.setup()
         Scheduler(self, chunk).run()
@@ -132,7 +132,7 @@ class Step:
         return illegal_instruction(reason, **self.report(wave, lane))
 
     def memory_fault(self, reason, wave, lane, address):
-        from core.isa.engine.faults import memory_fault
+        from core.isa.faults import memory_fault
         return memory_fault(reason, **self.report(wave, int(lane), int(address)))
 
 
