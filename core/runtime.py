@@ -23,7 +23,7 @@ MAX_REFCOUNT = 0x7FFFFFFF
 class Session:
     """Every part of the runtime, built in dependency order and closed in reverse."""
 
-    def __init__(self):
+    def __init__(self, arena_base=None):
         from core import profile, native
         from core.memory.arena import Arena
         from core.agents import Agents
@@ -40,7 +40,7 @@ class Session:
         self.profile = profile.load()
         self._closers = []
         try:
-            self.arena = self._own(Arena(self.profile.arena_bytes))
+            self.arena = self._own(Arena(self.profile.arena_bytes, arena_base))
             self.agents = self._own(Agents(self.profile))
             self.memory = self._own(Memory(self))
             self.signals = self._own(Signals(self))
@@ -65,13 +65,15 @@ class Session:
             self._closers.pop().close()
 
 
-def init():
+def init(arena_base=None):
+    """hsa_init. `arena_base`: where device memory starts (a replay puts a captured dispatch's
+    memory back at its own addresses); only the call that creates the session uses it."""
     global _refcount, _session
     with _lock:
         if _refcount >= MAX_REFCOUNT:
             raise RefcountOverflow("hsa_init called too many times")
         if _refcount == 0:
-            _session = Session()
+            _session = Session(arena_base)
             trace.call("hsa_init", session="created")
         _refcount += 1
 

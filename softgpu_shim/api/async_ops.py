@@ -2,7 +2,7 @@
 hsa_amd_async_function, hsa_amd_profiling_*)."""
 from _softgpu_hsa import ffi
 
-from core import runtime, signals
+from core import runtime, signals, trace
 from core.aql.async_ops import copy_bytes, copy_rect
 from core.errors import InvalidArgument, InvalidSignal
 from softgpu_shim.api.out import read, read_array, require_pointer, write, write_struct
@@ -39,7 +39,8 @@ def hsa_amd_memory_async_copy(dst, dst_agent, src, src_agent, size, num_dep_sign
     session.memory.require_accessible(src_address, size, "copy source")
     # The copy runs on the CPU: agent addresses of locked memory become host addresses.
     dst_address, src_address = session.memory.host_address(dst_address), session.memory.host_address(src_address)
-    session.async_ops.submit(copy_bytes(dst_address, src_address, size), deps, done, "copy")
+    session.async_ops.submit(copy_bytes(dst_address, src_address, size), deps, done, "copy",
+                             **_copy_details(session, dst_address, src_address, size))
 
 
 @export("hsa_amd_memory_async_copy_rect")
@@ -67,7 +68,17 @@ def hsa_amd_memory_async_copy_rect(dst, dst_offset, src, src_offset, range_, cop
     if width == 0 or height == 0 or depth == 0:
         raise InvalidArgument("empty copy rectangle")
     (d, dp, ds), (s, sp, ss) = ends
-    session.async_ops.submit(copy_rect(d, dp, ds, s, sp, ss, width, height, depth), deps, done, "copy_rect")
+    session.async_ops.submit(copy_rect(d, dp, ds, s, sp, ss, width, height, depth), deps, done, "copy_rect",
+                             **_copy_details(session, d, s, width * height * depth))
+
+
+def _copy_details(session, dst, src, size):
+    """bytes and direction (as HIP names them: HostToDevice, ...) for a copy's trace event."""
+    if not trace.enabled():
+        return {}
+    side = ["Device" if session.memory.pointer_info(a).owner in session.agents.gpus else "Host"
+            for a in (src, dst)]
+    return {"bytes": int(size), "direction": f"{side[0]}To{side[1]}"}
 
 
 @export("hsa_amd_async_function")
