@@ -16,7 +16,8 @@ Invariants:
   result's format (bits.quiet_nan_as), or the result format's default NaN when no source is
   NaN (inf - inf, 0 * inf, sqrt(-1), ...). IEEE 754 leaves the choice among NaN operands
   open and AMD does not document it; fixing it makes results independent of the order in
-  which numpy (or an LLVM tier) happens to evaluate operands. Ops with own_nans (min/max/
+  which numpy (or an LLVM tier) happens to evaluate operands. NaNs are quieted with MODE.IEEE
+  clear too (what the guide says IEEE=0 changes is min/max, which then pass sNaN). Ops with own_nans (min/max/
   med3 selection, div_scale/div_fixup, frexp_mant, moves) follow the ISA pseudocode;
 - float results then get (RDNA ISA guides, "Output modifiers" and the MODE register):
   omod only when MODE.IEEE is clear and MODE flushes output denormals of the result type
