@@ -27,6 +27,7 @@ Invariants:
   input mode let one in); then clamp to [0, 1], where a NaN becomes +0 only when
   MODE.DX10_CLAMP is set and passes through otherwise (-0 stays -0).
 """
+import math
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Callable
@@ -86,18 +87,25 @@ def _apply_input_mods(x, t, i, neg, abs_, mode, ftz):
     return x
 
 
+def _holds_nan(r, t, fmt):
+    """Whether any lane of r is NaN, in one reduction (maximum propagates NaN): this is on
+    the path of every float op; a compare and any() cost 2 us of a 6 us v_add_f32 on 16
+    waves of 64 lanes, the reduction 1 us."""
+    if r.size == 0:
+        return False
+    if t == "f16":
+        return int(np.bitwise_and(r, 0x7FFF).max()) > 0x7C00
+    return math.isnan(np.maximum.reduce(r.view(fmt.float), axis=None))
+
+
 def canonical_nans(r, t, sources):
     """Result bits r of float type t with NaN lanes replaced by the first NaN of `sources`
     ((bits, type) in source order) quieted into t, or by t's default NaN."""
     fmt = B.FORMATS[t]
     r = np.asarray(r, dtype=fmt.uint)
-    if t == "f16":
-        nan = B.is_nan(r, fmt)
-    else:
-        v = r.view(fmt.float)
-        nan = v != v                # the hot path: one compare, NaN exactly
-    if not nan.any():
+    if not _holds_nan(r, t, fmt):
         return r
+    nan = B.is_nan(r, fmt)
     fix = np.full(np.shape(r), fmt.default_nan, dtype=fmt.uint)
     for x, st in reversed(sources):
         sfmt = B.FORMATS[st]
