@@ -1,4 +1,5 @@
-"""hsa_init, hsa_shut_down, hsa_status_string, hsa_system_get_info and the extension queries.
+"""Opening and closing the session (the first hsa_init, the last hsa_shut_down),
+hsa_status_string, hsa_system_get_info and the extension queries.
 
 Holds three invariants:
 - system attributes and extension answers are ROCr 5.2's, value for value, where the
@@ -97,19 +98,21 @@ def status_text(status):
     return None
 
 
-@export("hsa_init", needs_runtime=False)
-def hsa_init():
+@export("sg_session_open", needs_runtime=False)
+def sg_session_open():
+    """The first hsa_init (the C side counts nested ones)."""
     try:
-        runtime.init()
+        runtime.open_session()
     except InvalidProfile as error:
         # A configuration mistake the user must see even without SOFTGPU_TRACE.
         sys.stderr.write(f"softgpu: hsa_init failed: {error}\n")
         raise
 
 
-@export("hsa_shut_down", needs_runtime=False)
-def hsa_shut_down():
-    runtime.shut_down()
+@export("sg_session_close", needs_runtime=False)
+def sg_session_close():
+    """The last hsa_shut_down."""
+    runtime.close_session()
 
 
 @export("hsa_status_string", needs_runtime=False)
