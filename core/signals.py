@@ -26,7 +26,7 @@ from core import trace
 from core.errors import InvalidArgument, InvalidSignal, InvalidSignalGroup, OutOfResources
 from core.handles import HandleTable, KIND_SIGNAL_GROUP
 from core.native import ffi, lib
-from softgpu_shim.hsa_abi import SignalCondition
+from softgpu_shim.hsa_abi import HsaAmdSignalAttribute, SignalCondition
 
 FOREVER = 2 ** 64 - 1                # a timeout that never expires (UINT64_MAX ticks)
 _NOT_FOUND = 2 ** 32 - 1             # sg_signal_wait_any's "no signal satisfied"
@@ -110,14 +110,30 @@ def value_address(handle):
     return int(ffi.cast("uintptr_t", pointer))
 
 
+# ROCr's signal classes, which decide what a signal may be used for:
+INTERRUPT = "interrupt"   # InterruptSignal: the only kind hsa_amd_signal_async_handler accepts
+BUSY_WAIT = "busy-wait"   # DefaultSignal (IPC, GPU-only, no CPU consumer): has a value pointer
+DOORBELL = "doorbell"     # a queue's doorbell: neither
+
+
 class SignalInfo:
     """What the runtime remembers about a signal besides its value."""
-    __slots__ = ("consumers", "attributes", "owner")
+    __slots__ = ("consumers", "attributes", "owner", "kind", "copy_profiled")
 
-    def __init__(self, consumers, attributes, owner=None):
+    def __init__(self, consumers, attributes, owner=None, kind=INTERRUPT):
         self.consumers = consumers      # agent handles named at creation (ROCr keeps them as hints)
         self.attributes = attributes    # hsa_amd_signal_attribute_t bits
         self.owner = owner              # the runtime part that alone may destroy it (a queue's doorbell)
+        self.kind = kind
+        self.copy_profiled = False      # completed a profiled async copy (it has copy timestamps)
+
+
+def kind_for(attributes, consumers, cpu_handle):
+    """ROCr's choice of signal class: an InterruptSignal unless the signal is IPC or GPU-only,
+    or names consumers none of which is the CPU."""
+    if attributes & (HsaAmdSignalAttribute.IPC | HsaAmdSignalAttribute.AMD_GPU_ONLY):
+        return BUSY_WAIT
+    return INTERRUPT if not consumers or cpu_handle in consumers else BUSY_WAIT
 
 
 class Signals:
@@ -136,19 +152,23 @@ class Signals:
         self.groups = HandleTable(KIND_SIGNAL_GROUP, InvalidSignalGroup)
 
     def create(self, initial_value, consumers=(), attributes=0, owner=None):
-        """A new signal's handle. Every consumer must be a live agent (InvalidAgent).
-        With `owner`, only destroy(handle, owner) frees it: a client's hsa_signal_destroy
+        """A new signal's handle. Consumers are agent handles, kept unchecked as ROCr keeps
+        them. With `owner`, only destroy(handle, owner) frees it: a client's hsa_signal_destroy
         of a queue's doorbell is INVALID_SIGNAL, and the packet processor never loses it."""
-        consumers = tuple(self._agents.get(c).handle for c in consumers)
+        consumers = tuple(int(c) for c in consumers)
+        kind = DOORBELL if owner is not None else kind_for(attributes, consumers, self._agents.cpu.handle)
         handle = lib.sg_signal_alloc(initial_value)
         if handle == 0:
             raise OutOfResources("the signal table is full")
         with self._lock:
-            self._info[handle] = SignalInfo(consumers, attributes, owner)
+            self._info[handle] = SignalInfo(consumers, attributes, owner, kind)
         return handle
 
     def require(self, handle):
-        """`handle` if it names a live signal, else InvalidSignal."""
+        """`handle` if it names a live signal. ROCr converts every signal argument alike:
+        handle 0 is InvalidArgument, any other dead or forged handle InvalidSignal."""
+        if int(handle) == 0:
+            raise InvalidArgument("signal handle is 0")
         if not valid(handle):
             raise InvalidSignal(f"no live signal with handle {int(handle):#x}")
         return handle
@@ -159,6 +179,7 @@ class Signals:
             return self._info.get(handle) or SignalInfo((), 0)
 
     def destroy(self, handle, owner=None):
+        self.require(handle)
         with self._lock:
             info = self._info.get(handle)
             if info is not None and info.owner is not owner:
@@ -170,6 +191,7 @@ class Signals:
             self._info.pop(handle, None)
 
     def create_group(self, handles, consumers=()):
+        """ROCr's order: every signal (0 is InvalidArgument), then every consumer agent."""
         if not handles:
             raise InvalidArgument("a signal group needs at least one signal")
         for handle in handles:

@@ -152,12 +152,6 @@ class Memory:
         self.arena.free(address)
         record.pool.refund(alloc.size)
 
-    def assign_agent(self, address):
-        """hsa_memory_assign_agent: ROCr accepts it for allocation starts and changes nothing."""
-        alloc, record = self._record(address)
-        if record is None or alloc.address != address:
-            raise InvalidAllocation(f"{address:#x} is not the start of a live HSA allocation")
-
     def allow_access(self, agent_handles, address):
         """hsa_amd_agents_allow_access: the listed GPUs (plus a device pool's owner) map it."""
         alloc, record = self._record(address)
@@ -209,10 +203,10 @@ class Memory:
         self.host.remove(address, LOCKED)
 
     def register(self, address, size):
-        if self.arena.contains(address, size):
-            return          # device memory is reachable already
-        if not host.is_mapped(address, size):
-            raise HsaError(f"cannot register {address:#x}+{size}: not mapped in this process")
+        """Make mapped host memory reachable by every GPU; anything else stays as it is
+        (device memory is reachable already, unmapped memory cannot be)."""
+        if self.arena.contains(address, size) or not host.is_mapped(address, size):
+            return
         self.host.add(address, size, REGISTERED, set(self.agents.gpus))
 
     def deregister(self, address, size):
