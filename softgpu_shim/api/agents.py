@@ -29,6 +29,7 @@ from softgpu_shim.hsa_abi import (AgentInfo, AmdAgentInfo, AmdAgentInfoLater, Hs
 from softgpu_shim.registry import export
 
 NAME_BYTES = 64     # HSA_AGENT_INFO_NAME, VENDOR_NAME and HSA_AMD_AGENT_INFO_PRODUCT_NAME
+GPU_NAME_BYTES = 63  # ROCr's GPU agent clears 63 bytes for its NAME and VENDOR_NAME, not 64
 KIB = 1024
 # The APU ISAs whose code objects ROCr also accepts in the full profile.
 FULL_PROFILE_PROCESSORS = ("gfx700", "gfx801")
@@ -172,6 +173,8 @@ _CPU = {**_COMMON, **{
 }}
 
 _GPU = {**_COMMON, **{
+    AgentInfo.NAME: (f"char[{GPU_NAME_BYTES}]", lambda a: _name(a.name)),
+    AgentInfo.VENDOR_NAME: (f"char[{GPU_NAME_BYTES}]", lambda a: _name(a.spec["vendor"])),
     AgentInfo.FEATURE: ("hsa_agent_feature_t", lambda a: HsaAgentFeature.KERNEL_DISPATCH),
     # A discrete GPU: ROCr reports the base profile unless the GPU is an APU.
     AgentInfo.PROFILE: ("hsa_profile_t", lambda a: HsaProfile.BASE),
@@ -206,7 +209,6 @@ _GPU = {**_COMMON, **{
     # ROCr 5.2.3's GPU agent falls through from this attribute into CHIP_ID (a missing
     # break), so clients of ROCr read the chip id here.
     HsaExtAgentInfo.MAX_SAMPLER_HANDLERS: ("uint32_t", lambda a: a.spec["chip_id"]),
-    HsaExtAgentInfo.IMAGE_LINEAR_ROW_PITCH_ALIGNMENT: ("size_t", _image_dims("linear_row_pitch_alignment")),
     AmdAgentInfo.CHIP_ID: ("uint32_t", lambda a: a.spec["chip_id"]),
     AmdAgentInfo.MAX_ADDRESS_WATCH_POINTS: ("uint32_t", lambda a: a.spec["address_watch_points"]),
     AmdAgentInfo.BDFID: ("uint32_t", lambda a: a.bdfid),
