@@ -37,6 +37,7 @@ class Session:
             self.arena = self._own(Arena(self.profile.arena_bytes))
             self.agents = self._own(Agents(self.profile))
             self.memory = self._own(Memory(self))
+            self.ipc = self._own(Ipc(self))
             self.signals = self._own(Signals(self))
             self.queues = self._own(Queues(self))
             self.loader = self._own(Loader(self))
@@ -44,7 +45,6 @@ class Session:
             self.packet_processing = self._own(PacketProcessing(self))
             self.async_ops = self._own(AsyncOps(self))
             self.images = self._own(Images(self))
-            self.ipc = self._own(Ipc(self))
         except BaseException:
             self.close()
             raise

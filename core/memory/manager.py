@@ -264,6 +264,11 @@ class Memory:
                 return PointerInfo(PointerType.HSA, alloc.address, alloc.address, alloc.size,
                                    record.user_data, pool.owner, pool.global_flags,
                                    sorted(record.agents, key=lambda a: a.node))
+            attached = alloc.info.get("ipc")       # another process's memory (core.memory.ipc)
+            if attached is not None:
+                return PointerInfo(PointerType.IPC, alloc.address, alloc.address, alloc.size,
+                                   attached.user_data, attached.owner, attached.global_flags,
+                                   sorted(attached.agents, key=lambda a: a.node))
             # Runtime-internal memory (ring buffers, code objects): system memory every GPU maps.
             return PointerInfo(PointerType.HSA, alloc.address, alloc.address, alloc.size, 0, cpu,
                                int(PoolFlag.FINE_GRAINED), list(self.agents.gpus))
@@ -279,6 +284,7 @@ class Memory:
     def set_user_data(self, address, user_data):
         address = self.host_address(address)
         alloc, record = self._record(address)
+        record = record or (alloc.info.get("ipc") if alloc is not None else None)
         if record is not None and alloc.address == address:
             record.user_data = user_data
             return

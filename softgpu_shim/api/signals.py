@@ -1,18 +1,17 @@
 """Signal exports that return hsa_status_t: creation, destruction, value pointer,
 async handlers, signal groups, IPC. (Value operations and waits are C fast paths.)
 
-IPC signals: SoftGPU runs in one process, so an HSA_AMD_SIGNAL_IPC signal is created
-and works in-process, but no handle can be handed to another process:
-hsa_amd_ipc_signal_create answers HSA_STATUS_ERROR for such a signal (and
-INVALID_ARGUMENT for a signal created without the IPC attribute, as ROCr does), and
-hsa_amd_ipc_signal_attach answers HSA_STATUS_ERROR for every handle.
+IPC signals work across the processes of one machine (core.signals): a signal created with
+HSA_AMD_SIGNAL_IPC has a handle another process attaches, as in ROCr.
 """
 from _softgpu_hsa import ffi
 
-from core import runtime, signals, trace
+from core import runtime, signals
+from core.errors import InvalidArgument, InvalidSignal
+from core.memory.ipc import HANDLE_WORDS
 from core.signals import BUSY_WAIT, INTERRUPT
-from core.errors import HsaError, InvalidArgument, InvalidSignal
-from softgpu_shim.api.out import callback, read_array, require_pointer, write, write_struct
+from softgpu_shim.api.ipc_svm import read_handle
+from softgpu_shim.api.out import callback, read_array, require_pointer, write, write_bytes, write_struct
 from softgpu_shim.hsa_abi import HsaAmdSignalAttribute
 from softgpu_shim.registry import export
 
@@ -144,16 +143,18 @@ def hsa_signal_group_wait_any_relaxed(signal_group, conditions, compare_values, 
 @export("hsa_amd_ipc_signal_create")
 def hsa_amd_ipc_signal_create(signal, handle):
     require_pointer(handle, "handle")
-    info = runtime.require().signals.info(signal.handle)
-    if not info.attributes & HsaAmdSignalAttribute.IPC:
-        raise InvalidArgument("the signal was not created with HSA_AMD_SIGNAL_IPC")
-    trace.event("unsupported", api="hsa_amd_ipc_signal_create", reason="no inter-process sharing")
-    raise HsaError("SoftGPU signals cannot be shared with another process")
+    words = runtime.require().signals.ipc_handle(signal.handle)
+    write_bytes(handle, b"".join(w.to_bytes(4, "little") for w in words), 4 * HANDLE_WORDS, "handle")
 
 
 @export("hsa_amd_ipc_signal_attach")
 def hsa_amd_ipc_signal_attach(handle, signal):
     require_pointer(handle, "handle")
     require_pointer(signal, "signal")
-    trace.event("unsupported", api="hsa_amd_ipc_signal_attach", reason="no inter-process sharing")
-    raise HsaError("SoftGPU cannot attach a signal of another process")
+    session = runtime.require()
+    attached = session.signals.attach_ipc(read_handle(handle))
+    try:
+        write_struct(signal, "hsa_signal_t", "signal", handle=attached)
+    except InvalidArgument:
+        session.signals.destroy(attached)
+        raise

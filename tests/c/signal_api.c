@@ -235,11 +235,13 @@ static void check_ipc(void) {
     CHECK_STATUS(hsa_amd_ipc_signal_create(plain, &ipc), HSA_STATUS_ERROR_INVALID_ARGUMENT);
     CHECK_STATUS(hsa_amd_ipc_signal_create((hsa_signal_t){0x5100000000000999ull}, &ipc),
                  HSA_STATUS_ERROR_INVALID_SIGNAL);
-    /* Deliberately unsupported: no signal crosses a process boundary. */
-    CHECK_STATUS(hsa_amd_ipc_signal_create(shared, &ipc), HSA_STATUS_ERROR);
-    CHECK_STATUS(hsa_amd_ipc_signal_attach(&ipc, &attached), HSA_STATUS_ERROR);
+    /* Shared with other processes (ipc_memory.c, ipc_processes.c): here, a second handle. */
+    CHECK_OK(hsa_amd_ipc_signal_create(shared, &ipc));
+    CHECK_OK(hsa_amd_ipc_signal_attach(&ipc, &attached));
+    CHECK_EQ_U64(hsa_signal_load_relaxed(attached), 3);
     CHECK_STATUS(hsa_amd_ipc_signal_attach(NULL, &attached), HSA_STATUS_ERROR_INVALID_ARGUMENT);
     CHECK_STATUS(hsa_amd_ipc_signal_attach(&ipc, NULL), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+    CHECK_OK(hsa_signal_destroy(attached));
     CHECK_OK(hsa_signal_destroy(plain));
     CHECK_OK(hsa_signal_destroy(shared));
 }
