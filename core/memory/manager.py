@@ -329,7 +329,7 @@ class Memory:
         info = self.pointer_info(address)
         if info.type == PointerType.UNKNOWN or address + size > info.host_base + info.size:
             raise InvalidAllocation(f"{address:#x}+{size} is not inside one HSA or locked allocation")
-        if info.type == PointerType.HSA:
+        if info.type in (PointerType.HSA, PointerType.IPC):
             target = self.arena.view(address, size)
         else:
             target = host.view(address, size)

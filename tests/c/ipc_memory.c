@@ -69,6 +69,8 @@ static void attach_in_process(char *ptr) {
     CHECK_EQ_U64(info.agentOwner.handle, gpu.handle);
     CHECK(count == 1 && accessible[0].handle == gpu.handle);
     free(accessible);
+    CHECK_OK(hsa_amd_memory_fill(mapped + 4096, 0x01020304, 16));
+    CHECK(((uint32_t *)(ptr + 4096))[15] == 0x01020304);
     /* It is not the memory API's to free, and may be exported again. */
     CHECK_STATUS(hsa_amd_memory_pool_free(mapped), HSA_STATUS_ERROR_INVALID_ALLOCATION);
     hsa_amd_ipc_memory_t again_handle;
