@@ -51,7 +51,8 @@ class Agent:
         """Bytes per cache level 1..4 (HSA_AGENT_INFO_CACHE_SIZE); 0 where there is none."""
         sizes = [0, 0, 0, 0]
         for cache in self.caches:
-            sizes[cache.level - 1] = cache.size
+            if 1 <= cache.level <= 4:
+                sizes[cache.level - 1] = cache.size & 0xFFFFFFFF     # ROCr's uint32_t wraps
         return sizes
 
 
