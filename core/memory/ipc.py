@@ -42,14 +42,13 @@ _LINK = re.compile(r"/memfd:softgpu-ipc-([0-9a-f]{16})-node(\d+)-flags(\d+) \(de
 class Attached:
     """What this process knows of memory it attached (Allocation.info["ipc"]): the memory
     API reports it as HSA_EXT_POINTER_TYPE_IPC memory of the exporting agent."""
-    __slots__ = ("owner", "global_flags", "agents", "user_data", "token")
+    __slots__ = ("owner", "global_flags", "agents", "user_data")
 
-    def __init__(self, owner, global_flags, agents, token):
+    def __init__(self, owner, global_flags, agents):
         self.owner = owner              # the agent whose memory it is (by node), CPU if unknown here
         self.global_flags = global_flags
         self.agents = agents            # GPU agents it is mapped to
         self.user_data = 0
-        self.token = token
 
 
 class Ipc:
@@ -79,7 +78,7 @@ class Ipc:
 
     def share(self, alloc, node, global_flags):
         """A handle for `alloc` (memory or an IPC signal's page), sharing it on first use."""
-        token = _token_of(alloc) or secrets.randbits(64) or 1
+        token = _token_of(alloc) or secrets.randbits(64) | 1       # never 0: 0 means "not shared yet"
         fd = self.arena.share(alloc, _NAME.format(token=token, node=node, flags=global_flags))
         words = [MAGIC, os.getpid(), fd, token & 0xFFFFFFFF, token >> 32, alloc.size // PAGE, 0]
         return words + [_crc(words)]
@@ -87,9 +86,9 @@ class Ipc:
     def map(self, words, agents=()):
         """A new allocation of this arena showing the handle's pages (for `agents`, or for
         every GPU); core.signals maps IPC signal pages with it."""
-        fd, token, node, flags = self._open(words)
+        fd, node, flags = self._open(words)
         owner = next((a for a in self.agents.all if a.node == node), self.agents.cpu)
-        record = Attached(owner, flags, set(agents) or set(self.agents.gpus), token)
+        record = Attached(owner, flags, set(agents) or set(self.agents.gpus))
         return self.arena.map_shared(fd, words[5] * PAGE, owner=self, info={"ipc": record})
 
     def attach(self, words, agents=()):
@@ -107,7 +106,7 @@ class Ipc:
         self.arena.free(address)
 
     def _open(self, words):
-        """(descriptor, token, node, global flags) of the memfd a handle names, opened here."""
+        """(descriptor, node, global flags) of the memfd a handle names, opened here."""
         if len(words) != HANDLE_WORDS or words[0] != MAGIC or words[7] != _crc(words[:7]) or words[6]:
             raise InvalidArgument("not an IPC handle of this runtime")
         pid, remote_fd, token, pages = words[1], words[2], words[3] | (words[4] << 32), words[5]
@@ -120,7 +119,7 @@ class Ipc:
         if match is None or int(match.group(1), 16) != token or os.fstat(fd).st_size != pages * PAGE:
             os.close(fd)
             raise InvalidArgument("the IPC handle's exporter holds other memory there now")
-        return fd, token, int(match.group(2)), int(match.group(3))
+        return fd, int(match.group(2)), int(match.group(3))
 
 
 def _exportable(alloc):
