@@ -2,6 +2,7 @@
 any directory, with no checkout, the installed package serves `softgpu run`, `softgpu info`,
 `softgpu lib` and ctypes — also in a Python that is not the one it was installed into."""
 import os
+import shutil
 import subprocess
 import sys
 
@@ -87,14 +88,24 @@ def test_another_python_finds_the_packages_of_the_librarys_environment(venv, tmp
 
 @pytest.mark.skipif(not os.path.exists(DEBIAN_PYTHON), reason="no system Python to load the library into")
 def test_a_python_without_the_dependencies_is_told_what_is_missing(wheel, tmp_path):
+    """SoftGPU alone (no dependencies) loaded into a bare Python: first without cffi's backend,
+    then with it; each time hsa_init fails with a status and a message naming what to install."""
+    import _cffi_backend
     target = tmp_path / "bare"
     proc = run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target), wheel],
                cwd=str(tmp_path))
     assert proc.returncode == 0, proc.stderr
     library = str(target / "softgpu_shim" / "lib" / "libhsa-runtime64.so.1")
     code = f"import ctypes; print(ctypes.CDLL({library!r}).hsa_init())"
+
     proc = run([DEBIAN_PYTHON, "-S", "-c", code], cwd=str(tmp_path))
     assert proc.returncode == 0, proc.stderr
-    assert int(proc.stdout) != 0                     # HSA_STATUS_ERROR, not a crash or a silent 0
+    assert int(proc.stdout) != 0                     # HSA_STATUS_ERROR, not cffi's silent 0
+    assert "python3 -m pip install cffi numpy pyelftools msgpack" in proc.stderr
+
+    shutil.copy(_cffi_backend.__file__, target)
+    proc = run([DEBIAN_PYTHON, "-S", "-c", code], cwd=str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    assert int(proc.stdout) != 0
     assert "cannot import numpy, pyelftools, msgpack" in proc.stderr
     assert "python3 -m pip install numpy pyelftools msgpack" in proc.stderr

@@ -40,7 +40,7 @@ def replay(folder, engine=None):
     from core import native, runtime  # noqa: F401  (native: the library's C side in this process)
     from core.isa.faults import KernelFault
     from core.isa.launch import run_dispatch
-    runtime.init(arena_base=manifest["arena"]["base"])
+    runtime.open_session(arena_base=manifest["arena"]["base"])
     host_mappings = []
     try:
         session = runtime.require()
@@ -66,7 +66,7 @@ def replay(folder, engine=None):
         lines.append("  identical" if identical else "  DIFFERENT")
         return lines, identical
     finally:
-        runtime.shut_down()
+        runtime.close_session()
         for mapping in host_mappings:
             mapping.close()
 
