@@ -35,9 +35,7 @@ def _sink():
     global _file, _opened_for
     path = os.environ.get("SOFTGPU_TRACE")
     if path != _opened_for:
-        if _file is not None:
-            _file.close()
-        _file = open(path, "a", buffering=1) if path else None
+        _file = _reopen(_file, path and (lambda: open(path, "a", buffering=1)))
         _opened_for = path
     return _file
 
@@ -46,14 +44,17 @@ def _timeline_sink():
     global _timeline, _timeline_for
     path = os.environ.get("SOFTGPU_TIMELINE")
     if path != _timeline_for:
-        if _timeline is not None:
-            _timeline.close()
-        _timeline = None
-        if path:
-            from core.timeline import TimelineWriter
-            _timeline = TimelineWriter(path)
+        from core.timeline import TimelineWriter
+        _timeline = _reopen(_timeline, path and (lambda: TimelineWriter(path)))
         _timeline_for = path
     return _timeline
+
+
+def _reopen(current, make):
+    """Close `current` (the variable naming the file changed) and make the new sink, if any."""
+    if current is not None:
+        current.close()
+    return make() if make else None
 
 
 def event(kind, /, **fields):

@@ -85,13 +85,7 @@ class Arena:
             for i, (start, length) in enumerate(self._free):
                 address = -(-start // align) * align
                 if address + size <= start + length:
-                    self._take(i, start, length, address, size)
-                    alloc = Allocation(address, size, owner, info or {})
-                    self._live[address] = alloc
-                    bisect.insort(self._starts, address)
-                    self.version += 1
-                    self.used += size
-                    return alloc
+                    return self._claim(i, address, size, owner, info)
         raise OutOfResources(f"device arena exhausted: {size} bytes requested, {self.size - self.used} free")
 
     def allocate_at(self, address, size, owner=None, info=None):
@@ -103,14 +97,19 @@ class Arena:
         with self._lock:
             for i, (start, length) in enumerate(self._free):
                 if start <= address and address + size <= start + length:
-                    self._take(i, start, length, address, size)
-                    alloc = Allocation(address, size, owner, info or {})
-                    self._live[address] = alloc
-                    bisect.insort(self._starts, address)
-                    self.version += 1
-                    self.used += size
-                    return alloc
+                    return self._claim(i, address, size, owner, info)
         raise InvalidAllocation(f"[{address:#x}, {address + size:#x}) is not free device memory")
+
+    def _claim(self, i, address, size, owner, info):
+        """Turn [address, address + size) of free span i into a live allocation (lock held)."""
+        start, length = self._free[i]
+        self._take(i, start, length, address, size)
+        alloc = Allocation(address, size, owner, info or {})
+        self._live[address] = alloc
+        bisect.insort(self._starts, address)
+        self.version += 1
+        self.used += size
+        return alloc
 
     def _take(self, i, start, length, address, size):
         pieces = []
