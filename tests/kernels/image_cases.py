@@ -218,32 +218,26 @@ def image_load_2d(rng, wave):
     return args, {2: want, 3: bits}
 
 
-def image_load_1d_array(rng, wave):
-    image = pixels(rng, (1, 5, 11), Order.R, Type.UNSIGNED_INT8)
-    c = _texel_indices(rng, (11, 5))
-    want = _loaded(ref.colors(image, Order.R, Type.UNSIGNED_INT8), c, Order.R, True)   # y: the layer
-    args = [Image(Geometry.GEOMETRY_1DA, Order.R, Type.UNSIGNED_INT8, image), c, np.zeros((K, 4), np.uint32)]
-    return args, {2: want.astype(np.uint32)}
+def _load_case(geometry, shape, dims, order, channel_type, result_dtype):
+    """Sampler-less reads of a (z, y, x) image: `dims` coordinates x, y[, z] (a 1D array's
+    layer is y, a 2D array's z), int4-padded beyond two."""
+    def build(rng, wave):
+        image = pixels(rng, shape, order, channel_type)
+        c = _texel_indices(rng, shape[::-1][:dims])
+        if c.shape[1] == 3:
+            c = np.concatenate([c, np.zeros((K, 1), np.int32)], axis=1)
+        want = _loaded(ref.colors(image, order, channel_type), c[:, :3], order, ref.is_integer(channel_type))
+        args = [Image(geometry, order, channel_type, image), c, np.zeros((K, 4), result_dtype)]
+        return args, {2: want.astype(result_dtype)}
+    return build
 
 
-def image_load_3d(rng, wave):
-    image = pixels(rng, (3, 4, 5), Order.LUMINANCE, Type.UNORM_INT8)
-    c = np.concatenate([_texel_indices(rng, (5, 4, 3)), np.zeros((K, 1), np.int32)], axis=1)
-    want = _loaded(ref.colors(image, Order.LUMINANCE, Type.UNORM_INT8), c[:, :3], Order.LUMINANCE, False)
-    args = [Image(Geometry.GEOMETRY_3D, Order.LUMINANCE, Type.UNORM_INT8, image), c, np.zeros((K, 4), np.float32)]
-    return args, {2: want.astype(np.float32)}
-
-
-def image_load_2d_array(rng, wave):
-    image = pixels(rng, (3, 2, 7), Order.RA, Type.SIGNED_INT32)
-    c = np.concatenate([_texel_indices(rng, (7, 2, 3)), np.zeros((K, 1), np.int32)], axis=1)
-    want = _loaded(ref.colors(image, Order.RA, Type.SIGNED_INT32), c[:, :3], Order.RA, True)
-    args = [Image(Geometry.GEOMETRY_2DA, Order.RA, Type.SIGNED_INT32, image), c, np.zeros((K, 4), np.int32)]
-    return args, {2: want.astype(np.int32)}
-
-
-for _build in (image_load_2d, image_load_1d_array, image_load_3d, image_load_2d_array):
-    _register(_build.__name__, _build.__name__[len("image_"):], _build)
+for _name, _geometry, _shape, _dims, _order, _type, _dtype in (
+        ("load_1d_array", Geometry.GEOMETRY_1DA, (1, 5, 11), 2, Order.R, Type.UNSIGNED_INT8, np.uint32),
+        ("load_3d", Geometry.GEOMETRY_3D, (3, 4, 5), 3, Order.LUMINANCE, Type.UNORM_INT8, np.float32),
+        ("load_2d_array", Geometry.GEOMETRY_2DA, (3, 2, 7), 3, Order.RA, Type.SIGNED_INT32, np.int32)):
+    _register(f"image_{_name}", _name, _load_case(_geometry, _shape, _dims, _order, _type, _dtype))
+_register("image_load_2d", "load_2d", image_load_2d)
 
 
 # --- writes: every writable format (round to nearest even, saturate), every geometry ---

@@ -5,51 +5,25 @@
 // Sampled reads with the sampler the case passes (normalized or not, every addressing
 // and filter mode): image_sample_lz, with the device library's nearest-filter coordinate
 // adjustment at -O0 and -O2.
-kernel void sample_1d(read_only image1d_t img, sampler_t s, global const float *c, global float4 *out) {
-  size_t i = get_global_id(0);
-  out[i] = read_imagef(img, s, c[i]);
-}
+#define SAMPLE(name, image, coord, result, read)                                                   \
+  kernel void name(read_only image img, sampler_t s, global const coord *c, global result *out) { \
+    size_t i = get_global_id(0);                                                                  \
+    out[i] = read(img, s, c[i]);                                                                  \
+  }
+SAMPLE(sample_1d, image1d_t, float, float4, read_imagef)
+SAMPLE(sample_1d_array, image1d_array_t, float2, float4, read_imagef)
+SAMPLE(sample_2d, image2d_t, float2, float4, read_imagef)
+SAMPLE(sample_2d_array, image2d_array_t, float4, float4, read_imagef)
+SAMPLE(sample_3d, image3d_t, float4, float4, read_imagef)
+SAMPLE(sample_2d_uint, image2d_t, float2, uint4, read_imageui)      // integer images
+SAMPLE(sample_2d_half, image2d_t, float2, half4, read_imageh)       // image_sample with d16
 
-kernel void sample_1d_array(read_only image1d_array_t img, sampler_t s, global const float2 *c,
-                            global float4 *out) {
-  size_t i = get_global_id(0);
-  out[i] = read_imagef(img, s, c[i]);
-}
-
-kernel void sample_2d(read_only image2d_t img, sampler_t s, global const float2 *c, global float4 *out) {
-  size_t i = get_global_id(0);
-  out[i] = read_imagef(img, s, c[i]);
-}
-
-kernel void sample_2d_array(read_only image2d_array_t img, sampler_t s, global const float4 *c,
-                            global float4 *out) {
-  size_t i = get_global_id(0);
-  out[i] = read_imagef(img, s, c[i]);
-}
-
-kernel void sample_3d(read_only image3d_t img, sampler_t s, global const float4 *c, global float4 *out) {
-  size_t i = get_global_id(0);
-  out[i] = read_imagef(img, s, c[i]);
-}
-
-// Integer images: read_imagei / read_imageui through a (nearest) sampler, with integer and
-// float coordinates.
+// read_imagei with float and integer coordinates.
 kernel void sample_2d_int(read_only image2d_t img, sampler_t s, global const float2 *c,
                           global const int2 *ic, global int4 *out, global int4 *iout) {
   size_t i = get_global_id(0);
   out[i] = read_imagei(img, s, c[i]);
   iout[i] = read_imagei(img, s, ic[i]);
-}
-
-kernel void sample_2d_uint(read_only image2d_t img, sampler_t s, global const float2 *c, global uint4 *out) {
-  size_t i = get_global_id(0);
-  out[i] = read_imageui(img, s, c[i]);
-}
-
-// half4 results: image_sample with d16.
-kernel void sample_2d_half(read_only image2d_t img, sampler_t s, global const float2 *c, global half4 *out) {
-  size_t i = get_global_id(0);
-  out[i] = read_imageh(img, s, c[i]);
 }
 
 // Sampler-less reads (image_load): every texel, and texels past the edges (zero).
@@ -59,20 +33,14 @@ kernel void load_2d(read_only image2d_t img, global const int2 *c, global float4
   raw[i] = read_imagei(img, c[i]);
 }
 
-kernel void load_1d_array(read_only image1d_array_t img, global const int2 *c, global uint4 *out) {
-  size_t i = get_global_id(0);
-  out[i] = read_imageui(img, c[i]);
-}
-
-kernel void load_3d(read_only image3d_t img, global const int4 *c, global float4 *out) {
-  size_t i = get_global_id(0);
-  out[i] = read_imagef(img, c[i]);
-}
-
-kernel void load_2d_array(read_only image2d_array_t img, global const int4 *c, global int4 *out) {
-  size_t i = get_global_id(0);
-  out[i] = read_imagei(img, c[i]);
-}
+#define LOAD(name, image, coord, result, read)                                        \
+  kernel void name(read_only image img, global const coord *c, global result *out) { \
+    size_t i = get_global_id(0);                                                     \
+    out[i] = read(img, c[i]);                                                        \
+  }
+LOAD(load_1d_array, image1d_array_t, int2, uint4, read_imageui)
+LOAD(load_3d, image3d_t, int4, float4, read_imagef)
+LOAD(load_2d_array, image2d_array_t, int4, int4, read_imagei)
 
 // 1D buffer images are buffer resources: buffer_load_format / buffer_store_format.
 kernel void buffer_image(read_only image1d_buffer_t in, write_only image1d_buffer_t out, global float4 *got) {
@@ -83,25 +51,15 @@ kernel void buffer_image(read_only image1d_buffer_t in, write_only image1d_buffe
 }
 
 // Writes: every texel of the image from a buffer of RGBA values (image_store).
-kernel void store_2d(write_only image2d_t img, global const float4 *v) {
-  int x = get_global_id(0), y = get_global_id(1);
-  write_imagef(img, (int2)(x, y), v[y * get_image_width(img) + x]);
-}
-
-kernel void store_2d_int(write_only image2d_t img, global const int4 *v) {
-  int x = get_global_id(0), y = get_global_id(1);
-  write_imagei(img, (int2)(x, y), v[y * get_image_width(img) + x]);
-}
-
-kernel void store_2d_uint(write_only image2d_t img, global const uint4 *v) {
-  int x = get_global_id(0), y = get_global_id(1);
-  write_imageui(img, (int2)(x, y), v[y * get_image_width(img) + x]);
-}
-
-kernel void store_2d_half(write_only image2d_t img, global const half4 *v) {
-  int x = get_global_id(0), y = get_global_id(1);
-  write_imageh(img, (int2)(x, y), v[y * get_image_width(img) + x]);
-}
+#define STORE_2D(name, write, type)                                          \
+  kernel void name(write_only image2d_t img, global const type *v) {         \
+    int x = get_global_id(0), y = get_global_id(1);                          \
+    write(img, (int2)(x, y), v[y * get_image_width(img) + x]);               \
+  }
+STORE_2D(store_2d, write_imagef, float4)
+STORE_2D(store_2d_int, write_imagei, int4)
+STORE_2D(store_2d_uint, write_imageui, uint4)
+STORE_2D(store_2d_half, write_imageh, half4)
 
 kernel void store_1d_array(write_only image1d_array_t img, global const float4 *v) {
   int x = get_global_id(0), layer = get_global_id(1);

@@ -19,12 +19,12 @@ import numpy as np
 
 from core.isa import mimg
 from core.isa.interp import access as acc
-from core.isa.interp import atomics, formats
+from core.isa.interp import formats
 from core.isa.interp import image_resources as res
 from core.isa.interp import sampling
 from core.isa.interp.memory import fault_on_invalid
 from core.isa.interp.registry import HANDLERS
-from core.isa.interp.vmem import ATOMICS, word_views
+from core.isa.interp.vmem import ATOMICS, apply_atomic, wide_read, wide_write
 from core.isa.opcodes_gfx1030 import TABLES
 
 _FLOAT_ROLES = ("bias", "lod", "clamp")
@@ -82,24 +82,27 @@ class Operands:
         return out
 
 
-def _descriptor_groups(step, ops):
-    """[(Resource, Sampler or None, waves mask)] for the distinct descriptors of the group."""
+def _descriptor_groups(step, ops, active):
+    """[(Resource, Sampler or None, Lanes)] for each distinct descriptor of the group that
+    some active lane uses."""
     rsrc = step.ops.scalar_regs(ops.rsrc, 8)
     keys = rsrc if ops.ssamp is None else np.concatenate([rsrc, step.ops.scalar_regs(ops.ssamp, 4)], axis=1)
     unique, inverse = np.unique(keys, axis=0, return_inverse=True)
     groups = []
     for k, words in enumerate(unique):
+        waves = inverse.reshape(-1) == k
+        lanes = acc.Lanes.of(active & waves[:, None])
+        if not lanes.count:
+            continue
         try:
             resource = res.Resource.decode(words[:8])
             sampler = None if ops.ssamp is None else res.Sampler.decode(words[8:])
         except res.InvalidResource as error:
-            wave = int(np.flatnonzero(inverse.reshape(-1) == k)[0])
-            raise step.memory_fault(f"invalid image descriptor: {error}", wave, 0,
-                                    _descriptor_base(words))
+            raise step.memory_fault(f"invalid image descriptor: {error}", int(lanes.waves()[0]),
+                                    int(lanes.lanes()[0]), _descriptor_base(words))
         except res.UnmodelledResource as error:
-            wave = int(np.flatnonzero(inverse.reshape(-1) == k)[0])
-            raise step.illegal(f"image descriptor: {error}", wave)
-        groups.append((resource, sampler, inverse.reshape(-1) == k))
+            raise step.illegal(f"image descriptor: {error}", int(lanes.waves()[0]))
+        groups.append((resource, sampler, lanes))
     return groups
 
 
@@ -255,10 +258,7 @@ def _memory_access(step, inst):
     channels_in = None
     out = np.zeros((step.n, step.w.lanes, 4), np.uint32)
     floating = True
-    for resource, _, waves in _descriptor_groups(step, ops):
-        lanes = acc.Lanes.of(active & waves[:, None])
-        if not lanes.count:
-            continue
+    for resource, _, lanes in _descriptor_groups(step, ops, active):
         fmt = resource.fmt
         floating = fmt.kind in formats.FLOATISH and not ops.op.packed
         coords = [lanes.take(c) for c in _resource_coords(values, m["dim"], resource, active.shape)]
@@ -292,10 +292,7 @@ def _sample(step, inst):
     values = ops.values(step, m["a16"], ops.op.g16, integer=False)
     out = np.zeros((step.n, step.w.lanes, 4), np.uint32)
     floating = True
-    for resource, sampler_state, waves in _descriptor_groups(step, ops):
-        lanes = acc.Lanes.of(active & waves[:, None])
-        if not lanes.count:
-            continue
+    for resource, sampler_state, lanes in _descriptor_groups(step, ops, active):
         fmt = _read_format(resource, sampler_state)
         integer = fmt.kind in formats.INTEGER
         floating = not integer or ops.op.kind == "get_lod"
@@ -376,10 +373,7 @@ def _resinfo(step, inst):
     m = inst.mods
     values = ops.values(step, m["a16"], False, integer=True)
     out = np.zeros((step.n, step.w.lanes, 4), np.uint32)
-    for resource, _, waves in _descriptor_groups(step, ops):
-        lanes = acc.Lanes.of(active & waves[:, None])
-        if not lanes.count:
-            continue
+    for resource, _, lanes in _descriptor_groups(step, ops, active):
         level = resource.base_level + lanes.take(values["mip"])
         w, h, d = (np.maximum(np.int64(n) >> np.minimum(level, 63), 1)
                    for n in (resource.width, resource.height, resource.depth))
@@ -395,6 +389,7 @@ def _resinfo(step, inst):
 
 
 def _atomic(op_name):
+    """image_atomic_*: 32-bit ops on 4-byte texels, 64-bit (DMASK 0x3; cmpswap 0xF) on 8-byte."""
     def run(step, inst):
         ops = Operands(step, inst)
         active = step.ops.exec
@@ -405,14 +400,10 @@ def _atomic(op_name):
         width = words // 2 if compare else words
         if width not in (1, 2):
             raise step.illegal(f"{inst.mnemonic} with DMASK {m['dmask']:#x} is not modelled")
-        dtype = np.uint64 if width == 2 else np.uint32
-        data = _wide(step, ops.data.index, width)
-        cmp = _wide(step, ops.data.index + width, width) if compare else None
-        old_all = np.zeros((step.n, step.w.lanes), dtype)
-        for resource, _, waves in _descriptor_groups(step, ops):
-            lanes = acc.Lanes.of(active & waves[:, None])
-            if not lanes.count:
-                continue
+        data = wide_read(step, ops.data.index, width)
+        cmp = wide_read(step, ops.data.index + width, width) if compare else None
+        old_all = np.zeros((step.n, step.w.lanes), np.uint64 if width == 2 else np.uint32)
+        for resource, _, lanes in _descriptor_groups(step, ops, active):
             if resource.fmt.element_bytes != 4 * width:
                 raise step.illegal(f"{inst.mnemonic} on image format {resource.format_number} "
                                    f"({resource.fmt.element_bytes}-byte texels) is not modelled")
@@ -420,33 +411,12 @@ def _atomic(op_name):
             level = np.full(lanes.count, resource.base_level, np.int64)
             x, y, z, inside = _bounds(resource, coords, level)
             where, at = Texels(step, resource, lanes).checked(resource.addresses(x, y, z, level), inside)
-            if not at.size:
-                continue
-            subset = lanes.subset(where)
-            access = acc.Access(step, "arena", at[:, None], subset, 4 * width)
-            old = np.zeros(at.size, dtype)
-            taken = subset.take(data)
-            compared = None if cmp is None else subset.take(cmp)
-            for mask, memory, index in word_views(step, access, dtype):
-                keep = slice(None) if mask is None else mask
-                old[keep] = atomics.apply(memory, index, ATOMICS[op_name], taken[keep],
-                                          None if compared is None else compared[keep])
-            subset.place(old_all, old)
+            if at.size:
+                access = acc.Access(step, "arena", at[:, None], lanes.subset(where), 4 * width)
+                apply_atomic(step, access, ATOMICS[op_name], data, cmp, old_all)
         if m["glc"]:
-            out = np.zeros((step.n, step.w.lanes, 4), np.uint32)
-            out[..., 0] = (old_all & dtype(0xFFFFFFFF)).astype(np.uint32)
-            if width == 2:
-                out[..., 1] = (old_all >> np.uint64(32)).astype(np.uint32)
-            for j in range(width):
-                step.ops.vgpr_write(ops.data.index + j, out[..., j], active)
+            wide_write(step, ops.data.index, old_all, active)
     return run
-
-
-def _wide(step, reg, words):
-    lo = step.ops.vgpr_read(reg)
-    if words == 1:
-        return lo
-    return lo.astype(np.uint64) | (step.ops.vgpr_read(reg + 1).astype(np.uint64) << np.uint64(32))
 
 
 def _register():

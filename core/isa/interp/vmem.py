@@ -228,8 +228,8 @@ def _atomic(op, wide):
         named = _named(family, inst)
         active = step.ops.exec
         data = named["data"]
-        value = _wide_read(step, data.index, words)
-        cmp = _wide_read(step, data.index + words, words) if compare else None
+        value = wide_read(step, data.index, words)
+        cmp = wide_read(step, data.index + words, words) if compare else None
         old_all = np.zeros((step.n, step.w.lanes), dtype)
         accesses = _resolve(step, inst, family, named, 1, 8 if wide else 4, active)
         for access in accesses:                  # every lane is checked before any applies
@@ -239,28 +239,39 @@ def _atomic(op, wide):
                 raise step.memory_fault("misaligned atomic", int(access.lanes.waves()[bad]),
                                         access.lanes.lanes()[bad], int(access.addresses[bad, 0]))
         for access in accesses:
-            at = access.addresses[:, 0]
-            old = np.zeros(at.size, dtype)
-            taken = access.lanes.take(value)
-            compared = None if cmp is None else access.lanes.take(cmp)
-            for mask, memory, index in word_views(step, access, dtype):
-                keep = slice(None) if mask is None else mask
-                old[keep] = atomics.apply(memory, index, op, taken[keep],
-                                          None if compared is None else compared[keep])
-            access.lanes.place(old_all, old)
+            apply_atomic(step, access, op, value, cmp, old_all)
         if named["vdst"] is not None and inst.mods.get("glc"):
-            vdst = named["vdst"]
-            step.ops.vgpr_write(vdst.index, (old_all & dtype(0xFFFFFFFF)).astype(np.uint32), active)
-            if wide:
-                step.ops.vgpr_write(vdst.index + 1, (old_all >> np.uint64(32)).astype(np.uint32), active)
+            wide_write(step, named["vdst"].index, old_all, active)
     return run
 
 
-def _wide_read(step, reg, words):
+def apply_atomic(step, access, op, value, cmp, old_all):
+    """Apply `op` (core.isa.interp.atomics) at the lanes' addresses of `access` with the
+    [n, lanes] data `value` (and `cmp`); their old values go to old_all [n, lanes], whose
+    dtype (uint32 or uint64) is the atomic's width."""
+    dtype = old_all.dtype.type
+    old = np.zeros(access.addresses.shape[0], dtype)
+    taken = access.lanes.take(value)
+    compared = None if cmp is None else access.lanes.take(cmp)
+    for mask, memory, index in word_views(step, access, dtype):
+        keep = slice(None) if mask is None else mask
+        old[keep] = atomics.apply(memory, index, op, taken[keep], None if compared is None else compared[keep])
+    access.lanes.place(old_all, old)
+
+
+def wide_read(step, reg, words):
+    """One (uint32) or two (uint64, low dword first) VGPRs as [n, lanes] values."""
     lo = step.ops.vgpr_read(reg)
     if words == 1:
         return lo
     return lo.astype(np.uint64) | (step.ops.vgpr_read(reg + 1).astype(np.uint64) << np.uint64(32))
+
+
+def wide_write(step, reg, values, active):
+    """Write uint32 values to one VGPR, uint64 values to two (low dword first)."""
+    step.ops.vgpr_write(reg, (values & values.dtype.type(0xFFFFFFFF)).astype(np.uint32), active)
+    if values.dtype == np.uint64:
+        step.ops.vgpr_write(reg + 1, (values >> np.uint64(32)).astype(np.uint32), active)
 
 
 def word_views(step, access, dtype):
