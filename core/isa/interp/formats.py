@@ -18,7 +18,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from core.images.formats import linear_to_srgb, srgb_to_linear
 from core.isa.opcodes_gfx1030 import BUFFER_FORMATS
 
 FLOATISH = ("UNORM", "SNORM", "USCALED", "SSCALED", "FLOAT", "SRGB")
@@ -208,6 +207,33 @@ def _to_small_float(f, mantissa_bits):
     bits = np.where(np.isinf(f) | (bits >= 31 << mantissa_bits), 31 << mantissa_bits, bits)
     bits = np.where(nan, (31 << mantissa_bits) | 1, bits)
     return bits.astype(np.int64).astype(np.uint32)
+
+
+def saturate(values, fmt):
+    """Integer register values ([k, n] uint32) clamped to the format's component ranges, as
+    image stores write them (UINT unsigned, SINT signed); other kinds unchanged."""
+    if fmt.kind not in INTEGER:
+        return values
+    out = values.copy()
+    for c, width in enumerate(fmt.widths[:values.shape[-1]]):
+        if width == 32:
+            continue
+        if fmt.kind == "UINT":
+            out[..., c] = np.minimum(values[..., c], np.uint32((1 << width) - 1))
+        else:
+            signed = np.clip(values[..., c].view(np.int32), -(1 << (width - 1)), (1 << (width - 1)) - 1)
+            out[..., c] = signed.astype(np.int32).view(np.uint32)
+    return out
+
+
+def linear_to_srgb(values):
+    v = np.asarray(values, dtype=np.float64)
+    return np.where(v <= 0.0031308, v * 12.92, 1.055 * np.power(np.maximum(v, 0.0), 1 / 2.4) - 0.055)
+
+
+def srgb_to_linear(values):
+    v = np.asarray(values, dtype=np.float64)
+    return np.where(v <= 0.04045, v / 12.92, np.power((v + 0.055) / 1.055, 2.4))
 
 
 # ---- DST_SEL: components X..W <-> channels RGBA --------------------------------------------

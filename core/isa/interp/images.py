@@ -165,20 +165,6 @@ def _sign_extended(components, fmt):
     return out
 
 
-def _saturated(values, fmt):
-    """Integer channel values clamped to the format's range (image stores saturate)."""
-    if fmt.kind not in formats.INTEGER:
-        return values
-    out = values.copy()
-    for c, width in enumerate(fmt.widths):
-        if fmt.kind == "UINT":
-            out[:, c] = np.minimum(values[:, c], np.uint32((1 << width) - 1)) if width < 32 else values[:, c]
-        elif width < 32:
-            signed = values[:, c].view(np.int32)
-            out[:, c] = np.clip(signed, -(1 << (width - 1)), (1 << (width - 1)) - 1).astype(np.int32).view(np.uint32)
-    return out
-
-
 # ---- coordinates ---------------------------------------------------------------------------
 # Which of the instruction's coordinate roles (its DIM's) each resource coordinate takes:
 # gfx10 reads a 1D array's layer from the DIM's layer word, wherever that is (ROCm's blit
@@ -274,7 +260,7 @@ def _memory_access(step, inst):
             if channels_in is None:
                 channels_in = _read_channels(step, ops, inst, floating)
             components = formats.deselect(lanes.take(channels_in), resource.dst_sel)
-            texels.write(x, y, z, level, inside, components if raw else _saturated(components, fmt))
+            texels.write(x, y, z, level, inside, components if raw else formats.saturate(components, fmt))
         else:
             components = texels.read(x, y, z, level, inside)
             if ops.op.signed:
