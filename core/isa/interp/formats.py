@@ -238,7 +238,7 @@ def srgb_to_linear(values):
 
 # ---- DST_SEL: components X..W <-> channels RGBA --------------------------------------------
 
-SEL_0, SEL_1 = 0, 1          # DST_SEL constants; 4..7 select components X..W
+SEL_1 = 1                    # DST_SEL's constant 1 (0 is the constant 0; 4..7 select X..W)
 
 
 def select(components, dst_sel, fmt):

@@ -142,11 +142,6 @@ class Resource:
         byte = (slice_index * self.slice_bytes + offsets[level] + y * pitches[level] * es + x * es)
         return np.uint64(self.base) + byte.astype(np.uint64)
 
-    def extent_bytes(self):
-        """The resource's bytes from its base: every slice's mip chain."""
-        slices = self.depth if (self.arrayed or self.kind == "3D") else 1
-        return self.slice_bytes * slices
-
 
 def _aligned(width, element_bytes):
     align = max(ROW_ALIGNMENT // element_bytes, 1)
@@ -158,9 +153,10 @@ def _aligned(width, element_bytes):
 # SQ_TEX_CLAMP values.
 WRAP, MIRROR, CLAMP_LAST_TEXEL, MIRROR_ONCE_LAST_TEXEL, CLAMP_HALF_BORDER, \
     MIRROR_ONCE_HALF_BORDER, CLAMP_BORDER, MIRROR_ONCE_BORDER = range(8)
-# SQ_TEX_XY_FILTER (aniso modes filter like their isotropic counterparts), Z and MIP filters.
-POINT, BILINEAR = 0, 1
-Z_NONE, Z_POINT, Z_LINEAR = 0, 1, 2
+# SQ_TEX_XY_FILTER bit 0 (the aniso modes filter like their isotropic counterparts: no
+# anisotropic footprint is modelled), the Z filter (NONE follows the XY filter) and MIP filter.
+BILINEAR = 1
+Z_NONE, Z_LINEAR = 0, 2
 MIP_NONE, MIP_POINT, MIP_LINEAR = 0, 1, 2
 # SQ_TEX_BORDER_COLOR: transparent black, opaque black, opaque white (RGBA).
 BORDER_COLORS = {0: (0.0, 0.0, 0.0, 0.0), 1: (0.0, 0.0, 0.0, 1.0), 2: (1.0, 1.0, 1.0, 1.0)}
