@@ -89,6 +89,15 @@ def test_hip_memory_pitched_pinned_registered_managed(tmp_path):
     assert any(e["event"] == "async" and e["op"] == "copy_rect" for e in recorded)
 
 
+def test_kernels_with_more_than_32_kib_of_static_lds(tmp_path):
+    """HIP's dispatch packet holds static plus dynamic LDS: a kernel with 40 KiB of static
+    shared memory, and one with 32 KiB static and 16 KiB dynamic, get exactly that."""
+    recorded = check_ok("hip_lds.cpp", tmp_path=tmp_path, marker="HIP LDS OK")
+    assert not [e for e in recorded if e["event"] == "launch_warning"]
+    assert {"_Z10big_staticPi", "_Z18static_and_dynamicPi"} <= {
+        e.get("kernel") for e in recorded if e["event"] == "dispatch"}
+
+
 @pytest.mark.parametrize("opt", ["-O2", "-O0"])
 def test_hip_device_code_features(opt, tmp_path):
     """HIP device code through HIP's headers and device libraries: warp shuffles and

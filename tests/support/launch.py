@@ -63,6 +63,8 @@ def launch(session, path, name, args, grid, workgroup, *, private_segment_size=0
     global (or constant) pointer argument — copied into a fresh arena buffer —, None for a
     NULL pointer, a Python or numpy scalar for a by-value argument, or `Local(nbytes)` for a
     dynamic __local pointer.
+    The packet asks for the kernel's static LDS plus the Local arguments plus
+    group_segment_size (HIP's dynamic shared memory, `extern __shared__`), as HIP fills it.
     Hidden arguments (v4 hidden_global_offset_*, v5 block counts, group sizes, remainders,
     ...) are filled from grid/workgroup; global_offset (up to 3 ints, OpenCL's global work
     offset) goes to hidden_global_offset_*. grid/workgroup: int or tuple of up to 3 ints.
@@ -82,11 +84,10 @@ def launch(session, path, name, args, grid, workgroup, *, private_segment_size=0
         return block
 
     try:
-        kernarg, buffers, dynamic_lds = _kernarg(kernel, args, grid, workgroup, global_offset,
-                                                 arena, allocate)
+        kernarg, buffers, group = _kernarg(kernel, args, grid, workgroup, global_offset,
+                                           group_segment_size, arena, allocate)
         kernarg_block = allocate(len(kernarg))
         arena.view(kernarg_block.address, len(kernarg))[:] = np.frombuffer(bytes(kernarg), np.uint8)
-        group = dynamic_lds + group_segment_size
         packet_block = allocate(KERNEL_DISPATCH_PACKET.itemsize)
         arena.view(packet_block.address, KERNEL_DISPATCH_PACKET.itemsize)[:] = _packet(
             kernel, grid, workgroup, private_segment_size, group, kernarg_block.address)
@@ -106,8 +107,9 @@ def launch(session, path, name, args, grid, workgroup, *, private_segment_size=0
             arena.free(block.address)
 
 
-def _kernarg(kernel, args, grid, workgroup, global_offset, arena, allocate):
-    """(kernarg bytes, [(buffer allocation, array)], dynamic LDS bytes) for `args`."""
+def _kernarg(kernel, args, grid, workgroup, global_offset, extra_lds, arena, allocate):
+    """(kernarg bytes, [(buffer allocation, array)], the packet's group segment size) for
+    `args`: static LDS, then the Local arguments, then `extra_lds` dynamic bytes."""
     explicit = [a for a in kernel.args if not a[".value_kind"].startswith("hidden_")]
     if len(explicit) != len(args):
         raise TypeError(f"{kernel.name} takes {len(explicit)} arguments, {len(args)} given")
@@ -120,7 +122,8 @@ def _kernarg(kernel, args, grid, workgroup, global_offset, arena, allocate):
         kind, offset, size = meta[".value_kind"], meta[".offset"], meta[".size"]
         if kind.startswith("hidden_"):
             # Hidden arguments follow the explicit ones, so the dynamic LDS size is final.
-            raw = _hidden(kind, size, grid, workgroup, global_offset, lds_end - static_lds)
+            raw = _hidden(kind, size, grid, workgroup, global_offset,
+                          lds_end - static_lds + extra_lds)
         else:
             value = next(values)
             if isinstance(value, Local):
@@ -138,7 +141,7 @@ def _kernarg(kernel, args, grid, workgroup, global_offset, arena, allocate):
             else:
                 raw = _scalar_bytes(value, size, meta.get(".type_name"))
         kernarg[offset:offset + size] = raw
-    return kernarg, buffers, lds_end - static_lds
+    return kernarg, buffers, lds_end + extra_lds
 
 
 def _packet(kernel, grid, workgroup, private_segment_size, group_segment_size, kernarg_address):

@@ -16,7 +16,7 @@ import time
 import numpy as np
 
 from core.isa.interp.code import code_for
-from core.isa.layout import layout
+from core.isa.layout import layout, lds_allocation
 from core.isa.faults import illegal_instruction
 from core.isa.interp.memory import DeviceMemory
 from core.isa.interp.operands import Operands
@@ -28,7 +28,6 @@ from core.isa.interp.state import EXEC_LO
 CHUNK_STATE_BYTES = 64 << 20
 DEFAULT_WATCHDOG = 1 << 26          # instructions per wave
 DYNAMIC_STACK_BYTES = 16 << 10      # per work-item, when the kernel's stack size is not static
-MAX_LDS_BYTES = 64 << 10            # gfx10 LDS per workgroup
 
 
 class Dispatch:
@@ -43,8 +42,6 @@ class Dispatch:
         self.desc = layout(kernel)
         self.grid = _dim3(grid)
         self.wgsize = _dim3(workgroup)
-        if min(self.grid) < 1 or min(self.wgsize) < 1:
-            raise illegal_instruction("grid and workgroup sizes must be positive", kernel=self.name)
         self.kernarg_address = kernarg_address
         self.packet_address = packet_address
         self.queue_address = queue_address
@@ -53,10 +50,7 @@ class Dispatch:
         if self.desc.uses_dynamic_stack:
             private += DYNAMIC_STACK_BYTES
         self.private_bytes = -(-private // 16) * 16       # per work-item, dword-multiple as CP rounds
-        self.lds_bytes = self.desc.group_segment_size + group_segment_size
-        if self.lds_bytes > MAX_LDS_BYTES:
-            raise illegal_instruction(f"{self.lds_bytes} bytes of LDS exceed {MAX_LDS_BYTES}",
-                                      kernel=self.name)
+        self.lds_bytes = lds_allocation(group_segment_size)
         self.watchdog = watchdog_instructions or DEFAULT_WATCHDOG
         self.stats = DispatchStats()
         self.code = code_for(self.arena, kernel, self.desc.wave64)
