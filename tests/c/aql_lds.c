@@ -44,17 +44,8 @@ int main(int argc, char **argv) {
     MUST(hsa_queue_create(env.gpu, 64, HSA_QUEUE_TYPE_MULTI, on_error, NULL, UINT32_MAX, UINT32_MAX, &queue));
     hsa_signal_t done;
     MUST(hsa_signal_create(1, 0, NULL, &done));
-    hsa_kernel_dispatch_packet_t p;
-    memset(&p, 0, sizeof p);
-    p.header = aql_header(HSA_PACKET_TYPE_KERNEL_DISPATCH);
-    p.setup = 1;
-    p.workgroup_size_x = ITEMS;
-    p.workgroup_size_y = p.workgroup_size_z = 1;
-    p.grid_size_x = GROUPS * ITEMS;
-    p.grid_size_y = p.grid_size_z = 1;
-    p.kernel_object = aql_kernel(&env, "lds_static_dynamic");
-    p.kernarg_address = args;
-    p.completion_signal = done;
+    hsa_kernel_dispatch_packet_t p =
+        aql_dispatch_packet(aql_kernel(&env, "lds_static_dynamic"), args, GROUPS * ITEMS, ITEMS, done);
 
     if (!strcmp(what, "static_dynamic") || !strcmp(what, "too_small")) {
         int whole = !strcmp(what, "static_dynamic");
