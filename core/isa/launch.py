@@ -1,6 +1,6 @@
 """The one launch interface of the ISA engine: run one kernel dispatch on the software GPU.
 
-Holds four invariants:
+Holds five invariants:
 - a dispatch reads everything hardware reads from device memory: the kernel descriptor,
   the code, the kernarg segment and the AQL packet at `packet_address` (code object v4
   device libraries read grid and workgroup sizes through the dispatch pointer);
@@ -11,6 +11,9 @@ Holds four invariants:
   than the agent holds is refused before any wave runs (INVALID_ALLOCATION, reported at the
   kernel's entry); one smaller than the kernel's static use runs as on hardware, with a
   warning (trace event `launch_warning`, and one stderr line per kernel unless SOFTGPU_QUIET=1);
+- waves and workgroups progress as on hardware: every resident wave runs, whatever the others
+  wait for, and the workgroups a GPU of the profile holds at once are resident together, so
+  kernels that wait on other waves or workgroups (flags, look-back scans, grid barriers) end;
 - every engine tier is reached through `run_dispatch` and nothing else (the packet
   processors, the tests and the benchmarks all call it).
 """

@@ -2,7 +2,8 @@
 
 It is exact and complete, and it is the oracle every other tier is checked against.
 It is reached through core.isa.launch.run_dispatch. Inside:
-  dispatch   grid -> workgroup-aligned chunks; the scheduler (lowest PC first, whole groups)
+  dispatch   grid -> chunks of resident workgroups, admitted in order; the scheduler (lowest
+             PC first, whole groups, turns for every ready wave)
   chunk      a chunk's launch ABI state, LDS and scratch        state     register arrays
   code       decode cache per loaded code object                 registry  mnemonic -> handler
   operands   operand read/write with EXEC masking

@@ -15,6 +15,8 @@ import numpy as np
 from core.isa.instruction import EXEC_LO, M0, NULL, VCC_LO  # noqa: F401  (re-exported for the engine)
 
 SGPR_SLOTS = 128
+STATE_ARRAYS = ("sgpr", "vgpr", "scc", "pc", "mode", "flat_scratch", "live", "waiting",
+                "workgroup", "wave_in_group", "executed", "epoch", "scratch_block")
 
 
 class Waves:
@@ -48,7 +50,15 @@ class Waves:
         self.workgroup = array("workgroup", (), np.int64)      # the wave's workgroup in the chunk
         self.wave_in_group = array("wave_in_group", (), np.int64)
         self.executed = array("executed", (), np.int64)        # instructions issued (watchdog)
+        self.epoch = array("epoch", (), np.int64)              # scheduling turn (fairness)
+        self.scratch_block = array("scratch_block", (), np.int64)
         self.lane_shift = np.arange(lanes, dtype=np.uint64)
+
+    def copy_from(self, source, indices):
+        """Waves 0..len(indices)-1 take the whole state of `source`'s waves `indices`."""
+        k = len(indices)
+        for name in STATE_ARRAYS:
+            getattr(self, name)[:k] = getattr(source, name)[indices]
 
     def exec_mask(self, idx):
         """EXEC as bool [n, lanes] for the waves `idx`."""
