@@ -140,7 +140,7 @@ class PacketProcessor:
             queue_address=queue.address, dispatch_id=index,
             private_segment_size=packet.private_segment_size,
             group_segment_size=packet.group_segment_size,
-            group_segment_limit=self.limits.group_segment_max)
+            group_segment_limit=self.limits.group_segment_max, global_sync=queue.global_sync)
         trace.event("dispatch", queue=queue.id, dispatch_id=index, kernel=kernel.name,
                     grid=packet.grid, workgroup=packet.workgroup, waves=stats.waves,
                     lane_instructions=stats.lane_instructions, seconds=stats.seconds)

@@ -42,7 +42,7 @@ class DispatchStats:
 
 def run_dispatch(session, kernel, *, grid, workgroup, kernarg_address, packet_address,
                  queue_address=0, dispatch_id=0, private_segment_size=0, group_segment_size=0,
-                 group_segment_limit=MAX_LDS_BYTES, watchdog_instructions=None):
+                 group_segment_limit=MAX_LDS_BYTES, global_sync=None, watchdog_instructions=None):
     """Run `kernel` (a core.loader LoadedKernel) over `grid` work-items in `workgroup` groups.
 
     grid, workgroup: 3-tuples of work-item counts (grid need not be a multiple of workgroup:
@@ -52,8 +52,9 @@ def run_dispatch(session, kernel, *, grid, workgroup, kernarg_address, packet_ad
     packet requests (at least the descriptor's static size is given). group_segment_size:
     the packet's LDS bytes per workgroup, static and dynamic together (HSA, as ROCr and HIP
     fill it); group_segment_limit: the most the agent holds (the profile's lds_bytes).
-    watchdog_instructions: fault after this many instructions per wave (None: the engine's
-    default).
+    global_sync: the queue's core.isa.global_sync.GlobalSync (GWS resources and GDS), None
+    for a queue that has none. watchdog_instructions: fault after this many instructions per
+    wave (None: the engine's default).
     Returns DispatchStats. Raises KernelFault (status MEMORY_APERTURE_VIOLATION,
     ILLEGAL_INSTRUCTION, EXCEPTION or INVALID_ALLOCATION, `.report` dict: kernel, pc,
     instruction, workgroup, wave, lane, address, reason).
@@ -64,7 +65,7 @@ def run_dispatch(session, kernel, *, grid, workgroup, kernarg_address, packet_ad
                     kernarg_address=kernarg_address, packet_address=packet_address,
                     queue_address=queue_address, dispatch_id=dispatch_id,
                     private_segment_size=private_segment_size,
-                    group_segment_size=group_segment_size,
+                    group_segment_size=group_segment_size, global_sync=global_sync,
                     watchdog_instructions=watchdog_instructions).run()
 
 

@@ -56,7 +56,8 @@ class Local:
 
 
 def launch(session, path, name, args, grid, workgroup, *, private_segment_size=0,
-           group_segment_size=0, watchdog_instructions=None, with_stats=False, global_offset=()):
+           group_segment_size=0, global_sync=None, watchdog_instructions=None, with_stats=False,
+           global_offset=()):
     """Load a code object, run one kernel on numpy arguments, return its outputs.
 
     args: one entry per kernel argument in the kernel's metadata order: a numpy array for a
@@ -65,6 +66,7 @@ def launch(session, path, name, args, grid, workgroup, *, private_segment_size=0
     dynamic __local pointer.
     The packet asks for the kernel's static LDS plus the Local arguments plus
     group_segment_size (HIP's dynamic shared memory, `extern __shared__`), as HIP fills it.
+    global_sync: the queue's core.isa.global_sync.GlobalSync, for kernels using GWS or GDS.
     Hidden arguments (v4 hidden_global_offset_*, v5 block counts, group sizes, remainders,
     ...) are filled from grid/workgroup; global_offset (up to 3 ints, OpenCL's global work
     offset) goes to hidden_global_offset_*. grid/workgroup: int or tuple of up to 3 ints.
@@ -95,7 +97,7 @@ def launch(session, path, name, args, grid, workgroup, *, private_segment_size=0
                              kernarg_address=kernarg_block.address,
                              packet_address=packet_block.address,
                              private_segment_size=private_segment_size, group_segment_size=group,
-                             watchdog_instructions=watchdog_instructions)
+                             global_sync=global_sync, watchdog_instructions=watchdog_instructions)
         outputs = []
         for block, array in buffers:
             out = np.empty_like(array)

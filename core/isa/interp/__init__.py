@@ -11,6 +11,7 @@ It is reached through core.isa.launch.run_dispatch. Inside:
   control    branches, calls, barriers, hardware registers, traps
   lanes      cross-lane ops, DPP/SDWA forms, M0-relative moves
   smem / vmem / lds         scalar, vector (global/flat/scratch/buffer) and LDS memory
+  gws        global wave sync: ds_gws_* barriers and semaphores across the grid
   access / memory / atomics / formats   address resolution, checked bytes, serial-order atomics,
                                         buffer data formats
   (KernelFault lives in core.isa.faults, the launch layout in core.isa.layout)

@@ -82,12 +82,13 @@ def _release_barriers(step, groups):
     """Let the waves of `groups` go on where every live wave of the group waits."""
     w = step.w
     members = np.isin(w.workgroup, groups) & w.live
+    at_barrier = w.waiting & ~w.parked          # waves parked on GWS are not at s_barrier
     count = step.chunk.lds.shape[0]
-    waiting = np.bincount(w.workgroup[members & w.waiting], minlength=count)
+    waiting = np.bincount(w.workgroup[members & at_barrier], minlength=count)
     alive = np.bincount(w.workgroup[members], minlength=count)
     released = groups[(waiting[groups] == alive[groups]) & (waiting[groups] > 0)]
     if released.size:
-        w.waiting[np.isin(w.workgroup, released)] = False
+        w.waiting[np.isin(w.workgroup, released) & at_barrier] = False
 
 
 def _jump(step, inst, taken):

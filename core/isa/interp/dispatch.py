@@ -7,8 +7,9 @@ Holds five invariants:
   runs in bounded memory, unless its waves wait on workgroups not yet admitted: a chunk whose
   waves stop making progress admits the next workgroups (finished ones leave), as a GPU
   dispatches more as slots free up, up to what a GPU of the profile holds at once
-  (core.isa.occupancy); scratch blocks are arena allocations freed when the dispatch ends
-  (also on a fault);
+  (core.isa.occupancy) — and without that limit when every live wave is parked at a GWS
+  barrier, which a cooperative launch sized to the GPU needs; scratch blocks are arena
+  allocations freed when the dispatch ends (also on a fault);
 - waves run in groups at one PC, lowest PC first, so waves that diverged on scalar branches
   reconverge; s_barrier holds a wave until every live wave of its workgroup reached a barrier;
 - every ready wave runs: a group that branches backwards once its turn is used (POLL_STEPS
@@ -52,7 +53,7 @@ STALL_STEPS = 2048
 class Dispatch:
     def __init__(self, session, kernel, *, grid, workgroup, kernarg_address, packet_address,
                  queue_address=0, dispatch_id=0, private_segment_size=0, group_segment_size=0,
-                 watchdog_instructions=None):
+                 global_sync=None, watchdog_instructions=None):
         from core.isa.launch import DispatchStats
         self.session = session
         self.arena = session.arena
@@ -65,6 +66,7 @@ class Dispatch:
         self.packet_address = packet_address
         self.queue_address = queue_address
         self.dispatch_id = dispatch_id
+        self.global_sync = global_sync
         private = max(self.desc.private_segment_size, private_segment_size)
         if self.desc.uses_dynamic_stack:
             private += DYNAMIC_STACK_BYTES
@@ -232,6 +234,9 @@ class Scheduler:
         if candidates.size == 0:
             if not w.live.any():
                 return None, 0, 0, False
+            # Every live wave waits. At GWS, the rest of the grid may not be resident yet.
+            if w.parked[w.live].any() and self._admit(self.d.total_groups):
+                return self._pick_group(steps)
             raise self._deadlock()
         pcs = w.pc[candidates]
         if self.turns:
@@ -290,10 +295,16 @@ class Scheduler:
 
     def _deadlock(self):
         w = self.chunk.waves
-        wave = int(np.flatnonzero(w.live)[0])
+        stuck = np.flatnonzero(w.live)
+        parked = w.parked[stuck]
+        wave = int(stuck[np.argmax(parked)] if parked.any() else stuck[0])
+        if parked.any():
+            reason = (f"GWS deadlock: {int(parked.sum())} waves wait at GWS resource "
+                      f"{int(w.gws_resource[wave])} for waves that never arrive")
+        else:
+            reason = "s_barrier deadlock: waves wait for waves that never arrive"
         wg = self.chunk.workgroup_ids[w.workgroup[wave]]
-        return illegal_instruction("s_barrier deadlock: waves wait for waves that never arrive",
-                                   kernel=self.d.name, pc=int(w.pc[wave]),
+        return illegal_instruction(reason, kernel=self.d.name, pc=int(w.pc[wave]),
                                    workgroup=tuple(int(x) for x in wg),
                                    wave=int(w.wave_in_group[wave]))
 
