@@ -37,7 +37,7 @@ def test_the_packet_group_segment_is_static_plus_dynamic_lds(code_object, tmp_pa
     assert not [e for e in _events(trace) if e["event"] == "launch_warning"]
 
 
-def test_a_group_segment_smaller_than_the_kernels_static_lds_runs_as_on_a_gpu(code_object, tmp_path):
+def test_a_group_segment_below_the_kernels_static_lds_runs_as_on_a_gpu(code_object, tmp_path):
     """The CP allocates what the packet asks: LDS reads past it give 0. SoftGPU says so."""
     trace = tmp_path / "trace.jsonl"
     proc = cprog.check("aql_lds.c", code_object, "too_small", timeout=300, SOFTGPU_TRACE=trace)

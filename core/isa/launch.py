@@ -22,7 +22,7 @@ import sys
 from dataclasses import dataclass
 
 from core import trace
-from core.isa.faults import KernelFault, launch_fault  # noqa: F401  (KernelFault: part of this module's API)
+from core.isa.faults import KernelFault, launch_fault  # noqa: F401  (KernelFault: API)
 from core.isa.layout import MAX_LDS_BYTES, layout
 from softgpu_shim.hsa_abi import Status
 

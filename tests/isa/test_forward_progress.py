@@ -91,7 +91,8 @@ def test_decoupled_look_back_scan_equals_cumsum(session, opt, tiles):
     co = compile_hip("forward_progress.hip", opt=opt)
     _, out, status, counter = launch(
         session, co, "lookback_scan",
-        [data, np.zeros(n, np.uint32), np.zeros(tiles, np.uint64), np.zeros(1, np.uint32), np.uint32(n)],
+        [data, np.zeros(n, np.uint32), np.zeros(tiles, np.uint64), np.zeros(1, np.uint32),
+         np.uint32(n)],
         tiles * size, size, watchdog_instructions=WATCHDOG)
     np.testing.assert_array_equal(out, np.cumsum(data, dtype=np.uint32))
     assert counter[0] == tiles

@@ -26,8 +26,9 @@ def _rounds(session, co, sync, groups, size, rounds, **kw):
     """gws_grid_rounds with workgroups that reach each barrier at different times: (slots, out)."""
     delays = (np.arange(groups) * 37 % 11 * 20).astype(np.int32)
     slots, out, _, _ = launch(session, co, "gws_grid_rounds",
-                              [np.zeros(groups, np.int32), np.zeros(rounds * groups * size, np.int32),
-                               delays, np.zeros(groups * size, np.int32), np.int32(rounds)],
+                              [np.zeros(groups, np.int32),
+                               np.zeros(rounds * groups * size, np.int32), delays,
+                               np.zeros(groups * size, np.int32), np.int32(rounds)],
                               groups * size, size, global_sync=sync,
                               watchdog_instructions=WATCHDOG, **kw)
     return slots, out
