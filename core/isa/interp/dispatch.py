@@ -269,9 +269,10 @@ class Scheduler:
         live = int(np.count_nonzero(w.live))
         if live != self.live_seen:
             self.live_seen, self.progress_step = live, steps
-        if steps - self.progress_step >= STALL_STEPS and self._admit_waited_for():
-            self.progress_step = steps
-            return True
+        if steps - self.progress_step >= STALL_STEPS:
+            self.progress_step = steps          # admitted or not, look again STALL_STEPS later
+            if self._admit_waited_for():
+                return True
         if uniform:
             return False                # nobody else to hand the turn to
         self.turns += 1
