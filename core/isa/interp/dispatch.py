@@ -78,7 +78,8 @@ class Dispatch:
         agent = getattr(kernel, "agent", None)
         self.memory = DeviceMemory(session, agent)
         self.counts = [-(-g // w) for g, w in zip(self.grid, self.wgsize)]
-        self.total_groups = self.counts[0] * self.counts[1] * self.counts[2]
+        self.total_workgroups = self.counts[0] * self.counts[1] * self.counts[2]
+        self.workgroups_done = 0        # read by the progress display while run() goes on
         self.waves_per_group = -(-int(np.prod(self.wgsize)) // self.desc.lanes)
         spec = agent.spec if agent is not None else session.profile.gpu
         self.resident_limit = resident_workgroups(spec, self.desc, self.waves_per_group,
@@ -94,7 +95,7 @@ class Dispatch:
     def take(self, count):
         """The next `count` workgroup ids not yet admitted (fewer at the end of the grid)."""
         first = self.next_group
-        self.next_group = min(self.total_groups, first + max(0, count))
+        self.next_group = min(self.total_workgroups, first + max(0, count))
         return np.arange(first, self.next_group, dtype=np.int64)
 
     # ---- chunking ----------------------------------------------------------------------
@@ -106,12 +107,13 @@ class Dispatch:
         group_bytes = wave_bytes * self.waves_per_group + self.lds_bytes
         per_chunk = max(1, CHUNK_STATE_BYTES // group_bytes)
         try:
-            while self.next_group < self.total_groups:
+            while self.next_group < self.total_workgroups:
                 Scheduler(self, Chunk(self, self.take(per_chunk))).run()
                 self.stats.batches += 1
+                self.workgroups_done = self.next_group
         finally:
             self.scratch.close()
-        self.stats.workgroups = self.total_groups
+        self.stats.workgroups = self.total_workgroups
         self.stats.seconds = time.perf_counter() - start
         return self.stats
 
@@ -235,7 +237,7 @@ class Scheduler:
             if not w.live.any():
                 return None, 0, 0, False
             # Every live wave waits. At GWS, the rest of the grid may not be resident yet.
-            if w.parked[w.live].any() and self._admit(self.d.total_groups):
+            if w.parked[w.live].any() and self._admit(self.d.total_workgroups):
                 return self._pick_group(steps)
             raise self._deadlock()
         pcs = w.pc[candidates]
@@ -256,7 +258,7 @@ class Scheduler:
     def _turn_over(self, w, idx, inst, uniform, steps, sleeping):
         """After a redirect: end the running group's turn (True: pick again) when it slept, or
         branched backwards having used its turn; account for chunks waiting on workgroups."""
-        if uniform and self.d.next_group >= self.d.total_groups:
+        if uniform and self.d.next_group >= self.d.total_workgroups:
             self.turn_start = steps     # alone, and nothing left to admit: nothing to decide
             return False
         if not sleeping:
