@@ -54,6 +54,19 @@ def test_a_workgroup_waits_for_a_later_workgroup(session, opt):
     assert flag[0] == 1234
 
 
+def test_a_workgroup_waits_for_the_last_of_many_chunks(session):
+    # 64 workgroups a chunk (see BIG_PRIVATE); the first waits for the 400th while the rest
+    # finish, as a GPU holding 1152 such workgroups keeps dispatching around it.
+    groups, size = 400, 64
+    flag, out = launch(session, _opencl("-O2", 32), "group_handoff",
+                       [np.zeros(1, np.int32), np.zeros(groups * size, np.int32)],
+                       groups * size, size, private_segment_size=BIG_PRIVATE,
+                       watchdog_instructions=WATCHDOG)
+    want = np.repeat(np.arange(groups), size)
+    want[:size] = 1234
+    np.testing.assert_array_equal(out, want)
+
+
 @pytest.mark.parametrize("private", [0, BIG_PRIVATE], ids=["one-chunk", "beyond-a-chunk"])
 def test_every_workgroup_waits_for_the_next_one(session, private):
     # 160 workgroups of 64 fit a 72-CU gfx1030 at once (16 a CU); with 512 KiB of scratch a

@@ -84,6 +84,10 @@ class Dispatch:
         spec = agent.spec if agent is not None else session.profile.gpu
         self.resident_limit = resident_workgroups(spec, self.desc, self.waves_per_group,
                                                   self.lds_bytes)
+        lanes = self.desc.lanes
+        wave_bytes = self.desc.nvgpr * lanes * 4 + self.private_bytes * lanes + 1024
+        group_bytes = wave_bytes * self.waves_per_group + self.lds_bytes
+        self.per_chunk = max(1, CHUNK_STATE_BYTES // group_bytes)      # workgroups a chunk holds
         self.next_group = 0             # workgroups are admitted in dispatch order, as CP does
         self.stores = 0                 # memory writes other waves can see (turn accounting)
         self.last_waves = None          # the previous chunk's state, recycled by the next
@@ -102,13 +106,9 @@ class Dispatch:
     def run(self):
         from core.isa.interp.chunk import Chunk
         start = time.perf_counter()
-        lanes = self.desc.lanes
-        wave_bytes = self.desc.nvgpr * lanes * 4 + self.private_bytes * lanes + 1024
-        group_bytes = wave_bytes * self.waves_per_group + self.lds_bytes
-        per_chunk = max(1, CHUNK_STATE_BYTES // group_bytes)
         try:
             while self.next_group < self.total_workgroups:
-                Scheduler(self, Chunk(self, self.take(per_chunk))).run()
+                Scheduler(self, Chunk(self, self.take(self.per_chunk))).run()
                 self.stats.batches += 1
                 self.workgroups_done = self.next_group
         finally:
@@ -282,11 +282,12 @@ class Scheduler:
         return True
 
     def _admit_waited_for(self):
-        """The chunk made no progress for STALL_STEPS: admit as many workgroups as are
-        resident (doubling), within what the GPU holds at once."""
+        """The chunk made no progress for STALL_STEPS: admit another chunk's worth of
+        workgroups, or as many as are resident if more (doubling), within what the GPU holds
+        at once; as on a GPU, the ones that finished no longer count."""
         w = self.chunk.waves
         resident = np.unique(w.workgroup[w.live]).size
-        return self._admit(min(max(resident, 1), self.d.resident_limit - resident))
+        return self._admit(min(max(resident, self.d.per_chunk), self.d.resident_limit - resident))
 
     def _admit(self, count):
         """Admit up to `count` more workgroups; False if none was left to admit."""
