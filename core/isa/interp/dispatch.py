@@ -13,7 +13,7 @@ Holds five invariants:
 - waves run in groups at one PC, lowest PC first, so waves that diverged on scalar branches
   reconverge; s_barrier holds a wave until every live wave of its workgroup reached a barrier;
 - every ready wave runs: a group that branches backwards once its turn is used (POLL_STEPS
-  if it wrote no memory other waves see, SLICE_STEPS if it did), or sleeps (s_sleep), yields,
+  if it stored nothing to device memory, SLICE_STEPS if it did), or sleeps (s_sleep), yields,
   and the waves that waited longest go next (lowest PC first among them; waves of any turn
   standing at that PC join the group), so a wave polling a flag never starves the wave that
   will set it;
@@ -40,8 +40,8 @@ CHUNK_STATE_BYTES = 64 << 20
 DEFAULT_WATCHDOG = 1 << 26          # instructions per wave
 DYNAMIC_STACK_BYTES = 16 << 10      # per work-item, when the kernel's stack size is not static
 # Turns: a group of waves that branches backwards gives waves at other PCs their turn after
-# POLL_STEPS steps if it wrote no memory other waves see since its turn began (it polls), after
-# SLICE_STEPS otherwise; at once at s_sleep. Straight-line code is never cut. A turn costs one
+# POLL_STEPS steps if it stored nothing to device memory (stores and atomics; LDS does not
+# count) since its turn began (it polls), after SLICE_STEPS otherwise; at once at s_sleep. Straight-line code is never cut. A turn costs one
 # scheduler pick (~20 us), a polling loop iteration a few steps.
 POLL_STEPS = 16
 SLICE_STEPS = 256
@@ -89,7 +89,7 @@ class Dispatch:
         group_bytes = wave_bytes * self.waves_per_group + self.lds_bytes
         self.per_chunk = max(1, CHUNK_STATE_BYTES // group_bytes)      # workgroups a chunk holds
         self.next_group = 0             # workgroups are admitted in dispatch order, as CP does
-        self.stores = 0                 # memory writes other waves can see (turn accounting)
+        self.stores = 0                 # device memory stores and atomics (turn accounting)
         self.last_waves = None          # the previous chunk's state, recycled by the next
         self.scratch = ScratchBlocks(self.arena, self.name)
 
