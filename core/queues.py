@@ -10,7 +10,11 @@ Holds four invariants:
   with the C side before its pointer is handed out and unregistered before its memory
   is freed;
 - a queue's packet processor (made by `processor_factory`) is closed before the
-  queue's memory goes away, at hsa_queue_destroy or at hsa_shut_down.
+  queue's memory goes away, at hsa_queue_destroy or at hsa_shut_down;
+- as in ROCr, an agent has at most one cooperative queue (the one with GWS): every
+  hsa_queue_create of type COOPERATIVE returns it, whatever size and callback it asks for
+  (the queue has the agent's minimum size and ROCr's default error handling), and it goes
+  away at the destroy that matches the last create.
 
 Interface for the packet processor (the AQL part):
 - `session.queues.processor_factory = callable(queue) -> object with close()`: called
@@ -21,7 +25,8 @@ Interface for the packet processor (the AQL part):
   (packets), `ring_address`, `doorbell_signal`, `read_index()`,
   `store_read_index(i)`, `write_index()`, `inactive`, `profiling` (settable; mirrors
   AMD_QUEUE_PROPERTIES_ENABLE_PROFILING), `error_status`, `enter_error_state(status)`,
-  `has_error_callback`, `call_error_callback(status)`, `soft`.
+  `has_error_callback`, `call_error_callback(status)`, `soft`, `global_sync` (the
+  core.isa.global_sync.GlobalSync of a hardware queue; GWS only on a cooperative one).
 - `session.queues.get(address)` resolves an hsa_queue_t* (an int, or a cffi pointer).
 """
 import itertools
@@ -29,6 +34,7 @@ import threading
 
 from core import signals
 from core.errors import HsaError, InvalidArgument, InvalidQueue, InvalidQueueCreation, OutOfResources
+from core.isa.global_sync import GlobalSync
 from core.native import ffi, lib
 from softgpu_shim.hsa_abi import AQL_PACKET_SIZE, HsaQueueFeature, HsaQueueType
 
@@ -69,6 +75,8 @@ class Queue:
         self.priority = None
         self.cu_mask = None                   # None: every CU enabled
         self.processor = None
+        self.global_sync = None if soft else GlobalSync(gws=queue_type == HsaQueueType.COOPERATIVE)
+        self.references = 1                   # creates not yet matched by a destroy (cooperative)
         self._profiling = False
 
     def read_index(self):
@@ -116,6 +124,7 @@ class Queues:
         self.on_create = []
         self.on_destroy = []
         self._by_address = {}
+        self._cooperative = {}                # agent -> its shared cooperative queue
         self._lock = threading.Lock()
 
     # -- resolution --------------------------------------------------------------------
@@ -144,8 +153,17 @@ class Queues:
         if not agent.is_gpu:
             raise HsaError("the CPU agent has no AQL packet processor")
         spec = agent.spec
-        if queue_type == HsaQueueType.COOPERATIVE and not spec.get("cooperative_queues", False):
-            raise InvalidQueueCreation("the agent has no cooperative (GWS) queues")
+        if queue_type == HsaQueueType.COOPERATIVE:
+            if not spec.get("cooperative_queues", False):
+                raise InvalidQueueCreation("the agent has no cooperative (GWS) queues")
+            with self._lock:
+                shared = self._cooperative.get(agent)
+                if shared is not None:
+                    shared.references += 1
+                    return shared
+            # ROCr makes it as an internal queue: the agent's minimum size, default handler.
+            size, error_callback = spec["queue_min_size"], None
+            private_segment_size = DEFAULT_PRIVATE_SEGMENT
         if size > spec["queue_max_size"]:
             raise OutOfResources(f"queue size {size} exceeds the agent's {spec['queue_max_size']}")
         if size < spec["queue_min_size"]:
@@ -169,6 +187,9 @@ class Queues:
             except BaseException:
                 self.destroy(queue.address)
                 raise
+        if queue_type == HsaQueueType.COOPERATIVE:
+            with self._lock:
+                self._cooperative[agent] = queue
         return queue
 
     def create_soft(self, region_handle, size, queue_type, features, doorbell_signal):
@@ -214,13 +235,18 @@ class Queues:
         queue.inactive = True
         queue.wake()
 
-    def destroy(self, pointer):
+    def destroy(self, pointer, all_references=False):
         queue = self.get(pointer)
         with self._lock:
             # Two racing destroys: exactly one gets past this point.
             if self._by_address.get(queue.address) is not queue:
                 raise InvalidQueue(f"{queue.address:#x} is not a live queue")
+            queue.references -= 1
+            if queue.references > 0 and not all_references:
+                return                        # a cooperative queue others still hold
             del self._by_address[queue.address]
+            if self._cooperative.get(queue.agent) is queue:
+                del self._cooperative[queue.agent]
         lib.sg_queue_unregister(queue.address)
         queue.inactive = True
         for hook in self.on_destroy:
@@ -239,4 +265,4 @@ class Queues:
 
     def close(self):
         for queue in list(self):
-            self.destroy(queue.address)
+            self.destroy(queue.address, all_references=True)

@@ -1,4 +1,6 @@
 """Unmodified HSA programs dispatch real kernels through AQL queues (C tests)."""
+import json
+
 import pytest
 
 from tests.support import cprog
@@ -21,6 +23,39 @@ def test_packets(code_object, test):
                                   "unknown_kernel", "memory_fault", "trap", "dependency_destroyed"])
 def test_packet_errors_reach_the_error_callback(code_object, case):
     cprog.check("aql_errors.c", code_object, case, timeout=300)
+
+
+def _events(trace):
+    return [json.loads(line) for line in trace.read_text().splitlines()]
+
+
+def test_the_packet_group_segment_is_static_plus_dynamic_lds(code_object, tmp_path):
+    """24 KiB static + dynamic LDS: the packet's size (symbol's static size + dynamic bytes)
+    is the whole request, not added to the static size again."""
+    trace = tmp_path / "trace.jsonl"
+    cprog.check("aql_lds.c", code_object, "static_dynamic", timeout=300, SOFTGPU_TRACE=trace)
+    assert not [e for e in _events(trace) if e["event"] == "launch_warning"]
+
+
+def test_a_group_segment_below_the_kernels_static_lds_runs_as_on_a_gpu(code_object, tmp_path):
+    """The CP allocates what the packet asks: LDS reads past it give 0. SoftGPU says so."""
+    trace = tmp_path / "trace.jsonl"
+    proc = cprog.check("aql_lds.c", code_object, "too_small", timeout=300, SOFTGPU_TRACE=trace)
+    assert "lds_static_dynamic uses" in proc.stderr and "group_segment_size is 0" in proc.stderr
+    warning, = [e for e in _events(trace) if e["event"] == "launch_warning"]
+    assert warning["kernel"] == "lds_static_dynamic" and warning["group_segment_size"] == 0
+    assert warning["static_group_segment_size"] >= 6144 * 4
+
+
+def test_a_group_segment_larger_than_the_agent_holds_names_the_kernel(code_object, tmp_path):
+    trace = tmp_path / "trace.jsonl"
+    cprog.check("aql_lds.c", code_object, "too_large", timeout=300, SOFTGPU_TRACE=trace)
+    error, = [e for e in _events(trace) if e["event"] == "queue_error"]
+    report = error["report"]
+    assert error["status_name"] == "ERROR_INVALID_ALLOCATION"
+    assert report["kernel"] == "lds_static_dynamic"
+    assert report["pc"] and report["instruction"]         # the kernel's entry and first instruction
+    assert "65540 bytes of group segment" in report["reason"]
 
 
 def test_unhandled_fault_aborts_like_rocr(code_object, tmp_path):

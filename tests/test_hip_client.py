@@ -17,6 +17,7 @@ import pytest
 
 from tests.kernels.checks import EXACT, Ulps
 from tests.support import cprog
+from tests.support.profiles import cooperative_gfx1030
 from tests.support.paths import ROOT
 
 HIP_TESTS = os.path.join(ROOT, "tests", "hip")
@@ -89,6 +90,28 @@ def test_hip_memory_pitched_pinned_registered_managed(tmp_path):
     recorded = check_ok("hip_memory.cpp", tmp_path=tmp_path, marker="HIP MEMORY OK")
     # HIP sends pitched 2D/3D copies to hsa_amd_memory_async_copy_rect.
     assert any(e["event"] == "async" and e["op"] == "copy_rect" for e in recorded)
+
+
+def test_kernels_with_more_than_32_kib_of_static_lds(tmp_path):
+    """HIP's dispatch packet holds static plus dynamic LDS: a kernel with 40 KiB of static
+    shared memory, and one with 32 KiB static and 16 KiB dynamic, get exactly that."""
+    recorded = check_ok("hip_lds.cpp", tmp_path=tmp_path, marker="HIP LDS OK")
+    assert not [e for e in recorded if e["event"] == "launch_warning"]
+    assert {"_Z10big_staticPi", "_Z18static_and_dynamicPi"} <= {
+        e.get("kernel") for e in recorded if e["event"] == "dispatch"}
+
+
+def test_cooperative_launch_syncs_the_whole_grid(tmp_path):
+    """HIP sees cooperative queues, initialises GWS with its own kernel on the cooperative
+    queue, and grid.sync() (ds_gws_barrier) holds every workgroup until all arrive."""
+    trace = tmp_path / "trace.jsonl"
+    proc = run(hip_program("hip_cooperative.cpp"), trace=trace,
+               SOFTGPU_PROFILE=cooperative_gfx1030(tmp_path))
+    assert proc.returncode == 0 and "HIP COOPERATIVE OK" in proc.stdout, proc.stdout + proc.stderr
+    recorded = events(trace)
+    assert not [e for e in recorded if e["event"] in ("internal", "unsupported")]
+    kernels = [e.get("kernel") for e in recorded if e["event"] == "dispatch"]
+    assert "__amd_rocclr_gwsInit" in kernels and "_Z11grid_roundsPjS_S_i" in kernels
 
 
 @pytest.mark.parametrize("opt", ["-O2", "-O0"])

@@ -6,6 +6,7 @@ import pytest
 
 from softgpu_shim.hsa_abi import AmdQueueProperties, HsaQueueType, Status
 from tests.support import cprog
+from tests.support.profiles import cooperative_gfx1030
 from tests.support.paths import LIBRARY
 
 ERROR_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
@@ -14,6 +15,10 @@ ERROR_CALLBACK = ctypes.CFUNCTYPE(None, ctypes.c_int, ctypes.c_void_p, ctypes.c_
 @pytest.mark.parametrize("program", ["queue_api.c", "queue_index.c"])
 def test_c_program(program):
     cprog.check(program)
+
+
+def test_cooperative_queue_is_one_shared_reference_counted_queue(tmp_path):
+    cprog.check("queue_cooperative.c", SOFTGPU_PROFILE=cooperative_gfx1030(tmp_path))
 
 
 class HsaAgent(ctypes.Structure):

@@ -107,6 +107,8 @@ def signature(ops, markers):
     """Map printed operands to fields: markers maps (regfile, number) -> field name."""
     sig = []
     for tok in ops:
+        if tok == "gds":
+            continue                            # a modifier alone: ds_gws_sema_v gds
         reg = parse_reg(tok)
         if reg and (reg[0], reg[1]) in markers:
             sig.append((markers[(reg[0], reg[1])], reg[0], reg[2]))
@@ -257,7 +259,9 @@ def ds(op, variant, lit=None):
     dst = DST if "dst" in variant else 0
     d0 = SRC1 if "data0" in variant else 0
     d1 = SRC2 if "data1" in variant else 0
-    return [0x36 << 26 | op << 18, dst << 24 | d1 << 16 | d0 << 8 | SRC0]
+    addr = 0 if "noaddr" in variant else SRC0
+    gds = 1 << 17 if "gds" in variant else 0
+    return [0x36 << 26 | op << 18 | gds, dst << 24 | d1 << 16 | d0 << 8 | addr]
 
 
 def flat(seg, saddr):
@@ -334,6 +338,11 @@ def build_tables():
     ds_variants = [tuple(f for f, keep in zip(("dst", "data0", "data1"), bits) if keep)
                    for bits in ((1, 1, 1), (1, 1, 0), (1, 0, 0), (0, 1, 1), (0, 1, 0),
                                 (0, 0, 0), (1, 0, 1))]
+    # Opcodes without an address (ds_append/ds_consume, the addtid pair, ds_nop) or that
+    # llvm decodes only with the gds bit (ds_gws_*, whose data VGPR sits in the addr field,
+    # ds_ordered_count).
+    ds_variants += [("dst", "gds"), ("dst", "noaddr"), ("data0", "noaddr"), ("gds",),
+                    ("gds", "noaddr"), ("noaddr",)]
     tables["DS"] = learn(range(0x100), ds, ds_variants,
                          {("v", DST): "vdst", ("v", SRC0): "addr", ("v", SRC1): "data0",
                           ("v", SRC2): "data1"})

@@ -6,8 +6,9 @@ Holds two invariants:
 - anything the packet processor cannot execute is a PacketError carrying the status
   ROCr's queue error handler reports for it (INVALID_PACKET_FORMAT for malformed
   headers and unknown types, INCOMPATIBLE_ARGUMENTS for bad dimensions,
-  INVALID_ARGUMENT for oversized workgroups, INVALID_ALLOCATION for group memory,
-  INVALID_CODE_OBJECT for an unknown kernel object).
+  INVALID_ARGUMENT for oversized workgroups, INVALID_CODE_OBJECT for an unknown kernel
+  object); a group segment larger than the agent holds is refused at launch, once the
+  kernel is known, with INVALID_ALLOCATION and a report naming it (core.isa.launch).
 """
 from dataclasses import dataclass
 
@@ -101,9 +102,6 @@ class KernelDispatch:
                 w > m for w, m in zip(self.workgroup, limits.workgroup_max_dim)):
             raise PacketError(f"workgroup {self.workgroup} exceeds the agent's limits",
                               Status.ERROR_INVALID_ARGUMENT)
-        if self.group_segment_size > limits.group_segment_max:
-            raise PacketError(f"group segment of {self.group_segment_size} bytes exceeds "
-                              f"{limits.group_segment_max}", Status.ERROR_INVALID_ALLOCATION)
         if self.kernel_object == 0:
             raise PacketError("kernel_object is NULL", Status.ERROR_INVALID_CODE_OBJECT)
 

@@ -147,7 +147,8 @@ class PacketProcessor:
             packet_address=queue.ring_address + (index % queue.size) * AQL_PACKET_SIZE,
             queue_address=queue.address, dispatch_id=index,
             private_segment_size=packet.private_segment_size,
-            group_segment_size=packet.group_segment_size)
+            group_segment_size=packet.group_segment_size,
+            group_segment_limit=self.limits.group_segment_max, global_sync=queue.global_sync)
         trace.span("dispatch", start, queue=queue.id, dispatch_id=index, kernel=kernel.name,
                    grid=packet.grid, workgroup=packet.workgroup, waves=stats.waves,
                    workgroups=stats.workgroups, lane_instructions=stats.lane_instructions,

@@ -7,7 +7,9 @@ ci/gen/isa_tables.py from llvm-mc-15 / llvm-objdump-15 and never edited by hand.
 Shared by every engine tier: the decoder and its instruction records (with the image
 instructions' operand layout, `core.isa.mimg`), the ALU's ops and
 declared operand types (`core.isa.alu`), the launch layout a kernel descriptor asks for
-(`core.isa.layout`), the flat apertures (`core.isa.apertures`) and kernel faults
-(`core.isa.faults`). The tiers sit side by side: `core.isa.interp` (numpy, the oracle).
+(`core.isa.layout`), the flat apertures (`core.isa.apertures`), kernel faults
+(`core.isa.faults`), how many workgroups the GPU holds at once (`core.isa.occupancy`) and a
+queue's GWS and GDS state (`core.isa.global_sync`). The tiers sit side by side:
+`core.isa.interp` (numpy, the oracle).
 `core.isa.launch.run_dispatch` is the one way in.
 """

@@ -1,10 +1,13 @@
-"""Kernel faults: what the engine raises when a wave does something hardware would trap on.
+"""Kernel faults: what the engine raises when a wave does something hardware would trap on,
+or when a dispatch cannot start at all.
 
-Holds two invariants:
+Holds three invariants:
 - a fault is raised before the faulting access touches memory, so nothing outside the
   faulting access is ever written;
 - every fault carries a complete report (kernel, pc, instruction, workgroup, wave, lane,
-  address, reason) that the packet processor hands to the queue's error callback and the trace.
+  address, reason) that the packet processor hands to the queue's error callback and the trace;
+- a launch fault (raised before any wave ran) names the kernel, its entry as pc and the
+  entry's first instruction, so a refused dispatch still says which kernel and why.
 """
 from core.errors import HsaError
 from softgpu_shim.hsa_abi import Status
@@ -13,8 +16,8 @@ REPORT_FIELDS = ("kernel", "pc", "instruction", "workgroup", "wave", "lane", "ad
 
 
 class KernelFault(HsaError):
-    """A wave faulted. `.status` is MEMORY_APERTURE_VIOLATION, ILLEGAL_INSTRUCTION or
-    EXCEPTION (s_trap)."""
+    """A wave faulted, or the dispatch could not start. `.status` is MEMORY_APERTURE_VIOLATION,
+    ILLEGAL_INSTRUCTION, EXCEPTION (s_trap) or, for a launch, INVALID_ALLOCATION."""
 
     def __init__(self, reason, status=Status.ERROR_ILLEGAL_INSTRUCTION, **report):
         self.report = {field: report.get(field) for field in REPORT_FIELDS}
@@ -41,3 +44,8 @@ def memory_fault(reason, **report):
 
 def illegal_instruction(reason, **report):
     return KernelFault(reason, Status.ERROR_ILLEGAL_INSTRUCTION, **report)
+
+
+def launch_fault(reason, kernel, entry, instruction, status=Status.ERROR_ILLEGAL_INSTRUCTION):
+    """A dispatch refused before any instruction ran: the report points at the kernel's entry."""
+    return KernelFault(reason, status, kernel=kernel, pc=entry, instruction=instruction)

@@ -1,18 +1,32 @@
 """The one launch interface of the ISA engine: run one kernel dispatch on the software GPU.
 
-Holds four invariants:
+Holds five invariants:
 - a dispatch reads everything hardware reads from device memory: the kernel descriptor,
   the code, the kernarg segment and the AQL packet at `packet_address` (code object v4
   device libraries read grid and workgroup sizes through the dispatch pointer);
 - a dispatch either completes or raises KernelFault with a report; it never raises any
   other exception for anything the kernel does, and never writes memory outside the
   faulting access;
+- the packet's group_segment_size is the workgroup's whole LDS (core.isa.layout); one larger
+  than the agent holds is refused before any wave runs (INVALID_ALLOCATION, reported at the
+  kernel's entry); one smaller than the kernel's static use runs as on hardware, with a
+  warning (trace event `launch_warning`, and one stderr line per kernel unless SOFTGPU_QUIET=1);
+- waves and workgroups progress as on hardware: every resident wave runs, whatever the others
+  wait for, and the workgroups a GPU of the profile holds at once are resident together, so
+  kernels that wait on other waves or workgroups (flags, look-back scans, grid barriers) end;
 - every engine tier is reached through `run_dispatch` and nothing else (the packet
   processors, the tests and the benchmarks all call it).
 """
+import os
+import sys
 from dataclasses import dataclass
 
-from core.isa.faults import KernelFault  # noqa: F401  (part of this module's API)
+from core import trace
+from core.isa.faults import KernelFault, launch_fault  # noqa: F401  (KernelFault: API)
+from core.isa.layout import MAX_LDS_BYTES, layout
+from softgpu_shim.hsa_abi import Status
+
+_warned = set()         # (kernel name, entry) pairs whose LDS shortfall was written to stderr
 
 
 @dataclass
@@ -29,28 +43,33 @@ class DispatchStats:
 
 def run_dispatch(session, kernel, *, grid, workgroup, kernarg_address, packet_address,
                  queue_address=0, dispatch_id=0, private_segment_size=0, group_segment_size=0,
-                 watchdog_instructions=None):
+                 group_segment_limit=MAX_LDS_BYTES, global_sync=None, watchdog_instructions=None):
     """Run `kernel` (a core.loader LoadedKernel) over `grid` work-items in `workgroup` groups.
 
     grid, workgroup: 3-tuples of work-item counts (grid need not be a multiple of workgroup:
     the last workgroups are partial, as in HSA). kernarg_address: device address of the
     kernarg segment. packet_address: device address of the kernel dispatch packet (the
-    dispatch pointer user SGPR points there). private_segment_size / group_segment_size:
-    bytes per work-item / per workgroup requested by the packet (the descriptor's static
-    sizes are added). watchdog_instructions: fault after this many instructions per wave
-    (None: the engine's default).
-    Returns DispatchStats. Raises KernelFault (status MEMORY_APERTURE_VIOLATION or
-    ILLEGAL_INSTRUCTION, `.report` dict: kernel, pc, instruction, workgroup, wave, lane,
-    address, reason).
+    dispatch pointer user SGPR points there). private_segment_size: bytes per work-item the
+    packet requests (at least the descriptor's static size is given). group_segment_size:
+    the packet's LDS bytes per workgroup, static and dynamic together (HSA, as ROCr and HIP
+    fill it); group_segment_limit: the most the agent holds (the profile's lds_bytes).
+    global_sync: the queue's core.isa.global_sync.GlobalSync (GWS resources and GDS), None
+    for a queue that has none. watchdog_instructions: fault after this many instructions per
+    wave (None: the engine's default).
+    Returns DispatchStats. Raises KernelFault (status MEMORY_APERTURE_VIOLATION,
+    ILLEGAL_INSTRUCTION, EXCEPTION or INVALID_ALLOCATION, `.report` dict: kernel, pc,
+    instruction, workgroup, wave, lane, address, reason).
     """
     from core import progress
     from core.capture import recorder
     from core.isa.interp.dispatch import Dispatch
+    _check_launch(session, kernel, grid, workgroup, group_segment_size, group_segment_limit)
     arguments = dict(grid=grid, workgroup=workgroup, kernarg_address=kernarg_address,
                      packet_address=packet_address, queue_address=queue_address,
                      dispatch_id=dispatch_id, private_segment_size=private_segment_size,
                      group_segment_size=group_segment_size)
-    dispatch = Dispatch(session, kernel, watchdog_instructions=watchdog_instructions, **arguments)
+    dispatch = Dispatch(session, kernel, watchdog_instructions=watchdog_instructions,
+                        global_sync=global_sync, **arguments)
     capture = recorder.begin(session, kernel, arguments)
     # Every tier's dispatch counts `workgroups_done` of `total_workgroups` as it goes.
     with progress.shown(dispatch.name, dispatch.total_workgroups, lambda: dispatch.workgroups_done):
@@ -63,3 +82,42 @@ def run_dispatch(session, kernel, *, grid, workgroup, kernarg_address, packet_ad
     if capture is not None:
         capture.finish(stats=stats)
     return stats
+
+
+def _check_launch(session, kernel, grid, workgroup, group_segment_size, group_segment_limit):
+    name = getattr(kernel, "name", None) or "kernel"
+    desc = layout(kernel)
+
+    def refuse(reason, status=Status.ERROR_ILLEGAL_INSTRUCTION):
+        return launch_fault(reason, name, desc.entry, _first_instruction(session, desc), status)
+
+    sizes = tuple(grid) + tuple(workgroup)
+    if min(int(v) for v in sizes) < 1:
+        raise refuse(f"grid {tuple(grid)} and workgroup {tuple(workgroup)} must be positive")
+    if group_segment_size > group_segment_limit:
+        raise refuse(f"the dispatch asks for {group_segment_size} bytes of group segment (LDS) "
+                     f"a workgroup; the agent holds {group_segment_limit}",
+                     Status.ERROR_INVALID_ALLOCATION)
+    static = desc.group_segment_size
+    if group_segment_size < static:
+        message = (f"{name} uses {static} bytes of LDS but its dispatch packet's "
+                   f"group_segment_size is {group_segment_size}: as on a GPU, each workgroup "
+                   f"gets {group_segment_size} (LDS accesses past it read 0 and drop writes)")
+        trace.event("launch_warning", kernel=name, group_segment_size=group_segment_size,
+                    static_group_segment_size=static, message=message)
+        if (name, desc.entry) not in _warned and os.environ.get("SOFTGPU_QUIET") != "1":
+            _warned.add((name, desc.entry))
+            sys.stderr.write(f"softgpu: warning: {message}\n")
+
+
+def _first_instruction(session, desc):
+    """The text of the kernel's first instruction, or None if its entry does not decode."""
+    from core.isa.decoder import DecodeError, decode
+    arena = session.arena
+    alloc = arena.find(desc.entry)
+    if alloc is None or desc.entry + 4 > alloc.end:
+        return None
+    try:
+        return decode(arena.bytes, desc.entry - arena.base, desc.entry, desc.wave64).text
+    except DecodeError:
+        return None

@@ -1,10 +1,19 @@
 """The launch layout a kernel descriptor asks for (AMDGPUUsage, code object v4/v5).
 
-Holds one invariant: every launch decision (wave size, VGPR budget, user/system SGPR layout,
-initial MODE, static LDS and scratch sizes) comes from the kernel descriptor the loader decoded
-from device memory, never from metadata, exactly as the command processor does.
+Holds two invariants:
+- every launch decision (wave size, VGPR budget, user/system SGPR layout, initial MODE,
+  static LDS and scratch sizes) comes from the kernel descriptor the loader decoded from
+  device memory, never from metadata, exactly as the command processor does;
+- a workgroup's LDS is what the dispatch packet's group_segment_size asks for, rounded up
+  to the allocation granule, and nothing else: the packet's size is the whole request
+  (static plus dynamic, as HIP and ROCr's own blits fill it), and the CP writes it to
+  COMPUTE_PGM_RSRC2.LDS_SIZE without looking at the descriptor's static size.
 """
 from dataclasses import dataclass
+
+# gfx10 LDS: 64 KiB a workgroup, allocated in granules of 128 dwords (LDS_SIZE's unit).
+MAX_LDS_BYTES = 64 << 10
+LDS_GRANULE = 512
 
 # User SGPR groups in the order ROCr loads them: (descriptor bit name, SGPRs).
 USER_SGPRS = (("private_segment_buffer", 4), ("dispatch_ptr", 2), ("queue_ptr", 2),
@@ -61,3 +70,10 @@ def layout(kernel):
 
 def user_sgpr_width(name):
     return dict(USER_SGPRS)[name]
+
+
+def lds_allocation(group_segment_size):
+    """Bytes of LDS a workgroup gets for a packet's group_segment_size. A request smaller
+    than the kernel's static use is not enlarged: on hardware, accesses past the allocation
+    read 0 and drop their writes, and so they do here."""
+    return -(-group_segment_size // LDS_GRANULE) * LDS_GRANULE

@@ -5,7 +5,7 @@ from _softgpu_hsa import ffi
 from core import runtime
 from core.errors import InvalidArgument
 from softgpu_shim.api.out import read_array, require_pointer, write, write_bytes
-from softgpu_shim.hsa_abi import HsaAmdQueuePriority
+from softgpu_shim.hsa_abi import HsaAmdQueuePriority, HsaQueueType
 from softgpu_shim.registry import export
 
 # CU masks longer than this many bits are refused rather than copied: no agent has
@@ -30,9 +30,11 @@ def hsa_queue_create(agent, size, type, callback, data, private_segment_size, gr
                      queue):
     require_pointer(queue, "queue")
     queues = runtime.require().queues
-    # The group segment size hint is ignored, as ROCr ignores it.
+    # The group segment size hint is ignored, as ROCr ignores it. The shared cooperative
+    # queue keeps ROCr's default error handling whoever asks for it.
     created = queues.create(agent.handle, size, type, private_segment_size)
-    created.error_callback = _error_callback(callback, created.address, data)
+    if created.type != HsaQueueType.COOPERATIVE:
+        created.error_callback = _error_callback(callback, created.address, data)
     _hand_out(queues, created, queue)
 
 

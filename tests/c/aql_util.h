@@ -84,8 +84,10 @@ static inline uint16_t aql_header(hsa_packet_type_t type) {
                       (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE));
 }
 
-static inline void aql_dispatch(hsa_queue_t *queue, uint64_t kernel_object, void *kernarg, uint32_t grid,
-                         uint16_t workgroup, hsa_signal_t completion) {
+/* A 1D kernel dispatch packet (no group or private segment), for a test to adjust and publish. */
+static inline hsa_kernel_dispatch_packet_t aql_dispatch_packet(uint64_t kernel_object, void *kernarg,
+                                                               uint32_t grid, uint16_t workgroup,
+                                                               hsa_signal_t completion) {
     hsa_kernel_dispatch_packet_t p;
     memset(&p, 0, sizeof p);
     p.header = aql_header(HSA_PACKET_TYPE_KERNEL_DISPATCH);
@@ -97,6 +99,12 @@ static inline void aql_dispatch(hsa_queue_t *queue, uint64_t kernel_object, void
     p.kernel_object = kernel_object;
     p.kernarg_address = kernarg;
     p.completion_signal = completion;
+    return p;
+}
+
+static inline void aql_dispatch(hsa_queue_t *queue, uint64_t kernel_object, void *kernarg, uint32_t grid,
+                         uint16_t workgroup, hsa_signal_t completion) {
+    hsa_kernel_dispatch_packet_t p = aql_dispatch_packet(kernel_object, kernarg, grid, workgroup, completion);
     aql_publish(queue, &p);
 }
 

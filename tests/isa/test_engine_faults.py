@@ -135,3 +135,19 @@ def test_corrupted_code_only_ever_completes_or_faults(session, monkeypatch):
         code[:] = original
     assert outcomes == {"completed", Status.ERROR_ILLEGAL_INSTRUCTION,
                         Status.ERROR_MEMORY_APERTURE_VIOLATION}
+
+
+def test_a_dispatch_refused_before_it_runs_names_the_kernels_entry(session):
+    from core.isa.decoder import decode
+    from tests.support.launch import loaded_kernel
+    co = compile_opencl(WILD_STORE, opt="-O2")
+    kernel = loaded_kernel(session, co, "wild")
+    first = decode(session.arena.bytes, kernel.entry - session.arena.base, kernel.entry, False).text
+    with pytest.raises(KernelFault) as caught:
+        launch(session, co, "wild", [np.zeros(64, np.int32), np.int32(1)], 64, 32,
+               group_segment_size=64 * 1024 + 1)
+    report = caught.value.report
+    assert caught.value.status == Status.ERROR_INVALID_ALLOCATION
+    assert (report["kernel"], report["pc"], report["instruction"]) == ("wild", kernel.entry, first)
+    assert "65537 bytes of group segment" in report["reason"]
+    assert f"pc={kernel.entry:#x}" in str(caught.value)

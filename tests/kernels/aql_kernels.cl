@@ -22,3 +22,15 @@ __kernel void trap_now(__global uint *out) {
 }
 
 __kernel void empty(void) {}
+
+// 24 KiB of static __local memory and a dynamic __local buffer the dispatch places after it:
+// every work-item fills both, then reads entries other work-items wrote.
+__kernel void lds_static_dynamic(__global int *out, __local int *dynamic_part) {
+    __local int static_part[6144];
+    size_t l = get_local_id(0), n = get_local_size(0);
+    for (size_t k = l; k < 6144; k += n)
+        static_part[k] = (int)k * 3;
+    dynamic_part[l] = (int)(l + 1000 * get_group_id(0));
+    barrier(CLK_LOCAL_MEM_FENCE);
+    out[get_global_id(0)] = static_part[6143 - l] + dynamic_part[n - 1 - l];
+}

@@ -58,7 +58,8 @@ class Local:
 
 
 def launch(session, path, name, args, grid, workgroup, *, private_segment_size=0,
-           group_segment_size=0, watchdog_instructions=None, with_stats=False, global_offset=()):
+           group_segment_size=0, global_sync=None, watchdog_instructions=None, with_stats=False,
+           global_offset=()):
     """Load a code object, run one kernel on numpy arguments, return its outputs.
 
     args: one entry per kernel argument in the kernel's metadata order: a numpy array for a
@@ -66,6 +67,9 @@ def launch(session, path, name, args, grid, workgroup, *, private_segment_size=0
     NULL pointer, a Python or numpy scalar for a by-value argument, `Local(nbytes)` for a
     dynamic __local pointer, or a tests.support.images `Image` / `Sampler` for an image or
     sampler argument (made through the images extension's exports).
+    The packet asks for the kernel's static LDS plus the Local arguments plus
+    group_segment_size (HIP's dynamic shared memory, `extern __shared__`), as HIP fills it.
+    global_sync: the queue's core.isa.global_sync.GlobalSync, for kernels using GWS or GDS.
     Hidden arguments (v4 hidden_global_offset_*, v5 block counts, group sizes, remainders,
     ...) are filled from grid/workgroup; global_offset (up to 3 ints, OpenCL's global work
     offset) goes to hidden_global_offset_*. grid/workgroup: int or tuple of up to 3 ints.
@@ -86,11 +90,10 @@ def launch(session, path, name, args, grid, workgroup, *, private_segment_size=0
         return block
 
     try:
-        kernarg, buffers, dynamic_lds = _kernarg(kernel, args, grid, workgroup, global_offset,
-                                                 arena, allocate, objects)
+        kernarg, buffers, group = _kernarg(kernel, args, grid, workgroup, global_offset,
+                                           group_segment_size, arena, allocate, objects)
         kernarg_block = allocate(len(kernarg))
         arena.view(kernarg_block.address, len(kernarg))[:] = np.frombuffer(bytes(kernarg), np.uint8)
-        group = dynamic_lds + group_segment_size
         packet_block = allocate(KERNEL_DISPATCH_PACKET.itemsize)
         arena.view(packet_block.address, KERNEL_DISPATCH_PACKET.itemsize)[:] = _packet(
             kernel, grid, workgroup, private_segment_size, group, kernarg_block.address)
@@ -98,7 +101,7 @@ def launch(session, path, name, args, grid, workgroup, *, private_segment_size=0
                              kernarg_address=kernarg_block.address,
                              packet_address=packet_block.address,
                              private_segment_size=private_segment_size, group_segment_size=group,
-                             watchdog_instructions=watchdog_instructions)
+                             global_sync=global_sync, watchdog_instructions=watchdog_instructions)
         outputs = []
         for block, array in buffers:
             if isinstance(array, images.Image):
@@ -114,9 +117,10 @@ def launch(session, path, name, args, grid, workgroup, *, private_segment_size=0
             arena.free(block.address)
 
 
-def _kernarg(kernel, args, grid, workgroup, global_offset, arena, allocate, objects):
-    """(kernarg bytes, [(buffer allocation or image handle, array or Image)], dynamic LDS
-    bytes) for `args`."""
+def _kernarg(kernel, args, grid, workgroup, global_offset, extra_lds, arena, allocate, objects):
+    """(kernarg bytes, [(buffer allocation or image handle, array or Image)], the packet's
+    group segment size) for `args`: static LDS, then the Local arguments, then `extra_lds`
+    dynamic bytes."""
     explicit = [a for a in kernel.args if not a[".value_kind"].startswith("hidden_")]
     if len(explicit) != len(args):
         raise TypeError(f"{kernel.name} takes {len(explicit)} arguments, {len(args)} given")
@@ -129,7 +133,8 @@ def _kernarg(kernel, args, grid, workgroup, global_offset, arena, allocate, obje
         kind, offset, size = meta[".value_kind"], meta[".offset"], meta[".size"]
         if kind.startswith("hidden_"):
             # Hidden arguments follow the explicit ones, so the dynamic LDS size is final.
-            raw = _hidden(kind, size, grid, workgroup, global_offset, lds_end - static_lds)
+            raw = _hidden(kind, size, grid, workgroup, global_offset,
+                          lds_end - static_lds + extra_lds)
         else:
             value = next(values)
             if isinstance(value, Local):
@@ -153,7 +158,7 @@ def _kernarg(kernel, args, grid, workgroup, global_offset, arena, allocate, obje
             else:
                 raw = _scalar_bytes(value, size, meta.get(".type_name"))
         kernarg[offset:offset + size] = raw
-    return kernarg, buffers, lds_end - static_lds
+    return kernarg, buffers, lds_end + extra_lds
 
 
 def _packet(kernel, grid, workgroup, private_segment_size, group_segment_size, kernarg_address):

@@ -2,7 +2,8 @@
 
 It is exact and complete, and it is the oracle every other tier is checked against.
 It is reached through core.isa.launch.run_dispatch. Inside:
-  dispatch   grid -> workgroup-aligned chunks; the scheduler (lowest PC first, whole groups)
+  dispatch   grid -> chunks of resident workgroups, admitted in order; the scheduler (lowest
+             PC first, whole groups, turns for every ready wave)
   chunk      a chunk's launch ABI state, LDS and scratch        state     register arrays
   code       decode cache per loaded code object                 registry  mnemonic -> handler
   operands   operand read/write with EXEC masking
@@ -10,6 +11,7 @@ It is reached through core.isa.launch.run_dispatch. Inside:
   control    branches, calls, barriers, hardware registers, traps
   lanes      cross-lane ops, DPP/SDWA forms, M0-relative moves
   smem / vmem / lds         scalar, vector (global/flat/scratch/buffer) and LDS memory
+  gws        global wave sync: ds_gws_* barriers and semaphores across the grid
   images                    image instructions (MIMG): loads, stores, atomics, samples, queries
   image_resources / sampling   T#/S# decoding and texel layout; LOD, addressing, filtering
   access / memory / atomics / formats   address resolution, checked bytes, serial-order atomics,

@@ -118,6 +118,8 @@ class Access:
         return values
 
     def store(self, values):
+        if self.space == "arena":
+            self.step.dispatch.stores += 1
         if self.ok is not None and not self.ok.all():
             scatter(self.backend(), self.addresses[self.ok], self.esize, values[self.ok])
         elif self.addresses.size:
@@ -151,6 +153,8 @@ def private(step, offsets, active, m, esize, wave_base=None):
 
 def lds(step, offsets, active, m, esize, stride=None):
     """Access of m elements (stride bytes apart, default esize) at per-lane LDS offsets."""
+    if step.inst.mods.get("gds"):
+        raise step.illegal(f"{step.inst.mnemonic} gds: GDS data accesses are not modelled")
     lanes = Lanes.of(active)
     chunk = step.chunk
     group = lanes.take(step.w.workgroup[step.idx][:, None]).astype(np.uint64)

@@ -1,13 +1,16 @@
-"""A chunk of workgroups: their waves' initial state (the launch ABI), LDS and scratch.
+"""A chunk: the resident workgroups of a dispatch, their waves' initial state (the launch ABI),
+LDS and scratch.
 
-Holds three invariants:
+Holds four invariants:
 - SGPR and VGPR initial values are exactly what ROCr/CP set up on gfx10 for the enabled
   descriptor bits (AMDGPUUsage "Initial Kernel Execution State");
-- scratch is one arena allocation of the dispatch, reused by each chunk: wave i of a chunk
-  owns bytes [i * lanes * private_bytes, (i + 1) * lanes * private_bytes) of it, interleaved
-  a dword per lane (the private segment buffer V# has swizzling and ADD_TID on, index stride
-  = wave size), the same layout flat scratch addresses use;
-- LDS is zeroed per workgroup, `lds[workgroup_in_chunk, bytes]`.
+- scratch comes in arena blocks, one per admission of waves: wave i of an admission owns bytes
+  [i * lanes * private_bytes, (i + 1) * lanes * private_bytes) of its block, interleaved a
+  dword per lane (the private segment V# has swizzling and ADD_TID on, index stride = wave
+  size), the same layout flat scratch addresses use; a wave's block never moves;
+- LDS is zeroed per workgroup, `lds[workgroup_in_chunk, bytes]`;
+- admitting workgroups keeps every live wave's state (registers, LDS of its workgroup,
+  scratch) and drops only what finished, so a running wave never notices an admission.
 """
 import numpy as np
 
@@ -18,87 +21,110 @@ SCRATCH_NUM_RECORDS = 0xFFFFFFFF
 
 
 class Chunk:
-    def __init__(self, dispatch, group_ids, counts, waves_per_group):
+    def __init__(self, dispatch, group_ids):
         self.d = dispatch
-        self.group_ids = group_ids
-        self.counts = counts
-        self.waves_per_group = waves_per_group
-        desc = dispatch.desc
-        self.lanes = desc.lanes
-        ngroups = group_ids.size
-        self.waves = Waves(ngroups * waves_per_group, self.lanes, desc.nvgpr, reuse=dispatch.last_waves)
-        dispatch.last_waves = self.waves
-        gx, gy = counts[0], counts[1]
-        self.workgroup_ids = np.stack([group_ids % gx, (group_ids // gx) % gy, group_ids // (gx * gy)],
-                                      axis=1)
-        self.lds = np.zeros((ngroups, -(-max(dispatch.lds_bytes, 8) // 8) * 8), np.uint8)
-        self.scratch_base = 0
+        self.lanes = dispatch.desc.lanes
+        self.waves_per_group = dispatch.waves_per_group
+        stride = -(-max(dispatch.lds_bytes, 8) // 8) * 8
+        self.workgroup_ids = np.empty((0, 3), np.int64)
+        self.lds = np.zeros((0, stride), np.uint8)
+        self.waves = None
+        self.admit(group_ids)
 
-    def wave_scratch_bytes(self):
-        return self.d.private_bytes * self.lanes
+    def admit(self, group_ids):
+        """Make the workgroups `group_ids` resident, dropping the waves that ended."""
+        d, wpg, old = self.d, self.waves_per_group, self.waves
+        keep = np.flatnonzero(old.live) if old is not None else np.empty(0, np.int64)
+        kept_groups = np.unique(old.workgroup[keep]) if keep.size else keep
+        added = group_ids.size * wpg
+        # The first admission recycles the previous chunk's arrays; a later one copies from
+        # the current arrays, so it must not reuse them.
+        waves = Waves(keep.size + added, self.lanes, d.desc.nvgpr,
+                      reuse=d.last_waves if old is None else None)
+        if keep.size:
+            waves.copy_from(old, keep)
+            waves.workgroup[:keep.size] = np.searchsorted(kept_groups, old.workgroup[keep])
+            waves.epoch[keep.size:] = waves.epoch[:keep.size].min()
+        gx, gy = d.counts[0], d.counts[1]
+        ids = np.stack([group_ids % gx, (group_ids // gx) % gy, group_ids // (gx * gy)], axis=1)
+        self.workgroup_ids = np.concatenate([self.workgroup_ids[kept_groups], ids])
+        lds = np.zeros((kept_groups.size + group_ids.size, self.lds.shape[1]), np.uint8)
+        lds[:kept_groups.size] = self.lds[kept_groups]
+        self.lds = lds
+        self.waves = waves
+        if d.last_waves is None or waves.capacity > d.last_waves.capacity:
+            d.last_waves = waves
+        self._setup(keep.size, kept_groups.size)
+        d.stats.waves += added
 
-    def setup(self):
+    def _setup(self, first, first_group):
+        """Initial state of waves first.. (of workgroups first_group..), as CP launches them."""
         d, w, desc = self.d, self.waves, self.d.desc
         lanes, wpg = self.lanes, self.waves_per_group
-        nwaves = w.count
+        new = slice(first, None)
+        nwaves = w.count - first
         wave = np.arange(nwaves)
-        w.workgroup[:] = wave // wpg
-        w.wave_in_group[:] = wave % wpg
+        w.workgroup[new] = first_group + wave // wpg
+        w.wave_in_group[new] = wave % wpg
+        base = 0
         if d.private_bytes:
-            self.scratch_base = d.scratch(self.wave_scratch_bytes() * nwaves)
-        wave_offset = (wave * self.wave_scratch_bytes()).astype(np.uint64)
-        w.flat_scratch[:] = np.uint64(self.scratch_base) + wave_offset
-        w.pc[:] = desc.entry
-        w.mode[:] = desc.initial_mode
+            busy = set(np.unique(w.scratch_block[:first]).tolist())
+            block, base = d.scratch.acquire(d.wave_scratch_bytes() * nwaves, busy)
+            w.scratch_block[new] = block
+        wave_offset = (wave * d.wave_scratch_bytes()).astype(np.uint64)
+        w.flat_scratch[new] = np.uint64(base) + wave_offset
+        w.pc[new] = desc.entry
+        w.mode[new] = desc.initial_mode
 
         # Work-items of each wave: local sizes of partial workgroups shrink (HSA grid semantics).
         # Full workgroups share one template per wave-in-group; only partial ones are computed.
-        wg = self.workgroup_ids[w.workgroup]                              # [waves, 3]
+        wg = self.workgroup_ids[w.workgroup[new]]                         # [waves, 3]
         size = np.array(d.wgsize, np.int64)
         local = np.minimum(size, np.array(d.grid, np.int64) - wg * size)  # [waves, 3]
         partial = np.flatnonzero((local != size).any(axis=1))
         dims = min(desc.workitem_id_dims, 3, w.vgpr.shape[1])
         template_ids, template_active = _items(np.arange(wpg), size[None, :], lanes)
         ngroups = nwaves // wpg
+        vgpr = w.vgpr[new]
         for dim in range(dims):
-            w.vgpr[:, dim, :].reshape(ngroups, wpg, lanes)[:] = template_ids[dim]
+            vgpr[:, dim, :].reshape(ngroups, wpg, lanes)[:] = template_ids[dim]
         active = np.empty((nwaves, lanes), np.bool_)
         active.reshape(ngroups, wpg, lanes)[:] = template_active
         if partial.size:
-            ids, active[partial] = _items(w.wave_in_group[partial], local[partial], lanes)
+            ids, active[partial] = _items(w.wave_in_group[new][partial], local[partial], lanes)
             for dim in range(dims):
-                w.vgpr[partial, dim, :] = ids[dim]
+                vgpr[partial, dim, :] = ids[dim]
         bits = w.pack_mask(active)
-        w.sgpr[:, EXEC_LO] = (bits & np.uint64(0xFFFFFFFF)).astype(np.uint32)
-        w.sgpr[:, EXEC_LO + 1] = (bits >> np.uint64(32)).astype(np.uint32) if lanes == 64 else 0
+        sgpr = w.sgpr[new]
+        sgpr[:, EXEC_LO] = (bits & np.uint64(0xFFFFFFFF)).astype(np.uint32)
+        sgpr[:, EXEC_LO + 1] = (bits >> np.uint64(32)).astype(np.uint32) if lanes == 64 else 0
 
         slot = 0
         for name in desc.user_sgprs:
-            values = self._user_sgpr(name, wave_offset)
+            values = self._user_sgpr(name, base)
             width = user_sgpr_width(name)
             for k in range(width):
                 if slot + k < 106:
-                    w.sgpr[:, slot + k] = values[k]
+                    sgpr[:, slot + k] = values[k]
             slot += width
         slot = max(slot, desc.user_sgpr_count)
         for dim in range(3):
             if desc.workgroup_id[dim]:
-                w.sgpr[:, slot] = wg[:, dim].astype(np.uint32)
+                sgpr[:, slot] = wg[:, dim].astype(np.uint32)
                 slot += 1
         if desc.workgroup_info:
-            w.sgpr[:, slot] = wpg
+            sgpr[:, slot] = wpg
             slot += 1
         if desc.private_segment_wave_offset:
-            w.sgpr[:, slot] = wave_offset.astype(np.uint32)
+            sgpr[:, slot] = wave_offset.astype(np.uint32)
 
-    def _user_sgpr(self, name, wave_offset):
+    def _user_sgpr(self, name, scratch_base):
         d = self.d
         if name == "private_segment_buffer":
-            base = self.scratch_base
             index_stride = 3 if self.lanes == 64 else 2          # 8 << n lanes
-            word1 = (base >> 32) & 0xFFFF | (1 << 31)              # stride 0, swizzle enable
+            word1 = (scratch_base >> 32) & 0xFFFF | (1 << 31)      # stride 0, swizzle enable
             word3 = (index_stride << 21) | (1 << 23)               # ADD_TID_ENABLE
-            return [base & 0xFFFFFFFF, word1, SCRATCH_NUM_RECORDS, word3]
+            return [scratch_base & 0xFFFFFFFF, word1, SCRATCH_NUM_RECORDS, word3]
         if name == "dispatch_ptr":
             return _split(d.packet_address)
         if name == "queue_ptr":
@@ -109,7 +135,7 @@ class Chunk:
             return _split(d.dispatch_id)
         if name == "flat_scratch_init":
             # gfx10: the scratch base of the queue; the kernel prolog adds its wave offset.
-            return _split(self.scratch_base)
+            return _split(scratch_base)
         if name == "private_segment_size":
             return [d.private_bytes]
         raise ValueError(name)

@@ -1,17 +1,20 @@
 """Program flow: SOPP branches and waits, s_setpc/s_swappc/s_getpc/s_call, s_endpgm, s_barrier,
-hardware registers (s_getreg/s_setreg, s_denorm_mode/s_round_mode), traps.
+s_sleep, hardware registers (s_getreg/s_setreg, s_denorm_mode/s_round_mode), traps.
 
 Holds three invariants:
 - a handler that changes PCs writes them per wave and returns True, so the scheduler
-  regroups; everything else falls through to the next instruction;
+  regroups (s_sleep returns YIELD: its waves poll, others go first); everything else falls
+  through to the next instruction;
 - s_getpc_b64 and return addresses are real device addresses of the code;
 - waits, clauses, prefetch hints and cache invalidations are ordering points with nothing to
   do here: every memory operation completes before the next instruction issues.
 """
+import time
+
 import numpy as np
 
 from core.isa.faults import KernelFault
-from core.isa.interp.registry import handles
+from core.isa.interp.registry import YIELD, handles
 from core.isa.interp.state import VCC_LO, EXEC_LO
 from softgpu_shim.hsa_abi import Status
 
@@ -22,13 +25,20 @@ HW_REG_SHADER_CYCLES = 29
 
 
 @handles("s_nop", "s_waitcnt", "s_waitcnt_vscnt", "s_waitcnt_vmcnt", "s_waitcnt_expcnt",
-         "s_waitcnt_lgkmcnt", "s_waitcnt_depctr", "s_clause", "s_inst_prefetch", "s_sleep",
+         "s_waitcnt_lgkmcnt", "s_waitcnt_depctr", "s_clause", "s_inst_prefetch",
          "s_setprio", "s_icache_inv", "s_dcache_inv", "s_ttracedata", "s_ttracedata_imm",
          "s_incperflevel", "s_decperflevel", "s_wakeup", "s_version", "s_dcache_wb",
          "s_gl1_inv", "s_wait_idle", "s_setkill", "s_atc_probe", "s_atc_probe_buffer", "v_nop",
-         "v_clrexcp", "v_pipeflush")
+         "v_clrexcp", "v_pipeflush", "ds_nop")
 def _no_op(step, inst):
     return None
+
+
+@handles("s_sleep")
+def _sleep(step, inst):
+    # A sleeping wave waits for something another wave or the host will do: let them run.
+    step.w.pc[step.idx] = inst.address + inst.size
+    return YIELD
 
 
 @handles("s_endpgm", "s_endpgm_saved")
@@ -72,12 +82,13 @@ def _release_barriers(step, groups):
     """Let the waves of `groups` go on where every live wave of the group waits."""
     w = step.w
     members = np.isin(w.workgroup, groups) & w.live
+    at_barrier = w.waiting & ~w.parked          # waves parked on GWS are not at s_barrier
     count = step.chunk.lds.shape[0]
-    waiting = np.bincount(w.workgroup[members & w.waiting], minlength=count)
+    waiting = np.bincount(w.workgroup[members & at_barrier], minlength=count)
     alive = np.bincount(w.workgroup[members], minlength=count)
     released = groups[(waiting[groups] == alive[groups]) & (waiting[groups] > 0)]
     if released.size:
-        w.waiting[np.isin(w.workgroup, released)] = False
+        w.waiting[np.isin(w.workgroup, released) & at_barrier] = False
 
 
 def _jump(step, inst, taken):

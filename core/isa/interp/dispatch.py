@@ -1,26 +1,37 @@
-"""One kernel dispatch: the grid cut into workgroup-aligned chunks, each run to completion.
+"""One kernel dispatch: workgroups admitted in dispatch order into chunks of resident waves,
+and the scheduler that runs them.
 
-Holds three invariants:
-- initial wave state follows ROCr's launch ABI for gfx10: user SGPRs in ROCr order as the
-  descriptor enables them, then workgroup ids / workgroup info / scratch wave offset; work-item
-  ids in v0, v1, v2; EXEC covers exactly the work-items of (possibly partial) workgroups;
+Holds five invariants:
+- initial wave state follows ROCr's launch ABI for gfx10 (core.isa.interp.chunk);
 - a chunk's state (VGPRs, scratch, LDS) is bounded by CHUNK_STATE_BYTES, so a grid of any size
-  runs in bounded memory; scratch is one arena allocation the chunks share, freed when the
-  dispatch ends (also on a fault);
-- waves of a chunk run in groups at one PC, lowest PC first, so waves that diverged on
-  scalar branches reconverge; s_barrier holds a wave until every live wave of its workgroup
-  reached a barrier.
+  runs in bounded memory, unless its waves wait on workgroups not yet admitted: a chunk whose
+  waves stop making progress admits the next workgroups (finished ones leave), as a GPU
+  dispatches more as slots free up, up to what a GPU of the profile holds at once
+  (core.isa.occupancy) — and without that limit when every live wave is parked at a GWS
+  barrier, which a cooperative launch sized to the GPU needs; scratch blocks are arena
+  allocations freed when the dispatch ends (also on a fault);
+- waves run in groups at one PC, lowest PC first, so waves that diverged on scalar branches
+  reconverge; s_barrier holds a wave until every live wave of its workgroup reached a barrier;
+- every ready wave runs: a group that branches backwards once its turn is used (POLL_STEPS
+  if it stored nothing to device memory, SLICE_STEPS if it did), or sleeps (s_sleep), yields,
+  and the waves that waited longest go next (lowest PC first among them; waves of any turn
+  standing at that PC join the group), so a wave polling a flag never starves the wave that
+  will set it;
+- a dispatch that cannot progress at all (every live wave waits on a barrier no wave can
+  complete) faults, naming the barrier, instead of hanging.
 """
 import time
 
 import numpy as np
 
-from core.isa.interp.code import code_for
-from core.isa.layout import layout
 from core.isa.faults import illegal_instruction
+from core.isa.interp.code import code_for
 from core.isa.interp.memory import DeviceMemory
 from core.isa.interp.operands import Operands
+from core.isa.interp.registry import YIELD
 from core.isa.interp.state import EXEC_LO
+from core.isa.layout import layout, lds_allocation
+from core.isa.occupancy import resident_workgroups
 
 # 64 MiB of wave state (VGPRs, scratch, 1 KiB of SGPRs and bookkeeping, LDS) per chunk: a
 # 2^22-work-item vector add (8 VGPRs, wave32, 2 KiB a wave) runs in 4 chunks of 32768 waves;
@@ -28,13 +39,21 @@ from core.isa.interp.state import EXEC_LO
 CHUNK_STATE_BYTES = 64 << 20
 DEFAULT_WATCHDOG = 1 << 26          # instructions per wave
 DYNAMIC_STACK_BYTES = 16 << 10      # per work-item, when the kernel's stack size is not static
-MAX_LDS_BYTES = 64 << 10            # gfx10 LDS per workgroup
+# Turns: a group of waves that branches backwards gives waves at other PCs their turn after
+# POLL_STEPS steps if it stored nothing to device memory (stores and atomics; LDS does not
+# count) since its turn began (it polls), after SLICE_STEPS otherwise; at once at s_sleep. Straight-line code is never cut. A turn costs one
+# scheduler pick (~20 us), a polling loop iteration a few steps.
+POLL_STEPS = 16
+SLICE_STEPS = 256
+# Steps without a wave ending after which a chunk with workgroups still to come counts as
+# waiting on them and admits more (a real loop that long only costs their memory).
+STALL_STEPS = 2048
 
 
 class Dispatch:
     def __init__(self, session, kernel, *, grid, workgroup, kernarg_address, packet_address,
                  queue_address=0, dispatch_id=0, private_segment_size=0, group_segment_size=0,
-                 watchdog_instructions=None):
+                 global_sync=None, watchdog_instructions=None):
         from core.isa.launch import DispatchStats
         self.session = session
         self.arena = session.arena
@@ -43,67 +62,84 @@ class Dispatch:
         self.desc = layout(kernel)
         self.grid = _dim3(grid)
         self.wgsize = _dim3(workgroup)
-        if min(self.grid) < 1 or min(self.wgsize) < 1:
-            raise illegal_instruction("grid and workgroup sizes must be positive", kernel=self.name)
         self.kernarg_address = kernarg_address
         self.packet_address = packet_address
         self.queue_address = queue_address
         self.dispatch_id = dispatch_id
+        self.global_sync = global_sync
         private = max(self.desc.private_segment_size, private_segment_size)
         if self.desc.uses_dynamic_stack:
             private += DYNAMIC_STACK_BYTES
         self.private_bytes = -(-private // 16) * 16       # per work-item, dword-multiple as CP rounds
-        self.lds_bytes = self.desc.group_segment_size + group_segment_size
-        if self.lds_bytes > MAX_LDS_BYTES:
-            raise illegal_instruction(f"{self.lds_bytes} bytes of LDS exceed {MAX_LDS_BYTES}",
-                                      kernel=self.name)
+        self.lds_bytes = lds_allocation(group_segment_size)
         self.watchdog = watchdog_instructions or DEFAULT_WATCHDOG
         self.stats = DispatchStats()
         self.code = code_for(self.arena, kernel, self.desc.wave64)
-        self.memory = DeviceMemory(session, getattr(kernel, "agent", None))
+        agent = getattr(kernel, "agent", None)
+        self.memory = DeviceMemory(session, agent)
         self.counts = [-(-g // w) for g, w in zip(self.grid, self.wgsize)]
         self.total_workgroups = self.counts[0] * self.counts[1] * self.counts[2]
         self.workgroups_done = 0        # read by the progress display while run() goes on
+        self.waves_per_group = -(-int(np.prod(self.wgsize)) // self.desc.lanes)
+        spec = agent.spec if agent is not None else session.profile.gpu
+        self.resident_limit = resident_workgroups(spec, self.desc, self.waves_per_group,
+                                                  self.lds_bytes)
+        lanes = self.desc.lanes
+        wave_bytes = self.desc.nvgpr * lanes * 4 + self.private_bytes * lanes + 1024
+        group_bytes = wave_bytes * self.waves_per_group + self.lds_bytes
+        self.per_chunk = max(1, CHUNK_STATE_BYTES // group_bytes)      # workgroups a chunk holds
+        self.next_group = 0             # workgroups are admitted in dispatch order, as CP does
+        self.stores = 0                 # device memory stores and atomics (turn accounting)
         self.last_waves = None          # the previous chunk's state, recycled by the next
-        self._scratch = None            # arena allocation backing every chunk's scratch
+        self.scratch = ScratchBlocks(self.arena, self.name)
 
-    def scratch(self, nbytes):
-        """Device address of at least `nbytes` of scratch (grown when a chunk needs more)."""
-        if self._scratch is not None and self._scratch.size < nbytes:
-            self.arena.free(self._scratch.address)
-            self._scratch = None
-        if self._scratch is None:
-            self._scratch = self.arena.allocate(nbytes, info={"what": f"scratch of {self.name}"})
-        return self._scratch.address
+    def wave_scratch_bytes(self):
+        return self.private_bytes * self.desc.lanes
+
+    def take(self, count):
+        """The next `count` workgroup ids not yet admitted (fewer at the end of the grid)."""
+        first = self.next_group
+        self.next_group = min(self.total_workgroups, first + max(0, count))
+        return np.arange(first, self.next_group, dtype=np.int64)
 
     # ---- chunking ----------------------------------------------------------------------
     def run(self):
+        from core.isa.interp.chunk import Chunk
         start = time.perf_counter()
-        counts, total_groups = self.counts, self.total_workgroups
-        lanes = self.desc.lanes
-        waves_per_group = -(-int(np.prod(self.wgsize)) // lanes)
-        wave_bytes = self.desc.nvgpr * lanes * 4 + self.private_bytes * lanes + 1024
-        group_bytes = wave_bytes * waves_per_group + self.lds_bytes
-        per_chunk = max(1, CHUNK_STATE_BYTES // group_bytes)
         try:
-            for first in range(0, total_groups, per_chunk):
-                ids = np.arange(first, min(first + per_chunk, total_groups), dtype=np.int64)
-                self._run_chunk(ids, counts, waves_per_group)
+            while self.next_group < self.total_workgroups:
+                Scheduler(self, Chunk(self, self.take(self.per_chunk))).run()
                 self.stats.batches += 1
-                self.workgroups_done += ids.size
+                self.workgroups_done = self.next_group
         finally:
-            if self._scratch is not None:
-                self.arena.free(self._scratch.address)
-                self._scratch = None
-        self.stats.workgroups = total_groups
+            self.scratch.close()
+        self.stats.workgroups = self.total_workgroups
         self.stats.seconds = time.perf_counter() - start
         return self.stats
 
-    def _run_chunk(self, group_ids, counts, waves_per_group):
-        from core.isa.interp.chunk import Chunk
-        chunk = Chunk(self, group_ids, counts, waves_per_group)
-        chunk.setup()
-        Scheduler(self, chunk).run()
+
+class ScratchBlocks:
+    """Arena blocks backing scratch: each admission of waves takes a block no resident wave
+    uses (reused across chunks), all freed when the dispatch ends."""
+
+    def __init__(self, arena, name):
+        self.arena = arena
+        self.name = name
+        self.blocks = []
+
+    def acquire(self, nbytes, busy):
+        """(block index, device address) of a block of at least `nbytes` not in `busy`."""
+        for index, block in enumerate(self.blocks):
+            if index not in busy and block.size >= nbytes:
+                return index, block.address
+        block = self.arena.allocate(nbytes, info={"what": f"scratch of {self.name}"})
+        self.blocks.append(block)
+        return len(self.blocks) - 1, block.address
+
+    def close(self):
+        for block in self.blocks:
+            self.arena.free(block.address)
+        self.blocks = []
 
 
 class Step:
@@ -140,39 +176,50 @@ class Step:
 
 
 class Scheduler:
-    """Runs a chunk's waves: lowest PC first, a whole group of waves per instruction."""
+    """Runs a chunk's waves: lowest PC first, a whole group of waves per instruction, turns
+    for every ready wave, more workgroups admitted when the resident ones wait on them."""
 
     def __init__(self, dispatch, chunk):
         self.d = dispatch
         self.chunk = chunk
-        self.w = chunk.waves
+        self.turns = 0              # turns handed over so far: a yielding group's epoch
+        self.turn_epoch = 0         # the epoch of the waves whose turn it is
+        self.turn_start = 0         # the step at which the running turn began
+        self.stores_at_turn = 0     # dispatch.stores when it began
+        self.progress_step = 0      # the step at which a wave last ended (or waves were admitted)
+        self.live_seen = -1
 
     def run(self):
-        w = self.w
         code = self.d.code
         stats = self.d.stats
         limit = self.d.watchdog
         name = self.d.name
         all_waves = slice(None)
         idx, n, pc, uniform = None, 0, 0, False
-        steps = 0
-        lane_count = 0
+        steps = wave_steps = lane_count = 0
+        w = self.chunk.waves
         while True:
             if not uniform:
-                idx, n, pc, uniform = self._pick_group()
+                idx, n, pc, uniform = self._pick_group(steps)
                 if idx is None:
                     break
+                w = self.chunk.waves        # a pick may have admitted workgroups
                 if uniform and n == w.count:
                     idx = all_waves
             inst, handler = code.at(pc, name)
             step = Step(self.d, self.chunk, idx, n, inst, pc)
             redirected = handler(step, inst)
             steps += 1
+            wave_steps += n
             w.executed[idx] += 1
-            lane_count += self._active_lanes(idx)
+            lane_count += self._active_lanes(w, idx)
             if redirected:
+                if ((redirected is YIELD or steps - self.turn_start >= POLL_STEPS)
+                        and self._turn_over(w, idx, inst, uniform, steps, redirected is YIELD)):
+                    uniform = False
+                    continue
                 # A branch every wave of a whole-chunk group took alike keeps the group whole.
-                uniform = uniform and self._still_together(idx)
+                uniform = uniform and self._still_together(w, idx)
                 if uniform:
                     pc = int(w.pc[idx][0]) if n else pc
             else:
@@ -180,34 +227,102 @@ class Scheduler:
                 w.pc[idx] = pc
             if steps >= limit and int(w.executed.max()) > limit:
                 raise step.illegal(f"watchdog: a wave ran more than {limit} instructions")
-        stats.wave_instructions += int(w.executed.sum())
+        stats.wave_instructions += wave_steps
         stats.lane_instructions += lane_count
-        stats.waves += w.count
 
-    def _pick_group(self):
-        w = self.w
-        ready = w.live & ~w.waiting
-        candidates = np.flatnonzero(ready)
+    def _pick_group(self, steps):
+        w = self.chunk.waves
+        candidates = np.flatnonzero(w.live & ~w.waiting)
         if candidates.size == 0:
-            if w.live.any():
-                raise illegal_instruction("s_barrier deadlock: waves wait for waves that never arrive",
-                                          kernel=self.d.name, pc=int(w.pc[w.live][0]))
-            return None, 0, 0, False
+            if not w.live.any():
+                return None, 0, 0, False
+            # Every live wave waits. At GWS, the rest of the grid may not be resident yet.
+            if w.parked[w.live].any() and self._admit(self.d.total_workgroups):
+                return self._pick_group(steps)
+            raise self._deadlock()
         pcs = w.pc[candidates]
-        lowest = pcs.min()
-        group = candidates[pcs == lowest]
+        if self.turns:
+            # Someone yielded: the waves whose turn is oldest go first.
+            epochs = w.epoch[candidates]
+            first = epochs.min()
+            lowest = pcs[epochs == first].min()
+            group = candidates[pcs == lowest]
+            w.epoch[group] = first
+            if first != self.turn_epoch:        # another turn's waves: their turn begins
+                self.turn_epoch, self.turn_start, self.stores_at_turn = first, steps, self.d.stores
+        else:
+            lowest = pcs.min()
+            group = candidates[pcs == lowest]
         return group, group.size, int(lowest), group.size == candidates.size
 
-    def _still_together(self, idx):
-        w = self.w
+    def _turn_over(self, w, idx, inst, uniform, steps, sleeping):
+        """After a redirect: end the running group's turn (True: pick again) when it slept, or
+        branched backwards having used its turn; account for chunks waiting on workgroups."""
+        if uniform and self.d.next_group >= self.d.total_workgroups:
+            self.turn_start = steps     # alone, and nothing left to admit: nothing to decide
+            return False
+        if not sleeping:
+            wrote = self.d.stores != self.stores_at_turn
+            if wrote and steps - self.turn_start < SLICE_STEPS:
+                return False
+            if not (w.pc[idx] <= inst.address).any():
+                return False
+        self.turn_start, self.stores_at_turn = steps, self.d.stores
+        live = int(np.count_nonzero(w.live))
+        if live != self.live_seen:
+            self.live_seen, self.progress_step = live, steps
+        if steps - self.progress_step >= STALL_STEPS:
+            self.progress_step = steps          # admitted or not, look again STALL_STEPS later
+            if self._admit_waited_for():
+                return True
+        if uniform:
+            return False                # nobody else to hand the turn to
+        self.turns += 1
+        w.epoch[idx] = self.turns
+        return True
+
+    def _admit_waited_for(self):
+        """The chunk made no progress for STALL_STEPS: admit another chunk's worth of
+        workgroups, or as many as are resident if more (doubling), within what the GPU holds
+        at once; as on a GPU, the ones that finished no longer count."""
+        w = self.chunk.waves
+        resident = np.unique(w.workgroup[w.live]).size
+        return self._admit(min(max(resident, self.d.per_chunk), self.d.resident_limit - resident))
+
+    def _admit(self, count):
+        """Admit up to `count` more workgroups; False if none was left to admit."""
+        ids = self.d.take(count)
+        if ids.size == 0:
+            return False
+        self.chunk.admit(ids)
+        return True
+
+    def _deadlock(self):
+        w = self.chunk.waves
+        stuck = np.flatnonzero(w.live)
+        parked = w.parked[stuck]
+        wave = int(stuck[np.argmax(parked)] if parked.any() else stuck[0])
+        if parked.any():
+            reason = (f"GWS deadlock: {int(parked.sum())} waves wait at GWS resource "
+                      f"{int(w.gws_resource[wave])} for waves that never arrive")
+        else:
+            reason = "s_barrier deadlock: waves wait for waves that never arrive"
+        wg = self.chunk.workgroup_ids[w.workgroup[wave]]
+        return illegal_instruction(reason, kernel=self.d.name, pc=int(w.pc[wave]),
+                                   workgroup=tuple(int(x) for x in wg),
+                                   wave=int(w.wave_in_group[wave]))
+
+    @staticmethod
+    def _still_together(w, idx):
         pcs = w.pc[idx]
         return bool(w.live[idx].all() and not w.waiting[idx].any() and pcs.min() == pcs.max())
 
-    def _active_lanes(self, idx):
-        exec_lo = self.w.sgpr[idx, EXEC_LO]
+    @staticmethod
+    def _active_lanes(w, idx):
+        exec_lo = w.sgpr[idx, EXEC_LO]
         count = int(np.bitwise_count(exec_lo).sum())
-        if self.w.lanes == 64:
-            count += int(np.bitwise_count(self.w.sgpr[idx, EXEC_LO + 1]).sum())
+        if w.lanes == 64:
+            count += int(np.bitwise_count(w.sgpr[idx, EXEC_LO + 1]).sum())
         return count
 
 

@@ -1,11 +1,13 @@
 """DS instructions: LDS reads, writes (one and two addresses), atomics, ds_swizzle,
-ds_bpermute/ds_permute, ds_append/ds_consume.
+ds_bpermute/ds_permute, ds_append/ds_consume (LDS or GDS counters). The GWS family is in gws.
 
-Holds two invariants:
+Holds three invariants:
 - a lane's LDS address is its 32-bit VGPR plus the instruction offset(s), inside its own
   workgroup's LDS; out-of-range reads give 0 and out-of-range writes are dropped;
 - cross-lane DS operations (swizzle, permutes) move data between lanes without touching LDS,
-  and a lane reading an inactive lane gets 0.
+  and a lane reading an inactive lane gets 0;
+- GDS is reached only by ds_append/ds_consume; any other DS instruction with the gds bit
+  faults rather than touching LDS in its place.
 """
 import numpy as np
 
@@ -241,15 +243,25 @@ def _permute(step, inst):
 
 
 def _append(step, inst, op):
+    """ds_append/ds_consume: add/subtract the wave's active lane count at the dword M0[15:0] +
+    offset of the workgroup's LDS (or, with gds, of the queue's GDS); every active lane gets
+    the value before. An address past the memory reads 0 and changes nothing."""
     vdst = inst.dst[0]
     active = step.ops.exec
     counts = active.sum(axis=1).astype(np.uint32)
-    offset = (step.ops.m0().astype(np.uint64) & np.uint64(0xFFFF)) + np.uint64(int(inst.mods.get("offset", 0)))
-    group = step.w.workgroup[step.wave_indices()].astype(np.uint64)
-    stride = np.uint64(step.chunk.lds.shape[1])
-    index = ((group * stride + offset) // np.uint64(4)).astype(np.int64)
-    memory = step.chunk.lds.reshape(-1).view(np.uint32)
-    old = atomics.apply(memory, index, op, counts)
+    offset = (step.ops.m0().astype(np.int64) & 0xFFFF) + int(inst.mods.get("offset", 0))
+    if inst.mods.get("gds"):
+        sync = step.dispatch.global_sync
+        if sync is None:
+            raise step.illegal(f"{inst.mnemonic} gds: the queue has no GDS")
+        memory, start, size = sync.gds.view(np.uint32), np.zeros(step.n, np.int64), sync.gds.size
+    else:
+        stride = step.chunk.lds.shape[1]
+        memory = step.chunk.lds.reshape(-1).view(np.uint32)
+        start, size = step.w.workgroup[step.wave_indices()] * stride, step.dispatch.lds_bytes
+    inside = offset + 4 <= size
+    old = np.zeros(step.n, np.uint32)
+    old[inside] = atomics.apply(memory, (start + offset)[inside] // 4, op, counts[inside])
     step.ops.vgpr_write(vdst.index, np.broadcast_to(old[:, None], active.shape), active)
 
 

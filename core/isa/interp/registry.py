@@ -8,6 +8,11 @@ Holds two invariants:
 HANDLERS = {}
 FAMILIES = {}      # encoding -> fallback handler factory (ALU-backed VALU/SALU)
 
+# A handler returns True when it wrote its waves' PCs (branches, waits), YIELD when it wrote
+# them and its waves have nothing to do for now (s_sleep in a polling loop), so other waves
+# should run first; anything else means "next instruction".
+YIELD = type("Yield", (), {"__repr__": lambda self: "YIELD"})()
+
 
 def handles(*mnemonics):
     def register(fn):
@@ -58,5 +63,5 @@ def _load_handlers():
     global _loaded
     if not _loaded:
         from core.isa.interp import (  # noqa: F401  (importing a module registers its handlers)
-            control, scalar_ops, vector_ops, lanes, smem, vmem, lds, images)
+            control, scalar_ops, vector_ops, lanes, smem, vmem, lds, gws, images)
         _loaded = True

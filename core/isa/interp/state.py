@@ -7,14 +7,18 @@ Holds three invariants:
   never disagree with what the code reads; VGPRs in `vgpr[waves, nvgpr, lanes]`;
 - lanes past a partial workgroup's last work-item start with their EXEC bit clear, so no
   instruction ever makes them visible;
-- a wave is `live` until s_endpgm; a live wave `waiting` at s_barrier is not scheduled until
-  every live wave of its workgroup waits too.
+- a wave is `live` until s_endpgm; a live wave `waiting` is not scheduled: at s_barrier until
+  every live wave of its workgroup waits too, or `parked` on a GWS resource until a
+  ds_gws_barrier completes or a semaphore lets it through.
 """
 import numpy as np
 
 from core.isa.instruction import EXEC_LO, M0, NULL, VCC_LO  # noqa: F401  (re-exported for the engine)
 
 SGPR_SLOTS = 128
+STATE_ARRAYS = ("sgpr", "vgpr", "scc", "pc", "mode", "flat_scratch", "live", "waiting", "parked",
+                "gws_resource", "gws_ticket", "workgroup", "wave_in_group", "executed", "epoch",
+                "scratch_block")
 
 
 class Waves:
@@ -44,11 +48,22 @@ class Waves:
         self.flat_scratch = array("flat_scratch", (), np.uint64)
         self.live = array("live", (), np.bool_)
         self.live[:] = True
-        self.waiting = array("waiting", (), np.bool_)
+        self.waiting = array("waiting", (), np.bool_)        # not schedulable: s_barrier or GWS
+        self.parked = array("parked", (), np.bool_)          # waiting on a GWS resource
+        self.gws_resource = array("gws_resource", (), np.int64)
+        self.gws_ticket = array("gws_ticket", (), np.int64)  # arrival order at a GWS semaphore
         self.workgroup = array("workgroup", (), np.int64)      # the wave's workgroup in the chunk
         self.wave_in_group = array("wave_in_group", (), np.int64)
         self.executed = array("executed", (), np.int64)        # instructions issued (watchdog)
+        self.epoch = array("epoch", (), np.int64)              # scheduling turn (fairness)
+        self.scratch_block = array("scratch_block", (), np.int64)
         self.lane_shift = np.arange(lanes, dtype=np.uint64)
+
+    def copy_from(self, source, indices):
+        """Waves 0..len(indices)-1 take the whole state of `source`'s waves `indices`."""
+        k = len(indices)
+        for name in STATE_ARRAYS:
+            getattr(self, name)[:k] = getattr(source, name)[indices]
 
     def exec_mask(self, idx):
         """EXEC as bool [n, lanes] for the waves `idx`."""

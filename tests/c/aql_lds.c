@@ -1,0 +1,84 @@
+/* Group segment sizes through a real AQL queue: the packet's group_segment_size is the
+   workgroup's whole LDS (static plus dynamic, HSA's rule, as ROCr's and HIP's own packets
+   carry it). usage: aql_lds CODE_OBJECT CASE
+     static_dynamic  static size (from the symbol) + dynamic bytes: the kernel gets exactly that
+     too_small       0 for a kernel with 24 KiB of static LDS: as on a GPU, its LDS reads give 0
+     too_large       more than the agent's 64 KiB: INVALID_ALLOCATION, the queue stops */
+#include "check.h"
+#include "aql_util.h"
+
+enum { GROUPS = 3, ITEMS = 128, STATIC_WORDS = 6144 };
+
+static aql_env_t env;
+static volatile int callbacks;
+static volatile hsa_status_t reported;
+
+static void on_error(hsa_status_t status, hsa_queue_t *queue, void *data) {
+    (void)queue;
+    (void)data;
+    reported = status;
+    callbacks++;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 3) return 2;
+    aql_setup(&env, argv[1]);
+    const char *what = argv[2];
+
+    hsa_executable_symbol_t symbol;
+    uint32_t static_bytes = 0;
+    MUST(hsa_executable_get_symbol_by_name(env.executable, "lds_static_dynamic.kd", &env.gpu, &symbol));
+    MUST(hsa_executable_symbol_get_info(symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE,
+                                        &static_bytes));
+    CHECK(static_bytes >= STATIC_WORDS * 4);
+
+    int *out = aql_alloc(&env, GROUPS * ITEMS * sizeof(int));
+    /* The __local pointer argument is the LDS offset of the dynamic part: right after the
+       static part, as an OpenCL runtime places it. */
+    struct { int *out; uint32_t dynamic_offset; } *args = aql_alloc(&env, 64);
+    args->out = out;
+    args->dynamic_offset = static_bytes;
+    uint32_t dynamic_bytes = ITEMS * sizeof(int);
+
+    hsa_queue_t *queue;
+    MUST(hsa_queue_create(env.gpu, 64, HSA_QUEUE_TYPE_MULTI, on_error, NULL, UINT32_MAX, UINT32_MAX, &queue));
+    hsa_signal_t done;
+    MUST(hsa_signal_create(1, 0, NULL, &done));
+    hsa_kernel_dispatch_packet_t p =
+        aql_dispatch_packet(aql_kernel(&env, "lds_static_dynamic"), args, GROUPS * ITEMS, ITEMS, done);
+
+    if (!strcmp(what, "static_dynamic") || !strcmp(what, "too_small")) {
+        int whole = !strcmp(what, "static_dynamic");
+        p.group_segment_size = whole ? static_bytes + dynamic_bytes : 0;
+        aql_publish(queue, &p);
+        CHECK(aql_wait_zero(done, 120));
+        for (int g = 0; g < GROUPS; g++)
+            for (int l = 0; l < ITEMS; l++) {
+                int want = whole ? (STATIC_WORDS - 1 - l) * 3 + (ITEMS - 1 - l) + 1000 * g : 0;
+                if (out[g * ITEMS + l] != want) {
+                    printf("FAIL out[%d] = %d, expected %d\n", g * ITEMS + l, out[g * ITEMS + l], want);
+                    check_failures++;
+                    g = GROUPS;
+                    break;
+                }
+            }
+        CHECK_EQ_U64(callbacks, 0);
+    } else if (!strcmp(what, "too_large")) {
+        p.group_segment_size = 64 * 1024 + 4;
+        aql_publish(queue, &p);
+        for (int i = 0; i < 60000 && !callbacks; i++) {
+            struct timespec ts = {0, 1000000};
+            nanosleep(&ts, NULL);
+        }
+        CHECK_EQ_U64(callbacks, 1);
+        CHECK_STATUS(reported, HSA_STATUS_ERROR_INVALID_ALLOCATION);
+        CHECK_EQ_U64(hsa_signal_load_scacquire(done), 1);
+    } else {
+        printf("FAIL unknown case %s\n", what);
+        return 2;
+    }
+    MUST(hsa_queue_destroy(queue));
+    MUST(hsa_signal_destroy(done));
+    MUST(hsa_shut_down());
+    return check_report();
+}
