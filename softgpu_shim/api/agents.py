@@ -21,8 +21,8 @@ from softgpu_shim.api.out import (callback as require_callback, read_string, req
                                   write_struct)
 from softgpu_shim.api.system import (EXTENSION_BITMASK_BYTES, HSA_VERSION, SYSTEM_EXTENSIONS, check_extension_id,
                                      extension_bitmask, version_supported)
-from softgpu_shim.hsa_abi import (AgentInfo, AmdAgentInfo, AmdAgentInfoLater, HsaAgentFeature, HsaCacheInfo,
-                                  HsaDefaultFloatRoundingMode, HsaDeviceType, HsaExtAgentInfo, HsaFlushMode,
+from softgpu_shim.hsa_abi import (AGENT_BITMASK_BYTES, AgentInfo, AmdAgentInfo, AmdAgentInfoLater, HsaAgentFeature,
+                                  HsaCacheInfo, HsaDefaultFloatRoundingMode, HsaDeviceType, HsaExtAgentInfo, HsaFlushMode,
                                   HsaFpType, HsaIsaInfo, HsaMachineModel, HsaProfile, HsaQueueType,
                                   HsaRoundMethod, HsaWavefrontInfo, IOMMU_SUPPORT_NONE, Status,
                                   TIMESTAMP_FREQUENCY_HZ)
@@ -119,6 +119,9 @@ _COMMON = {
     AmdAgentInfo.MAX_CLOCK_FREQUENCY: ("uint32_t", lambda a: a.spec["max_clock_mhz"]),
     AmdAgentInfo.DRIVER_NODE_ID: ("uint32_t", lambda a: a.node),
     AmdAgentInfoLater.TIMESTAMP_FREQUENCY: ("uint64_t", lambda a: TIMESTAMP_FREQUENCY_HZ),
+    # No agent is an APU (the one memory property) and no AQL extension exists yet.
+    AmdAgentInfoLater.MEMORY_PROPERTIES: (f"uint8_t[{AGENT_BITMASK_BYTES}]", lambda a: bytes(AGENT_BITMASK_BYTES)),
+    AmdAgentInfoLater.AQL_EXTENSIONS: (f"uint8_t[{AGENT_BITMASK_BYTES}]", lambda a: bytes(AGENT_BITMASK_BYTES)),
 }
 
 _CPU = {**_COMMON, **{
