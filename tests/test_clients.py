@@ -1,16 +1,18 @@
 """Clients nobody on the team wrote, used as their users use them, on SoftGPU: ROCm libraries
 with their own precompiled gfx1030 kernels (rocSPARSE, rocRAND) and their portable layers
 (hipSPARSE, hipRAND), header-only device algorithms (rocPRIM), run-time compilation (hipRTC
-through comgr).
+through comgr), and rocminfo and rocm_agent_enumerator under `softgpu run`.
 
 Each program under tests/clients/ checks every result against a host reference and prints
 "<NAME> OK"; here SoftGPU must also have recorded no internal error and no unsupported
 export. ci/setup.sh installs the Debian packages these need (librocsparse-dev,
-librocrand-dev, libhiprand-dev, libhipsparse-dev, librocprim-dev). Sizes are small:
+librocrand-dev, libhiprand-dev, libhipsparse-dev, librocprim-dev, rocminfo). Sizes are small:
 every program runs in seconds on the interpreter."""
 import os
+import subprocess
+import sys
 
-from tests.support import hipprog
+from tests.support import cprog, hipprog
 from tests.support.paths import ROOT
 
 CLIENTS = os.path.join(ROOT, "tests", "clients")
@@ -23,6 +25,12 @@ def client(name, *libraries, flags=()):
 
 def dispatched(recorded):
     return {e["kernel"] for e in recorded if e["event"] == "dispatch"}
+
+
+def softgpu_run(*args, **environ):
+    env = dict(os.environ, **environ)
+    return subprocess.run([sys.executable, "-m", "core.cli", "run", "--", *args], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=300)
 
 
 def test_rocsparse_csrmv_solves_csrmm_bsrmv_ilu0_gtsv(tmp_path):
@@ -66,3 +74,40 @@ def test_rocprim_device_algorithms(tmp_path):
     select, run-length encode, histogram, segmented reduce."""
     hipprog.check_ok(client("rocprim_algorithms.cpp", flags=("-std=c++17",)), tmp_path=tmp_path,
                      marker="ROCPRIM OK")
+
+
+def test_rocminfo_lists_the_profiles_agents():
+    """rocminfo checks for the amdgpu module and /dev/kfd before it calls HSA; under
+    `softgpu run` both are there, and it lists what the profile describes."""
+    proc = softgpu_run("rocminfo")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    out = proc.stdout
+    assert "ROCk module is loaded" in out and out.rstrip().endswith("*** Done ***")
+    lines = [" ".join(line.split()) for line in out.splitlines()]
+    for expected in ("Name: gfx1030", "Marketing Name: AMD Radeon RX 6800 XT", "Device Type: GPU",
+                     "Compute Unit: 72", "Wavefront Size: 32(0x20)", "Max Clock Freq. (MHz): 2575",
+                     "Chip ID: 29631(0x73bf)", "Name: amdgcn-amd-amdhsa--gfx1030", "Device Type: CPU",
+                     "Segment: GLOBAL; FLAGS: KERNARG, FINE GRAINED", "Segment: GROUP"):
+        assert expected in lines, expected
+
+
+def test_driver_probes_see_a_driver_only_under_softgpu_run():
+    """Every open entry point (fortified ones too) opens an absent /dev/kfd under
+    `softgpu run` and only there; other paths keep the C library's errno."""
+    exe = cprog.build("driver_probes.c", extra_flags=("-D_FORTIFY_SOURCE=2",))
+    proc = softgpu_run(exe, "run")
+    assert proc.returncode == 0 and "PASSED" in proc.stdout, proc.stdout + proc.stderr
+    plain = subprocess.run([exe, "plain"], env=cprog.env(), capture_output=True, text=True, timeout=60)
+    assert plain.returncode == 0 and "PASSED" in plain.stdout, plain.stdout + plain.stderr
+
+
+def test_rocm_agent_enumerator_names_the_profiles_gpu(tmp_path):
+    """hipcc and HIP's CMake files ask rocm_agent_enumerator which GPUs to build for; without
+    a driver it would read /sys/class/kfd and fail. A target list of the user's wins."""
+    proc = softgpu_run("rocm_agent_enumerator")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["gfx000", "gfx1030"]
+    mine = tmp_path / "target.lst"
+    mine.write_text("gfx90a\n")
+    proc = softgpu_run("rocm_agent_enumerator", ROCM_TARGET_LST=str(mine))
+    assert proc.stdout.split() == ["gfx000", "gfx90a"], proc.stderr
