@@ -76,6 +76,13 @@ def test_rocprim_device_algorithms(tmp_path):
                      marker="ROCPRIM OK")
 
 
+def test_hip_device_runtime_features(tmp_path):
+    """Device heap, virtual calls, recursion, private arrays, cross-lane intrinsics, system
+    atomics on host memory, half2 math; clock64() and wall_clock64() tick at the rates HIP
+    and HSA report (clockRate 2575 MHz, 100 MHz), so the intervals they time agree."""
+    hipprog.check_ok(client("hip_device_runtime.cpp"), tmp_path=tmp_path, marker="HIP DEVICE RUNTIME OK")
+
+
 def test_rocminfo_lists_the_profiles_agents():
     """rocminfo checks for the amdgpu module and /dev/kfd before it calls HSA; under
     `softgpu run` both are there, and it lists what the profile describes."""

@@ -17,6 +17,7 @@ from _softgpu_hsa import ffi
 
 from core import runtime
 from core.errors import InvalidArgument, InvalidIndex
+from core.isa.clocks import REFERENCE_CLOCK_HZ
 from softgpu_shim.api.out import (callback as require_callback, read_string, require_pointer, write, write_bytes,
                                   write_struct)
 from softgpu_shim.api.system import (EXTENSION_BITMASK_BYTES, HSA_VERSION, SYSTEM_EXTENSIONS, check_extension_id,
@@ -118,7 +119,6 @@ _COMMON = {
     AmdAgentInfo.COMPUTE_UNIT_COUNT: ("uint32_t", lambda a: a.spec["compute_units"]),
     AmdAgentInfo.MAX_CLOCK_FREQUENCY: ("uint32_t", lambda a: a.spec["max_clock_mhz"]),
     AmdAgentInfo.DRIVER_NODE_ID: ("uint32_t", lambda a: a.node),
-    AmdAgentInfoLater.TIMESTAMP_FREQUENCY: ("uint64_t", lambda a: TIMESTAMP_FREQUENCY_HZ),
     # No agent is an APU (the one memory property) and no AQL extension exists yet.
     AmdAgentInfoLater.MEMORY_PROPERTIES: (f"uint8_t[{AGENT_BITMASK_BYTES}]", lambda a: bytes(AGENT_BITMASK_BYTES)),
     AmdAgentInfoLater.AQL_EXTENSIONS: (f"uint8_t[{AGENT_BITMASK_BYTES}]", lambda a: bytes(AGENT_BITMASK_BYTES)),
@@ -140,6 +140,7 @@ _CPU = {**_COMMON, **{
     AgentInfo.DEVICE: ("hsa_device_type_t", lambda a: HsaDeviceType.CPU),
     AgentInfo.ISA: ("hsa_isa_t", lambda a: {"handle": 0}),
     AgentInfo.EXTENSIONS: (f"uint8_t[{EXTENSION_BITMASK_BYTES}]", lambda a: bytes(EXTENSION_BITMASK_BYTES)),
+    AmdAgentInfoLater.TIMESTAMP_FREQUENCY: ("uint64_t", lambda a: TIMESTAMP_FREQUENCY_HZ),
     HsaExtAgentInfo.IMAGE_1D_MAX_ELEMENTS: ("uint32_t", lambda a: 0),
     HsaExtAgentInfo.IMAGE_1DA_MAX_ELEMENTS: ("uint32_t", lambda a: 0),
     HsaExtAgentInfo.IMAGE_1DB_MAX_ELEMENTS: ("uint32_t", lambda a: 0),
@@ -230,6 +231,8 @@ _GPU = {**_COMMON, **{
     AmdAgentInfo.SVM_DIRECT_HOST_ACCESS: ("bool", lambda a: a.spec["svm_direct_host_access"]),
     AmdAgentInfo.COOPERATIVE_COMPUTE_UNIT_COUNT: ("uint32_t", lambda a: a.spec["compute_units"]),
     AmdAgentInfoLater.MEMORY_AVAIL: ("uint64_t", _memory_avail),
+    # The rate of s_memrealtime, as later ROCr answers with the board's gpu_counter_freq.
+    AmdAgentInfoLater.TIMESTAMP_FREQUENCY: ("uint64_t", lambda a: REFERENCE_CLOCK_HZ),
     AmdAgentInfoLater.ASIC_FAMILY_ID: ("uint32_t", lambda a: a.spec["family_id"]),
     AmdAgentInfoLater.UCODE_VERSION: ("uint32_t", lambda a: a.spec["ucode_version"]),
     AmdAgentInfoLater.SDMA_UCODE_VERSION: ("uint32_t", lambda a: a.spec["sdma_ucode_version"]),
