@@ -6,7 +6,8 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
   need=""
   # The ROCm libraries and tools after hipcc are clients the tests run (tests/test_clients.py).
   for pkg in clang-15 lld-15 llvm-15 rocm-device-libs libhsa-runtime-dev libamdhip64-dev hipcc gcc \
-             librocsparse-dev librocrand-dev libhiprand-dev libhipsparse-dev librocprim-dev rocminfo; do
+             librocsparse-dev librocrand-dev libhiprand-dev libhipsparse-dev librocprim-dev libomp-15-dev \
+             rocminfo; do
     dpkg -s "$pkg" >/dev/null 2>&1 || need="$need $pkg"
   done
   if [ -n "$need" ]; then

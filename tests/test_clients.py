@@ -1,19 +1,20 @@
 """Clients nobody on the team wrote, used as their users use them, on SoftGPU: ROCm libraries
 with their own precompiled gfx1030 kernels (rocSPARSE, rocRAND) and their portable layers
 (hipSPARSE, hipRAND), header-only device algorithms (rocPRIM), run-time compilation (hipRTC
-through comgr), and rocminfo and rocm_agent_enumerator under `softgpu run`.
+through comgr), OpenMP target offloading (clang-15's libomptarget), and rocminfo and
+rocm_agent_enumerator under `softgpu run`.
 
 Each program under tests/clients/ checks every result against a host reference and prints
 "<NAME> OK"; here SoftGPU must also have recorded no internal error and no unsupported
 export. ci/setup.sh installs the Debian packages these need (librocsparse-dev,
-librocrand-dev, libhiprand-dev, libhipsparse-dev, librocprim-dev, rocminfo). Sizes are small:
-every program runs in seconds on the interpreter."""
+librocrand-dev, libhiprand-dev, libhipsparse-dev, librocprim-dev, libomp-15-dev, rocminfo).
+Sizes are small: every program runs in seconds on the interpreter."""
 import os
 import subprocess
 import sys
 
 from tests.support import cprog, hipprog
-from tests.support.paths import ROOT
+from tests.support.paths import BITCODE, ROOT
 
 CLIENTS = os.path.join(ROOT, "tests", "clients")
 HIP_TESTS = os.path.join(ROOT, "tests", "hip")      # hip_check.h, which client_check.h builds on
@@ -81,6 +82,19 @@ def test_hip_device_runtime_features(tmp_path):
     atomics on host memory, half2 math; clock64() and wall_clock64() tick at the rates HIP
     and HSA report (clockRate 2575 MHz, 100 MHz), so the intervals they time agree."""
     hipprog.check_ok(client("hip_device_runtime.cpp"), tmp_path=tmp_path, marker="HIP DEVICE RUNTIME OK")
+
+
+OPENMP = ["clang-15", "-fopenmp", "-fopenmp-targets=amdgcn-amd-amdhsa", "-Xopenmp-target=amdgcn-amd-amdhsa",
+          "-march=gfx1030", f"--rocm-device-lib-path={BITCODE}", "-O2"]
+
+
+def test_openmp_target_offloading(tmp_path):
+    """LLVM's OpenMP offloading plugin dlopens the runtime (RTLD_LOCAL) and reads the code
+    object through its hsa_code_object_t; SPMD and generic-mode regions, reductions, target
+    data, declare target, omp_target_alloc and device atomics run on the GPU."""
+    exe = hipprog.build(os.path.join(CLIENTS, "openmp_offload.c"), OPENMP)
+    recorded = hipprog.check_ok(exe, tmp_path=tmp_path, marker="OPENMP OFFLOAD OK")
+    assert len([k for k in dispatched(recorded) if k.startswith("__omp_offloading_")]) == 6
 
 
 def test_rocminfo_lists_the_profiles_agents():
