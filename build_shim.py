@@ -114,9 +114,9 @@ def build(outdir, site_paths=None, force=False, tmpdir=None, dev_link=True):
     built = make_ffi(version_script, site_paths).compile(tmpdir=tmpdir, target=target, verbose=False)
     if os.path.abspath(built) != target:
         os.replace(built, target)
-    subprocess.run([os.environ.get("CC", "gcc"), "-O2", "-Wall", "-shared", "-fPIC", "-o",
-                    os.path.join(outdir, DRIVER_STAND_IN), os.path.join(SHIM, DRIVER_SOURCE), "-ldl"],
-                   check=True)
+    subprocess.run([os.environ.get("CC", "gcc"), "-O2", "-Wall", "-shared", "-fPIC",
+                    "-o", os.path.join(outdir, DRIVER_STAND_IN), os.path.join(SHIM, DRIVER_SOURCE),
+                    "-ldl"], check=True)
     if dev_link:
         link = os.path.join(outdir, "libhsa-runtime64.so")
         if os.path.lexists(link):
@@ -129,7 +129,8 @@ def build(outdir, site_paths=None, force=False, tmpdir=None, dev_link=True):
 
 def _inputs_digest(site_paths):
     digest = hashlib.sha256(repr((ROOT, site_paths, sys.version)).encode())
-    for path in [os.path.join(SHIM, name) for name in CDEF_HEADERS + C_SOURCES + (DRIVER_SOURCE,)] + [
+    sources = CDEF_HEADERS + C_SOURCES + (DRIVER_SOURCE,)
+    for path in [os.path.join(SHIM, name) for name in sources] + [
             os.path.abspath(__file__), os.path.join(SHIM, "exports_table.py"), os.path.join(SHIM, "exports.h")]:
         with open(path, "rb") as f:
             digest.update(f.read())

@@ -120,7 +120,8 @@ class AddressTable:
     def get(self, handle):
         obj = self._objects.get(int(handle))
         if obj is None:
-            raise self.error(f"no live {self.error.__name__[7:].lower() or 'object'} at {int(handle):#x}")
+            kind = self.error.__name__[7:].lower() or "object"
+            raise self.error(f"no live {kind} at {int(handle):#x}")
         return obj
 
     def remove(self, handle):

@@ -40,11 +40,13 @@ def program_environment(preload=False, trace=None, profile=None, environ=None, c
     if os.path.exists(driver):
         preloads.append(driver)
     if preloads:
-        env["LD_PRELOAD"] = " ".join(preloads + ([env["LD_PRELOAD"]] if env.get("LD_PRELOAD") else []))
+        env["LD_PRELOAD"] = " ".join(preloads + [env["LD_PRELOAD"]] if env.get("LD_PRELOAD")
+                                     else preloads)
     env["PATH"] = DRIVER_TOOLS + (":" + env["PATH"] if env.get("PATH") else "")
-    targets = None if env.get("ROCM_TARGET_LST") else _target_list(profile or env.get("SOFTGPU_PROFILE"))
-    if targets:
-        env["ROCM_TARGET_LST"] = targets
+    if not env.get("ROCM_TARGET_LST"):
+        targets = _target_list(profile or env.get("SOFTGPU_PROFILE"))
+        if targets:
+            env["ROCM_TARGET_LST"] = targets
     if sys.prefix != sys.base_prefix:
         # Installed in a virtual environment: the library starts its Python from the base
         # installation, whose path lacks the environment's packages (cffi's own included).

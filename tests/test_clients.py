@@ -21,7 +21,8 @@ HIP_TESTS = os.path.join(ROOT, "tests", "hip")      # hip_check.h, which client_
 
 
 def client(name, *libraries, flags=()):
-    return hipprog.program(os.path.join(CLIENTS, name), flags=flags, libraries=libraries, includes=(HIP_TESTS,))
+    return hipprog.program(os.path.join(CLIENTS, name), flags=flags, libraries=libraries,
+                           includes=(HIP_TESTS,))
 
 
 def dispatched(recorded):
@@ -59,8 +60,8 @@ def test_rocrand_host_and_device_apis(tmp_path):
 
 
 def test_hiprand_and_hipsparse(tmp_path):
-    hipprog.check_ok(client("hip_wrappers.cpp", "-lhiprand", "-lrocrand", "-lhipsparse"), tmp_path=tmp_path,
-                     marker="HIP WRAPPERS OK")
+    exe = client("hip_wrappers.cpp", "-lhiprand", "-lrocrand", "-lhipsparse")
+    hipprog.check_ok(exe, tmp_path=tmp_path, marker="HIP WRAPPERS OK")
 
 
 def test_hiprtc_compiles_loads_and_launches(tmp_path):
@@ -81,11 +82,13 @@ def test_hip_device_runtime_features(tmp_path):
     """Device heap, virtual calls, recursion, private arrays, cross-lane intrinsics, system
     atomics on host memory, half2 math; clock64() and wall_clock64() tick at the rates HIP
     and HSA report (clockRate 2575 MHz, 100 MHz), so the intervals they time agree."""
-    hipprog.check_ok(client("hip_device_runtime.cpp"), tmp_path=tmp_path, marker="HIP DEVICE RUNTIME OK")
+    hipprog.check_ok(client("hip_device_runtime.cpp"), tmp_path=tmp_path,
+                     marker="HIP DEVICE RUNTIME OK")
 
 
-OPENMP = ["clang-15", "-fopenmp", "-fopenmp-targets=amdgcn-amd-amdhsa", "-Xopenmp-target=amdgcn-amd-amdhsa",
-          "-march=gfx1030", f"--rocm-device-lib-path={BITCODE}", "-O2"]
+OPENMP = ["clang-15", "-fopenmp", "-fopenmp-targets=amdgcn-amd-amdhsa",
+          "-Xopenmp-target=amdgcn-amd-amdhsa", "-march=gfx1030", f"--rocm-device-lib-path={BITCODE}",
+          "-O2"]
 
 
 def test_openmp_target_offloading(tmp_path):
@@ -107,7 +110,8 @@ def test_rocminfo_lists_the_profiles_agents():
     lines = [" ".join(line.split()) for line in out.splitlines()]
     for expected in ("Name: gfx1030", "Marketing Name: AMD Radeon RX 6800 XT", "Device Type: GPU",
                      "Compute Unit: 72", "Wavefront Size: 32(0x20)", "Max Clock Freq. (MHz): 2575",
-                     "Chip ID: 29631(0x73bf)", "Name: amdgcn-amd-amdhsa--gfx1030", "Device Type: CPU",
+                     "Chip ID: 29631(0x73bf)", "Name: amdgcn-amd-amdhsa--gfx1030",
+                     "Device Type: CPU",
                      "Segment: GLOBAL; FLAGS: KERNARG, FINE GRAINED", "Segment: GROUP"):
         assert expected in lines, expected
 
@@ -118,7 +122,8 @@ def test_driver_probes_see_a_driver_only_under_softgpu_run():
     exe = cprog.build("driver_probes.c", extra_flags=("-D_FORTIFY_SOURCE=2",))
     proc = softgpu_run(exe, "run")
     assert proc.returncode == 0 and "PASSED" in proc.stdout, proc.stdout + proc.stderr
-    plain = subprocess.run([exe, "plain"], env=cprog.env(), capture_output=True, text=True, timeout=60)
+    plain = subprocess.run([exe, "plain"], env=cprog.env(), capture_output=True, text=True,
+                           timeout=60)
     assert plain.returncode == 0 and "PASSED" in plain.stdout, plain.stdout + plain.stderr
 
 

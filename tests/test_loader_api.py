@@ -443,7 +443,8 @@ def test_a_v2_code_object_handle_is_the_address_of_its_copy(hsa):
     buffer = ctypes.create_string_buffer(data, len(data))
     first, second = Handle(), Handle()
     assert hsa.hsa_code_object_deserialize(buffer, len(data), None, ctypes.byref(first)) == 0
-    assert first.handle != ctypes.addressof(buffer) and ctypes.string_at(first.handle, len(data)) == data
+    assert first.handle != ctypes.addressof(buffer)
+    assert ctypes.string_at(first.handle, len(data)) == data
     assert hsa.hsa_code_object_destroy(first) == 0
     kind = ctypes.c_uint32()
     for _ in range(20):                 # the allocator would hand the freed copy back soon

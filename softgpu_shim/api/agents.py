@@ -22,9 +22,9 @@ from softgpu_shim.api.out import (callback as require_callback, read_string, req
                                   write_struct)
 from softgpu_shim.api.system import (EXTENSION_BITMASK_BYTES, HSA_VERSION, SYSTEM_EXTENSIONS, check_extension_id,
                                      extension_bitmask, version_supported)
-from softgpu_shim.hsa_abi import (AGENT_BITMASK_BYTES, AgentInfo, AmdAgentInfo, AmdAgentInfoLater, HsaAgentFeature,
-                                  HsaCacheInfo, HsaDefaultFloatRoundingMode, HsaDeviceType, HsaExtAgentInfo, HsaFlushMode,
-                                  HsaFpType, HsaIsaInfo, HsaMachineModel, HsaProfile, HsaQueueType,
+from softgpu_shim.hsa_abi import (AGENT_BITMASK_BYTES, AgentInfo, AmdAgentInfo, AmdAgentInfoLater,
+                                  HsaAgentFeature, HsaCacheInfo, HsaDefaultFloatRoundingMode,
+                                  HsaDeviceType, HsaExtAgentInfo, HsaFlushMode, HsaFpType, HsaIsaInfo, HsaMachineModel, HsaProfile, HsaQueueType,
                                   HsaRoundMethod, HsaWavefrontInfo, IOMMU_SUPPORT_NONE, Status,
                                   TIMESTAMP_FREQUENCY_HZ)
 from softgpu_shim.registry import export
@@ -101,6 +101,8 @@ def _image_dims(key):
     return lambda a: a.spec["images"][key]
 
 
+_AGENT_MASK = f"uint8_t[{AGENT_BITMASK_BYTES}]"      # MEMORY_PROPERTIES, AQL_EXTENSIONS
+
 # attribute -> (ctype, answer(agent)), for what CPU and GPU agents answer alike.
 _COMMON = {
     AgentInfo.NAME: (f"char[{NAME_BYTES}]", lambda a: _name(a.name)),
@@ -120,8 +122,8 @@ _COMMON = {
     AmdAgentInfo.MAX_CLOCK_FREQUENCY: ("uint32_t", lambda a: a.spec["max_clock_mhz"]),
     AmdAgentInfo.DRIVER_NODE_ID: ("uint32_t", lambda a: a.node),
     # No agent is an APU (the one memory property) and no AQL extension exists yet.
-    AmdAgentInfoLater.MEMORY_PROPERTIES: (f"uint8_t[{AGENT_BITMASK_BYTES}]", lambda a: bytes(AGENT_BITMASK_BYTES)),
-    AmdAgentInfoLater.AQL_EXTENSIONS: (f"uint8_t[{AGENT_BITMASK_BYTES}]", lambda a: bytes(AGENT_BITMASK_BYTES)),
+    AmdAgentInfoLater.MEMORY_PROPERTIES: (_AGENT_MASK, lambda a: bytes(AGENT_BITMASK_BYTES)),
+    AmdAgentInfoLater.AQL_EXTENSIONS: (_AGENT_MASK, lambda a: bytes(AGENT_BITMASK_BYTES)),
 }
 
 _CPU = {**_COMMON, **{

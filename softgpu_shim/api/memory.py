@@ -56,7 +56,8 @@ _POOL_INFO = {
     PoolInfo.ACCESSIBLE_BY_ALL: ("bool", lambda p: p.accessible_by_all),
     PoolInfo.ALLOC_MAX_SIZE: ("size_t", lambda p: p.alloc_max_size),
     # hsa_amd_memory_pool_location_t, an enum (4 bytes) the 5.2.3 headers lack.
-    PoolInfoLater.LOCATION: ("uint32_t", lambda p: Location.GPU if p.owner.is_gpu else Location.CPU),
+    PoolInfoLater.LOCATION: ("uint32_t",
+                             lambda p: Location.GPU if p.owner.is_gpu else Location.CPU),
     PoolInfoLater.RUNTIME_ALLOC_REC_GRANULE: ("size_t", lambda p: p.recommended_granule),
 }
 

@@ -22,7 +22,8 @@ def build(path, command, suffix="", libraries=(), includes=()):
     """Run `command` + [path, "-o", output] + `libraries` unless an identical build exists;
     return the output's path. `includes` are more header directories (-I)."""
     command = [*command, *(f"-I{d}" for d in includes)]
-    headers = [h for d in (os.path.dirname(path), *includes) for h in sorted(glob.glob(os.path.join(d, "*.h")))]
+    headers = [h for d in (os.path.dirname(path), *includes)
+               for h in sorted(glob.glob(os.path.join(d, "*.h")))]
     digest = hashlib.sha1()
     for source in [path, *headers]:
         with open(source, "rb") as f:
@@ -38,8 +39,8 @@ def build(path, command, suffix="", libraries=(), includes=()):
 
 def program(path, opt="-O2", flags=(), libraries=(), includes=()):
     """The executable hipcc builds from `path` for gfx1030."""
-    return build(path, ["hipcc", "--offload-arch=gfx1030", opt, *flags], suffix=opt, libraries=libraries,
-                 includes=includes)
+    return build(path, ["hipcc", "--offload-arch=gfx1030", opt, *flags], suffix=opt,
+                 libraries=libraries, includes=includes)
 
 
 def run(exe, *args, trace, timeout=300, **environ):
