@@ -7,6 +7,8 @@ that never take the GIL. A version script
 puts every export at ROCR_1 and hides everything else, and the SONAME matches ROCr's,
 so binaries linked against ROCr bind to this library without warnings.
 
+Beside it goes libsoftgpu-driver.so (driver_stand_in.c), which `softgpu run` preloads.
+
 Usage: python3 build_shim.py [OUTDIR] [--force]   (default: build/lib; rebuilds only when an
 input changed). `pip install .` builds it into the wheel too (pyproject.toml's cmdclass).
 """
@@ -14,6 +16,7 @@ import hashlib
 import json
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 
@@ -21,6 +24,7 @@ import cffi  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from softgpu_shim.exports_table import all_exports, python_entries  # noqa: E402
+from softgpu_shim.location import DRIVER_STAND_IN  # noqa: E402
 
 ROOT = os.path.dirname(os.path.abspath(__file__))
 SHIM = os.path.join(ROOT, "softgpu_shim")
@@ -34,6 +38,8 @@ C_SOURCES = ("native.h", "safe_memory.h", "fastpath.c", "ipc_shared.c", "safe_me
              "fastpath_exports.c", "embedding_paths.c")
 # Declared to cffi: the ABI types and the C helpers Python calls.
 CDEF_HEADERS = ("abi_types.h", "native.h", "safe_memory.h", "embedding_paths.h")
+# `softgpu run` preloads DRIVER_STAND_IN beside the runtime: /dev/kfd for clients that probe for it.
+DRIVER_SOURCE = "driver_stand_in.c"
 
 
 def read(name):
@@ -108,6 +114,9 @@ def build(outdir, site_paths=None, force=False, tmpdir=None, dev_link=True):
     built = make_ffi(version_script, site_paths).compile(tmpdir=tmpdir, target=target, verbose=False)
     if os.path.abspath(built) != target:
         os.replace(built, target)
+    subprocess.run([os.environ.get("CC", "gcc"), "-O2", "-Wall", "-shared", "-fPIC",
+                    "-o", os.path.join(outdir, DRIVER_STAND_IN), os.path.join(SHIM, DRIVER_SOURCE),
+                    "-ldl"], check=True)
     if dev_link:
         link = os.path.join(outdir, "libhsa-runtime64.so")
         if os.path.lexists(link):
@@ -120,7 +129,8 @@ def build(outdir, site_paths=None, force=False, tmpdir=None, dev_link=True):
 
 def _inputs_digest(site_paths):
     digest = hashlib.sha256(repr((ROOT, site_paths, sys.version)).encode())
-    for path in [os.path.join(SHIM, name) for name in CDEF_HEADERS + C_SOURCES] + [
+    sources = CDEF_HEADERS + C_SOURCES + (DRIVER_SOURCE,)
+    for path in [os.path.join(SHIM, name) for name in sources] + [
             os.path.abspath(__file__), os.path.join(SHIM, "exports_table.py"), os.path.join(SHIM, "exports.h")]:
         with open(path, "rb") as f:
             digest.update(f.read())

@@ -4,7 +4,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
   need=""
-  for pkg in clang-15 lld-15 llvm-15 rocm-device-libs libhsa-runtime-dev libamdhip64-dev hipcc gcc; do
+  # The ROCm libraries and tools after hipcc are clients the tests run (tests/test_clients.py).
+  for pkg in clang-15 lld-15 llvm-15 rocm-device-libs libhsa-runtime-dev libamdhip64-dev hipcc gcc \
+             librocsparse-dev librocrand-dev libhiprand-dev libhipsparse-dev librocprim-dev libomp-15-dev \
+             rocminfo; do
     dpkg -s "$pkg" >/dev/null 2>&1 || need="$need $pkg"
   done
   if [ -n "$need" ]; then

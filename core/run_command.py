@@ -4,6 +4,13 @@ The program finds SoftGPU's libhsa-runtime64.so.1 first on its library path (or,
 --preload, it is preloaded over an installed ROCr), so a binary linked against ROCr
 runs here without being rebuilt.
 
+The program also sees the amdgpu driver SoftGPU stands in for, as clients that probe for
+it before calling HSA expect (rocminfo): an `lsmod` that lists amdgpu first on PATH
+(softgpu_shim/driver/) and libsoftgpu-driver.so preloaded, which opens /dev/null for an
+absent /dev/kfd (softgpu_shim/driver_stand_in.c). ROCM_TARGET_LST names the profile's GPU
+for rocm_agent_enumerator, which hipcc and HIP's CMake files ask which GPUs to build for
+(it reads /sys/class/kfd otherwise, which only the driver makes).
+
 Holds two invariants:
 - without a report to make (--timeline, --stats, --stats-csv) the program replaces this
   process, so its exit status, signals and stdio are exactly its own;
@@ -16,7 +23,11 @@ import sys
 import tempfile
 
 from core.cli import command
-from softgpu_shim.location import library_dir
+from core.errors import InvalidProfile
+from core.profile import load as load_profile
+from softgpu_shim.location import DRIVER_STAND_IN, PACKAGE, library_dir
+
+DRIVER_TOOLS = os.path.join(PACKAGE, "driver")
 
 
 def program_environment(preload=False, trace=None, profile=None, environ=None, capture=None,
@@ -24,9 +35,18 @@ def program_environment(preload=False, trace=None, profile=None, environ=None, c
     env = dict(os.environ if environ is None else environ)
     libdir = library_dir()
     env["LD_LIBRARY_PATH"] = libdir + (":" + env["LD_LIBRARY_PATH"] if env.get("LD_LIBRARY_PATH") else "")
-    if preload:
-        library = os.path.join(libdir, "libhsa-runtime64.so.1")
-        env["LD_PRELOAD"] = library + (" " + env["LD_PRELOAD"] if env.get("LD_PRELOAD") else "")
+    preloads = [os.path.join(libdir, "libhsa-runtime64.so.1")] if preload else []
+    driver = os.path.join(libdir, DRIVER_STAND_IN)
+    if os.path.exists(driver):
+        preloads.append(driver)
+    if preloads:
+        env["LD_PRELOAD"] = " ".join(preloads + [env["LD_PRELOAD"]] if env.get("LD_PRELOAD")
+                                     else preloads)
+    env["PATH"] = DRIVER_TOOLS + (":" + env["PATH"] if env.get("PATH") else "")
+    if not env.get("ROCM_TARGET_LST"):
+        targets = _target_list(profile or env.get("SOFTGPU_PROFILE"))
+        if targets:
+            env["ROCM_TARGET_LST"] = targets
     if sys.prefix != sys.base_prefix:
         # Installed in a virtual environment: the library starts its Python from the base
         # installation, whose path lacks the environment's packages (cffi's own included).
@@ -41,6 +61,22 @@ def program_environment(preload=False, trace=None, profile=None, environ=None, c
     if capture_kernel:
         env["SOFTGPU_CAPTURE_KERNEL"] = capture_kernel
     return env
+
+
+def _target_list(profile_name):
+    """A target.lst naming the profile's GPU (None for a broken profile: hsa_init reports it)."""
+    try:
+        gpu = load_profile(profile_name).gpu["name"]
+    except InvalidProfile:
+        return None
+    folder = os.path.join(tempfile.gettempdir(), f"softgpu-{os.getuid()}-targets")
+    path = os.path.join(folder, gpu + ".lst")
+    if not os.path.exists(path):
+        os.makedirs(folder, exist_ok=True)
+        with tempfile.NamedTemporaryFile("w", dir=folder, delete=False) as f:
+            f.write(gpu + "\n")
+        os.replace(f.name, path)
+    return path
 
 
 @command("run", help="run an HSA program on SoftGPU: softgpu run [options] -- PROGRAM ARGS")

@@ -1,6 +1,6 @@
-/* Where the embedded runtime finds its Python packages.
+/* Where the embedded runtime finds its Python packages, and Python's own symbols.
 
-   Holds three invariants:
+   Holds four invariants:
    - the package root is the directory two levels above the library file (a checkout's
      build/lib/ and a wheel's softgpu_shim/lib/ both lie there), or the checkout the library
      was built from when the file sits elsewhere (SOFTGPU_LIBDIR);
@@ -9,7 +9,11 @@
      that is not the one SoftGPU was installed into still finds its dependencies;
    - when the library is loaded into a running Python (ctypes) by the thread that holds the
      GIL, this happens at load time, before cffi's start-up imports _cffi_backend; nothing
-     else ever runs Python code from the constructor. */
+     else ever runs Python code from the constructor;
+   - libpython's symbols are in the global scope once the library is loaded, so the extension
+     modules the runtime imports (_cffi_backend, numpy) resolve PyExc_* and friends also when
+     a client dlopens the library RTLD_LOCAL, as LLVM's OpenMP offloading plugin does (its
+     dependency libpython then stays local and the first import fails). */
 #include <dlfcn.h>
 #include <libgen.h>
 #include <limits.h>
@@ -63,6 +67,16 @@ int sg_add_package_paths(void) {
     return status;
 }
 
-__attribute__((constructor)) static void sg_paths_at_load(void) {
+/* Reopening the file that holds Py_Initialize with RTLD_NOLOAD | RTLD_GLOBAL promotes it
+   (a no-op when it is global already, or is the python executable itself). The handle is
+   kept: the promotion lasts as long as the process. */
+static void sg_python_symbols_global(void) {
+    Dl_info info;
+    if (dladdr((void *)Py_Initialize, &info) && info.dli_fname)
+        (void)dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD | RTLD_GLOBAL);
+}
+
+__attribute__((constructor)) static void sg_at_load(void) {
+    sg_python_symbols_global();
     if (Py_IsInitialized() && PyGILState_Check()) sg_add_package_paths();
 }

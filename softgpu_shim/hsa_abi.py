@@ -67,6 +67,44 @@ class AmdAgentInfoLater(enum.IntEnum):
     NUM_XCC = 0xA111
     DRIVER_UID = 0xA112
     NEAREST_CPU = 0xA113
+    MEMORY_PROPERTIES = 0xA114
+    AQL_EXTENSIONS = 0xA115
+
+
+# HSA_AMD_AGENT_INFO_MEMORY_PROPERTIES and _AQL_EXTENSIONS are uint8_t[8] bit masks.
+AGENT_BITMASK_BYTES = 8
+
+
+class AmdSystemInfoLater(enum.IntEnum):
+    """HSA_AMD_SYSTEM_INFO_* of ROCm releases after the 5.2.3 headers (their hsa.h).
+
+    Answered, like AmdAgentInfoLater, with what SoftGPU offers: none of the features they
+    report (dmabuf export, the virtual memory API, XNACK, mwaitx) exists in the 5.2.3 ABI.
+    """
+    MWAITX_ENABLED = 0x203
+    DMABUF_SUPPORTED = 0x204
+    VIRTUAL_MEM_API_SUPPORTED = 0x205
+    XNACK_ENABLED = 0x206
+    EXT_VERSION_MAJOR = 0x207
+    EXT_VERSION_MINOR = 0x208
+
+
+# HSA_AMD_INTERFACE_VERSION_{MAJOR,MINOR} of the 5.2.3 hsa_ext_amd.h: the AMD extension
+# interface SoftGPU exports (later minors add dmabuf, copy engines, virtual memory).
+AMD_INTERFACE_VERSION = (1, 0)
+
+
+class AmdMemoryPoolInfoLater(enum.IntEnum):
+    """HSA_AMD_MEMORY_POOL_INFO_* of ROCm releases after the 5.2.3 headers, answered as
+    those releases do (ROCr 5.2.3 rejects them with HSA_STATUS_ERROR_INVALID_ARGUMENT)."""
+    LOCATION = 17
+    RUNTIME_ALLOC_REC_GRANULE = 18
+
+
+class AmdMemoryPoolLocation(enum.IntEnum):
+    """hsa_amd_memory_pool_location_t (the type of AmdMemoryPoolInfoLater.LOCATION)."""
+    CPU = 0
+    GPU = 1
 
 
 # hsa_amd_iommu_version_t (the type of AmdAgentInfoLater.IOMMU_SUPPORT).

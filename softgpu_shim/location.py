@@ -7,6 +7,8 @@ and SOFTGPU_LIBDIR (a library built elsewhere) wins over both.
 import os
 
 SONAME = "libhsa-runtime64.so.1"
+# Built beside the runtime; `softgpu run` preloads it (driver_stand_in.c).
+DRIVER_STAND_IN = "libsoftgpu-driver.so"
 PACKAGE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(PACKAGE)          # the checkout, or site-packages for a wheel
 

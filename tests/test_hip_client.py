@@ -5,24 +5,19 @@ bad requests with HIP's errors, and abort on GPU faults the way HIP does on ROCr
 
 Each program under tests/hip/ checks its own results and prints "<NAME> OK"; here we
 also require that SoftGPU recorded no internal error and no unsupported export."""
-import hashlib
 import json
 import os
 import re
-import subprocess
-import tempfile
 
 import numpy as np
 import pytest
 
 from tests.kernels.checks import EXACT, Ulps
-from tests.support import cprog
+from tests.support import hipprog
 from tests.support.profiles import cooperative_gfx1030
 from tests.support.paths import ROOT
 
 HIP_TESTS = os.path.join(ROOT, "tests", "hip")
-_CACHE = os.path.join(tempfile.gettempdir(), "softgpu-test-bin")
-_HIP_ENV = dict(os.environ, HIP_PLATFORM="amd")
 # clang-15 as hipcc drives it, for device code alone (Debian's HIP layout under /usr).
 _DEVICE_ONLY = ["clang-15", "-x", "hip", "--rocm-path=/usr",
                 "--hip-device-lib-path=/usr/lib/x86_64-linux-gnu/amdgcn/bitcode",
@@ -31,43 +26,19 @@ _DEVICE_ONLY = ["clang-15", "-x", "hip", "--rocm-path=/usr",
 
 def _cached(name, command, suffix=""):
     """Build tests/hip/<name> with `command` (output path appended) unless built already."""
-    path = os.path.join(HIP_TESTS, name)
-    digest = hashlib.sha1()
-    for source in (path, os.path.join(HIP_TESTS, "hip_check.h")):
-        with open(source, "rb") as f:
-            digest.update(f.read())
-    digest.update(" ".join(command).encode())
-    os.makedirs(_CACHE, exist_ok=True)
-    out = os.path.join(_CACHE, f"{name}.{digest.hexdigest()[:12]}{suffix}")
-    if not os.path.exists(out):
-        subprocess.run([*command, path, "-o", out + ".tmp"], check=True, env=_HIP_ENV)
-        os.replace(out + ".tmp", out)
-    return out
+    return hipprog.build(os.path.join(HIP_TESTS, name), command, suffix)
 
 
 def hip_program(name, opt="-O2"):
-    return _cached(name, ["hipcc", "--offload-arch=gfx1030", opt], suffix=opt)
+    return hipprog.program(os.path.join(HIP_TESTS, name), opt)
 
 
-def run(exe, *args, trace, timeout=300, **environ):
-    return subprocess.run([exe, *map(str, args)], env=cprog.env(SOFTGPU_TRACE=trace, **environ),
-                          capture_output=True, text=True, timeout=timeout)
-
-
-def events(trace):
-    with open(trace) as f:
-        return [json.loads(line) for line in f]
+run, events = hipprog.run, hipprog.events
 
 
 def check_ok(name, *args, tmp_path, marker, opt="-O2"):
     """Run a self-checking HIP program; it must print `marker` and leave a clean trace."""
-    trace = tmp_path / "trace.jsonl"
-    proc = run(hip_program(name, opt), *args, trace=trace)
-    assert proc.returncode == 0 and marker in proc.stdout, proc.stdout + proc.stderr
-    recorded = events(trace)
-    bad = [e for e in recorded if e["event"] in ("internal", "unsupported")]
-    assert not bad, bad
-    return recorded
+    return hipprog.check_ok(hip_program(name, opt), *args, tmp_path=tmp_path, marker=marker)
 
 
 def test_hip_runtime_runs_kernels_on_softgpu(tmp_path):

@@ -436,6 +436,25 @@ def test_v2_code_object_api_on_a_v4_object(hsa):
     hsa.hsa_executable_destroy(executable)
 
 
+def test_a_v2_code_object_handle_is_the_address_of_its_copy(hsa):
+    """As in ROCr, clients read the ELF through the handle (LLVM's OpenMP offloading plugin
+    does); a destroyed handle never resolves again, nor is its address handed out again."""
+    data = open(compile_opencl(TABLES), "rb").read()
+    buffer = ctypes.create_string_buffer(data, len(data))
+    first, second = Handle(), Handle()
+    assert hsa.hsa_code_object_deserialize(buffer, len(data), None, ctypes.byref(first)) == 0
+    assert first.handle != ctypes.addressof(buffer)
+    assert ctypes.string_at(first.handle, len(data)) == data
+    assert hsa.hsa_code_object_destroy(first) == 0
+    kind = ctypes.c_uint32()
+    for _ in range(20):                 # the allocator would hand the freed copy back soon
+        assert hsa.hsa_code_object_deserialize(buffer, len(data), None, ctypes.byref(second)) == 0
+        assert second.handle != first.handle and ctypes.string_at(second.handle, 4) == b"\x7fELF"
+        assert hsa.hsa_code_object_get_info(first, HsaCodeObjectInfo.TYPE, ctypes.byref(kind)) == \
+            Status.ERROR_INVALID_CODE_OBJECT
+        assert hsa.hsa_code_object_destroy(second) == 0
+
+
 def test_v2_api_takes_garbage_bytes_then_refuses_to_use_them(hsa):
     garbage = ctypes.create_string_buffer(b"not a code object", 17)
     code_object = Handle()

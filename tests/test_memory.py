@@ -182,6 +182,33 @@ def test_runtime_internal_arena_memory_is_reachable_but_not_freeable(session):
         session.arena.free(internal.address)
 
 
+def test_the_arena_fills_holes_best_fit_and_coalesces_what_is_freed(session):
+    """Thousands of live allocations, freed out of order into one-page holes: a one-page
+    request lands in a hole, a two-page one beyond them (never overlapping), and once all
+    is freed the spans merge back: the largest block the arena had fits again."""
+    arena = session.arena
+    largest = arena.size - arena.used
+    while True:                              # the largest free span, to find again at the end
+        try:
+            probe = arena.allocate(largest)
+            break
+        except OutOfResources:
+            largest -= 1 << 30
+    arena.free(probe.address)
+    pages = [arena.allocate(4096).address for _ in range(3000)]
+    holes = set(pages[::2])
+    for address in reversed(pages[::2]):
+        arena.free(address)
+    one = arena.allocate(4096)
+    two = arena.allocate(8192)
+    assert one.address in holes
+    assert all(not (two.address < p + 4096 and p < two.address + 8192) for p in pages[1::2])
+    reused = arena.allocate_at(min(holes - {one.address}), 4096)
+    for address in [one.address, two.address, reused.address, *pages[1::2]]:
+        arena.free(address)
+    arena.free(arena.allocate(largest).address)
+
+
 def test_a_full_arena_fails_the_allocation_and_charges_no_pool(session):
     memory, arena = session.memory, session.arena
     device = memory.pools_of(session.agents.gpus[0])[0]

@@ -4,6 +4,7 @@ a success it did not earn, never a crash."""
 import pytest
 
 from tests.support import cprog
+from tests.support.paths import LIBRARY
 
 
 def broken_module(tmp_path, name):
@@ -16,6 +17,13 @@ def broken_module(tmp_path, name):
 def test_healthy_start():
     proc = cprog.run("init_status.c")
     assert "hsa_init=0x0 hsa_status_string=0x0" in proc.stdout
+
+
+def test_a_client_that_dlopens_the_runtime_locally_starts_it():
+    """Plugins dlopen the runtime RTLD_LOCAL: its libpython stays local unless the library
+    makes it global, and the embedded runtime's extension modules fail to import."""
+    proc = cprog.run("dlopen_local.c", LIBRARY, extra_flags=("-ldl",))
+    assert proc.returncode == 0 and "PASSED" in proc.stdout, proc.stdout + proc.stderr
 
 
 @pytest.mark.parametrize("module, reason", [

@@ -68,6 +68,13 @@ def test_softgpu_run_executes_a_program_from_anywhere(venv, tmp_path):
     assert "3000 elements, verified" in proc.stdout
 
 
+def test_softgpu_run_shows_rocminfo_the_driver_from_the_installed_package(venv, tmp_path):
+    """The wheel carries libsoftgpu-driver.so and the executable lsmod `softgpu run` puts first."""
+    proc = run([str(venv / "bin" / "softgpu"), "run", "--", "rocminfo"], cwd=str(tmp_path))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "ROCk module is loaded" in proc.stdout and "amdgcn-amd-amdhsa--gfx1030" in proc.stdout
+
+
 def test_softgpu_info_lists_the_system_from_the_installed_profiles(venv, tmp_path):
     proc = run([str(venv / "bin" / "softgpu"), "info"], cwd=str(tmp_path))
     assert proc.returncode == 0, proc.stderr

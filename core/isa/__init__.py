@@ -8,8 +8,9 @@ Shared by every engine tier: the decoder and its instruction records (with the i
 instructions' operand layout, `core.isa.mimg`), the ALU's ops and
 declared operand types (`core.isa.alu`), the launch layout a kernel descriptor asks for
 (`core.isa.layout`), the flat apertures (`core.isa.apertures`), kernel faults
-(`core.isa.faults`), how many workgroups the GPU holds at once (`core.isa.occupancy`) and a
-queue's GWS and GDS state (`core.isa.global_sync`). The tiers sit side by side:
+(`core.isa.faults`), how many workgroups the GPU holds at once (`core.isa.occupancy`), a
+queue's GWS and GDS state (`core.isa.global_sync`) and the counters kernels read
+(`core.isa.clocks`). The tiers sit side by side:
 `core.isa.interp` (numpy, the oracle).
 `core.isa.launch.run_dispatch` is the one way in.
 """

@@ -14,8 +14,8 @@ import numpy as np
 
 from core.errors import (InvalidArgument, InvalidCodeObject, InvalidCodeObjectReader, InvalidCodeSymbol,
                          InvalidExecutable, InvalidExecutableSymbol, InvalidFile)
-from core.handles import (HandleTable, KIND_CODE_OBJECT, KIND_EXECUTABLE, KIND_LOADED_CODE_OBJECT,
-                          KIND_READER, KIND_SYMBOL)
+from core.handles import (AddressTable, HandleTable, KIND_EXECUTABLE, KIND_LOADED_CODE_OBJECT, KIND_READER,
+                          KIND_SYMBOL)
 from core.loader.elf import CodeObject
 from core.loader.executable import Executable
 from softgpu_shim.hsa_abi import HsaDefaultFloatRoundingMode, HsaProfile
@@ -60,7 +60,7 @@ class Loader:
         self.executables = HandleTable(KIND_EXECUTABLE, InvalidExecutable)
         self.symbols = HandleTable(KIND_SYMBOL, InvalidExecutableSymbol)
         self.loaded_code_objects = HandleTable(KIND_LOADED_CODE_OBJECT, InvalidCodeObject)
-        self.code_objects = HandleTable(KIND_CODE_OBJECT, InvalidCodeObject)
+        self.code_objects = AddressTable(InvalidCodeObject)
         self.code_symbols = HandleTable(KIND_SYMBOL, InvalidCodeSymbol)
         self.kernels = {}
         self._lock = threading.Lock()

@@ -5,7 +5,10 @@ Holds four invariants:
   attached from another process) is a sub-range of the arena, so the engine sees device
   memory as one numpy view;
 - live allocations never overlap, and freed memory is not handed out again until
-  it is free (first fit over a sorted free list, coalesced on free);
+  it is free (best fit, lowest address among equals; free spans coalesce on free);
+- bookkeeping costs O(log n) comparisons per allocation and free, whatever the number of
+  live allocations and free spans (list updates are memmoves), so a program that makes and
+  frees tens of thousands of buffers does not slow down quadratically;
 - freed pages are returned to the OS (MADV_DONTNEED), so they read as zero when reused;
 - an allocation shared with other processes (share, map_shared) is a memfd mapped over
   its range; freeing it closes the memfd and puts private zeroed memory back, so the range
@@ -57,7 +60,7 @@ class Arena:
             self.base = base
             self.bytes = np.frombuffer(self._map.buffer, dtype=np.uint8)
         self.size = size
-        self._free = [(self.base, size)]           # sorted (address, size)
+        self._free = FreeSpans(self.base, size)
         self._live = {}                            # address -> Allocation
         self._starts = []                          # sorted live addresses
         self._lock = threading.Lock()
@@ -82,10 +85,9 @@ class Arena:
             raise InvalidAllocation(f"cannot allocate {size} bytes")
         size = -(-size // PAGE) * PAGE
         with self._lock:
-            for i, (start, length) in enumerate(self._free):
-                address = -(-start // align) * align
-                if address + size <= start + length:
-                    return self._claim(i, address, size, owner, info)
+            address = self._free.take_fitting(size, align)
+            if address is not None:
+                return self._claim(address, size, owner, info)
         raise OutOfResources(f"device arena exhausted: {size} bytes requested, {self.size - self.used} free")
 
     def allocate_at(self, address, size, owner=None, info=None):
@@ -95,15 +97,12 @@ class Arena:
             raise InvalidAllocation(f"cannot allocate {size} bytes at {address:#x}")
         size = -(-size // PAGE) * PAGE
         with self._lock:
-            for i, (start, length) in enumerate(self._free):
-                if start <= address and address + size <= start + length:
-                    return self._claim(i, address, size, owner, info)
+            if self._free.take_range(address, size):
+                return self._claim(address, size, owner, info)
         raise InvalidAllocation(f"[{address:#x}, {address + size:#x}) is not free device memory")
 
-    def _claim(self, i, address, size, owner, info):
-        """Turn [address, address + size) of free span i into a live allocation (lock held)."""
-        start, length = self._free[i]
-        self._take(i, start, length, address, size)
+    def _claim(self, address, size, owner, info):
+        """Record [address, address + size), taken from the free spans, as live (lock held)."""
         alloc = Allocation(address, size, owner, info or {})
         self._live[address] = alloc
         bisect.insort(self._starts, address)
@@ -111,27 +110,19 @@ class Arena:
         self.used += size
         return alloc
 
-    def _take(self, i, start, length, address, size):
-        pieces = []
-        if address > start:
-            pieces.append((start, address - start))
-        if address + size < start + length:
-            pieces.append((address + size, start + length - address - size))
-        self._free[i:i + 1] = pieces
-
     def free(self, address):
         with self._lock:
             alloc = self._live.pop(address, None)
             if alloc is None:
                 raise InvalidAllocation(f"{address:#x} is not the start of a live allocation")
-            self._starts.remove(address)
+            del self._starts[bisect.bisect_left(self._starts, address)]
             self.version += 1
             self.used -= alloc.size
             if alloc.shared_fd is None:
                 self._map.madvise(mmap.MADV_DONTNEED, alloc.address - self.base, alloc.size)
             else:
                 self._unshare(alloc)
-            self._release(alloc.address, alloc.size)
+            self._free.release(alloc.address, alloc.size)
             return alloc
 
     # -- memory shared with other processes ---------------------------------------------
@@ -167,16 +158,6 @@ class Arena:
         if lib.sg_unshare_pages(alloc.address, alloc.size) != 0:
             raise OutOfResources(f"cannot unmap shared memory at {alloc.address:#x}")
 
-    def _release(self, address, size):
-        i = bisect.bisect(self._free, (address, size))
-        if i < len(self._free) and address + size == self._free[i][0]:
-            size += self._free.pop(i)[1]
-        if i > 0 and self._free[i - 1][0] + self._free[i - 1][1] == address:
-            prev = self._free.pop(i - 1)
-            address, size = prev[0], prev[1] + size
-            i -= 1
-        self._free.insert(i, (address, size))
-
     def find(self, address):
         """The live allocation containing `address`, or None."""
         with self._lock:
@@ -206,6 +187,66 @@ class Arena:
         if offset < 0 or offset + size > self.size:
             raise InvalidAllocation(f"{address:#x}+{size} is outside the device arena")
         return self.bytes[offset:offset + size]
+
+
+class FreeSpans:
+    """The arena's free memory as coalesced spans, kept twice: sorted by address (to merge
+    neighbours and find a given range) and by (size, address) (to find the best fit)."""
+
+    def __init__(self, base, size):
+        self._by_address = [(base, size)]
+        self._by_size = [(size, base)]
+
+    def take_fitting(self, size, align):
+        """`size` bytes at `align` from the smallest span sure to hold them (lowest address
+        among equals), taken out of the free spans; None when no span is long enough.
+        Spans start on pages, so one of size + align - PAGE bytes holds any alignment."""
+        i = bisect.bisect_left(self._by_size, (size + max(align, PAGE) - PAGE, 0))
+        if i == len(self._by_size):
+            return None
+        length, start = self._by_size[i]
+        address = -(-start // align) * align
+        self._split(start, length, address, size)
+        return address
+
+    def take_range(self, address, size):
+        """Take exactly [address, address + size) if it is free; False when it is not."""
+        i = bisect.bisect_right(self._by_address, (address, float("inf"))) - 1
+        if i < 0:
+            return False
+        start, length = self._by_address[i]
+        if address + size > start + length:
+            return False
+        self._split(start, length, address, size)
+        return True
+
+    def release(self, address, size):
+        """Give [address, address + size) back, merged with the free spans around it."""
+        i = bisect.bisect(self._by_address, (address, size))
+        if i < len(self._by_address) and address + size == self._by_address[i][0]:
+            size += self._remove(*self._by_address[i])
+        if i > 0 and sum(self._by_address[i - 1]) == address:
+            start, length = self._by_address[i - 1]
+            self._remove(start, length)
+            address, size = start, length + size
+        self._add(address, size)
+
+    def _split(self, start, length, address, size):
+        """Replace span (start, length) by what is left around [address, address + size)."""
+        self._remove(start, length)
+        if address > start:
+            self._add(start, address - start)
+        if address + size < start + length:
+            self._add(address + size, start + length - address - size)
+
+    def _add(self, start, length):
+        bisect.insort(self._by_address, (start, length))
+        bisect.insort(self._by_size, (length, start))
+
+    def _remove(self, start, length):
+        del self._by_address[bisect.bisect_left(self._by_address, (start, length))]
+        del self._by_size[bisect.bisect_left(self._by_size, (length, start))]
+        return length
 
 
 class FixedMapping:

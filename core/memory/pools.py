@@ -19,6 +19,9 @@ from softgpu_shim.hsa_abi import (HsaAmdMemoryPoolGlobalFlag as PoolFlag,
                                   HsaAmdLinkInfoType as LinkType)
 
 PAGE = 4096
+# ROCr's fragment allocator carves device-local allocations out of 2 MiB blocks, the
+# granule later releases recommend for them (HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_REC_GRANULE).
+DEVICE_BLOCK = 2 << 20
 
 SYSTEM_FINE = "system_fine"
 SYSTEM_KERNARG = "system_kernarg"
@@ -98,6 +101,10 @@ class Pool:
         return PAGE if self.alloc_allowed else 0
 
     alignment = granule
+
+    @property
+    def recommended_granule(self):
+        return DEVICE_BLOCK if self.is_local else self.granule
 
     @property
     def alloc_max_size(self):

@@ -17,13 +17,14 @@ from _softgpu_hsa import ffi
 
 from core import runtime
 from core.errors import InvalidArgument, InvalidIndex
+from core.isa.clocks import REFERENCE_CLOCK_HZ
 from softgpu_shim.api.out import (callback as require_callback, read_string, require_pointer, write, write_bytes,
                                   write_struct)
 from softgpu_shim.api.system import (EXTENSION_BITMASK_BYTES, HSA_VERSION, SYSTEM_EXTENSIONS, check_extension_id,
                                      extension_bitmask, version_supported)
-from softgpu_shim.hsa_abi import (AgentInfo, AmdAgentInfo, AmdAgentInfoLater, HsaAgentFeature, HsaCacheInfo,
-                                  HsaDefaultFloatRoundingMode, HsaDeviceType, HsaExtAgentInfo, HsaFlushMode,
-                                  HsaFpType, HsaIsaInfo, HsaMachineModel, HsaProfile, HsaQueueType,
+from softgpu_shim.hsa_abi import (AGENT_BITMASK_BYTES, AgentInfo, AmdAgentInfo, AmdAgentInfoLater,
+                                  HsaAgentFeature, HsaCacheInfo, HsaDefaultFloatRoundingMode,
+                                  HsaDeviceType, HsaExtAgentInfo, HsaFlushMode, HsaFpType, HsaIsaInfo, HsaMachineModel, HsaProfile, HsaQueueType,
                                   HsaRoundMethod, HsaWavefrontInfo, IOMMU_SUPPORT_NONE, Status,
                                   TIMESTAMP_FREQUENCY_HZ)
 from softgpu_shim.registry import export
@@ -100,6 +101,8 @@ def _image_dims(key):
     return lambda a: a.spec["images"][key]
 
 
+_AGENT_MASK = f"uint8_t[{AGENT_BITMASK_BYTES}]"      # MEMORY_PROPERTIES, AQL_EXTENSIONS
+
 # attribute -> (ctype, answer(agent)), for what CPU and GPU agents answer alike.
 _COMMON = {
     AgentInfo.NAME: (f"char[{NAME_BYTES}]", lambda a: _name(a.name)),
@@ -118,7 +121,9 @@ _COMMON = {
     AmdAgentInfo.COMPUTE_UNIT_COUNT: ("uint32_t", lambda a: a.spec["compute_units"]),
     AmdAgentInfo.MAX_CLOCK_FREQUENCY: ("uint32_t", lambda a: a.spec["max_clock_mhz"]),
     AmdAgentInfo.DRIVER_NODE_ID: ("uint32_t", lambda a: a.node),
-    AmdAgentInfoLater.TIMESTAMP_FREQUENCY: ("uint64_t", lambda a: TIMESTAMP_FREQUENCY_HZ),
+    # No agent is an APU (the one memory property) and no AQL extension exists yet.
+    AmdAgentInfoLater.MEMORY_PROPERTIES: (_AGENT_MASK, lambda a: bytes(AGENT_BITMASK_BYTES)),
+    AmdAgentInfoLater.AQL_EXTENSIONS: (_AGENT_MASK, lambda a: bytes(AGENT_BITMASK_BYTES)),
 }
 
 _CPU = {**_COMMON, **{
@@ -137,6 +142,7 @@ _CPU = {**_COMMON, **{
     AgentInfo.DEVICE: ("hsa_device_type_t", lambda a: HsaDeviceType.CPU),
     AgentInfo.ISA: ("hsa_isa_t", lambda a: {"handle": 0}),
     AgentInfo.EXTENSIONS: (f"uint8_t[{EXTENSION_BITMASK_BYTES}]", lambda a: bytes(EXTENSION_BITMASK_BYTES)),
+    AmdAgentInfoLater.TIMESTAMP_FREQUENCY: ("uint64_t", lambda a: TIMESTAMP_FREQUENCY_HZ),
     HsaExtAgentInfo.IMAGE_1D_MAX_ELEMENTS: ("uint32_t", lambda a: 0),
     HsaExtAgentInfo.IMAGE_1DA_MAX_ELEMENTS: ("uint32_t", lambda a: 0),
     HsaExtAgentInfo.IMAGE_1DB_MAX_ELEMENTS: ("uint32_t", lambda a: 0),
@@ -227,6 +233,8 @@ _GPU = {**_COMMON, **{
     AmdAgentInfo.SVM_DIRECT_HOST_ACCESS: ("bool", lambda a: a.spec["svm_direct_host_access"]),
     AmdAgentInfo.COOPERATIVE_COMPUTE_UNIT_COUNT: ("uint32_t", lambda a: a.spec["compute_units"]),
     AmdAgentInfoLater.MEMORY_AVAIL: ("uint64_t", _memory_avail),
+    # The rate of s_memrealtime, as later ROCr answers with the board's gpu_counter_freq.
+    AmdAgentInfoLater.TIMESTAMP_FREQUENCY: ("uint64_t", lambda a: REFERENCE_CLOCK_HZ),
     AmdAgentInfoLater.ASIC_FAMILY_ID: ("uint32_t", lambda a: a.spec["family_id"]),
     AmdAgentInfoLater.UCODE_VERSION: ("uint32_t", lambda a: a.spec["ucode_version"]),
     AmdAgentInfoLater.SDMA_UCODE_VERSION: ("uint32_t", lambda a: a.spec["sdma_ucode_version"]),

@@ -311,7 +311,7 @@ def hsa_code_object_deserialize(serialized_code_object, serialized_code_object_s
     if serialized_code_object_size == 0:
         raise InvalidArgument("serialized_code_object_size is 0")
     data = read_bytes(serialized_code_object, serialized_code_object_size, "serialized_code_object")
-    write(code_object, "uint64_t", _loader().code_objects.add(SerializedCodeObject(data)))
+    write(code_object, "uint64_t", _loader().code_objects.add(lambda: SerializedCodeObject(data)))
 
 
 @export("hsa_code_object_serialize")

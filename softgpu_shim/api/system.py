@@ -19,8 +19,9 @@ from core import native, runtime
 from core.errors import HsaError, InvalidArgument, InvalidProfile
 from softgpu_shim import glue
 from softgpu_shim.api.out import require_pointer, write, write_bytes
-from softgpu_shim.hsa_abi import (Status, ExtStatus, SystemInfo, HsaExtension as Extension, HsaEndianness,
-                                  HsaMachineModel, TIMESTAMP_FREQUENCY_HZ)
+from softgpu_shim.hsa_abi import (AMD_INTERFACE_VERSION, AmdSystemInfoLater as SystemInfoLater,
+                                  Status, ExtStatus, SystemInfo, HsaExtension as Extension,
+                                  HsaEndianness, HsaMachineModel, TIMESTAMP_FREQUENCY_HZ)
 from softgpu_shim.registry import export, IMPLEMENTATIONS, NEEDS_RUNTIME
 
 # hsa_status_string hands out pointers that must outlive the call: keep them here.
@@ -158,6 +159,12 @@ _SYSTEM_SCALARS = {
     SystemInfo.AMD_SYSTEM_INFO_SVM_SUPPORTED: ("bool", lambda: False),
     # ROCr: true only when every GPU's ISA has XNACK enabled; gfx1030 has no XNACK.
     SystemInfo.AMD_SYSTEM_INFO_SVM_ACCESSIBLE_BY_DEFAULT: ("bool", lambda: False),
+    SystemInfoLater.MWAITX_ENABLED: ("bool", lambda: False),
+    SystemInfoLater.DMABUF_SUPPORTED: ("bool", lambda: False),
+    SystemInfoLater.VIRTUAL_MEM_API_SUPPORTED: ("bool", lambda: False),
+    SystemInfoLater.XNACK_ENABLED: ("bool", lambda: False),
+    SystemInfoLater.EXT_VERSION_MAJOR: ("uint16_t", lambda: AMD_INTERFACE_VERSION[0]),
+    SystemInfoLater.EXT_VERSION_MINOR: ("uint16_t", lambda: AMD_INTERFACE_VERSION[1]),
 }
 
 

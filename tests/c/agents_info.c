@@ -21,7 +21,19 @@ enum {
     AMD_AGENT_INFO_NUM_XCC = 0xA111,
     AMD_AGENT_INFO_DRIVER_UID = 0xA112,
     AMD_AGENT_INFO_NEAREST_CPU = 0xA113,
+    AMD_AGENT_INFO_MEMORY_PROPERTIES = 0xA114,
+    AMD_AGENT_INFO_AQL_EXTENSIONS = 0xA115,
 };
+
+/* The uint8_t[8] bit masks of MEMORY_PROPERTIES and AQL_EXTENSIONS: all clear (no APU,
+   no AQL extension), every byte written. */
+static void check_empty_mask(hsa_agent_t agent, int attribute) {
+    uint8_t mask[9];
+    memset(mask, 0xEE, sizeof mask);
+    CHECK_OK(hsa_agent_get_info(agent, (hsa_agent_info_t)attribute, mask));
+    for (int i = 0; i < 8; i++) CHECK_EQ_U64(mask[i], 0);
+    CHECK_EQ_U64(mask[8], 0xEE);
+}
 
 static hsa_status_t first_pool(hsa_amd_memory_pool_t pool, void *data) {
     *(hsa_amd_memory_pool_t *)data = pool;
@@ -173,7 +185,8 @@ static void check_gpu(hsa_agent_t gpu, hsa_agent_t cpu) {
     CHECK_EQ_U64(u64(gpu, AMD_AGENT_INFO_MEMORY_AVAIL), 17163091968ull - (1 << 20));
     CHECK_OK(hsa_amd_memory_pool_free(block));
     CHECK_EQ_U64(u64(gpu, AMD_AGENT_INFO_MEMORY_AVAIL), 17163091968ull);
-    CHECK_EQ_U64(u64(gpu, AMD_AGENT_INFO_TIMESTAMP_FREQUENCY), 1000000000u);
+    /* The GPU's: its reference clock, what s_memrealtime counts (the CPU's: the system's). */
+    CHECK_EQ_U64(u64(gpu, AMD_AGENT_INFO_TIMESTAMP_FREQUENCY), 100000000u);
     CHECK_EQ_U64(u32(gpu, AMD_AGENT_INFO_ASIC_FAMILY_ID), 143);
     CHECK_EQ_U64(u32(gpu, AMD_AGENT_INFO_UCODE_VERSION), 118);
     CHECK_EQ_U64(u32(gpu, AMD_AGENT_INFO_SDMA_UCODE_VERSION), 83);
@@ -185,6 +198,8 @@ static void check_gpu(hsa_agent_t gpu, hsa_agent_t cpu) {
     hsa_agent_t nearest = {0};
     CHECK_OK(hsa_agent_get_info(gpu, (hsa_agent_info_t)AMD_AGENT_INFO_NEAREST_CPU, &nearest));
     CHECK_EQ_U64(nearest.handle, cpu.handle);
+    check_empty_mask(gpu, AMD_AGENT_INFO_MEMORY_PROPERTIES);
+    check_empty_mask(gpu, AMD_AGENT_INFO_AQL_EXTENSIONS);
 
     uint32_t v;
     CHECK_STATUS(hsa_agent_get_info(gpu, (hsa_agent_info_t)25, &v), HSA_STATUS_ERROR_INVALID_ARGUMENT);
@@ -253,6 +268,8 @@ static void check_cpu(hsa_agent_t cpu) {
     hsa_agent_t nearest = {77};
     CHECK_OK(hsa_agent_get_info(cpu, (hsa_agent_info_t)AMD_AGENT_INFO_NEAREST_CPU, &nearest));
     CHECK_EQ_U64(nearest.handle, 0);
+    check_empty_mask(cpu, AMD_AGENT_INFO_MEMORY_PROPERTIES);
+    check_empty_mask(cpu, AMD_AGENT_INFO_AQL_EXTENSIONS);
 
     uint32_t dims[3] = {9, 9, 9};
     CHECK_OK(hsa_agent_get_info(cpu, (hsa_agent_info_t)HSA_EXT_AGENT_INFO_IMAGE_3D_MAX_ELEMENTS, dims));

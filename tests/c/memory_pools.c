@@ -4,11 +4,17 @@
 
 static uint64_t system_bytes, device_bytes, lds_bytes;
 
+/* HSA_AMD_MEMORY_POOL_INFO_* of later headers, answered as later ROCm releases do. */
+enum { POOL_INFO_LOCATION = 17, POOL_INFO_RUNTIME_ALLOC_REC_GRANULE = 18 };
+enum { POOL_LOCATION_CPU = 0, POOL_LOCATION_GPU = 1 };
+
 typedef struct {
     hsa_amd_segment_t segment;
     uint32_t flags;
     size_t size, granule, alignment, alloc_max;
     bool allowed, by_all;
+    uint32_t location;
+    size_t rec_granule;
 } pool_expect_t;
 
 static void check_pool(const char *name, hsa_amd_memory_pool_t pool, pool_expect_t want) {
@@ -35,6 +41,13 @@ static void check_pool(const char *name, hsa_amd_memory_pool_t pool, pool_expect
     CHECK_EQ_U64(by_all, want.by_all);
     CHECK_OK(hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_ALLOC_MAX_SIZE, &alloc_max));
     CHECK_EQ_U64(alloc_max, want.alloc_max);
+    uint32_t location = 77;
+    size_t rec_granule = 77;
+    CHECK_OK(hsa_amd_memory_pool_get_info(pool, (hsa_amd_memory_pool_info_t)POOL_INFO_LOCATION, &location));
+    CHECK_EQ_U64(location, want.location);
+    CHECK_OK(hsa_amd_memory_pool_get_info(pool, (hsa_amd_memory_pool_info_t)POOL_INFO_RUNTIME_ALLOC_REC_GRANULE,
+                                          &rec_granule));
+    CHECK_EQ_U64(rec_granule, want.rec_granule);
     /* Attributes the header does not define, and NULL out-pointers. */
     CHECK_STATUS(hsa_amd_memory_pool_get_info(pool, (hsa_amd_memory_pool_info_t)3, &size),
                  HSA_STATUS_ERROR_INVALID_ARGUMENT);
@@ -158,16 +171,20 @@ int main(int argc, char **argv) {
 
     size_t sys_max = system_bytes / 4096 * 4096, dev_max = device_bytes / 4096 * 4096;
     check_pool("fine", env.fine, (pool_expect_t){HSA_AMD_SEGMENT_GLOBAL, HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED,
-                                                 system_bytes, 4096, 4096, sys_max, true, true});
+                                                 system_bytes, 4096, 4096, sys_max, true, true,
+                                                 POOL_LOCATION_CPU, 4096});
     check_pool("kernarg", env.kernarg,
                (pool_expect_t){HSA_AMD_SEGMENT_GLOBAL,
                                HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT | HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED,
-                               system_bytes, 4096, 4096, sys_max, true, true});
+                               system_bytes, 4096, 4096, sys_max, true, true, POOL_LOCATION_CPU, 4096});
     check_pool("coarse", env.coarse, (pool_expect_t){HSA_AMD_SEGMENT_GLOBAL, HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED,
-                                                     system_bytes, 4096, 4096, sys_max, true, true});
+                                                     system_bytes, 4096, 4096, sys_max, true, true,
+                                                     POOL_LOCATION_CPU, 4096});
     check_pool("device", env.device, (pool_expect_t){HSA_AMD_SEGMENT_GLOBAL, HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED,
-                                                     device_bytes, 4096, 4096, dev_max, true, false});
-    check_pool("lds", env.lds, (pool_expect_t){HSA_AMD_SEGMENT_GROUP, 0, lds_bytes, 0, 0, 0, false, false});
+                                                     device_bytes, 4096, 4096, dev_max, true, false,
+                                                     POOL_LOCATION_GPU, 2 << 20});
+    check_pool("lds", env.lds, (pool_expect_t){HSA_AMD_SEGMENT_GROUP, 0, lds_bytes, 0, 0, 0, false, false,
+                                               POOL_LOCATION_GPU, 0});
     void *device_base = NULL;
     CHECK_OK(hsa_region_get_info(mem_region_of(env.device), (hsa_region_info_t)HSA_AMD_REGION_INFO_BASE, &device_base));
     CHECK(device_base != NULL);

@@ -62,8 +62,21 @@ static void system_attributes(void) {
     CHECK(!svm);
     CHECK(!svm_default);
 
+    /* HSA_AMD_SYSTEM_INFO_* of later headers (0x203-0x208), as a client built against them
+       asks: none of the features exists in the 5.2.3 ABI, whose AMD extension is at 1.0. */
+    for (int attribute = 0x203; attribute <= 0x206; attribute++) {
+        bool feature = true;
+        CHECK_OK(hsa_system_get_info((hsa_system_info_t)attribute, &feature));
+        CHECK(!feature);
+    }
+    uint16_t ext_major = 0, ext_minor = 7;
+    CHECK_OK(hsa_system_get_info((hsa_system_info_t)0x207, &ext_major));
+    CHECK_OK(hsa_system_get_info((hsa_system_info_t)0x208, &ext_minor));
+    CHECK_EQ_U64(ext_major, HSA_AMD_INTERFACE_VERSION_MAJOR);
+    CHECK_EQ_U64(ext_minor, HSA_AMD_INTERFACE_VERSION_MINOR);
+
     CHECK_STATUS(hsa_system_get_info((hsa_system_info_t)8, &ts), HSA_STATUS_ERROR_INVALID_ARGUMENT);
-    CHECK_STATUS(hsa_system_get_info((hsa_system_info_t)0x203, &ts), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+    CHECK_STATUS(hsa_system_get_info((hsa_system_info_t)0x209, &ts), HSA_STATUS_ERROR_INVALID_ARGUMENT);
     CHECK_STATUS(hsa_system_get_info(HSA_SYSTEM_INFO_VERSION_MAJOR, NULL), HSA_STATUS_ERROR_INVALID_ARGUMENT);
     CHECK_STATUS(hsa_system_get_info((hsa_system_info_t)99, NULL), HSA_STATUS_ERROR_INVALID_ARGUMENT);
 }

@@ -82,6 +82,7 @@ class Dispatch:
         self.workgroups_done = 0        # read by the progress display while run() goes on
         self.waves_per_group = -(-int(np.prod(self.wgsize)) // self.desc.lanes)
         spec = agent.spec if agent is not None else session.profile.gpu
+        self.clock_mhz = spec["max_clock_mhz"]      # what s_memtime counts (core.isa.clocks)
         self.resident_limit = resident_workgroups(spec, self.desc, self.waves_per_group,
                                                   self.lds_bytes)
         lanes = self.desc.lanes

@@ -1,13 +1,13 @@
-"""Scalar memory: s_load_dword* and s_buffer_load_dword* through the arena, s_memtime.
+"""Scalar memory: s_load_dword* and s_buffer_load_dword* through the arena, s_memtime and
+s_memrealtime (core.isa.clocks).
 
 Holds one invariant: a scalar load reads from a checked address (dword aligned, as hardware
 ignores the low two bits) and faults naming the wave when it lies outside every live
 allocation; s_buffer_load reads 0 past the V#'s num_records.
 """
-import time
-
 import numpy as np
 
+from core.isa import clocks
 from core.isa.interp.access import Lanes
 from core.isa.interp.memory import gather, fault_on_invalid
 from core.isa.interp.registry import HANDLERS, handles
@@ -59,6 +59,12 @@ for _suffix, _count in WIDTHS.items():
     HANDLERS[f"s_buffer_load_{_suffix}"] = _load(_count, True)
 
 
-@handles("s_memtime", "s_memrealtime")
+@handles("s_memtime")
 def _memtime(step, inst):
-    step.ops.write_scalar(inst.dst[0], np.full(step.n, time.monotonic_ns(), np.uint64), "b64")
+    cycles = clocks.shader_cycles(step.dispatch.clock_mhz)
+    step.ops.write_scalar(inst.dst[0], np.full(step.n, cycles, np.uint64), "b64")
+
+
+@handles("s_memrealtime")
+def _memrealtime(step, inst):
+    step.ops.write_scalar(inst.dst[0], np.full(step.n, clocks.realtime_ticks(), np.uint64), "b64")
