@@ -24,7 +24,7 @@ OFFICIAL_HEADERS = ("hsa/hsa.h", "hsa/hsa_ext_amd.h", "hsa/hsa_ext_image.h",
                     "hsa/hsa_ext_finalize.h", "hsa/hsa_ven_amd_loader.h",
                     "hsa/amd_hsa_queue.h", "hsa/amd_hsa_signal.h")
 # One translation unit, in this order: headers before the code that uses them.
-C_SOURCES = ("native.h", "safe_memory.h", "fastpath.c", "safe_memory.c", "fastpath_exports.c")
+C_SOURCES = ("native.h", "safe_memory.h", "fastpath.c", "safe_memory.c", "fastpath_exports.c", "processor.c")
 
 
 def read(name):

@@ -13,8 +13,9 @@ Holds four invariants:
   queue's memory goes away, at hsa_queue_destroy or at hsa_shut_down.
 
 Interface for the packet processor (the AQL part):
-- `session.queues.processor_factory = callable(queue) -> object with close()`: called
-  for every hardware queue hsa_queue_create makes (soft queues have none);
+- `session.queues.processor_factory = callable(queue) -> object with close() and
+  deactivate()` (no packet starts after deactivate): called for every hardware queue
+  hsa_queue_create makes (soft queues have none);
   `on_create` / `on_destroy` are lists of callables(queue) run after creation and
   before destruction.
 - `Queue`: `address` (amd_queue_t == hsa_queue_t*), `id`, `agent`, `type`, `size`
@@ -27,7 +28,6 @@ Interface for the packet processor (the AQL part):
 import itertools
 import threading
 
-from core import signals
 from core.errors import HsaError, InvalidArgument, InvalidQueue, InvalidQueueCreation, OutOfResources
 from core.native import ffi, lib
 from softgpu_shim.hsa_abi import AQL_PACKET_SIZE, HsaQueueFeature, HsaQueueType
@@ -65,7 +65,7 @@ class Queue:
         self.id = next(_ids)
         self.error_callback = error_callback  # callable(status) or None (ROCr's default handler)
         self.error_status = None
-        self.inactive = False
+        self._inactive = False
         self.priority = None
         self.cu_mask = None                   # None: every CU enabled
         self.processor = None
@@ -79,6 +79,17 @@ class Queue:
 
     def write_index(self):
         return lib.sg_queue_write_index(self.address)
+
+    @property
+    def inactive(self):
+        return self._inactive
+
+    @inactive.setter
+    def inactive(self, value):
+        """Once inactive, the queue's packet processor starts no packet any more."""
+        self._inactive = bool(value)
+        if self._inactive and self.processor is not None:
+            self.processor.deactivate()
 
     @property
     def profiling(self):
@@ -101,10 +112,6 @@ class Queue:
 
     def call_error_callback(self, status):
         self.error_callback(status)
-
-    def wake(self):
-        """Rouse the packet processor (without changing the doorbell's value)."""
-        signals.add(self.doorbell_signal, 0)
 
 
 class Queues:
@@ -211,9 +218,7 @@ class Queues:
     # -- state changes -----------------------------------------------------------------
 
     def inactivate(self, pointer):
-        queue = self.get(pointer)
-        queue.inactive = True
-        queue.wake()
+        self.get(pointer).inactive = True
 
     def destroy(self, pointer):
         queue = self.get(pointer)

@@ -4,14 +4,13 @@ SOFTGPU_TRACE=path turns it on. Events: `call` (API calls that change state),
 `error` (an export answered with an error status), `unsupported` (an export
 SoftGPU does not implement), `internal` (a bug caught at the ABI edge), and the
 packet and dispatch events of the queues. Writes are serialized by one lock, so
-lines from several threads never interleave.
+lines from several threads never interleave. With tracing off an event costs one
+environment lookup (json and traceback are imported only when something is written).
 """
-import json
 import os
 import sys
 import threading
 import time
-import traceback
 
 _lock = threading.Lock()
 _file = None
@@ -29,7 +28,15 @@ def _sink():
     return _file
 
 
+def enabled():
+    """Whether events are recorded (SOFTGPU_TRACE may be set or unset while the process runs)."""
+    return bool(os.environ.get("SOFTGPU_TRACE"))
+
+
 def event(kind, **fields):
+    if _file is None and not enabled():
+        return
+    import json
     with _lock:
         sink = _sink()
         if sink is None:
@@ -54,6 +61,7 @@ def unsupported(api):
 
 def internal_error(api, exc):
     """A Python exception reached the ABI edge: always reported, since it is a SoftGPU bug."""
+    import traceback
     text = "".join(traceback.format_exception(exc))
     event("internal", api=api, error=repr(exc), traceback=text)
     if os.environ.get("SOFTGPU_INTERNAL_ERRORS") == "abort":

@@ -11,6 +11,8 @@
 #include <limits.h>
 #include <linux/futex.h>
 #include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>

@@ -46,3 +46,30 @@ uint64_t sg_queue_write_index(uintptr_t amd_queue);
 void sg_queue_set_profiling(uintptr_t amd_queue, int enabled);
 
 uint64_t sg_invalid_fastpath_calls(void);
+
+/* The packet processor's loop (processor.c). A queue's Python thread calls sg_proc_next,
+   which runs packets in C (GIL released) and returns only for what needs Python:
+   SG_PROC_DISPATCH (a checked kernel dispatch packet in `packet`; after running it the
+   thread calls sg_proc_retire), SG_PROC_ERROR (`status` and `text`; the packet is neither
+   retired nor completed), SG_PROC_NOTE (`text` for the trace; processing goes on) or
+   SG_PROC_STOPPED (sg_proc_stop or sg_proc_deactivate was called). */
+#define SG_PROC_STOPPED 0
+#define SG_PROC_DISPATCH 1
+#define SG_PROC_ERROR 2
+#define SG_PROC_NOTE 3
+#define SG_PROC_CONTINUE 4
+typedef struct sg_proc sg_proc;
+typedef struct {
+    uint64_t index;                      /* the packet's id: its position in the queue */
+    uint64_t packet_address;             /* device address of its slot */
+    uint32_t status;                     /* SG_PROC_ERROR: the hsa_status_t */
+    char text[200];                      /* SG_PROC_ERROR, SG_PROC_NOTE: what happened */
+    hsa_kernel_dispatch_packet_t packet; /* SG_PROC_DISPATCH: the snapshot that runs */
+} sg_proc_event;
+sg_proc *sg_proc_create(uintptr_t amd_queue, uint32_t workgroup_max_size, uint32_t max_x,
+                        uint32_t max_y, uint32_t max_z, uint32_t group_segment_max);
+void sg_proc_destroy(sg_proc *p);
+void sg_proc_stop(sg_proc *p);
+void sg_proc_deactivate(sg_proc *p);
+int sg_proc_next(sg_proc *p, sg_proc_event *ev);
+int sg_proc_retire(sg_proc *p, sg_proc_event *ev);
