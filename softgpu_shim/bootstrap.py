@@ -6,7 +6,6 @@ export then answers HSA_STATUS_ERROR and the reason is printed once. This module
 imports nothing that could fail in such an environment (no numpy, no core/).
 """
 import sys
-import traceback
 
 from _softgpu_hsa import ffi
 
@@ -19,6 +18,7 @@ def start():
         from softgpu_shim import glue
         glue.install()
     except BaseException:  # the ABI boundary, before there is a runtime to report through
+        import traceback
         sys.stderr.write("softgpu: the runtime failed to start; every call will fail:\n"
                          + traceback.format_exc())
         for name in exports_table.python_exports():

@@ -70,11 +70,13 @@ class LoadedKernel:
 
 def find_kernel(session, kernel_object):
     """The LoadedKernel whose descriptor is at device address `kernel_object`, or None."""
-    return session.loader.kernels.get(int(kernel_object))
+    loader = session.made("loader")     # no loader yet: nothing is loaded
+    return None if loader is None else loader.kernels.get(int(kernel_object))
 
 
 def loaded_code_objects(session):
-    return session.loader.all_loaded_code_objects()
+    loader = session.made("loader")
+    return [] if loader is None else loader.all_loaded_code_objects()
 
 
 def load_code_object_for_tests(session, path, agent=None):

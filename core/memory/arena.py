@@ -2,7 +2,8 @@
 
 Holds three invariants:
 - every runtime allocation (pools, regions, kernarg, code objects, ring buffers) is a
-  sub-range of the arena, so the engine sees device memory as one numpy view;
+  sub-range of the arena, so the engine sees device memory as one numpy view (`bytes`,
+  made on first use: hsa_init does not import numpy);
 - live allocations never overlap, and freed memory is not handed out again until
   it is free (first fit over a sorted free list, coalesced on free);
 - freed pages are returned to the OS (MADV_DONTNEED), so they read as zero when reused.
@@ -11,8 +12,6 @@ import bisect
 import ctypes
 import mmap
 import threading
-
-import numpy as np
 
 from core.errors import OutOfResources, InvalidAllocation
 
@@ -42,7 +41,7 @@ class Arena:
         self._map = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | MAP_NORESERVE)
         self.size = size
         self.base = ctypes.addressof(ctypes.c_char.from_buffer(self._map))
-        self.bytes = np.frombuffer(self._map, dtype=np.uint8)
+        self._bytes = None
         self._free = [(self.base, size)]           # sorted (address, size)
         self._live = {}                            # address -> Allocation
         self._starts = []                          # sorted live addresses
@@ -50,8 +49,16 @@ class Arena:
         self.version = 0                           # bumps on every change: caches key on it
         self.used = 0
 
+    @property
+    def bytes(self):
+        """The whole arena as one writable numpy uint8 array."""
+        if self._bytes is None:
+            import numpy as np
+            self._bytes = np.frombuffer(self._map, dtype=np.uint8)
+        return self._bytes
+
     def close(self):
-        self.bytes = None
+        self._bytes = None
         self._live.clear()
         try:
             self._map.close()
@@ -122,6 +129,7 @@ class Arena:
 
     def live_ranges(self):
         """(starts, ends) as sorted uint64 arrays: the engine checks lane addresses against them."""
+        import numpy as np
         with self._lock:
             starts = np.array(self._starts, dtype=np.uint64)
             ends = np.array([self._live[a].end for a in self._starts], dtype=np.uint64)
