@@ -18,6 +18,7 @@ The module-level functions are the API of the packet processors and the engine:
     load / store / add / subtract / cas, valid(handle)
     set_timestamps(handle, start_ns, end_ns), timestamps(handle) -> (start_ns, end_ns)
     now_ns()  (the clock of HSA timestamps and of wait timeouts)
+    interrupt(data)  (a wave's s_sendmsg MSG_INTERRUPT: wakes the signals device code marked)
 Conditions are softgpu_shim.hsa_abi.SignalCondition members (EQ, NE, LT, GTE).
 """
 import threading
@@ -26,7 +27,7 @@ from core import trace
 from core.errors import InvalidArgument, InvalidSignal, InvalidSignalGroup, OutOfResources
 from core.handles import HandleTable, KIND_SIGNAL_GROUP
 from core.native import ffi, lib
-from softgpu_shim.hsa_abi import SignalCondition
+from softgpu_shim.hsa_abi import HsaAmdSignalAttribute, SignalCondition
 
 FOREVER = 2 ** 64 - 1                # a timeout that never expires (UINT64_MAX ticks)
 _NOT_FOUND = 2 ** 32 - 1             # sg_signal_wait_any's "no signal satisfied"
@@ -88,6 +89,12 @@ def wait_any(handles, conditions, values, timeout_ns=FOREVER):
     return (None, None) if index == _NOT_FOUND else (index, found_value[0])
 
 
+def interrupt(data):
+    """A wave raised an interrupt (s_sendmsg MSG_INTERRUPT, message data `data` from M0):
+    wake every interrupt signal whose event mailbox device code wrote. Returns how many."""
+    return lib.sg_signal_interrupt(data)
+
+
 def set_timestamps(handle, start_ns, end_ns):
     """Record a dispatch's start/end in amd_signal_t (for hsa_amd_profiling_get_dispatch_time)."""
     if lib.sg_signal_set_timestamps(handle, start_ns, end_ns) != 0:
@@ -140,7 +147,11 @@ class Signals:
         With `owner`, only destroy(handle, owner) frees it: a client's hsa_signal_destroy
         of a queue's doorbell is INVALID_SIGNAL, and the packet processor never loses it."""
         consumers = tuple(self._agents.get(c).handle for c in consumers)
-        handle = lib.sg_signal_alloc(initial_value)
+        # ROCr's rule for an InterruptSignal (one with an event mailbox that device code
+        # signals through): not IPC, not GPU-only, and the host among its consumers.
+        interrupt = (not attributes & (HsaAmdSignalAttribute.IPC | HsaAmdSignalAttribute.AMD_GPU_ONLY)
+                     and (not consumers or self._agents.cpu.handle in consumers))
+        handle = lib.sg_signal_alloc(initial_value, interrupt)
         if handle == 0:
             raise OutOfResources("the signal table is full")
         with self._lock:
@@ -220,7 +231,7 @@ class AsyncHandlers:
                 return
             self._registrations.append(_Registration(handle, int(condition), value, callback))
             if self._thread is None:
-                self._control = lib.sg_signal_alloc(0)
+                self._control = lib.sg_signal_alloc(0, False)
                 if self._control == 0:
                     self._registrations.pop()
                     raise OutOfResources("the signal table is full")

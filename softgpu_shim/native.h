@@ -5,14 +5,16 @@
    signal's amd_signal_t, so device code (HIP's hostcall: printf, assert) can reach
    the value at handle + 8. The table is mapped SG_SIGNAL_VIEWS times in a row: a
    slot's handle lies in the view its generation selects (generation % views), so a
-   stale handle points into the wrong view and fails. Only fastpath.c decodes them. */
+   stale handle points into the wrong view and fails. Only fastpath.c decodes them.
+   An interrupt signal (sg_signal_alloc with `interrupt`) has an event mailbox and an
+   event id in its amd_signal_t, as ROCr's InterruptSignal has. */
 #define SG_SIGNAL_VIEWS 16
 #define SG_MAX_SIGNALS 262144
 #define SG_MAX_QUEUES 4096
 
 int sg_signal_table_open(void);
 void sg_signal_table_close(void);
-uint64_t sg_signal_alloc(int64_t initial_value);
+uint64_t sg_signal_alloc(int64_t initial_value, int interrupt);
 int sg_signal_free(uint64_t handle);
 int sg_signal_valid(uint64_t handle);
 uintptr_t sg_signal_table_address(void);
@@ -28,6 +30,9 @@ int64_t sg_signal_load(uint64_t handle);
 void sg_signal_store(uint64_t handle, int64_t value);
 int64_t sg_signal_add(uint64_t handle, int64_t delta);
 int64_t sg_signal_cas(uint64_t handle, int64_t expected, int64_t value);
+/* s_sendmsg MSG_INTERRUPT from a wave, with the message data (M0): wakes the waiters of
+   every interrupt signal whose event mailbox device code wrote; returns how many. */
+uint32_t sg_signal_interrupt(uint32_t data);
 int sg_signal_set_timestamps(uint64_t handle, uint64_t start_ts, uint64_t end_ts);
 int sg_signal_timestamps(uint64_t handle, uint64_t *start_ts, uint64_t *end_ts);
 uint64_t sg_now_ns(void);

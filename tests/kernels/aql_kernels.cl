@@ -22,3 +22,11 @@ __kernel void trap_now(__global uint *out) {
 }
 
 __kernel void empty(void) {}
+
+// Sets a signal as the device library does (the value, then the signal's event mailbox
+// and an interrupt): HIP's hostcall, device printf and assert signal the host this way.
+void __ockl_hsa_signal_store(ulong signal, long value, int memory_order);
+
+__kernel void signal_host(ulong signal, long value) {
+    __ockl_hsa_signal_store(signal, value, __ATOMIC_RELEASE);
+}
