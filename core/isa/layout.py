@@ -1,8 +1,9 @@
 """The launch layout a kernel descriptor asks for (AMDGPUUsage, code object v4/v5).
 
-Holds one invariant: every launch decision (wave size, VGPR budget, user/system SGPR layout,
+Holds two invariants: every launch decision (wave size, VGPR budget, user/system SGPR layout,
 initial MODE, static LDS and scratch sizes) comes from the kernel descriptor the loader decoded
-from device memory, never from metadata, exactly as the command processor does.
+from device memory, never from metadata, exactly as the command processor does; and it is
+worked out once per kernel (kept in its engine_cache), not once per dispatch.
 """
 from dataclasses import dataclass
 
@@ -35,6 +36,13 @@ class Layout:
 
 def layout(kernel):
     """The Layout of a core.loader LoadedKernel."""
+    found = kernel.engine_cache.get("layout")
+    if found is None:
+        found = kernel.engine_cache["layout"] = _layout(kernel)
+    return found
+
+
+def _layout(kernel):
     kd = kernel.descriptor
     wave64 = kd.wavefront_size == 64
     granules = kd.granulated_workitem_vgpr_count + 1

@@ -27,6 +27,9 @@ LoadedKernel fields:
     code_object     the LoadedCodeObject: .load_base, .load_size, .elf_bytes, .elf_path,
                     .metadata, .target, .agent, .executable
     agent           the core.agents.Agent it was loaded for (None for program code objects)
+    engine_cache    a dict where engine tiers keep what they compute from the kernel alone
+                    (launch layout, decoded code, launch templates, translations): made on
+                    its first dispatch, gone with the kernel
 
 Holds one invariant: a LoadedKernel is findable exactly while its executable lives;
 destroying the executable (or hsa_shut_down) removes it before its memory is freed.
@@ -43,6 +46,7 @@ class LoadedKernel:
         self.kernel_object = kernel_object
         self.descriptor = kd.decode(descriptor_bytes)
         self.entry = kernel_object + self.descriptor.kernel_code_entry_byte_offset
+        self.engine_cache = {}
 
     @property
     def agent(self):

@@ -7,7 +7,11 @@ Holds three invariants:
   owns bytes [i * lanes * private_bytes, (i + 1) * lanes * private_bytes) of it, interleaved
   a dword per lane (the private segment buffer V# has swizzling and ADD_TID on, index stride
   = wave size), the same layout flat scratch addresses use;
-- LDS is zeroed per workgroup, `lds[workgroup_in_chunk, bytes]`.
+- LDS is zeroed per workgroup, `lds[workgroup_in_chunk, bytes]`;
+- a dispatch whose grid is one small chunk starts from its kernel's launch template for the
+  same shape (grid, workgroup, private segment), kept in the kernel's engine_cache: every
+  register but the user SGPRs and the scratch base, which depend on the dispatch's
+  addresses, is copied instead of computed (the setup of one wave cost ~70 us).
 """
 import numpy as np
 
@@ -15,6 +19,7 @@ from core.isa.layout import user_sgpr_width
 from core.isa.interp.state import Waves, EXEC_LO
 
 SCRATCH_NUM_RECORDS = 0xFFFFFFFF
+TEMPLATES_PER_KERNEL = 8            # launch shapes remembered per kernel, oldest dropped first
 
 
 class Chunk:
@@ -26,11 +31,18 @@ class Chunk:
         desc = dispatch.desc
         self.lanes = desc.lanes
         ngroups = group_ids.size
-        self.waves = Waves(ngroups * waves_per_group, self.lanes, desc.nvgpr, reuse=dispatch.last_waves)
+        templates = dispatch.kernel.engine_cache.setdefault("launch templates", {})
+        self._template = templates.get(dispatch.template_key) if dispatch.template_key else None
+        initial = self._template["waves"] if self._template else None
+        self.waves = Waves(ngroups * waves_per_group, self.lanes, desc.nvgpr, reuse=dispatch.last_waves,
+                           initial=initial)
         dispatch.last_waves = self.waves
-        gx, gy = counts[0], counts[1]
-        self.workgroup_ids = np.stack([group_ids % gx, (group_ids // gx) % gy, group_ids // (gx * gy)],
-                                      axis=1)
+        if self._template:
+            self.workgroup_ids = self._template["workgroup_ids"]
+        else:
+            gx, gy = counts[0], counts[1]
+            self.workgroup_ids = np.stack([group_ids % gx, (group_ids // gx) % gy, group_ids // (gx * gy)],
+                                          axis=1)
         self.lds = np.zeros((ngroups, -(-max(dispatch.lds_bytes, 8) // 8) * 8), np.uint8)
         self.scratch_base = 0
 
@@ -38,16 +50,41 @@ class Chunk:
         return self.d.private_bytes * self.lanes
 
     def setup(self):
+        if self._template is None:
+            self._launch_state()
+            if self.d.template_key:
+                templates = self.d.kernel.engine_cache["launch templates"]
+                if len(templates) >= TEMPLATES_PER_KERNEL:
+                    del templates[next(iter(templates))]
+                templates[self.d.template_key] = {"waves": self.waves.snapshot(),
+                                                  "workgroup_ids": self.workgroup_ids}
+        self._dispatch_state()
+
+    def _dispatch_state(self):
+        """What depends on the dispatch, not its shape: scratch, user SGPRs."""
+        d, w, desc = self.d, self.waves, self.d.desc
+        if d.private_bytes:
+            self.scratch_base = d.scratch(self.wave_scratch_bytes() * w.count)
+            wave_offset = np.arange(w.count, dtype=np.uint64) * np.uint64(self.wave_scratch_bytes())
+            w.flat_scratch[:] = np.uint64(self.scratch_base) + wave_offset
+        slot = 0
+        for name in desc.user_sgprs:
+            values = self._user_sgpr(name)
+            width = user_sgpr_width(name)
+            for k in range(width):
+                if slot + k < 106:
+                    w.sgpr[:, slot + k] = values[k]
+            slot += width
+
+    def _launch_state(self):
+        """Everything the launch shape decides: ids, EXEC, PC, MODE, system SGPRs."""
         d, w, desc = self.d, self.waves, self.d.desc
         lanes, wpg = self.lanes, self.waves_per_group
         nwaves = w.count
         wave = np.arange(nwaves)
         w.workgroup[:] = wave // wpg
         w.wave_in_group[:] = wave % wpg
-        if d.private_bytes:
-            self.scratch_base = d.scratch(self.wave_scratch_bytes() * nwaves)
         wave_offset = (wave * self.wave_scratch_bytes()).astype(np.uint64)
-        w.flat_scratch[:] = np.uint64(self.scratch_base) + wave_offset
         w.pc[:] = desc.entry
         w.mode[:] = desc.initial_mode
 
@@ -72,15 +109,7 @@ class Chunk:
         w.sgpr[:, EXEC_LO] = (bits & np.uint64(0xFFFFFFFF)).astype(np.uint32)
         w.sgpr[:, EXEC_LO + 1] = (bits >> np.uint64(32)).astype(np.uint32) if lanes == 64 else 0
 
-        slot = 0
-        for name in desc.user_sgprs:
-            values = self._user_sgpr(name, wave_offset)
-            width = user_sgpr_width(name)
-            for k in range(width):
-                if slot + k < 106:
-                    w.sgpr[:, slot + k] = values[k]
-            slot += width
-        slot = max(slot, desc.user_sgpr_count)
+        slot = max(sum(user_sgpr_width(name) for name in desc.user_sgprs), desc.user_sgpr_count)
         for dim in range(3):
             if desc.workgroup_id[dim]:
                 w.sgpr[:, slot] = wg[:, dim].astype(np.uint32)
@@ -91,7 +120,7 @@ class Chunk:
         if desc.private_segment_wave_offset:
             w.sgpr[:, slot] = wave_offset.astype(np.uint32)
 
-    def _user_sgpr(self, name, wave_offset):
+    def _user_sgpr(self, name):
         d = self.d
         if name == "private_segment_buffer":
             base = self.scratch_base

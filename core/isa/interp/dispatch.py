@@ -22,6 +22,9 @@ from core.isa.interp.memory import DeviceMemory
 from core.isa.interp.operands import Operands
 from core.isa.interp.state import EXEC_LO
 
+# Launch templates (chunk.py) for grids of one chunk of at most this much wave state: the
+# small dispatches that repeat (a 1 MiB template is 512 waves of a 16-VGPR wave32 kernel).
+TEMPLATE_BYTES = 1 << 20
 # 64 MiB of wave state (VGPRs, scratch, 1 KiB of SGPRs and bookkeeping, LDS) per chunk: a
 # 2^22-work-item vector add (8 VGPRs, wave32, 2 KiB a wave) runs in 4 chunks of 32768 waves;
 # numpy temporaries of one instruction add a few [waves, lanes] arrays on top (~4 MiB each).
@@ -62,6 +65,7 @@ class Dispatch:
         self.code = code_for(self.arena, kernel, self.desc.wave64)
         self.memory = DeviceMemory(session, getattr(kernel, "agent", None))
         self.last_waves = None          # the previous chunk's state, recycled by the next
+        self.template_key = None        # the launch shape, when its template may be kept
         self._scratch = None            # arena allocation backing every chunk's scratch
 
     def scratch(self, nbytes):
@@ -83,6 +87,8 @@ class Dispatch:
         wave_bytes = self.desc.nvgpr * lanes * 4 + self.private_bytes * lanes + 1024
         group_bytes = wave_bytes * waves_per_group + self.lds_bytes
         per_chunk = max(1, CHUNK_STATE_BYTES // group_bytes)
+        if total_groups * (group_bytes - self.lds_bytes) <= TEMPLATE_BYTES and total_groups <= per_chunk:
+            self.template_key = (self.grid, self.wgsize, self.private_bytes)
         try:
             for first in range(0, total_groups, per_chunk):
                 ids = np.arange(first, min(first + per_chunk, total_groups), dtype=np.int64)

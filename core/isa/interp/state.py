@@ -22,9 +22,12 @@ class Waves:
 
     `reuse`: the Waves of the previous chunk of the same dispatch; its arrays are recycled
     (zeroed) when large enough, since first-touch page faults of fresh arrays cost as much as
-    running a short kernel over them."""
+    running a short kernel over them. `initial`: a snapshot() to start from instead of zeros."""
 
-    def __init__(self, count, lanes, nvgpr, reuse=None):
+    STATE = ("sgpr", "vgpr", "scc", "pc", "mode", "flat_scratch", "live", "waiting", "workgroup",
+             "wave_in_group", "executed")
+
+    def __init__(self, count, lanes, nvgpr, reuse=None, initial=None):
         self.count = count
         self.lanes = lanes
         fits = reuse is not None and reuse.capacity >= count
@@ -33,8 +36,13 @@ class Waves:
         def array(name, shape, dtype):
             if fits:
                 view = getattr(reuse, name)[:count]
-                view.fill(0)
+                if initial is None:
+                    view.fill(0)
+                else:
+                    view[...] = initial[name]
                 return view
+            if initial is not None:
+                return initial[name].copy()
             return np.zeros((count,) + shape, dtype)
         self.sgpr = array("sgpr", (SGPR_SLOTS,), np.uint32)
         self.vgpr = array("vgpr", (nvgpr, lanes), np.uint32)
@@ -43,12 +51,17 @@ class Waves:
         self.mode = array("mode", (), np.uint32)
         self.flat_scratch = array("flat_scratch", (), np.uint64)
         self.live = array("live", (), np.bool_)
-        self.live[:] = True
+        if initial is None:
+            self.live[:] = True
         self.waiting = array("waiting", (), np.bool_)
         self.workgroup = array("workgroup", (), np.int64)      # the wave's workgroup in the chunk
         self.wave_in_group = array("wave_in_group", (), np.int64)
         self.executed = array("executed", (), np.int64)        # instructions issued (watchdog)
         self.lane_shift = np.arange(lanes, dtype=np.uint64)
+
+    def snapshot(self):
+        """Copies of every state array, for Waves(..., initial=snapshot)."""
+        return {name: getattr(self, name).copy() for name in self.STATE}
 
     def exec_mask(self, idx):
         """EXEC as bool [n, lanes] for the waves `idx`."""
