@@ -103,6 +103,7 @@ class Session:
         return self._parts.get(name)
 
     def close(self):
+        self.native.sg_answers_forget()     # before any handle dies (softgpu_shim/answers.c)
         with self._parts_lock:
             self._closed = True
         for name in reversed(_ORDER):

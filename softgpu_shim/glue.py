@@ -48,8 +48,8 @@ def install():
     must not fail and must not import the runtime: a plain Python process reaches the
     library while it is still importing core/ (core.native), and importing softgpu_shim.api
     here would then import half-initialized modules. Implementations are bound on first call."""
-    for name in exports_table.python_exports():
-        ffi.def_extern(name=name, error=int(Status.ERROR))(_deferred(name))
+    for c_name, name in exports_table.python_entries():
+        ffi.def_extern(name=c_name, error=int(Status.ERROR))(_deferred(name))
 
 
 _bound = {}

@@ -78,3 +78,9 @@ void sg_proc_stop(sg_proc *p);
 void sg_proc_deactivate(sg_proc *p);
 int sg_proc_next(sg_proc *p, sg_proc_event *ev);
 int sg_proc_retire(sg_proc *p, sg_proc_event *ev);
+
+/* Answers that cannot change while a session lives, remembered for the C-fronted exports
+   (answers.c): `query` names the export, `handle` and `attribute` the question. */
+#define SG_QUERY_AGENT_INFO 1
+void sg_answer_remember(uint32_t query, uint64_t handle, uint32_t attribute, const void *bytes, uint32_t size);
+void sg_answers_forget(void);
