@@ -52,24 +52,48 @@ void sg_queue_set_profiling(uintptr_t amd_queue, int enabled);
 
 uint64_t sg_invalid_fastpath_calls(void);
 
+/* A kernel's native entry: the native tier binds one per translated kernel object
+   (sg_kernel_bind). The queue threads then run that kernel's dispatch packets in C, with no
+   Python, unless tracing is on (SOFTGPU_TRACE: the dispatch goes to Python, which records
+   it). The entry runs the whole dispatch on the caller's thread (it may use its own pool)
+   and returns HSA_STATUS_SUCCESS, or a fault's status with `fault` filled in. A binding
+   never outlives its kernel: the loader unbinds every kernel of an executable it destroys,
+   and unbinding waits for dispatches of that kernel in flight. */
+typedef struct {
+    uint64_t pc, address;
+    uint32_t workgroup[3];
+    uint32_t wave, lane;
+    char instruction[96];
+    char reason[160];
+} sg_fault;
+typedef uint32_t (*sg_dispatch_entry)(void *kernel, const hsa_kernel_dispatch_packet_t *packet,
+                                      uint64_t packet_address, uint64_t queue_address,
+                                      uint64_t dispatch_id, sg_fault *fault);
+int sg_kernel_bind(uint64_t kernel_object, sg_dispatch_entry entry, void *kernel);
+void sg_kernel_unbind(uint64_t kernel_object);
+
 /* The packet processor's loop (processor.c). A queue's Python thread calls sg_proc_next,
    which runs packets in C (GIL released) and returns only for what needs Python:
-   SG_PROC_DISPATCH (a checked kernel dispatch packet in `packet`; after running it the
-   thread calls sg_proc_retire), SG_PROC_ERROR (`status` and `text`; the packet is neither
-   retired nor completed), SG_PROC_NOTE (`text` for the trace; processing goes on) or
-   SG_PROC_STOPPED (sg_proc_stop or sg_proc_deactivate was called). */
+   SG_PROC_DISPATCH (a checked kernel dispatch packet in `packet` whose kernel has no native
+   entry; after running it the thread calls sg_proc_retire), SG_PROC_ERROR (`status` and
+   `text`; the packet is neither retired nor completed), SG_PROC_FAULT (a native entry's
+   fault: `status`, `packet` and `fault`; neither retired nor completed), SG_PROC_NOTE
+   (`text` for the trace; processing goes on) or SG_PROC_STOPPED (sg_proc_stop or
+   sg_proc_deactivate was called). */
 #define SG_PROC_STOPPED 0
 #define SG_PROC_DISPATCH 1
 #define SG_PROC_ERROR 2
 #define SG_PROC_NOTE 3
-#define SG_PROC_CONTINUE 4
+#define SG_PROC_FAULT 4
+#define SG_PROC_CONTINUE 5
 typedef struct sg_proc sg_proc;
 typedef struct {
     uint64_t index;                      /* the packet's id: its position in the queue */
     uint64_t packet_address;             /* device address of its slot */
-    uint32_t status;                     /* SG_PROC_ERROR: the hsa_status_t */
+    uint32_t status;                     /* SG_PROC_ERROR, SG_PROC_FAULT: the hsa_status_t */
     char text[200];                      /* SG_PROC_ERROR, SG_PROC_NOTE: what happened */
-    hsa_kernel_dispatch_packet_t packet; /* SG_PROC_DISPATCH: the snapshot that runs */
+    hsa_kernel_dispatch_packet_t packet; /* SG_PROC_DISPATCH, SG_PROC_FAULT: the snapshot */
+    sg_fault fault;                      /* SG_PROC_FAULT: where and why */
 } sg_proc_event;
 sg_proc *sg_proc_create(uintptr_t amd_queue, uint32_t workgroup_max_size, uint32_t max_x,
                         uint32_t max_y, uint32_t max_z, uint32_t group_segment_max);

@@ -18,9 +18,12 @@
      one is an error and not a spin); a failed packet is neither retired nor completed;
    - waits (doorbell, dependencies) sleep in the signal futexes without the GIL, in slices
      of SG_PROC_SLICE_NS, so a queue being stopped or deactivated is noticed even when no
-     signal changes. */
+     signal changes;
+   - a dispatch of a kernel with a native entry runs here, holding the binding table's read
+     lock, so the entry cannot be unbound (its translation freed) while it runs. */
 
 #define SG_PROC_SLICE_NS 50000000ull
+#define SG_KERNEL_SLOTS 4096      /* bound kernel objects at once; more run through Python */
 
 struct sg_proc {
     amd_queue_t *queue;
@@ -35,6 +38,80 @@ struct sg_proc {
     uint64_t handed;           /* the dispatch handed to Python, retired by sg_proc_retire */
     uint64_t handed_start;
 };
+
+/* kernel object -> native entry, open addressing; a removed binding leaves a tombstone,
+   reused only once no dispatch through it is in flight. */
+typedef struct {
+    uint64_t kernel_object;   /* 0: never used; SG_UNBOUND: unbound since */
+    sg_dispatch_entry entry;
+    void *kernel;
+    uint32_t in_flight;       /* dispatches running through this entry */
+} sg_binding;
+#define SG_UNBOUND UINT64_MAX
+static sg_binding g_bindings[SG_KERNEL_SLOTS];
+static pthread_mutex_t g_bindings_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t g_bindings_idle = PTHREAD_COND_INITIALIZER;
+
+static uint32_t binding_slot(uint64_t kernel_object) {
+    return (uint32_t)((kernel_object * 0x9E3779B97F4A7C15ull) >> 40) & (SG_KERNEL_SLOTS - 1);
+}
+
+/* Caller holds g_bindings_lock. */
+static sg_binding *find_binding(uint64_t kernel_object) {
+    for (uint32_t n = 0, i = binding_slot(kernel_object); n < SG_KERNEL_SLOTS; n++, i = (i + 1) & (SG_KERNEL_SLOTS - 1)) {
+        if (g_bindings[i].kernel_object == kernel_object) return &g_bindings[i];
+        if (g_bindings[i].kernel_object == 0) return NULL;
+    }
+    return NULL;
+}
+
+int sg_kernel_bind(uint64_t kernel_object, sg_dispatch_entry entry, void *kernel) {
+    if (kernel_object == 0 || kernel_object == SG_UNBOUND || !entry) return -1;
+    pthread_mutex_lock(&g_bindings_lock);
+    sg_binding *b = find_binding(kernel_object);
+    for (uint32_t n = 0, i = binding_slot(kernel_object); !b && n < SG_KERNEL_SLOTS; n++, i = (i + 1) & (SG_KERNEL_SLOTS - 1))
+        if (g_bindings[i].kernel_object == 0 ||
+            (g_bindings[i].kernel_object == SG_UNBOUND && g_bindings[i].in_flight == 0))
+            b = &g_bindings[i];
+    if (b && b->in_flight == 0) *b = (sg_binding){kernel_object, entry, kernel, 0};
+    int bound = b && b->entry == entry && b->kernel == kernel;
+    pthread_mutex_unlock(&g_bindings_lock);
+    return bound ? 0 : -1;
+}
+
+void sg_kernel_unbind(uint64_t kernel_object) {
+    pthread_mutex_lock(&g_bindings_lock);
+    sg_binding *b = find_binding(kernel_object);
+    if (b) {
+        b->kernel_object = SG_UNBOUND;     /* no new dispatch finds it */
+        while (b->in_flight) pthread_cond_wait(&g_bindings_idle, &g_bindings_lock);
+        b->entry = NULL;
+        b->kernel = NULL;
+    }
+    pthread_mutex_unlock(&g_bindings_lock);
+}
+
+/* Run a dispatch through its kernel's native entry, if it has one and nothing asks for
+   Python (tracing): SG_PROC_CONTINUE when it ran, SG_PROC_FAULT when it faulted,
+   SG_PROC_DISPATCH when Python must run it. */
+static int run_native(sg_proc *p, uint64_t index, sg_proc_event *ev) {
+    const char *trace = getenv("SOFTGPU_TRACE");
+    if (trace && *trace) return SG_PROC_DISPATCH;
+    pthread_mutex_lock(&g_bindings_lock);
+    sg_binding *b = find_binding(ev->packet.kernel_object);
+    if (b) b->in_flight++;
+    pthread_mutex_unlock(&g_bindings_lock);
+    if (!b) return SG_PROC_DISPATCH;
+    memset(&ev->fault, 0, sizeof ev->fault);
+    uint32_t status = b->entry(b->kernel, &ev->packet, ev->packet_address, (uint64_t)(uintptr_t)p->queue, index,
+                               &ev->fault);
+    pthread_mutex_lock(&g_bindings_lock);
+    if (--b->in_flight == 0) pthread_cond_broadcast(&g_bindings_idle);
+    pthread_mutex_unlock(&g_bindings_lock);
+    if (status == HSA_STATUS_SUCCESS) return SG_PROC_CONTINUE;
+    ev->status = status;
+    return SG_PROC_FAULT;
+}
 
 sg_proc *sg_proc_create(uintptr_t amd_queue, uint32_t workgroup_max_size, uint32_t max_x,
                         uint32_t max_y, uint32_t max_z, uint32_t group_segment_max) {
@@ -211,7 +288,8 @@ int sg_proc_next(sg_proc *p, sg_proc_event *ev) {
         } else if (type == HSA_PACKET_TYPE_KERNEL_DISPATCH) {
             memcpy(&ev->packet, snapshot, sizeof ev->packet);
             outcome = check_dispatch(p, &ev->packet, ev);
-            if (outcome == SG_PROC_CONTINUE) {
+            if (outcome == SG_PROC_CONTINUE) outcome = run_native(p, index, ev);
+            if (outcome == SG_PROC_DISPATCH) {
                 p->handed = index;
                 p->handed_start = start;
                 return SG_PROC_DISPATCH;

@@ -3,8 +3,9 @@
 The loop runs in C (softgpu_shim/processor.c, which states the packet-level invariants:
 queue order, snapshots, retiring before completing, ROCr's statuses for malformed
 packets, waits without the GIL). This thread enters it with sg_proc_next and comes back
-to Python only for what is new, rare or wrong: a kernel dispatch (the engine runs it),
-an error, a note for the trace. It holds two invariants of its own:
+to Python only for what is new, rare or wrong: a kernel dispatch the engine runs (every
+kernel without a native entry, and every kernel while tracing), a fault of a native
+entry, an error, a note for the trace. It holds two invariants of its own:
 - the first error puts the queue in its error state: the error callback runs once with
   ROCr's status and no later packet of that queue is processed; a memory fault also goes
   to the system event handlers, and one that handles it spares the process the abort
@@ -83,6 +84,9 @@ class PacketProcessor:
             if outcome == lib.SG_PROC_ERROR:
                 self._fail(PacketError(ffi.string(event.text).decode(), event.status))
                 return
+            if outcome == lib.SG_PROC_FAULT:
+                self._fail(self._native_fault(event))
+                return
             if outcome == lib.SG_PROC_NOTE:
                 trace.event("packet", queue=self.queue.id, note=ffi.string(event.text).decode())
             else:
@@ -120,6 +124,18 @@ class PacketProcessor:
             trace.event("dispatch", queue=self.queue.id, dispatch_id=event.index, kernel=kernel.name,
                         grid=grid, workgroup=workgroup, waves=stats.waves,
                         lane_instructions=stats.lane_instructions, seconds=stats.seconds)
+
+    def _native_fault(self, event):
+        """The KernelFault of a native entry's fault report, as the interpreter reports one."""
+        from core.isa.faults import KernelFault
+        from core.loader import find_kernel
+        kernel = find_kernel(self.session, event.packet.kernel_object)
+        fault = event.fault
+        return KernelFault(ffi.string(fault.reason).decode(errors="replace"), event.status,
+                           kernel=kernel.name if kernel else None, pc=fault.pc,
+                           instruction=ffi.string(fault.instruction).decode(errors="replace"),
+                           workgroup=tuple(fault.workgroup), wave=fault.wave, lane=fault.lane,
+                           address=fault.address)
 
     # -- errors -------------------------------------------------------------------
 
