@@ -28,7 +28,7 @@ def build(tmp):
                     "-lhsa-runtime64"], check=True)
     floor = os.path.join(tmp, "embed_floor")
     libdir = sysconfig.get_config_var("LIBDIR")
-    subprocess.run(["gcc", "-O2", "-o", floor, os.path.join(HERE, "embed_floor.c"),
+    subprocess.run(["gcc", "-O2", "-DEMBED_FLOOR", "-o", floor, os.path.join(HERE, "startup.c"),
                     "-I", sysconfig.get_paths()["include"], "-L", libdir, f"-Wl,-rpath,{libdir}",
                     f"-lpython{sysconfig.get_config_var('LDVERSION')}"], check=True)
     hello = os.path.join(tmp, "hip_hello")

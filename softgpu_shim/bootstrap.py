@@ -10,7 +10,7 @@ import sys
 from _softgpu_hsa import ffi
 
 from softgpu_shim import exports_table
-from softgpu_shim.hsa_enums import HsaStatus
+from softgpu_shim.hsa_abi import Status
 
 
 def start():
@@ -22,8 +22,8 @@ def start():
         sys.stderr.write("softgpu: the runtime failed to start; every call will fail:\n"
                          + traceback.format_exc())
         for c_name, _ in exports_table.python_entries():
-            ffi.def_extern(name=c_name, error=int(HsaStatus.ERROR))(_failed)
+            ffi.def_extern(name=c_name, error=int(Status.ERROR))(_failed)
 
 
 def _failed(*args):
-    return int(HsaStatus.ERROR)
+    return int(Status.ERROR)

@@ -23,18 +23,22 @@ _lock = threading.Lock()
 
 def __getattr__(name):
     """An enumeration under its generated or short name, or a structure's dtype."""
-    if name in _DTYPES:
-        with _lock:
-            if name not in globals():
+    generated = _ALIASES.get(name, name)
+    if name not in _DTYPES and generated not in hsa_enums.MEMBERS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    with _lock:  # one object per name, even when two threads ask first at once
+        if name not in globals():
+            if name in _DTYPES:
                 globals().update(_dtypes())
+            else:
+                globals()[name] = globals().get(generated) or enum.IntEnum(
+                    generated, hsa_enums.MEMBERS[generated], module=__name__, qualname=generated)
+                globals()[generated] = globals()[name]
         return globals()[name]
-    value = getattr(hsa_enums, _ALIASES.get(name, name))
-    globals()[name] = value
-    return value
 
 
 def __dir__():
-    return sorted(set(globals()) | set(_ALIASES) | set(_DTYPES) | set(hsa_enums.__all__))
+    return sorted(set(globals()) | set(_ALIASES) | set(_DTYPES) | set(hsa_enums.MEMBERS))
 
 
 # Timestamps (HSA_SYSTEM_INFO_TIMESTAMP, signal wait timeouts, profiling) count
