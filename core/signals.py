@@ -139,7 +139,7 @@ class Signals:
         self._agents = session.agents
         self._info = {}
         self._lock = threading.Lock()
-        self.handlers = AsyncHandlers()
+        self.handlers = AsyncHandlers(self)
         self.groups = HandleTable(KIND_SIGNAL_GROUP, InvalidSignalGroup)
 
     def create(self, initial_value, consumers=(), attributes=0, owner=None):
@@ -217,7 +217,8 @@ class AsyncHandlers:
     one returning True stays armed and, as in ROCr, runs again while its condition
     still holds. Handlers of a destroyed signal are dropped without being called."""
 
-    def __init__(self):
+    def __init__(self, signals):
+        self._signals = signals
         self._registrations = []
         self._lock = threading.Lock()
         self._control = 0
@@ -231,10 +232,12 @@ class AsyncHandlers:
                 return
             self._registrations.append(_Registration(handle, int(condition), value, callback))
             if self._thread is None:
-                self._control = lib.sg_signal_alloc(0, False)
-                if self._control == 0:
+                try:
+                    # Owned: a client that guesses its handle cannot destroy it.
+                    self._control = self._signals.create(0, owner=self)
+                except OutOfResources:
                     self._registrations.pop()
-                    raise OutOfResources("the signal table is full")
+                    raise
                 self._thread = threading.Thread(target=self._run, name="softgpu-signal-handlers",
                                                 daemon=True)
                 self._thread.start()
@@ -277,4 +280,4 @@ class AsyncHandlers:
             store(self._control, 1)
             if thread is not threading.current_thread():  # hsa_shut_down from inside a handler
                 thread.join()
-            lib.sg_signal_free(self._control)
+            self._signals.destroy(self._control, owner=self)
