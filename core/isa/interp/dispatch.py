@@ -11,6 +11,7 @@ Holds three invariants:
   scalar branches reconverge; s_barrier holds a wave until every live wave of its workgroup
   reached a barrier.
 """
+import math
 import time
 
 import numpy as np
@@ -83,7 +84,7 @@ class Dispatch:
         counts = [-(-g // w) for g, w in zip(self.grid, self.wgsize)]
         total_groups = counts[0] * counts[1] * counts[2]
         lanes = self.desc.lanes
-        waves_per_group = -(-int(np.prod(self.wgsize)) // lanes)
+        waves_per_group = -(-math.prod(self.wgsize) // lanes)
         wave_bytes = self.desc.nvgpr * lanes * 4 + self.private_bytes * lanes + 1024
         group_bytes = wave_bytes * waves_per_group + self.lds_bytes
         per_chunk = max(1, CHUNK_STATE_BYTES // group_bytes)
