@@ -1,9 +1,10 @@
 """Build libhsa-runtime64.so.1: the C ABI edge of SoftGPU, with cffi's embedding mode.
 
 Every export returning hsa_status_t is an embedding_api function that forwards into
-Python (softgpu_shim.glue), except the C-fronted ones (answers.c), which answer repeated
-queries in C and call Python for the rest; every other export (signal values, waits,
-queue indices) is a C fast path from fastpath_exports.c that never takes the GIL. A version script
+Python (softgpu_shim.glue), except exports_table.C_STATUS_EXPORTS (hsa_init and
+hsa_shut_down in fastpath_exports.c, hsa_agent_get_info in answers.c, which reach Python
+through internal entries when they must); those and every other export (signal values,
+waits, queue indices) are C fast paths that never take the GIL. A version script
 puts every export at ROCR_1 and hides everything else, and the SONAME matches ROCr's,
 so binaries linked against ROCr bind to this library without warnings. The Python
 packages the library runs are byte-compiled too: a process's first hsa_init then reads
@@ -19,7 +20,7 @@ import sys
 import cffi  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from softgpu_shim.exports_table import all_exports, prototypes, python_exports, slow_path_prototypes  # noqa: E402
+from softgpu_shim.exports_table import all_exports, python_entries  # noqa: E402
 
 ROOT = os.path.dirname(os.path.abspath(__file__))
 SHIM = os.path.join(ROOT, "softgpu_shim")
@@ -29,8 +30,8 @@ OFFICIAL_HEADERS = ("hsa/hsa.h", "hsa/hsa_ext_amd.h", "hsa/hsa_ext_image.h",
                     "hsa/hsa_ext_finalize.h", "hsa/hsa_ven_amd_loader.h",
                     "hsa/amd_hsa_queue.h", "hsa/amd_hsa_signal.h")
 # One translation unit, in this order: headers before the code that uses them.
-C_SOURCES = ("native.h", "safe_memory.h", "fastpath.c", "safe_memory.c", "fastpath_exports.c", "processor.c",
-             "answers.c")
+C_SOURCES = ("native.h", "safe_memory.h", "fastpath.c", "ipc_shared.c", "safe_memory.c", "fastpath_exports.c",
+             "processor.c", "answers.c")
 
 
 def read(name):
@@ -43,12 +44,8 @@ def make_ffi(version_script):
     ffi.cdef(read("abi_types.h"))
     ffi.cdef(read("native.h"))
     ffi.cdef(read("safe_memory.h"))
-    to_python = set(python_exports())
-    ffi.embedding_api("\n".join(proto for name, proto, _ in prototypes() if name in to_python))
-    # The C-fronted exports (answers.c) reach Python through these.
-    slow_paths = slow_path_prototypes()
-    ffi.cdef("\n".join(f'extern "Python+C" {proto}' for proto in slow_paths))
-    preamble = "".join(f"#include <{h}>\n" for h in OFFICIAL_HEADERS) + "\n".join(slow_paths) + "\n"
+    ffi.embedding_api("\n".join(proto for _, proto in python_entries()))
+    preamble = "".join(f"#include <{h}>\n" for h in OFFICIAL_HEADERS)
     ffi.set_source(MODULE, preamble + "".join(read(name) for name in C_SOURCES),
                    extra_compile_args=["-O2", "-std=gnu11", "-Wall", "-Wno-unused-function"],
                    extra_link_args=["-Wl,-soname," + SONAME,

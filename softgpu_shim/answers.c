@@ -1,7 +1,7 @@
 /* Answers of attribute queries that cannot change while a session lives, kept in C, so
    that asking again costs no Python (HIP asks hsa_agent_get_info hundreds of times while
-   it starts). The exports fronted here (exports_table.C_FRONTED) answer from this table
-   and hand everything else to their Python implementation, sg_py_<export>.
+   it starts). The exports defined here answer from this table and hand everything else
+   to their Python implementation, an internal entry (exports_table.INTERNAL_ENTRIES).
 
    Holds three invariants:
    - only answers the Python implementation gave successfully and marked constant for the
@@ -12,6 +12,8 @@
      handle never hits;
    - a reader never hands out a torn answer: an entry's sequence number is odd while it is
      written and is read before and after the bytes are copied (a seqlock). */
+
+hsa_status_t sg_agent_get_info(hsa_agent_t agent, hsa_agent_info_t attribute, void *value);
 
 #define SG_ANSWER_SLOTS 1024   /* power of two; agents x attributes is ~150 */
 #define SG_ANSWER_BYTES 128    /* the largest answer: HSA_AGENT_INFO_EXTENSIONS, 128 bytes */
@@ -84,5 +86,5 @@ static int answer(uint32_t query, uint64_t handle, uint32_t attribute, void *out
 
 EXPORT hsa_status_t hsa_agent_get_info(hsa_agent_t agent, hsa_agent_info_t attribute, void *value) {
     if (value && answer(SG_QUERY_AGENT_INFO, agent.handle, (uint32_t)attribute, value)) return HSA_STATUS_SUCCESS;
-    return sg_py_hsa_agent_get_info(agent, attribute, value);
+    return sg_agent_get_info(agent, attribute, value);
 }

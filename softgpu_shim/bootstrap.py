@@ -21,8 +21,8 @@ def start():
         import traceback
         sys.stderr.write("softgpu: the runtime failed to start; every call will fail:\n"
                          + traceback.format_exc())
-        for c_name, _ in exports_table.python_entries():
-            ffi.def_extern(name=c_name, error=int(Status.ERROR))(_failed)
+        for name in exports_table.python_exports():
+            ffi.def_extern(name=name, error=int(Status.ERROR))(_failed)
 
 
 def _failed(*args):

@@ -2,8 +2,8 @@
 
 install() defines every Python-side export of the library. An export is either
 implemented (a function in softgpu_shim.api registered with @export, bound on its first
-call with only its own module imported) or a deliberate "unsupported" answer that returns HSA_STATUS_ERROR and records an
-`unsupported` trace event. This module is the one place where exceptions become
+call with only its own module imported) or a deliberate "unsupported" answer that
+returns HSA_STATUS_ERROR and records an `unsupported` trace event. This module is the one place where exceptions become
 hsa_status_t: nothing, not even an internal error, crosses the ABI.
 """
 import importlib
@@ -48,8 +48,8 @@ def install():
     must not fail and must not import the runtime: a plain Python process reaches the
     library while it is still importing core/ (core.native), and importing softgpu_shim.api
     here would then import half-initialized modules. Implementations are bound on first call."""
-    for c_name, name in exports_table.python_entries():
-        ffi.def_extern(name=c_name, error=int(Status.ERROR))(_deferred(name))
+    for name in exports_table.python_exports():
+        ffi.def_extern(name=name, error=int(Status.ERROR))(_deferred(name))
 
 
 _bound = {}
@@ -65,7 +65,7 @@ def _deferred(name):
             try:
                 bound = _bind(name)
             except BaseException as error:  # the ABI boundary: an import failure too
-                trace.internal_error(name, error)
+                trace.internal_error(exports_table.reported_name(name), error)
                 return int(Status.ERROR)
         return bound(*args)
     return entry
@@ -76,14 +76,16 @@ def _bind(name):
         bound = _bound.get(name)
         if bound is None:
             impl = implementation(name)
-            bound = _bound[name] = (_unsupported(name) if impl is None
-                                    else _entry(name, impl, NEEDS_RUNTIME[name]))
+            reported = exports_table.reported_name(name)
+            bound = _bound[name] = (_unsupported(reported) if impl is None
+                                    else _entry(reported, impl, NEEDS_RUNTIME[name]))
         return bound
 
 
 def implementation(name):
-    """The registered implementation of `name` (an export or an AMD loader table function),
-    importing only the api module that defines it; None if nothing implements it."""
+    """The registered implementation of `name` (an export, an internal entry or an AMD
+    loader table function), importing only the api module that defines it; None if
+    nothing implements it."""
     module = MODULE_OF.get(name)
     if module is not None:
         importlib.import_module(f"softgpu_shim.api.{module}")
