@@ -50,7 +50,7 @@ class Session:
     """Every part of the runtime, closed in reverse dependency order. The parts in
     _ON_FIRST_USE are made when first used, the others when the session is."""
 
-    def __init__(self):
+    def __init__(self, arena_base=None):
         from core import profile, native
         from core.memory.arena import Arena
         from core.agents import Agents
@@ -65,7 +65,7 @@ class Session:
         self._parts_lock = threading.Lock()
         self._closed = False
         try:
-            self.arena = self._own("arena", Arena(self.profile.arena_bytes))
+            self.arena = self._own("arena", Arena(self.profile.arena_bytes, arena_base))
             self.agents = self._own("agents", Agents(self.profile))
             self.memory = self._own("memory", Memory(self))
             self.signals = self._own("signals", Signals(self))
@@ -108,10 +108,12 @@ class Session:
                 part.close()
 
 
-def open_session():
-    """The first hsa_init: build the session (the C side serializes opening and closing)."""
+def open_session(arena_base=None):
+    """The first hsa_init: build the session (the C side serializes opening and closing).
+    `arena_base`: where device memory starts (a replay puts a captured dispatch's memory back
+    at its own addresses)."""
     global _session
-    _session = Session()
+    _session = Session(arena_base)
     trace.call("hsa_init", session="created")
 
 

@@ -7,7 +7,8 @@
    - only answers the Python implementation gave successfully and marked constant for the
      session are kept, keyed by (query, handle, attribute); anything else (a first query,
      a volatile attribute such as free memory, a NULL or unwritable pointer, an unknown or
-     stale handle) reaches Python, which makes every check in ROCr's order;
+     stale handle, any call while tracing) reaches Python, which makes every check in
+     ROCr's order;
    - hsa_shut_down forgets every answer (sg_answers_forget) before handles die, so a stale
      handle never hits;
    - a reader never hands out a torn answer: an entry's sequence number is odd while it is
@@ -84,7 +85,14 @@ static int answer(uint32_t query, uint64_t handle, uint32_t attribute, void *out
     return 0;
 }
 
+/* While tracing, calls go to Python: the trace records every export call (core/trace.py). */
+static int traced(void) {
+    const char *trace = getenv("SOFTGPU_TRACE"), *timeline = getenv("SOFTGPU_TIMELINE");
+    return (trace && *trace) || (timeline && *timeline);
+}
+
 EXPORT hsa_status_t hsa_agent_get_info(hsa_agent_t agent, hsa_agent_info_t attribute, void *value) {
-    if (value && answer(SG_QUERY_AGENT_INFO, agent.handle, (uint32_t)attribute, value)) return HSA_STATUS_SUCCESS;
+    if (value && !traced() && answer(SG_QUERY_AGENT_INFO, agent.handle, (uint32_t)attribute, value))
+        return HSA_STATUS_SUCCESS;
     return sg_agent_get_info(agent, attribute, value);
 }

@@ -16,7 +16,7 @@ _PROTOTYPE = re.compile(r"^(.+?)\b(hsa_\w+)\(.*\);$")
 # hsa_agent_get_info answers what it answered before from C (answers.c): HIP asks it
 # hundreds of times while it starts; the rest goes to its Python implementation.
 C_STATUS_EXPORTS = ("hsa_init", "hsa_shut_down", "hsa_agent_get_info")
-INTERNAL_ENTRIES = (("sg_session_open", "hsa_status_t sg_session_open(void);"),
+INTERNAL_ENTRIES = (("sg_session_open", "hsa_status_t sg_session_open(int *started);"),
                     ("sg_session_close", "hsa_status_t sg_session_close(void);"),
                     ("sg_agent_get_info",
                      "hsa_status_t sg_agent_get_info(hsa_agent_t agent, hsa_agent_info_t attribute, void *value);"))

@@ -68,8 +68,7 @@ uint64_t sg_invalid_fastpath_calls(void);
 
 /* A kernel's native entry: the native tier binds one per translated kernel object
    (sg_kernel_bind). The queue threads then run that kernel's dispatch packets in C, with no
-   Python, unless tracing is on (SOFTGPU_TRACE: the dispatch goes to Python, which records
-   it). The entry runs the whole dispatch on the caller's thread (it may use its own pool)
+   Python, unless they are being recorded (the dispatch then goes to Python). The entry runs the whole dispatch on the caller's thread (it may use its own pool)
    and returns HSA_STATUS_SUCCESS, or a fault's status with `fault` filled in. A binding
    never outlives its kernel: the loader unbinds every kernel of an executable it destroys,
    and unbinding waits for dispatches of that kernel in flight. */
@@ -91,22 +90,27 @@ void sg_kernel_unbind(uint64_t kernel_object);
    SG_PROC_DISPATCH (a checked kernel dispatch packet in `packet` whose kernel has no native
    entry; after running it the thread calls sg_proc_retire), SG_PROC_ERROR (`status` and
    `text`; the packet is neither retired nor completed), SG_PROC_FAULT (a native entry's
-   fault: `status`, `packet` and `fault`; neither retired nor completed), SG_PROC_NOTE
-   (`text` for the trace; processing goes on) or SG_PROC_STOPPED (sg_proc_stop or
-   sg_proc_deactivate was called). */
+   fault: `status`, `packet` and `fault`; neither retired nor completed), SG_PROC_BARRIER
+   (while recording: a barrier packet that finished, its snapshot in `packet` and its start
+   in `start`; the thread records it and calls sg_proc_retire), SG_PROC_NOTE (`text` for
+   the trace; processing goes on) or SG_PROC_STOPPED (sg_proc_stop or sg_proc_deactivate
+   was called). Recording (SOFTGPU_TRACE, SOFTGPU_TIMELINE or SOFTGPU_CAPTURE set) sends every
+   dispatch and barrier packet through Python, which records them. */
 #define SG_PROC_STOPPED 0
 #define SG_PROC_DISPATCH 1
 #define SG_PROC_ERROR 2
 #define SG_PROC_NOTE 3
 #define SG_PROC_FAULT 4
-#define SG_PROC_CONTINUE 5
+#define SG_PROC_BARRIER 5
+#define SG_PROC_CONTINUE 6
 typedef struct sg_proc sg_proc;
 typedef struct {
     uint64_t index;                      /* the packet's id: its position in the queue */
     uint64_t packet_address;             /* device address of its slot */
+    uint64_t start;                      /* when it started (sg_now_ns) */
     uint32_t status;                     /* SG_PROC_ERROR, SG_PROC_FAULT: the hsa_status_t */
     char text[200];                      /* SG_PROC_ERROR, SG_PROC_NOTE: what happened */
-    hsa_kernel_dispatch_packet_t packet; /* SG_PROC_DISPATCH, SG_PROC_FAULT: the snapshot */
+    hsa_kernel_dispatch_packet_t packet; /* SG_PROC_DISPATCH, _FAULT, _BARRIER: the snapshot */
     sg_fault fault;                      /* SG_PROC_FAULT: where and why */
 } sg_proc_event;
 sg_proc *sg_proc_create(uintptr_t amd_queue, uint32_t workgroup_max_size, uint32_t max_x,

@@ -35,7 +35,7 @@ struct sg_proc {
     uint32_t group_segment_max;
     _Atomic int stopping;      /* the processor is being closed */
     _Atomic int inactive;      /* hsa_queue_inactivate or the queue's error state */
-    uint64_t handed;           /* the dispatch handed to Python, retired by sg_proc_retire */
+    uint64_t handed;           /* the packet handed to Python, retired by sg_proc_retire */
     uint64_t handed_start;
 };
 
@@ -91,12 +91,22 @@ void sg_kernel_unbind(uint64_t kernel_object) {
     pthread_mutex_unlock(&g_bindings_lock);
 }
 
+/* Whether packets are recorded: the trace, the timeline (core/trace.py) and dispatch
+   captures (core/capture) are Python's. */
+static int recording(void) {
+    static const char *const variables[] = {"SOFTGPU_TRACE", "SOFTGPU_TIMELINE", "SOFTGPU_CAPTURE"};
+    for (unsigned i = 0; i < sizeof variables / sizeof variables[0]; i++) {
+        const char *value = getenv(variables[i]);
+        if (value && *value) return 1;
+    }
+    return 0;
+}
+
 /* Run a dispatch through its kernel's native entry, if it has one and nothing asks for
-   Python (tracing): SG_PROC_CONTINUE when it ran, SG_PROC_FAULT when it faulted,
+   Python (recording): SG_PROC_CONTINUE when it ran, SG_PROC_FAULT when it faulted,
    SG_PROC_DISPATCH when Python must run it. */
 static int run_native(sg_proc *p, uint64_t index, sg_proc_event *ev) {
-    const char *trace = getenv("SOFTGPU_TRACE");
-    if (trace && *trace) return SG_PROC_DISPATCH;
+    if (recording()) return SG_PROC_DISPATCH;
     pthread_mutex_lock(&g_bindings_lock);
     sg_binding *b = find_binding(ev->packet.kernel_object);
     if (b) b->in_flight++;
@@ -278,7 +288,7 @@ int sg_proc_next(sg_proc *p, sg_proc_event *ev) {
         memcpy(snapshot, &header, sizeof header);
         ev->index = index;
         ev->packet_address = (uint64_t)(uintptr_t)slot;
-        uint64_t start = sg_now_ns();
+        uint64_t start = ev->start = sg_now_ns();
         int outcome;
         if (!fence_scope_valid(HEADER_FIELD(header, SCACQUIRE_FENCE_SCOPE)) ||
             !fence_scope_valid(HEADER_FIELD(header, SCRELEASE_FENCE_SCOPE))) {
@@ -294,10 +304,18 @@ int sg_proc_next(sg_proc *p, sg_proc_event *ev) {
                 p->handed_start = start;
                 return SG_PROC_DISPATCH;
             }
-        } else if (type == HSA_PACKET_TYPE_BARRIER_AND || type == HSA_PACKET_TYPE_BARRIER_OR) {
-            outcome = barrier(p, (const hsa_barrier_and_packet_t *)snapshot, type == HSA_PACKET_TYPE_BARRIER_OR, ev);
-        } else if (type == HSA_PACKET_TYPE_VENDOR_SPECIFIC) {
-            outcome = barrier_value(p, (const hsa_amd_barrier_value_packet_t *)snapshot, ev);
+        } else if (type == HSA_PACKET_TYPE_BARRIER_AND || type == HSA_PACKET_TYPE_BARRIER_OR ||
+                   type == HSA_PACKET_TYPE_VENDOR_SPECIFIC) {
+            outcome = type == HSA_PACKET_TYPE_VENDOR_SPECIFIC
+                          ? barrier_value(p, (const hsa_amd_barrier_value_packet_t *)snapshot, ev)
+                          : barrier(p, (const hsa_barrier_and_packet_t *)snapshot, type == HSA_PACKET_TYPE_BARRIER_OR, ev);
+            if (outcome == SG_PROC_CONTINUE && recording()) {
+                /* Recorded by Python, which then retires it (sg_proc_retire). */
+                memcpy(&ev->packet, snapshot, sizeof ev->packet);
+                p->handed = index;
+                p->handed_start = start;
+                return SG_PROC_BARRIER;
+            }
         } else {
             /* GPU command processors take no agent-dispatch packets: ROCr reports them malformed. */
             outcome = fail(ev, HSA_STATUS_ERROR_INVALID_PACKET_FORMAT,

@@ -4,7 +4,8 @@ The loop runs in C (softgpu_shim/processor.c, which states the packet-level inva
 queue order, snapshots, retiring before completing, ROCr's statuses for malformed
 packets, waits without the GIL). This thread enters it with sg_proc_next and comes back
 to Python only for what is new, rare or wrong: a kernel dispatch the engine runs (every
-kernel without a native entry, and every kernel while tracing), a fault of a native
+kernel without a native entry, and every kernel while recording: trace, timeline or
+capture), a barrier packet that finished while recording (its span), a fault of a native
 entry, an error, a note for the trace. It holds two invariants of its own:
 - the first error puts the queue in its error state: the error callback runs once with
   ROCr's status and no later packet of that queue is processed; a memory fault also goes
@@ -16,11 +17,12 @@ entry, an error, a note for the trace. It holds two invariants of its own:
 import os
 import sys
 import threading
+import time
 
 from core import trace
 from core.errors import HsaError, OutOfResources
 from core.native import ffi, lib
-from softgpu_shim.hsa_abi import Status
+from softgpu_shim.hsa_abi import HsaPacketHeader, HsaPacketHeaderWidth, PacketType, Status
 
 # SOFTGPU_QUEUE_ERRORS=continue: a queue error with no callback is recorded (trace and
 # stderr) instead of aborting the process as ROCr does for GPU faults; for CI and fuzzing.
@@ -91,7 +93,10 @@ class PacketProcessor:
                 trace.event("packet", queue=self.queue.id, note=ffi.string(event.text).decode())
             else:
                 try:
-                    self._dispatch(event)
+                    if outcome == lib.SG_PROC_BARRIER:
+                        self._trace_barrier(event)
+                    else:
+                        self._dispatch(event)
                 except HsaError as error:
                     self._fail(error)
                     return
@@ -114,6 +119,7 @@ class PacketProcessor:
                               Status.ERROR_INVALID_CODE_OBJECT)
         grid = (packet.grid_size_x, packet.grid_size_y, packet.grid_size_z)
         workgroup = (packet.workgroup_size_x, packet.workgroup_size_y, packet.workgroup_size_z)
+        start = time.monotonic_ns()
         stats = launch.run_dispatch(
             self.session, kernel, grid=grid, workgroup=workgroup,
             kernarg_address=int(ffi.cast("uintptr_t", packet.kernarg_address)),
@@ -121,9 +127,23 @@ class PacketProcessor:
             dispatch_id=event.index, private_segment_size=packet.private_segment_size,
             group_segment_size=packet.group_segment_size)
         if trace.enabled():
-            trace.event("dispatch", queue=self.queue.id, dispatch_id=event.index, kernel=kernel.name,
-                        grid=grid, workgroup=workgroup, waves=stats.waves,
-                        lane_instructions=stats.lane_instructions, seconds=stats.seconds)
+            trace.span("dispatch", start, queue=self.queue.id, dispatch_id=event.index, kernel=kernel.name,
+                       grid=grid, workgroup=workgroup, waves=stats.waves, workgroups=stats.workgroups,
+                       lane_instructions=stats.lane_instructions, seconds=stats.seconds, tier=stats.tier)
+
+    def _trace_barrier(self, event):
+        """The span of a barrier packet the C loop ran (it hands them over only while recording)."""
+        header = event.packet.header
+        kind = (header >> HsaPacketHeader.TYPE) & ((1 << HsaPacketHeaderWidth.TYPE) - 1)
+        if kind == PacketType.VENDOR_SPECIFIC:
+            dependencies = [ffi.cast("hsa_amd_barrier_value_packet_t *", ffi.addressof(event.packet)).signal.handle]
+            name = "barrier-value"
+        else:
+            barrier = ffi.cast("hsa_barrier_and_packet_t *", ffi.addressof(event.packet))
+            dependencies = [s.handle for s in barrier.dep_signal if s.handle]
+            name = "barrier-OR" if kind == PacketType.BARRIER_OR else "barrier-AND"
+        trace.span("barrier", event.start, queue=self.queue.id, packet=event.index, kind=name,
+                   dependencies=[hex(h) for h in dependencies])
 
     def _native_fault(self, event):
         """The KernelFault of a native entry's fault report, as the interpreter reports one."""
