@@ -38,10 +38,15 @@ def build(tmp):
     return startup, floor, hello, time.perf_counter() - start
 
 
-def printed_ms(exe, repeats):
-    """Milliseconds each run prints."""
-    return [float(subprocess.run([exe], env=env(), capture_output=True, text=True, check=True).stdout)
-            for _ in range(repeats)]
+def printed_ms(exes, repeats):
+    """Milliseconds each run of each of `exes` prints, the programs taking turns so that a
+    busy moment of the machine weighs on both alike."""
+    times = [[] for _ in exes]
+    for _ in range(repeats):
+        for exe, into in zip(exes, times):
+            into.append(float(subprocess.run([exe], env=env(), capture_output=True, text=True,
+                                             check=True).stdout))
+    return times
 
 
 def process_ms(exe, repeats):
@@ -65,8 +70,7 @@ def main():
     repeats = int(sys.argv[1]) if len(sys.argv) > 1 else 20
     with tempfile.TemporaryDirectory() as tmp:
         startup, floor, hello, hipcc_seconds = build(tmp)
-        floor_ms = printed_ms(floor, repeats)
-        init_ms = printed_ms(startup, repeats)
+        floor_ms, init_ms = printed_ms((floor, startup), repeats)
         hello_ms = process_ms(hello, max(3, repeats // 4))
     print(f"{'ms (fresh processes)':44s} {'min':>8s} {'median':>8s}  ratio")
     line("embedded Python start (reference)", floor_ms)
