@@ -63,23 +63,28 @@ class PacketProcessor:
         if proc == ffi.NULL:
             raise OutOfResources("no memory for a packet processor")
         self._proc = ffi.gc(proc, lib.sg_proc_destroy)
+        self._stop = threading.Event()      # ends the dispatch in progress (run_dispatch)
         self._thread = threading.Thread(target=self._run, name=f"softgpu-queue-{queue.id}",
                                         daemon=True)
         self._thread.start()
 
     def close(self):
-        """Stop after the packet in progress; wakes the thread if it is waiting."""
+        """Stop during the packet in progress; wakes the thread if it is waiting."""
+        self._stop.set()
         lib.sg_proc_stop(self._proc)
         if threading.current_thread() is not self._thread:
             self._thread.join()
 
     def deactivate(self):
-        """No packet starts any more (hsa_queue_inactivate, the queue's error state)."""
+        """No packet starts any more, and the one in progress ends (hsa_queue_inactivate, the
+        queue's error state)."""
+        self._stop.set()
         lib.sg_proc_deactivate(self._proc)
 
     # -- the loop ---------------------------------------------------------------
 
     def _run(self):
+        from core.isa.launch import DispatchStopped     # not at import: hsa_init needs no engine
         event = ffi.new("sg_proc_event *")
         outcome = lib.sg_proc_next(self._proc, event)
         while outcome != lib.SG_PROC_STOPPED:
@@ -97,6 +102,8 @@ class PacketProcessor:
                         self._trace_barrier(event)
                     else:
                         self._dispatch(event)
+                except DispatchStopped:
+                    return      # the queue is going away: the packet is neither retired nor completed
                 except HsaError as error:
                     self._fail(error)
                     return
@@ -110,7 +117,7 @@ class PacketProcessor:
             outcome = lib.sg_proc_next(self._proc, event)
 
     def _dispatch(self, event):
-        from core.isa import launch
+        from core.isa.launch import run_dispatch
         from core.loader import find_kernel
         packet = event.packet
         kernel = find_kernel(self.session, packet.kernel_object)
@@ -120,12 +127,12 @@ class PacketProcessor:
         grid = (packet.grid_size_x, packet.grid_size_y, packet.grid_size_z)
         workgroup = (packet.workgroup_size_x, packet.workgroup_size_y, packet.workgroup_size_z)
         start = time.monotonic_ns()
-        stats = launch.run_dispatch(
+        stats = run_dispatch(
             self.session, kernel, grid=grid, workgroup=workgroup,
             kernarg_address=int(ffi.cast("uintptr_t", packet.kernarg_address)),
             packet_address=event.packet_address, queue_address=self.queue.address,
             dispatch_id=event.index, private_segment_size=packet.private_segment_size,
-            group_segment_size=packet.group_segment_size)
+            group_segment_size=packet.group_segment_size, stop=self._stop)
         if trace.enabled():
             trace.span("dispatch", start, queue=self.queue.id, dispatch_id=event.index, kernel=kernel.name,
                        grid=grid, workgroup=workgroup, waves=stats.waves, workgroups=stats.workgroups,

@@ -177,6 +177,24 @@ static void test_queues_from_threads(void) {
     }
 }
 
+/* Destroying a queue stops the dispatch it is running, as the command processor drops the
+   waves of a queue it unmaps: a grid of two billion work-items (found by fuzzing) must not
+   hold hsa_queue_destroy for hours. The stopped packet never completes. */
+static void test_destroy_stops_a_dispatch(void) {
+    void *args = aql_alloc(&env, 64);
+    hsa_queue_t *queue = aql_queue(&env);
+    hsa_signal_t done;
+    MUST(hsa_signal_create(1, 0, NULL, &done));
+    aql_dispatch(queue, aql_kernel(&env, "empty"), args, 2000000000u, 1, done);
+    while (hsa_signal_load_scacquire(queue->doorbell_signal) < 0)
+        ;
+    struct timespec running = {0, 200000000};
+    nanosleep(&running, NULL);
+    MUST(hsa_queue_destroy(queue));
+    CHECK_EQ_U64(hsa_signal_load_scacquire(done), 1);
+    MUST(hsa_signal_destroy(done));
+}
+
 /* A queue held at a barrier holds back only its own later packets: another queue's run
    meanwhile, and once released the held queue's packets complete in order. */
 static void test_queues_progress_independently(void) {
@@ -223,6 +241,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(test, "ring_wraps")) test_ring_wraps();
     else if (!strcmp(test, "threads")) test_queues_from_threads();
     else if (!strcmp(test, "independent_queues")) test_queues_progress_independently();
+    else if (!strcmp(test, "destroy_stops_dispatch")) test_destroy_stops_a_dispatch();
     else {
         printf("FAIL unknown test %s\n", test);
         return 2;

@@ -38,7 +38,7 @@ MAX_LDS_BYTES = 64 << 10            # gfx10 LDS per workgroup
 class Dispatch:
     def __init__(self, session, kernel, *, grid, workgroup, kernarg_address, packet_address,
                  queue_address=0, dispatch_id=0, private_segment_size=0, group_segment_size=0,
-                 watchdog_instructions=None):
+                 watchdog_instructions=None, stop=None):
         from core.isa.launch import DispatchStats
         self.session = session
         self.arena = session.arena
@@ -62,6 +62,7 @@ class Dispatch:
             raise illegal_instruction(f"{self.lds_bytes} bytes of LDS exceed {MAX_LDS_BYTES}",
                                       kernel=self.name)
         self.watchdog = watchdog_instructions or DEFAULT_WATCHDOG
+        self.stop = stop                # set: end before the next chunk (run_dispatch)
         self.stats = DispatchStats()
         self.code = code_for(self.arena, kernel, self.desc.wave64)
         self.memory = DeviceMemory(session, getattr(kernel, "agent", None))
@@ -94,6 +95,9 @@ class Dispatch:
             self.template_key = (self.grid, self.wgsize, self.private_bytes)
         try:
             for first in range(0, total_groups, per_chunk):
+                if self.stop is not None and self.stop.is_set():
+                    from core.isa.launch import DispatchStopped
+                    raise DispatchStopped(f"{self.name}: stopped after {first} of {total_groups} workgroups")
                 ids = np.arange(first, min(first + per_chunk, total_groups), dtype=np.int64)
                 self._run_chunk(ids, counts, waves_per_group)
                 self.stats.batches += 1
