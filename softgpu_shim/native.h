@@ -68,10 +68,14 @@ uint64_t sg_invalid_fastpath_calls(void);
 
 /* A kernel's native entry: the native tier binds one per translated kernel object
    (sg_kernel_bind). The queue threads then run that kernel's dispatch packets in C, with no
-   Python, unless they are being recorded (the dispatch then goes to Python). The entry runs the whole dispatch on the caller's thread (it may use its own pool)
-   and returns HSA_STATUS_SUCCESS, or a fault's status with `fault` filled in. A binding
-   never outlives its kernel: the loader unbinds every kernel of an executable it destroys,
-   and unbinding waits for dispatches of that kernel in flight. */
+   Python, unless they are being recorded (the dispatch then goes to Python). The entry
+   runs the whole dispatch on the caller's thread (it may use its own pool) and returns
+   HSA_STATUS_SUCCESS, or a fault's status with `fault` filled in. `*stop` (read it with a
+   relaxed atomic load) turns nonzero when the queue is destroyed or deactivated: the entry
+   may then end between workgroups, returning HSA_STATUS_INFO_BREAK, and the packet is
+   neither retired nor completed, as the interpreter's dispatch ends (run_dispatch's `stop`).
+   A binding never outlives its kernel: the loader unbinds every kernel of an executable it
+   destroys, and unbinding waits for dispatches of that kernel in flight. */
 typedef struct {
     uint64_t pc, address;
     uint32_t workgroup[3];
@@ -81,7 +85,7 @@ typedef struct {
 } sg_fault;
 typedef uint32_t (*sg_dispatch_entry)(void *kernel, const hsa_kernel_dispatch_packet_t *packet,
                                       uint64_t packet_address, uint64_t queue_address,
-                                      uint64_t dispatch_id, sg_fault *fault);
+                                      uint64_t dispatch_id, const int *stop, sg_fault *fault);
 int sg_kernel_bind(uint64_t kernel_object, sg_dispatch_entry entry, void *kernel);
 void sg_kernel_unbind(uint64_t kernel_object);
 

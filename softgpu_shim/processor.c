@@ -33,11 +33,12 @@ struct sg_proc {
     uint32_t workgroup_max_size;
     uint32_t workgroup_max_dim[3];
     uint32_t group_segment_max;
-    _Atomic int stopping;      /* the processor is being closed */
-    _Atomic int inactive;      /* hsa_queue_inactivate or the queue's error state */
+    _Atomic int halt;          /* closing, hsa_queue_inactivate or the queue's error state */
     uint64_t handed;           /* the packet handed to Python, retired by sg_proc_retire */
     uint64_t handed_start;
 };
+
+static int halted(sg_proc *p) { return atomic_load(&p->halt); }
 
 /* kernel object -> native entry, open addressing; a removed binding leaves a tombstone,
    reused only once no dispatch through it is in flight. */
@@ -103,8 +104,8 @@ static int recording(void) {
 }
 
 /* Run a dispatch through its kernel's native entry, if it has one and nothing asks for
-   Python (recording): SG_PROC_CONTINUE when it ran, SG_PROC_FAULT when it faulted,
-   SG_PROC_DISPATCH when Python must run it. */
+   Python (recording): SG_PROC_CONTINUE when it ran, SG_PROC_STOPPED when it ended early for
+   the queue's sake, SG_PROC_FAULT when it faulted, SG_PROC_DISPATCH when Python must run it. */
 static int run_native(sg_proc *p, uint64_t index, sg_proc_event *ev) {
     if (recording()) return SG_PROC_DISPATCH;
     pthread_mutex_lock(&g_bindings_lock);
@@ -114,11 +115,12 @@ static int run_native(sg_proc *p, uint64_t index, sg_proc_event *ev) {
     if (!b) return SG_PROC_DISPATCH;
     memset(&ev->fault, 0, sizeof ev->fault);
     uint32_t status = b->entry(b->kernel, &ev->packet, ev->packet_address, (uint64_t)(uintptr_t)p->queue, index,
-                               &ev->fault);
+                               (const int *)&p->halt, &ev->fault);
     pthread_mutex_lock(&g_bindings_lock);
     if (--b->in_flight == 0) pthread_cond_broadcast(&g_bindings_idle);
     pthread_mutex_unlock(&g_bindings_lock);
     if (status == HSA_STATUS_SUCCESS) return SG_PROC_CONTINUE;
+    if (status == HSA_STATUS_INFO_BREAK) return SG_PROC_STOPPED;   /* ended early: *stop was set */
     ev->status = status;
     return SG_PROC_FAULT;
 }
@@ -143,16 +145,15 @@ void sg_proc_destroy(sg_proc *p) { free(p); }
 
 /* Both rouse the thread through the doorbell (an add of 0 changes no value but wakes). */
 void sg_proc_stop(sg_proc *p) {
-    atomic_store(&p->stopping, 1);
+    atomic_store(&p->halt, 1);
     sg_signal_add(p->doorbell, 0);
 }
 
 void sg_proc_deactivate(sg_proc *p) {
-    atomic_store(&p->inactive, 1);
+    atomic_store(&p->halt, 1);
     sg_signal_add(p->doorbell, 0);
 }
 
-static int halted(sg_proc *p) { return atomic_load(&p->stopping) || atomic_load(&p->inactive); }
 
 static int fail(sg_proc_event *ev, uint32_t status, const char *format, ...)
     __attribute__((format(printf, 3, 4)));

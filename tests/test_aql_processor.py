@@ -63,9 +63,9 @@ def test_an_internal_error_stops_the_queue_and_is_reported(session, monkeypatch,
 
 
 # sg_dispatch_entry (softgpu_shim/native.h): kernel, packet, packet address, queue address,
-# dispatch id, fault -> hsa_status_t.
+# dispatch id, stop flag, fault -> hsa_status_t.
 ENTRY = ctypes.CFUNCTYPE(ctypes.c_uint32, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_uint64,
-                         ctypes.c_uint64, ctypes.c_uint64, ctypes.c_void_p)
+                         ctypes.c_uint64, ctypes.c_uint64, ctypes.c_void_p, ctypes.c_void_p)
 KERNEL_OBJECT_OFFSET = KERNEL_DISPATCH_PACKET.fields["kernel_object"][1]
 
 
@@ -83,8 +83,9 @@ def test_a_kernel_with_a_native_entry_runs_without_python(session, monkeypatch):
     kernel = find_kernel(session, load_code_object_for_tests(session, compile_opencl("aql_kernels.cl"))["empty"])
     calls = []
 
-    def native(handle, packet, packet_address, queue_address, dispatch_id, fault):
-        calls.append((handle, ctypes.c_uint64.from_address(packet + KERNEL_OBJECT_OFFSET).value, dispatch_id))
+    def native(handle, packet, packet_address, queue_address, dispatch_id, stop, fault):
+        calls.append((handle, ctypes.c_uint64.from_address(packet + KERNEL_OBJECT_OFFSET).value, dispatch_id,
+                      ctypes.c_int.from_address(stop).value))
         return Status.SUCCESS
     entry = ENTRY(native)
     bind(kernel.kernel_object, entry, 1234)
@@ -99,7 +100,7 @@ def test_a_kernel_with_a_native_entry_runs_without_python(session, monkeypatch):
     first = publish_dispatch(session, queue, kernel.kernel_object, done)
     second = publish_dispatch(session, queue, kernel.kernel_object, done)
     assert signals.wait(done, signals.SignalCondition.EQ, 0, 10_000_000_000) == (0, True)
-    assert calls == [(1234, kernel.kernel_object, first), (1234, kernel.kernel_object, second)]
+    assert calls == [(1234, kernel.kernel_object, first, 0), (1234, kernel.kernel_object, second, 0)]
     assert errors == []
 
     # Unbound, the kernel runs through Python (the interpreter) again.
@@ -130,7 +131,7 @@ def test_a_native_entry_fault_is_reported_as_the_interpreter_reports_one(session
     monkeypatch.delenv("SOFTGPU_QUIET")
     kernel = loaded_kernel(session, compile_opencl("aql_kernels.cl"), "empty")
 
-    def faulting(handle, packet, packet_address, queue_address, dispatch_id, fault):
+    def faulting(handle, packet, packet_address, queue_address, dispatch_id, stop, fault):
         report = ffi.cast("sg_fault *", fault)
         report.pc, report.address, report.lane = 0x1234, 0x10, 3
         report.instruction = b"global_store_dword v[0:1], v2, off"
@@ -154,4 +155,35 @@ def test_a_native_entry_fault_is_reported_as_the_interpreter_reports_one(session
     assert "global_store_dword" in stderr
     session.native.sg_kernel_unbind(kernel.kernel_object)
     session.queues.destroy(queue.address)
+    session.signals.destroy(done)
+
+
+def test_destroying_the_queue_asks_a_native_entry_to_stop(session, monkeypatch):
+    """As the interpreter's dispatch does, a native one ends early once its queue goes away
+    (INFO_BREAK), and its packet is neither retired nor completed."""
+    from core import signals
+    from tests.support.kernels import compile_opencl
+    from tests.support.launch import loaded_kernel
+    monkeypatch.delenv("SOFTGPU_TRACE")
+    kernel = loaded_kernel(session, compile_opencl("aql_kernels.cl"), "empty")
+    started, seen = [], []
+
+    def endless(handle, packet, packet_address, queue_address, dispatch_id, stop, fault):
+        started.append(True)
+        while not ctypes.c_int.from_address(stop).value:
+            time.sleep(0.001)
+        seen.append(True)
+        return Status.INFO_BREAK
+    entry = ENTRY(endless)
+    bind(kernel.kernel_object, entry, 0)
+    queue = session.queues.create(session.agents.gpus[0].handle, 64, 0)
+    done = session.signals.create(1)
+    publish_dispatch(session, queue, kernel.kernel_object, done)
+    deadline = time.monotonic() + 10
+    while not started and time.monotonic() < deadline:
+        time.sleep(0.01)
+    session.queues.destroy(queue.address)
+    assert started and seen
+    assert signals.load(done) == 1
+    session.native.sg_kernel_unbind(kernel.kernel_object)
     session.signals.destroy(done)
