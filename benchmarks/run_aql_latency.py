@@ -1,6 +1,6 @@
 """Build and run benchmarks/aql_latency.c on SoftGPU (a benchmark, not a test).
 
-usage: python3 benchmarks/run_aql_latency.py
+usage: python3 benchmarks/run_aql_latency.py [SAMPLES]   (default 1000)
 """
 import os
 import subprocess
@@ -19,7 +19,7 @@ def main():
     exe = os.path.join(ROOT, "build", "aql_latency")
     subprocess.run(["gcc", "-std=gnu11", "-O2", "-o", exe, os.path.join(HERE, "aql_latency.c"),
                     "-L", LIBDIR, "-lhsa-runtime64", "-lpthread"], check=True)
-    return subprocess.run([exe, compile_opencl("aql_kernels.cl")], env=env()).returncode
+    return subprocess.run([exe, compile_opencl("aql_kernels.cl"), *sys.argv[1:]], env=env()).returncode
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 """Build benchmarks/fastpath_bench.c against the official headers, link it to SoftGPU
-(build/lib, or SOFTGPU_LIBDIR) as a client links to ROCr, and run it.
+(build/lib, or SOFTGPU_LIBDIR) as a client links to ROCr and to its baseline library
+(benchmarks/fastpath_baseline.c, a shared object of its own), and run it.
 
 Usage: python3 benchmarks/run_fastpath.py [iterations]
 """
@@ -16,9 +17,11 @@ def main(argv):
     source = os.path.join(ROOT, "benchmarks", "fastpath_bench.c")
     with tempfile.TemporaryDirectory() as tmp:
         exe = os.path.join(tmp, "fastpath_bench")
-        subprocess.run(["gcc", "-std=gnu11", "-O2", "-Wall", "-o", exe, source, "-L", LIBDIR,
-                        "-lhsa-runtime64"], check=True)
-        env = dict(os.environ, LD_LIBRARY_PATH=LIBDIR)
+        subprocess.run(["gcc", "-std=gnu11", "-O2", "-shared", "-fPIC", "-o", os.path.join(tmp, "libbaseline.so"),
+                        os.path.join(ROOT, "benchmarks", "fastpath_baseline.c")], check=True)
+        subprocess.run(["gcc", "-std=gnu11", "-O2", "-Wall", "-o", exe, source, "-L", LIBDIR, "-L", tmp,
+                        "-lhsa-runtime64", "-lbaseline"], check=True)
+        env = dict(os.environ, LD_LIBRARY_PATH=LIBDIR + ":" + tmp)
         return subprocess.run([exe, *argv], env=env).returncode
 
 

@@ -6,12 +6,11 @@ needs no session (hsa_status_string): that starts the library's embedded module 
 this very interpreter, so both sides share one signal table and one clock. (The
 sg_* functions are not exported symbols: the version script exports only ROCr's.)
 """
-import ctypes
-import os
-
 try:
     from _softgpu_hsa import ffi, lib  # noqa: F401  (running inside the library)
 except ImportError:
+    import ctypes
+    import os
     _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     _library = ctypes.CDLL(os.environ.get("SOFTGPU_LIBRARY", os.path.join(
         os.environ.get("SOFTGPU_LIBDIR") or os.path.join(_ROOT, "build", "lib"), "libhsa-runtime64.so.1")))

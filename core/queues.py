@@ -17,8 +17,9 @@ Holds four invariants:
   away at the destroy that matches the last create.
 
 Interface for the packet processor (the AQL part):
-- `session.queues.processor_factory = callable(queue) -> object with close()`: called
-  for every hardware queue hsa_queue_create makes (soft queues have none);
+- `session.queues.processor_factory = callable(queue) -> object with close() and
+  deactivate()` (no packet starts after deactivate): called for every hardware queue
+  hsa_queue_create makes (soft queues have none);
   `on_create` / `on_destroy` are lists of callables(queue) run after creation and
   before destruction.
 - `Queue`: `address` (amd_queue_t == hsa_queue_t*), `id`, `agent`, `type`, `size`
@@ -32,9 +33,7 @@ Interface for the packet processor (the AQL part):
 import itertools
 import threading
 
-from core import signals
 from core.errors import HsaError, InvalidArgument, InvalidQueue, InvalidQueueCreation, OutOfResources
-from core.isa.global_sync import GlobalSync
 from core.native import ffi, lib
 from softgpu_shim.hsa_abi import AQL_PACKET_SIZE, HsaQueueFeature, HsaQueueType
 
@@ -71,11 +70,11 @@ class Queue:
         self.id = next(_ids)
         self.error_callback = error_callback  # callable(status) or None (ROCr's default handler)
         self.error_status = None
-        self.inactive = False
+        self._inactive = False
         self.priority = None
         self.cu_mask = None                   # None: every CU enabled
         self.processor = None
-        self.global_sync = None if soft else GlobalSync(gws=queue_type == HsaQueueType.COOPERATIVE)
+        self._global_sync = None
         self.references = 1                   # creates not yet matched by a destroy (cooperative)
         self._profiling = False
 
@@ -87,6 +86,25 @@ class Queue:
 
     def write_index(self):
         return lib.sg_queue_write_index(self.address)
+
+    @property
+    def global_sync(self):
+        # Made on first use: GWS and GDS state is numpy, which queue creation does not need.
+        if self._global_sync is None and not self.soft:
+            from core.isa.global_sync import GlobalSync
+            self._global_sync = GlobalSync(gws=self.type == HsaQueueType.COOPERATIVE)
+        return self._global_sync
+
+    @property
+    def inactive(self):
+        return self._inactive
+
+    @inactive.setter
+    def inactive(self, value):
+        """Once inactive, the queue's packet processor starts no packet any more."""
+        self._inactive = bool(value)
+        if self._inactive and self.processor is not None:
+            self.processor.deactivate()
 
     @property
     def profiling(self):
@@ -109,10 +127,6 @@ class Queue:
 
     def call_error_callback(self, status):
         self.error_callback(status)
-
-    def wake(self):
-        """Rouse the packet processor (without changing the doorbell's value)."""
-        signals.add(self.doorbell_signal, 0)
 
 
 class Queues:
@@ -231,9 +245,7 @@ class Queues:
     # -- state changes -----------------------------------------------------------------
 
     def inactivate(self, pointer):
-        queue = self.get(pointer)
-        queue.inactive = True
-        queue.wake()
+        self.get(pointer).inactive = True
 
     def destroy(self, pointer, all_references=False):
         queue = self.get(pointer)

@@ -6,16 +6,49 @@ Holds three invariants:
   thread at a time, and every handle of it dies with it;
 - calls outside a session fail with HSA_STATUS_ERROR_NOT_INITIALIZED (require());
 - a session is built whole or not at all: a broken profile fails hsa_init and
-  leaves nothing behind.
+  leaves nothing behind; the parts hsa_init does not need (loader, async copies, images,
+  IPC) are made on their first use, and every part closes in dependency order.
 """
+import threading
+
 from core import trace
 from core.errors import NotInitialized
 
 _session = None
 
 
+def _loader(session):
+    from core.loader.loader import Loader
+    return Loader(session)
+
+
+def _async_ops(session):
+    from core.aql.async_ops import AsyncOps
+    return AsyncOps(session)
+
+
+def _images(session):
+    from core.images.objects import Images
+    return Images(session)
+
+
+def _ipc(session):
+    from core.memory.ipc import Ipc
+    return Ipc(session)
+
+
+# Parts made on first use, by attribute. A process that only initializes and queries agents
+# never pays for what their modules import (the loader's pyelftools, the images' numpy).
+_ON_FIRST_USE = {"loader": _loader, "async_ops": _async_ops, "images": _images, "ipc": _ipc}
+# Every part in dependency order; close() goes through it backwards, whatever order the
+# parts were made in (the packet processors stop before the loader frees code).
+_ORDER = ("arena", "agents", "memory", "ipc", "signals", "queues", "loader", "system_events",
+          "packet_processing", "async_ops", "images")
+
+
 class Session:
-    """Every part of the runtime, built in dependency order and closed in reverse."""
+    """Every part of the runtime, closed in reverse dependency order. The parts in
+    _ON_FIRST_USE are made when first used, the others when the session is."""
 
     def __init__(self, arena_base=None):
         from core import profile, native
@@ -24,39 +57,55 @@ class Session:
         from core.memory.manager import Memory
         from core.signals import Signals
         from core.aql.processor import PacketProcessing
-        from core.aql.async_ops import AsyncOps
         from core.system_events import SystemEvents
         from core.queues import Queues
-        from core.loader.loader import Loader
-        from core.images.objects import Images
-        from core.memory.ipc import Ipc
         self.native = native.lib
         self.profile = profile.load()
-        self._closers = []
+        self._parts = {}
+        self._parts_lock = threading.Lock()
+        self._closed = False
         try:
-            self.arena = self._own(Arena(self.profile.arena_bytes, arena_base))
-            self.agents = self._own(Agents(self.profile))
-            self.memory = self._own(Memory(self))
-            self.ipc = self._own(Ipc(self))
-            self.signals = self._own(Signals(self))
-            self.queues = self._own(Queues(self))
-            self.loader = self._own(Loader(self))
-            self.system_events = self._own(SystemEvents())
-            self.packet_processing = self._own(PacketProcessing(self))
-            self.async_ops = self._own(AsyncOps(self))
-            self.images = self._own(Images(self))
+            self.arena = self._own("arena", Arena(self.profile.arena_bytes, arena_base))
+            self.agents = self._own("agents", Agents(self.profile))
+            self.memory = self._own("memory", Memory(self))
+            self.signals = self._own("signals", Signals(self))
+            self.queues = self._own("queues", Queues(self))
+            self.system_events = self._own("system_events", SystemEvents())
+            self.packet_processing = self._own("packet_processing", PacketProcessing(self))
         except BaseException:
             self.close()
             raise
 
-    def _own(self, part):
-        """Register a part (anything with close()) to be closed, in reverse order, at shutdown."""
-        self._closers.append(part)
+    def _own(self, name, part):
+        """Register a part (anything with close()) to be closed at shutdown."""
+        self._parts[name] = part
         return part
 
+    def __getattr__(self, name):
+        make = _ON_FIRST_USE.get(name)
+        if make is None:
+            raise AttributeError(f"a session has no part {name!r}")
+        with self._parts_lock:
+            part = self._parts.get(name)
+            if part is None:
+                if self._closed:
+                    raise NotInitialized(f"the session is shut down: no {name} any more")
+                part = self._own(name, make(self))
+                setattr(self, name, part)   # later uses find it without coming here
+            return part
+
+    def made(self, name):
+        """The part `name` if it was made, else None (without making it)."""
+        return self._parts.get(name)
+
     def close(self):
-        while self._closers:
-            self._closers.pop().close()
+        self.native.sg_answers_forget()     # before any handle dies (softgpu_shim/answers.c)
+        with self._parts_lock:
+            self._closed = True
+        for name in reversed(_ORDER):
+            part = self._parts.pop(name, None)
+            if part is not None:
+                part.close()
 
 
 def open_session(arena_base=None):

@@ -23,6 +23,7 @@ The module-level functions are the API of the packet processors and the engine:
     load / store / add / subtract / cas, valid(handle)
     set_timestamps(handle, start_ns, end_ns), timestamps(handle) -> (start_ns, end_ns)
     now_ns()  (the clock of HSA timestamps and of wait timeouts)
+    interrupt(data)  (a wave's s_sendmsg MSG_INTERRUPT: wakes the signals device code marked)
 Conditions are softgpu_shim.hsa_abi.SignalCondition members (EQ, NE, LT, GTE).
 """
 import threading
@@ -94,6 +95,12 @@ def wait_any(handles, conditions, values, timeout_ns=FOREVER):
     return (None, None) if index == _NOT_FOUND else (index, found_value[0])
 
 
+def interrupt(data):
+    """A wave raised an interrupt (s_sendmsg MSG_INTERRUPT, message data `data` from M0):
+    wake every interrupt signal whose event mailbox device code wrote. Returns how many."""
+    return lib.sg_signal_interrupt(data)
+
+
 def set_timestamps(handle, start_ns, end_ns):
     """Record a dispatch's start/end in amd_signal_t (for hsa_amd_profiling_get_dispatch_time)."""
     if lib.sg_signal_set_timestamps(handle, start_ns, end_ns) != 0:
@@ -154,10 +161,10 @@ class Signals:
         session.memory.register(int(lib.sg_signal_table_address()), int(lib.sg_signal_table_bytes()))
         self._agents = session.agents
         self._arena = session.arena
-        self._ipc = session.ipc
+        self._session = session             # its IPC part is made when an IPC signal is
         self._info = {}
         self._lock = threading.Lock()
-        self.handlers = AsyncHandlers()
+        self.handlers = AsyncHandlers(self)
         self.groups = HandleTable(KIND_SIGNAL_GROUP, InvalidSignalGroup)
 
     def create(self, initial_value, consumers=(), attributes=0, owner=None):
@@ -168,7 +175,9 @@ class Signals:
         if attributes & HsaAmdSignalAttribute.IPC:
             return self._create_ipc(initial_value, consumers, attributes)
         kind = DOORBELL if owner is not None else kind_for(attributes, consumers, self._agents.cpu.handle)
-        handle = lib.sg_signal_alloc(initial_value)
+        # Every signal but a busy-wait one gets an event mailbox that device code signals
+        # through, as ROCr's InterruptSignal (a doorbell too: device code may ring it).
+        handle = lib.sg_signal_alloc(initial_value, kind != BUSY_WAIT)
         if handle == 0:
             raise OutOfResources("the signal table is full")
         with self._lock:
@@ -194,7 +203,7 @@ class Signals:
         return handle
 
     def _share(self, page):
-        return self._ipc.share(page, self._agents.cpu.node, int(HsaAmdMemoryPoolGlobalFlag.FINE_GRAINED))
+        return self._session.ipc.share(page, self._agents.cpu.node, int(HsaAmdMemoryPoolGlobalFlag.FINE_GRAINED))
 
     def ipc_handle(self, handle):
         """hsa_amd_ipc_signal_create: the eight words another process attaches."""
@@ -206,7 +215,7 @@ class Signals:
     def attach_ipc(self, words):
         """hsa_amd_ipc_signal_attach: a handle of this process for the signal `words` names
         (a new mapping of its page, as ROCr maps it again)."""
-        page = self._ipc.map(words)
+        page = self._session.ipc.map(words)
         if lib.sg_shared_signal_open(page.address) != 0:
             self._arena.free(page.address)
             raise InvalidArgument("the IPC handle's memory holds no IPC signal")
@@ -282,7 +291,8 @@ class AsyncHandlers:
     one returning True stays armed and, as in ROCr, runs again while its condition
     still holds. Handlers of a destroyed signal are dropped without being called."""
 
-    def __init__(self):
+    def __init__(self, signals):
+        self._signals = signals
         self._registrations = []
         self._lock = threading.Lock()
         self._control = 0
@@ -296,10 +306,12 @@ class AsyncHandlers:
                 return
             self._registrations.append(_Registration(handle, int(condition), value, callback))
             if self._thread is None:
-                self._control = lib.sg_signal_alloc(0)
-                if self._control == 0:
+                try:
+                    # Owned: a client that guesses its handle cannot destroy it.
+                    self._control = self._signals.create(0, owner=self)
+                except OutOfResources:
                     self._registrations.pop()
-                    raise OutOfResources("the signal table is full")
+                    raise
                 self._thread = threading.Thread(target=self._run, name="softgpu-signal-handlers",
                                                 daemon=True)
                 self._thread.start()
@@ -342,4 +354,4 @@ class AsyncHandlers:
             store(self._control, 1)
             if thread is not threading.current_thread():  # hsa_shut_down from inside a handler
                 thread.join()
-            lib.sg_signal_free(self._control)
+            self._signals.destroy(self._control, owner=self)

@@ -10,14 +10,13 @@ Holds three invariants:
 - writes are serialized by one lock, so lines from several threads never interleave;
 - events that span time carry `start` and `end` (monotonic ns, the clock of `t`), so a
   timeline can be rebuilt from the JSON lines alone;
-- with neither variable set, `enabled()` is False and an event costs one dictionary lookup.
+- with neither variable set, `enabled()` is False and an event costs one dictionary lookup
+  (json and traceback are imported only when something is written).
 """
-import json
 import os
 import sys
 import threading
 import time
-import traceback
 
 _lock = threading.Lock()
 _file = None
@@ -60,6 +59,7 @@ def _reopen(current, make):
 def event(kind, /, **fields):
     if not enabled():
         return
+    import json                 # here: hsa_init, which records nothing, should not import it
     with _lock:
         record = {"t": time.monotonic_ns(), "event": kind, "thread": threading.get_ident(),
                   "tid": threading.get_native_id(), "pid": os.getpid()}
@@ -102,6 +102,7 @@ def unsupported(api):
 
 def internal_error(api, exc):
     """A Python exception reached the ABI edge: always reported, since it is a SoftGPU bug."""
+    import traceback
     text = "".join(traceback.format_exception(exc))
     event("internal", api=api, error=repr(exc), traceback=text)
     if os.environ.get("SOFTGPU_INTERNAL_ERRORS") == "abort":

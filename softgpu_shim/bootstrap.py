@@ -8,12 +8,11 @@ This module imports nothing that could fail in such an environment (no numpy, no
 """
 import importlib.util
 import sys
-import traceback
 
 from _softgpu_hsa import ffi
 
 from softgpu_shim import exports_table
-from softgpu_shim.hsa_enums import HsaStatus
+from softgpu_shim.hsa_abi import Status
 
 # The runtime's third-party imports (import name, pip name), as pyproject.toml lists them.
 DEPENDENCIES = (("numpy", "numpy"), ("elftools", "pyelftools"), ("msgpack", "msgpack"))
@@ -34,6 +33,7 @@ def start(root):
         from softgpu_shim import glue
         glue.install()
     except BaseException:  # the ABI boundary, before there is a runtime to report through
+        import traceback
         sys.stderr.write("softgpu: the runtime failed to start; every call will fail:\n"
                          + traceback.format_exc())
         _fail_every_call()
@@ -41,8 +41,8 @@ def start(root):
 
 def _fail_every_call():
     for name in exports_table.python_exports():
-        ffi.def_extern(name=name, error=int(HsaStatus.ERROR))(_failed)
+        ffi.def_extern(name=name, error=int(Status.ERROR))(_failed)
 
 
 def _failed(*args):
-    return int(HsaStatus.ERROR)
+    return int(Status.ERROR)

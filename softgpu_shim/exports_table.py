@@ -13,11 +13,16 @@ _PROTOTYPE = re.compile(r"^(.+?)\b(hsa_\w+)\(.*\);$")
 # hsa_init and hsa_shut_down count nested calls in C (fastpath_exports.c): ROCr's own test
 # nests 2^31 of each, and a trip through Python per call would take over an hour. Only the
 # first hsa_init and the last hsa_shut_down enter Python, through the internal entries.
-C_STATUS_EXPORTS = ("hsa_init", "hsa_shut_down")
+# hsa_agent_get_info answers what it answered before from C (answers.c): HIP asks it
+# hundreds of times while it starts; the rest goes to its Python implementation.
+C_STATUS_EXPORTS = ("hsa_init", "hsa_shut_down", "hsa_agent_get_info")
 INTERNAL_ENTRIES = (("sg_session_open", "hsa_status_t sg_session_open(int *started);"),
-                    ("sg_session_close", "hsa_status_t sg_session_close(void);"))
+                    ("sg_session_close", "hsa_status_t sg_session_close(void);"),
+                    ("sg_agent_get_info",
+                     "hsa_status_t sg_agent_get_info(hsa_agent_t agent, hsa_agent_info_t attribute, void *value);"))
 # The export each internal entry serves: traces and error messages name the call the user made.
-_SERVES = {"sg_session_open": "hsa_init", "sg_session_close": "hsa_shut_down"}
+_SERVES = {"sg_session_open": "hsa_init", "sg_session_close": "hsa_shut_down",
+           "sg_agent_get_info": "hsa_agent_get_info"}
 
 
 def prototypes():

@@ -4,18 +4,26 @@
    with other processes (ipc_shared.c): resolve() finds either, and the futex operations
    of a shared slot are process-shared.
 
-   Holds three invariants:
+   Holds four invariants:
    - a freed signal's handle never resolves again (the slot's generation moves on);
-   - every value change bumps the slot's futex word, and the shared wait_any word when a
-     wait_any watches the slot, so a sleeping waiter always wakes to re-check its
-     condition (no lost wake-up);
+   - every value change made through the host API bumps the slot's futex word, and the
+     shared wait_any word when a wait_any watches the slot, so a sleeping waiter always
+     wakes to re-check its condition (no lost wake-up);
+   - device code changes values with plain atomics and then, as on ROCr, writes the
+     signal's event id to its event mailbox and raises an interrupt (s_sendmsg
+     MSG_INTERRUPT): sg_signal_interrupt wakes every signal whose mailbox was written, so
+     waiters learn of device-side changes at once; the capped futex sleep (g_poll_ns) is
+     only a safety net for device code that skips the protocol;
    - an invalid signal handle or unknown queue pointer is counted and ignored: these
      exports cannot return a status, and a crash is never the answer. */
 #include <errno.h>
 #include <limits.h>
 #include <linux/futex.h>
 #include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +40,8 @@ typedef struct {
     _Atomic uint32_t waiters;
     _Atomic uint32_t any_waiters; /* sg_signal_wait_any calls watching this slot */
     uint32_t next_free;
-    char pad[40];
+    _Atomic uint64_t mailbox;  /* amd.event_mailbox_ptr points here; device code writes event_id */
+    char pad[32];
 } sg_signal_slot;
 _Static_assert(sizeof(sg_signal_slot) == 128, "a slot is two cache lines: amd_signal_t, then ours");
 
@@ -53,6 +62,10 @@ static pthread_mutex_t g_alloc_lock = PTHREAD_MUTEX_INITIALIZER;
 /* One futex word for every sg_signal_wait_any: bumped only by changes to watched slots. */
 static _Atomic uint32_t g_any_seq;
 static _Atomic uint64_t g_invalid_calls;
+/* Longest futex sleep of a waiter: the safety net for device-side changes that raise no
+   interrupt. SOFTGPU_SIGNAL_POLL_MS overrides it (tests set minutes, to show that
+   interrupts alone wake waiters). */
+static uint64_t g_poll_ns = 100000000ull;
 static _Atomic(const void *) g_queues[SG_MAX_QUEUES];
 
 uint64_t sg_now_ns(void) {
@@ -70,6 +83,8 @@ size_t sg_signal_table_bytes(void) { return TABLE_BYTES * SG_SIGNAL_VIEWS; }
 
 int sg_signal_table_open(void) {
     if (g_slots) return 0;
+    const char *poll_ms = getenv("SOFTGPU_SIGNAL_POLL_MS");
+    if (poll_ms && strtoull(poll_ms, NULL, 10) > 0) g_poll_ns = strtoull(poll_ms, NULL, 10) * 1000000ull;
     /* One shared memory object mapped SG_SIGNAL_VIEWS times back to back; pages are
        touched only as slots are used. */
     int fd = (int)syscall(SYS_memfd_create, "softgpu-signals", 1u /* MFD_CLOEXEC */);
@@ -164,7 +179,10 @@ static sg_signal_slot *resolve_or_count(uint64_t handle) {
     return s;
 }
 
-uint64_t sg_signal_alloc(int64_t initial_value) {
+/* KFD's mark of an event slot nobody signaled since it was last serviced. */
+#define MAILBOX_EMPTY UINT64_MAX
+
+uint64_t sg_signal_alloc(int64_t initial_value, int interrupt) {
     if (!g_slots) return 0;
     pthread_mutex_lock(&g_alloc_lock);
     uint32_t index;
@@ -182,9 +200,16 @@ uint64_t sg_signal_alloc(int64_t initial_value) {
     memset(&s->amd, 0, sizeof s->amd);
     s->amd.kind = AMD_SIGNAL_KIND_USER;
     s->amd.value = initial_value;
+    uint64_t handle = handle_of(index, atomic_load(&s->generation));
+    atomic_store(&s->mailbox, MAILBOX_EMPTY);
+    if (interrupt) {
+        /* As ROCr's interrupt signals: the mailbox address (in the handle's own view) and
+           an event id, the slot index, which device code hands back in the mailbox. */
+        s->amd.event_mailbox_ptr = handle + offsetof(sg_signal_slot, mailbox);
+        s->amd.event_id = index;
+    }
     atomic_store(&s->live, 1);
     g_live++;
-    uint64_t handle = handle_of(index, atomic_load(&s->generation));
     pthread_mutex_unlock(&g_alloc_lock);
     return handle;
 }
@@ -248,8 +273,9 @@ static int condition_holds(int condition, int64_t value, int64_t compare) {
     }
 }
 
-/* Each sleep is capped at 100 ms so that a waiter re-checks even if a wake were missed,
-   and looks at the processes sharing an IPC signal at least that often. */
+/* A waiter sleeps at most g_poll_ns at a time, the safety net for device code that changes
+   a value without an interrupt, and on an IPC signal at most SLEEP_CAP_NS: it looks at the
+   processes sharing the signal at least that often. */
 #define SLEEP_CAP_NS 100000000ull
 /* wait_any sleeps on a word of this process: changes other processes make to IPC signals
    do not wake it, so with IPC signals in the set it looks again every millisecond. */
@@ -292,7 +318,7 @@ int64_t sg_signal_wait(uint64_t handle, int condition, int64_t compare_value,
             peers_checked = now;
         }
         atomic_fetch_add(&s->waiters, 1);
-        futex_sleep(&s->seq, seen, deadline, SLEEP_CAP_NS, shared);
+        futex_sleep(&s->seq, seen, deadline, shared ? SLEEP_CAP_NS : g_poll_ns, shared);
         atomic_fetch_sub(&s->waiters, 1);
     }
 }
@@ -340,7 +366,7 @@ uint32_t sg_signal_wait_any(uint32_t count, const uint64_t *handles, const int *
                 }
             }
             if (found != UINT32_MAX || gone || sg_now_ns() >= deadline) break;
-            futex_sleep(&g_any_seq, seen, deadline, shared ? SHARED_ANY_CAP_NS : SLEEP_CAP_NS, 0);
+            futex_sleep(&g_any_seq, seen, deadline, shared ? SHARED_ANY_CAP_NS : g_poll_ns, 0);
         }
     }
     for (uint32_t i = 0; i < watched; i++) atomic_fetch_sub(&slots[i]->any_waiters, 1);
@@ -374,6 +400,28 @@ int64_t sg_signal_cas(uint64_t handle, int64_t expected, int64_t value) {
     int64_t seen = expected;
     if (atomic_compare_exchange_strong(VALUE(s), &seen, value)) wake(s);
     return seen;
+}
+
+/* Wake the slots whose mailbox device code wrote, re-arming each: the candidates whose
+   index has the low bits `data` carries (ockl sends event_id & 0xff) first; when none of
+   them was written, every slot, as KFD scans its whole signal page for a partial id. */
+static uint32_t service_mailboxes(uint32_t first, uint32_t step) {
+    uint32_t woken = 0, high = atomic_load(&g_high_water);
+    for (uint32_t i = first; i < high; i += step) {
+        sg_signal_slot *s = &g_slots[i];
+        if (atomic_load_explicit(&s->mailbox, memory_order_relaxed) != MAILBOX_EMPTY &&
+            atomic_exchange(&s->mailbox, MAILBOX_EMPTY) != MAILBOX_EMPTY) {
+            wake(s);
+            woken++;
+        }
+    }
+    return woken;
+}
+
+uint32_t sg_signal_interrupt(uint32_t data) {
+    if (!g_slots) return 0;
+    uint32_t woken = service_mailboxes(data & 0xff, 256);
+    return woken ? woken : service_mailboxes(1, 1);
 }
 
 int sg_signal_set_timestamps(uint64_t handle, uint64_t start_ts, uint64_t end_ts) {

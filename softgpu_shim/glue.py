@@ -1,11 +1,12 @@
 """Glue between the exports and Python.
 
 install() defines every Python-side export of the library. An export is either
-implemented (a function in softgpu_shim.api registered with @export) or a
-deliberate "unsupported" answer that returns HSA_STATUS_ERROR and records an
-`unsupported` trace event. This module is the one place where exceptions become
+implemented (a function in softgpu_shim.api registered with @export, bound on its first
+call with only its own module imported) or a deliberate "unsupported" answer that
+returns HSA_STATUS_ERROR and records an `unsupported` trace event. This module is the one place where exceptions become
 hsa_status_t: nothing, not even an internal error, crosses the ABI.
 """
+import importlib
 import sys
 import threading
 import time
@@ -13,6 +14,7 @@ import time
 from _softgpu_hsa import ffi
 
 from softgpu_shim import exports_table
+from softgpu_shim.api.index import MODULE_OF
 from softgpu_shim.registry import IMPLEMENTATIONS, NEEDS_RUNTIME
 from softgpu_shim.hsa_abi import Status
 from core import runtime, trace
@@ -81,14 +83,23 @@ def _deferred(name):
 
 def _bind(name):
     with _bind_lock:
-        if not _bound:
-            import softgpu_shim.api  # noqa: F401  (registers every implementation)
-            for export in exports_table.python_exports():
-                impl = IMPLEMENTATIONS.get(export)
-                reported = exports_table.reported_name(export)
-                _bound[export] = (_unsupported(reported) if impl is None
-                                  else _entry(reported, impl, NEEDS_RUNTIME[export]))
-        return _bound[name]
+        bound = _bound.get(name)
+        if bound is None:
+            impl = implementation(name)
+            reported = exports_table.reported_name(name)
+            bound = _bound[name] = (_unsupported(reported) if impl is None
+                                    else _entry(reported, impl, NEEDS_RUNTIME[name]))
+        return bound
+
+
+def implementation(name):
+    """The registered implementation of `name` (an export, an internal entry or an AMD
+    loader table function), importing only the api module that defines it; None if
+    nothing implements it."""
+    module = MODULE_OF.get(name)
+    if module is not None:
+        importlib.import_module(f"softgpu_shim.api.{module}")
+    return IMPLEMENTATIONS.get(name)
 
 
 # Functions reached through an extension table rather than an export (the AMD loader's)

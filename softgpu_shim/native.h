@@ -5,14 +5,16 @@
    signal's amd_signal_t, so device code (HIP's hostcall: printf, assert) can reach
    the value at handle + 8. The table is mapped SG_SIGNAL_VIEWS times in a row: a
    slot's handle lies in the view its generation selects (generation % views), so a
-   stale handle points into the wrong view and fails. Only fastpath.c decodes them. */
+   stale handle points into the wrong view and fails. Only fastpath.c decodes them.
+   An interrupt signal (sg_signal_alloc with `interrupt`) has an event mailbox and an
+   event id in its amd_signal_t, as ROCr's InterruptSignal has. */
 #define SG_SIGNAL_VIEWS 16
 #define SG_MAX_SIGNALS 262144
 #define SG_MAX_QUEUES 4096
 
 int sg_signal_table_open(void);
 void sg_signal_table_close(void);
-uint64_t sg_signal_alloc(int64_t initial_value);
+uint64_t sg_signal_alloc(int64_t initial_value, int interrupt);
 int sg_signal_free(uint64_t handle);
 int sg_signal_valid(uint64_t handle);
 uintptr_t sg_signal_table_address(void);
@@ -28,6 +30,9 @@ int64_t sg_signal_load(uint64_t handle);
 void sg_signal_store(uint64_t handle, int64_t value);
 int64_t sg_signal_add(uint64_t handle, int64_t delta);
 int64_t sg_signal_cas(uint64_t handle, int64_t expected, int64_t value);
+/* s_sendmsg MSG_INTERRUPT from a wave, with the message data (M0): wakes the waiters of
+   every interrupt signal whose event mailbox device code wrote; returns how many. */
+uint32_t sg_signal_interrupt(uint32_t data);
 int sg_signal_set_timestamps(uint64_t handle, uint64_t start_ts, uint64_t end_ts);
 int sg_signal_timestamps(uint64_t handle, uint64_t *start_ts, uint64_t *end_ts);
 uint64_t sg_now_ns(void);
@@ -60,3 +65,68 @@ uint64_t sg_queue_write_index(uintptr_t amd_queue);
 void sg_queue_set_profiling(uintptr_t amd_queue, int enabled);
 
 uint64_t sg_invalid_fastpath_calls(void);
+
+/* A kernel's native entry: the native tier binds one per translated kernel object
+   (sg_kernel_bind). The queue threads then run that kernel's dispatch packets in C, with no
+   Python, unless they are being recorded (the dispatch then goes to Python). The entry
+   runs the whole dispatch on the caller's thread (it may use its own pool) and returns
+   HSA_STATUS_SUCCESS, or a fault's status with `fault` filled in. `*stop` (read it with a
+   relaxed atomic load) turns nonzero when the queue is destroyed or deactivated: the entry
+   may then end between workgroups, returning HSA_STATUS_INFO_BREAK, and the packet is
+   neither retired nor completed, as the interpreter's dispatch ends (run_dispatch's `stop`).
+   A binding never outlives its kernel: the loader unbinds every kernel of an executable it
+   destroys, and unbinding waits for dispatches of that kernel in flight. */
+typedef struct {
+    uint64_t pc, address;
+    uint32_t workgroup[3];
+    uint32_t wave, lane;
+    char instruction[96];
+    char reason[160];
+} sg_fault;
+typedef uint32_t (*sg_dispatch_entry)(void *kernel, const hsa_kernel_dispatch_packet_t *packet,
+                                      uint64_t packet_address, uint64_t queue_address,
+                                      uint64_t dispatch_id, const int *stop, sg_fault *fault);
+int sg_kernel_bind(uint64_t kernel_object, sg_dispatch_entry entry, void *kernel);
+void sg_kernel_unbind(uint64_t kernel_object);
+
+/* The packet processor's loop (processor.c). A queue's Python thread calls sg_proc_next,
+   which runs packets in C (GIL released) and returns only for what needs Python:
+   SG_PROC_DISPATCH (a checked kernel dispatch packet in `packet` whose kernel has no native
+   entry; after running it the thread calls sg_proc_retire), SG_PROC_ERROR (`status` and
+   `text`; the packet is neither retired nor completed), SG_PROC_FAULT (a native entry's
+   fault: `status`, `packet` and `fault`; neither retired nor completed), SG_PROC_BARRIER
+   (while recording: a barrier packet that finished, its snapshot in `packet` and its start
+   in `start`; the thread records it and calls sg_proc_retire), SG_PROC_NOTE (`text` for
+   the trace; processing goes on) or SG_PROC_STOPPED (sg_proc_stop or sg_proc_deactivate
+   was called). Recording (SOFTGPU_TRACE, SOFTGPU_TIMELINE or SOFTGPU_CAPTURE set) sends every
+   dispatch and barrier packet through Python, which records them. */
+#define SG_PROC_STOPPED 0
+#define SG_PROC_DISPATCH 1
+#define SG_PROC_ERROR 2
+#define SG_PROC_NOTE 3
+#define SG_PROC_FAULT 4
+#define SG_PROC_BARRIER 5
+#define SG_PROC_CONTINUE 6
+typedef struct sg_proc sg_proc;
+typedef struct {
+    uint64_t index;                      /* the packet's id: its position in the queue */
+    uint64_t packet_address;             /* device address of its slot */
+    uint64_t start;                      /* when it started (sg_now_ns) */
+    uint32_t status;                     /* SG_PROC_ERROR, SG_PROC_FAULT: the hsa_status_t */
+    char text[200];                      /* SG_PROC_ERROR, SG_PROC_NOTE: what happened */
+    hsa_kernel_dispatch_packet_t packet; /* SG_PROC_DISPATCH, _FAULT, _BARRIER: the snapshot */
+    sg_fault fault;                      /* SG_PROC_FAULT: where and why */
+} sg_proc_event;
+sg_proc *sg_proc_create(uintptr_t amd_queue, uint32_t workgroup_max_size, uint32_t max_x,
+                        uint32_t max_y, uint32_t max_z, uint32_t group_segment_max);
+void sg_proc_destroy(sg_proc *p);
+void sg_proc_stop(sg_proc *p);
+void sg_proc_deactivate(sg_proc *p);
+int sg_proc_next(sg_proc *p, sg_proc_event *ev);
+int sg_proc_retire(sg_proc *p, sg_proc_event *ev);
+
+/* Answers that cannot change while a session lives, remembered for the C-fronted exports
+   (answers.c): `query` names the export, `handle` and `attribute` the question. */
+#define SG_QUERY_AGENT_INFO 1
+void sg_answer_remember(uint32_t query, uint64_t handle, uint32_t attribute, const void *bytes, uint32_t size);
+void sg_answers_forget(void);

@@ -13,7 +13,8 @@ def code_object():
 
 
 @pytest.mark.parametrize("test", ["dispatch", "barrier_and", "barrier_or", "barrier_value",
-                                  "destroy_while_waiting", "ring_wraps", "threads"])
+                                  "destroy_while_waiting", "ring_wraps", "threads",
+                                  "independent_queues", "destroy_stops_dispatch"])
 def test_packets(code_object, test):
     cprog.check("aql_dispatch.c", code_object, test, timeout=600)
 

@@ -59,3 +59,15 @@ def test_exports_h_lists_every_reference_export_once():
     names = all_exports()
     assert len(names) == len(set(names))
     assert set(names) == reference_exports()
+
+
+def test_export_index_names_the_module_of_every_implementation():
+    """The glue imports only the module the index names: a stale index would leave an
+    export unsupported (regenerate with ci/gen/export_index.py)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("export_index", os.path.join(ROOT, "ci", "gen", "export_index.py"))
+    generator = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(generator)
+    from core import native  # noqa: F401  (the api modules need the library's ffi)
+    from softgpu_shim.api.index import MODULE_OF
+    assert MODULE_OF == generator.index()

@@ -48,6 +48,11 @@ REGRESSIONS = [
      "scale_add given a = 2**64-1: the engine's range check wrapped past 2**64 and passed the load, "
      "which then failed with an internal AttributeError (fixed: core/isa/interp/memory.py checks for "
      "wrap; see tests/isa/test_engine_wrapping_addresses.py)"),
+    ("aql_packets", "destroy_during_a_dispatch_of_two_billion_work_items",
+     base64.b64decode("AAKUTw=="),
+     "an empty-kernel dispatch whose grid_size_x byte 3 became 0x94 (2.5e9 work-items): "
+     "hsa_queue_destroy waited for it to finish, for hours (fixed: destroying or deactivating a "
+     "queue stops its dispatch between chunks; see tests/c/aql_dispatch.c destroy_stops_dispatch)"),
 ]
 
 

@@ -56,6 +56,9 @@ class Recorder:
         class Processor:
             def close(self):
                 recorder.events.append(("closed", queue.id))
+
+            def deactivate(self):
+                recorder.events.append(("deactivated", queue.id))
         return Processor()
 
 
@@ -79,7 +82,7 @@ def test_each_hardware_queue_gets_a_processor_closed_at_destroy(hsa, recorder):
     queue = session.queues.get(address)
     assert recorder.events == [("created", queue.id), ("processor", queue.id)]
     assert lib.hsa_queue_destroy(address) == Status.SUCCESS
-    assert recorder.events[2:] == [("destroying", queue.id), ("closed", queue.id)]
+    assert recorder.events[2:] == [("deactivated", queue.id), ("destroying", queue.id), ("closed", queue.id)]
     assert queue.inactive
 
 

@@ -8,6 +8,7 @@ import pytest
 
 from softgpu_shim.hsa_abi import SignalCondition, Status
 from tests.support import cprog
+from tests.support.kernels import compile_opencl
 from tests.support.paths import LIBRARY
 
 EQ, LT, GTE = SignalCondition.EQ, SignalCondition.LT, SignalCondition.GTE
@@ -172,3 +173,11 @@ def test_forged_handles_are_counted_by_the_fast_path(hsa):
 
 def test_handles_are_amd_signal_addresses_and_never_revive():
     cprog.check("signal_layout.c")
+
+
+@pytest.mark.parametrize("case", ["mailboxes", "device_wakes_host"])
+def test_device_code_signals_the_host_through_interrupts(case):
+    """The safety-net poll is set to ten minutes: a waiter that wakes within the test's
+    timeout was woken by the kernel's interrupt (s_sendmsg MSG_INTERRUPT)."""
+    cprog.check("signal_interrupts.c", compile_opencl("aql_kernels.cl"), case, timeout=120,
+                SOFTGPU_SIGNAL_POLL_MS=600000)

@@ -1,48 +1,36 @@
 """The packet processor: one thread per queue, consuming AQL packets in order.
 
-Holds four invariants:
-- packets run strictly in queue order between the read and the write index, one at
-  a time, so the barrier bit holds trivially;
-- a slot is handed back (header type INVALID, then read index + 1) after its packet
-  finished and before its completion signal drops, so a client that saw the signal
-  also sees the slot free;
-- a packet's completion signal is decremented exactly once, after its work (and its
-  profiling timestamps) are visible;
-- the first error puts the queue in its error state: the error callback runs once
-  with ROCr's status and no later packet of that queue is processed; a memory fault
-  also goes to the system event handlers, and one that handles it spares the process
-  the abort ROCr gives an unhandled GPU fault;
-- waiting (for the doorbell, for barrier dependencies) never busy-spins and never
-  holds the GIL: it sleeps in the C signal wait, in slices short enough to notice
-  a queue being destroyed.
+The loop runs in C (softgpu_shim/processor.c, which states the packet-level invariants:
+queue order, snapshots, retiring before completing, ROCr's statuses for malformed
+packets, waits without the GIL). This thread enters it with sg_proc_next and comes back
+to Python only for what is new, rare or wrong: a kernel dispatch the engine runs (every
+kernel without a native entry, and every kernel while recording: trace, timeline or
+capture), a barrier packet that finished while recording (its span), a fault of a native
+entry, an error, a note for the trace. It holds two invariants of its own:
+- the first error puts the queue in its error state: the error callback runs once with
+  ROCr's status and no later packet of that queue is processed; a memory fault also goes
+  to the system event handlers, and one that handles it spares the process the abort
+  ROCr gives an unhandled GPU fault;
+- an exception of SoftGPU's own while running a packet is reported (trace and stderr) and
+  fails the queue with HSA_STATUS_ERROR; it never kills the thread silently.
 """
 import os
 import sys
 import threading
 import time
 
-import numpy as np
-
-from core import signals, trace
-from core.aql.packets import Barrier, BarrierValue, KernelDispatch, PacketError, decode
-from core.errors import HsaError
-from softgpu_shim.hsa_abi import AQL_PACKET_SIZE, PacketType, SignalCondition, Status
-
-# Longest uninterrupted sleep: how quickly a processor notices queue destruction.
-WAIT_SLICE_NS = 50_000_000
+from core import trace
+from core.errors import HsaError, OutOfResources
+from core.native import ffi, lib
+from softgpu_shim.hsa_abi import HsaPacketHeader, HsaPacketHeaderWidth, PacketType, Status
 
 # SOFTGPU_QUEUE_ERRORS=continue: a queue error with no callback is recorded (trace and
 # stderr) instead of aborting the process as ROCr does for GPU faults; for CI and fuzzing.
 ABORT_ON_UNHANDLED = os.environ.get("SOFTGPU_QUEUE_ERRORS", "abort") != "continue"
 
 
-class DispatchLimits:
-    """What the agent accepts in a dispatch packet (from its profile)."""
-
-    def __init__(self, spec):
-        self.workgroup_max_size = spec["workgroup_max_size"]
-        self.workgroup_max_dim = tuple(spec["workgroup_max_dim"])
-        self.group_segment_max = spec["lds_bytes"]
+class PacketError(HsaError):
+    """A packet the processor refuses; its status goes to the queue's error callback."""
 
 
 class PacketProcessing:
@@ -53,7 +41,7 @@ class PacketProcessing:
         session.queues.processor_factory = self.start
 
     def start(self, queue):
-        return PacketProcessor(self.session, queue, DispatchLimits(queue.agent.spec))
+        return PacketProcessor(self.session, queue)
 
     def close(self):
         # Runs before the loader frees code: every processor stops here, not later
@@ -66,146 +54,117 @@ class PacketProcessing:
 
 
 class PacketProcessor:
-    def __init__(self, session, queue, limits):
+    def __init__(self, session, queue):
         self.session = session
         self.queue = queue
-        self.limits = limits
-        self._stopping = False
+        spec = queue.agent.spec
+        proc = lib.sg_proc_create(queue.address, spec["workgroup_max_size"], *spec["workgroup_max_dim"],
+                                  spec["lds_bytes"])
+        if proc == ffi.NULL:
+            raise OutOfResources("no memory for a packet processor")
+        self._proc = ffi.gc(proc, lib.sg_proc_destroy)
+        self._stop = threading.Event()      # ends the dispatch in progress (run_dispatch)
         self._thread = threading.Thread(target=self._run, name=f"softgpu-queue-{queue.id}",
                                         daemon=True)
         self._thread.start()
 
     def close(self):
-        """Stop after the packet in progress; wakes the thread if it is waiting."""
-        self._stopping = True
-        self.queue.wake()
+        """Stop during the packet in progress; wakes the thread if it is waiting."""
+        self._stop.set()
+        lib.sg_proc_stop(self._proc)
         if threading.current_thread() is not self._thread:
             self._thread.join()
+
+    def deactivate(self):
+        """No packet starts any more, and the one in progress ends (hsa_queue_inactivate, the
+        queue's error state)."""
+        self._stop.set()
+        lib.sg_proc_deactivate(self._proc)
 
     # -- the loop ---------------------------------------------------------------
 
     def _run(self):
-        queue = self.queue
-        ring = self.session.arena.view(queue.ring_address, queue.size * AQL_PACKET_SIZE)
-        while not self._stopping and not queue.inactive:
-            index = queue.read_index()
-            slot = ring[(index % queue.size) * AQL_PACKET_SIZE:][:AQL_PACKET_SIZE]
-            rung = signals.load(queue.doorbell_signal)
-            if slot[0] == PacketType.INVALID:
-                # Sleep until the doorbell changes; reading it before the header means
-                # a packet published in between is never missed.
-                signals.wait(queue.doorbell_signal, SignalCondition.NE, rung, WAIT_SLICE_NS)
-                continue
-            try:
-                done = self._execute(np.array(slot), index)
-            except HsaError as error:
-                self._fail(error)
+        from core.isa.launch import DispatchStopped     # not at import: hsa_init needs no engine
+        event = ffi.new("sg_proc_event *")
+        outcome = lib.sg_proc_next(self._proc, event)
+        while outcome != lib.SG_PROC_STOPPED:
+            if outcome == lib.SG_PROC_ERROR:
+                self._fail(PacketError(ffi.string(event.text).decode(), event.status))
                 return
-            except Exception as error:  # the thread's edge: a SoftGPU bug must not die silently
-                trace.internal_error(f"queue {queue.id} packet processor", error)
-                self._fail(HsaError(f"internal error processing packet {index}: {error!r}"))
+            if outcome == lib.SG_PROC_FAULT:
+                self._fail(self._native_fault(event))
                 return
-            if done is None:
-                return
-            packet, start, end = done
-            slot[0] = PacketType.INVALID
-            queue.store_read_index(index + 1)
-            self._complete(packet.completion_signal, start, end)
+            if outcome == lib.SG_PROC_NOTE:
+                trace.event("packet", queue=self.queue.id, note=ffi.string(event.text).decode())
+            else:
+                try:
+                    if outcome == lib.SG_PROC_BARRIER:
+                        self._trace_barrier(event)
+                    else:
+                        self._dispatch(event)
+                except DispatchStopped:
+                    return      # the queue is going away: the packet is neither retired nor completed
+                except HsaError as error:
+                    self._fail(error)
+                    return
+                except Exception as error:  # the thread's edge: a SoftGPU bug must not die silently
+                    trace.internal_error(f"queue {self.queue.id} packet processor", error)
+                    self._fail(HsaError(f"internal error processing packet {event.index}: {error!r}"))
+                    return
+                if lib.sg_proc_retire(self._proc, event) == lib.SG_PROC_NOTE:
+                    outcome = lib.SG_PROC_NOTE      # the note is in `event`: record it first
+                    continue
+            outcome = lib.sg_proc_next(self._proc, event)
 
-    def _execute(self, snapshot, index):
-        """Run one packet: (packet, start, end timestamps), or None if the queue stopped
-        while the packet waited (it is then neither retired nor completed)."""
-        _, packet = decode(snapshot, self.limits)
-        start = time.monotonic_ns()
-        if isinstance(packet, KernelDispatch):
-            self._dispatch(packet, index)
-        elif isinstance(packet, Barrier):
-            if not self._barrier(packet):
-                return None
-            trace.span("barrier", start, queue=self.queue.id, packet=index,
-                       kind="barrier-OR" if packet.any else "barrier-AND",
-                       dependencies=[hex(h) for h in packet.dependencies])
-        elif isinstance(packet, BarrierValue):
-            if not self._barrier_value(packet):
-                return None
-            trace.span("barrier", start, queue=self.queue.id, packet=index, kind="barrier-value",
-                       dependencies=[hex(packet.signal)])
-        return packet, start, time.monotonic_ns()
-
-    def _dispatch(self, packet, index):
-        from core.isa import launch
+    def _dispatch(self, event):
+        from core.isa.launch import run_dispatch
         from core.loader import find_kernel
+        packet = event.packet
         kernel = find_kernel(self.session, packet.kernel_object)
         if kernel is None:
             raise PacketError(f"kernel_object {packet.kernel_object:#x} is no loaded kernel",
                               Status.ERROR_INVALID_CODE_OBJECT)
-        queue = self.queue
+        grid = (packet.grid_size_x, packet.grid_size_y, packet.grid_size_z)
+        workgroup = (packet.workgroup_size_x, packet.workgroup_size_y, packet.workgroup_size_z)
         start = time.monotonic_ns()
-        stats = launch.run_dispatch(
-            self.session, kernel, grid=packet.grid, workgroup=packet.workgroup,
-            kernarg_address=packet.kernarg_address,
-            packet_address=queue.ring_address + (index % queue.size) * AQL_PACKET_SIZE,
-            queue_address=queue.address, dispatch_id=index,
-            private_segment_size=packet.private_segment_size,
+        stats = run_dispatch(
+            self.session, kernel, grid=grid, workgroup=workgroup,
+            kernarg_address=int(ffi.cast("uintptr_t", packet.kernarg_address)),
+            packet_address=event.packet_address, queue_address=self.queue.address,
+            dispatch_id=event.index, private_segment_size=packet.private_segment_size,
             group_segment_size=packet.group_segment_size,
-            group_segment_limit=self.limits.group_segment_max, global_sync=queue.global_sync)
-        trace.span("dispatch", start, queue=queue.id, dispatch_id=index, kernel=kernel.name,
-                   grid=packet.grid, workgroup=packet.workgroup, waves=stats.waves,
-                   workgroups=stats.workgroups, lane_instructions=stats.lane_instructions,
-                   seconds=stats.seconds, tier=stats.tier)
+            group_segment_limit=self.queue.agent.spec["lds_bytes"], global_sync=self.queue.global_sync,
+            stop=self._stop)
+        if trace.enabled():
+            trace.span("dispatch", start, queue=self.queue.id, dispatch_id=event.index, kernel=kernel.name,
+                       grid=grid, workgroup=workgroup, waves=stats.waves, workgroups=stats.workgroups,
+                       lane_instructions=stats.lane_instructions, seconds=stats.seconds, tier=stats.tier)
 
-    def _barrier(self, packet):
-        """True once the dependencies are met; False if the queue is stopping first."""
-        pending = list(packet.dependencies)
-        while pending:
-            for handle in pending:
-                self._require_live(handle, "barrier dependency")
-            if self._stopping:
-                return False
-            if packet.any:
-                index, _ = signals.wait_any(pending, [SignalCondition.EQ] * len(pending),
-                                            [0] * len(pending), WAIT_SLICE_NS)
-                if index is not None:
-                    return True
-            else:
-                _, satisfied = signals.wait(pending[0], SignalCondition.EQ, 0, WAIT_SLICE_NS)
-                if satisfied:
-                    pending.pop(0)
-        return True
+    def _trace_barrier(self, event):
+        """The span of a barrier packet the C loop ran (it hands them over only while recording)."""
+        header = event.packet.header
+        kind = (header >> HsaPacketHeader.TYPE) & ((1 << HsaPacketHeaderWidth.TYPE) - 1)
+        if kind == PacketType.VENDOR_SPECIFIC:
+            dependencies = [ffi.cast("hsa_amd_barrier_value_packet_t *", ffi.addressof(event.packet)).signal.handle]
+            name = "barrier-value"
+        else:
+            barrier = ffi.cast("hsa_barrier_and_packet_t *", ffi.addressof(event.packet))
+            dependencies = [s.handle for s in barrier.dep_signal if s.handle]
+            name = "barrier-OR" if kind == PacketType.BARRIER_OR else "barrier-AND"
+        trace.span("barrier", event.start, queue=self.queue.id, packet=event.index, kind=name,
+                   dependencies=[hex(h) for h in dependencies])
 
-    def _barrier_value(self, packet):
-        """True once (value & mask) <cond> compare holds; False if the queue is stopping first."""
-        if packet.signal == 0:
-            return True  # a NULL signal is a satisfied dependency
-        holds = {SignalCondition.EQ: lambda v: v == packet.value,
-                 SignalCondition.NE: lambda v: v != packet.value,
-                 SignalCondition.LT: lambda v: v < packet.value,
-                 SignalCondition.GTE: lambda v: v >= packet.value}[packet.condition]
-        while True:
-            self._require_live(packet.signal, "barrier-value signal")
-            if self._stopping:
-                return False
-            value = signals.load(packet.signal)
-            if holds(value & packet.mask):
-                return True
-            signals.wait(packet.signal, SignalCondition.NE, value, WAIT_SLICE_NS)
-
-    @staticmethod
-    def _require_live(handle, what):
-        # Checked before every wait: a dependency destroyed while waited on would
-        # otherwise make each wait return at once, and the processor spin.
-        if not signals.valid(handle):
-            raise PacketError(f"{what} {handle:#x} is not a live signal", Status.ERROR_INVALID_PACKET_FORMAT)
-
-    def _complete(self, handle, start, end):
-        if not handle:
-            return
-        if not signals.valid(handle):
-            trace.event("packet", queue=self.queue.id, note=f"completion signal {handle:#x} is not live")
-            return
-        if self.queue.profiling:
-            signals.set_timestamps(handle, start, end)
-        signals.subtract(handle, 1)
+    def _native_fault(self, event):
+        """The KernelFault of a native entry's fault report, as the interpreter reports one."""
+        from core.isa.faults import KernelFault
+        from core.loader import find_kernel
+        kernel = find_kernel(self.session, event.packet.kernel_object)
+        fault = event.fault
+        return KernelFault(ffi.string(fault.reason).decode(errors="replace"), event.status,
+                           kernel=kernel.name if kernel else None, pc=fault.pc,
+                           instruction=ffi.string(fault.instruction).decode(errors="replace"),
+                           workgroup=tuple(fault.workgroup), wave=fault.wave, lane=fault.lane,
+                           address=fault.address)
 
     # -- errors -------------------------------------------------------------------
 

@@ -41,9 +41,15 @@ class DispatchStats:
     tier: str = "interp"            # the engine tier that ran it
 
 
+class DispatchStopped(Exception):
+    """run_dispatch's `stop` was set: the dispatch ended between chunks of workgroups, as the
+    command processor drops the waves of a queue it takes off the hardware."""
+
+
 def run_dispatch(session, kernel, *, grid, workgroup, kernarg_address, packet_address,
                  queue_address=0, dispatch_id=0, private_segment_size=0, group_segment_size=0,
-                 group_segment_limit=MAX_LDS_BYTES, global_sync=None, watchdog_instructions=None):
+                 group_segment_limit=MAX_LDS_BYTES, global_sync=None, watchdog_instructions=None,
+                 stop=None):
     """Run `kernel` (a core.loader LoadedKernel) over `grid` work-items in `workgroup` groups.
 
     grid, workgroup: 3-tuples of work-item counts (grid need not be a multiple of workgroup:
@@ -55,7 +61,10 @@ def run_dispatch(session, kernel, *, grid, workgroup, kernarg_address, packet_ad
     fill it); group_segment_limit: the most the agent holds (the profile's lds_bytes).
     global_sync: the queue's core.isa.global_sync.GlobalSync (GWS resources and GDS), None
     for a queue that has none. watchdog_instructions: fault after this many instructions per
-    wave (None: the engine's default).
+    wave (None: the engine's default). stop: a threading.Event; once it is set, the dispatch
+    ends before its next chunk of workgroups and raises DispatchStopped (its queue is going
+    away: hsa_queue_destroy, inactivation; a hostile grid of billions of work-items must not
+    hold the destroy for hours).
     Returns DispatchStats. Raises KernelFault (status MEMORY_APERTURE_VIOLATION,
     ILLEGAL_INSTRUCTION, EXCEPTION or INVALID_ALLOCATION, `.report` dict: kernel, pc,
     instruction, workgroup, wave, lane, address, reason).
@@ -69,7 +78,7 @@ def run_dispatch(session, kernel, *, grid, workgroup, kernarg_address, packet_ad
                      dispatch_id=dispatch_id, private_segment_size=private_segment_size,
                      group_segment_size=group_segment_size)
     dispatch = Dispatch(session, kernel, watchdog_instructions=watchdog_instructions,
-                        global_sync=global_sync, **arguments)
+                        global_sync=global_sync, stop=stop, **arguments)
     capture = recorder.begin(session, kernel, arguments)
     # Every tier's dispatch counts `workgroups_done` of `total_workgroups` as it goes.
     with progress.shown(dispatch.name, dispatch.total_workgroups, lambda: dispatch.workgroups_done):

@@ -1,9 +1,10 @@
 """The launch layout a kernel descriptor asks for (AMDGPUUsage, code object v4/v5).
 
-Holds two invariants:
+Holds three invariants:
 - every launch decision (wave size, VGPR budget, user/system SGPR layout, initial MODE,
   static LDS and scratch sizes) comes from the kernel descriptor the loader decoded from
-  device memory, never from metadata, exactly as the command processor does;
+  device memory, never from metadata, exactly as the command processor does,
+  and it is worked out once per kernel (kept in its engine_cache), not once per dispatch;
 - a workgroup's LDS is what the dispatch packet's group_segment_size asks for, rounded up
   to the allocation granule, and nothing else: the packet's size is the whole request
   (static plus dynamic, as HIP and ROCr's own blits fill it), and the CP writes it to
@@ -44,6 +45,13 @@ class Layout:
 
 def layout(kernel):
     """The Layout of a core.loader LoadedKernel."""
+    found = kernel.engine_cache.get("layout")
+    if found is None:
+        found = kernel.engine_cache["layout"] = _layout(kernel)
+    return found
+
+
+def _layout(kernel):
     kd = kernel.descriptor
     wave64 = kd.wavefront_size == 64
     granules = kd.granulated_workitem_vgpr_count + 1

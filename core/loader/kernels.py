@@ -27,6 +27,9 @@ LoadedKernel fields:
     code_object     the LoadedCodeObject: .load_base, .load_size, .elf_bytes, .elf_path,
                     .metadata, .target, .agent, .executable
     agent           the core.agents.Agent it was loaded for (None for program code objects)
+    engine_cache    a dict where engine tiers keep what they compute from the kernel alone
+                    (launch layout, decoded code, launch templates, translations): made on
+                    its first dispatch, gone with the kernel
 
 Holds one invariant: a LoadedKernel is findable exactly while its executable lives;
 destroying the executable (or hsa_shut_down) removes it before its memory is freed.
@@ -43,6 +46,7 @@ class LoadedKernel:
         self.kernel_object = kernel_object
         self.descriptor = kd.decode(descriptor_bytes)
         self.entry = kernel_object + self.descriptor.kernel_code_entry_byte_offset
+        self.engine_cache = {}
 
     @property
     def agent(self):
@@ -70,11 +74,13 @@ class LoadedKernel:
 
 def find_kernel(session, kernel_object):
     """The LoadedKernel whose descriptor is at device address `kernel_object`, or None."""
-    return session.loader.kernels.get(int(kernel_object))
+    loader = session.made("loader")     # no loader yet: nothing is loaded
+    return None if loader is None else loader.kernels.get(int(kernel_object))
 
 
 def loaded_code_objects(session):
-    return session.loader.all_loaded_code_objects()
+    loader = session.made("loader")
+    return [] if loader is None else loader.all_loaded_code_objects()
 
 
 def load_code_object_for_tests(session, path, agent=None):

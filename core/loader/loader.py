@@ -4,7 +4,7 @@ Holds three invariants:
 - every reader, executable, symbol, loaded code object and v2 code object is reachable
   only through its handle table, so stale or forged handles fail with their kind's status;
 - the kernel index (kernel object address -> LoadedKernel) holds exactly the kernels of
-  live executables;
+  live executables, and only those may have a native entry bound in C (processor.c);
 - closing the loader (hsa_shut_down) destroys every executable, returning its device memory.
 """
 import os
@@ -130,6 +130,9 @@ class Loader:
         with self._lock:
             for kernel in lco.kernels.values():
                 self.kernels.pop(kernel.kernel_object, None)
+        for kernel in lco.kernels.values():
+            # A native entry bound to it goes before its code does (waiting for its dispatches).
+            self.session.native.sg_kernel_unbind(kernel.kernel_object)
 
     def all_loaded_code_objects(self):
         return [lco for _, executable in self.executables for lco in executable.loaded]

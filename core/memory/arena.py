@@ -3,7 +3,7 @@
 Holds four invariants:
 - every runtime allocation (pools, regions, kernarg, code objects, ring buffers, memory
   attached from another process) is a sub-range of the arena, so the engine sees device
-  memory as one numpy view;
+  memory as one numpy view (`bytes`, made on first use: hsa_init does not import numpy);
 - live allocations never overlap, and freed memory is not handed out again until
   it is free (best fit, lowest address among equals; free spans coalesce on free);
 - bookkeeping costs O(log n) comparisons per allocation and free, whatever the number of
@@ -20,8 +20,6 @@ import mmap
 import os
 import sys
 import threading
-
-import numpy as np
 
 from core.errors import OutOfResources, InvalidAllocation
 
@@ -54,11 +52,12 @@ class Arena:
         if base is None:
             self._map = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | MAP_NORESERVE)
             self.base = ctypes.addressof(ctypes.c_char.from_buffer(self._map))
-            self.bytes = np.frombuffer(self._map, dtype=np.uint8)
+            self._buffer = self._map
         else:
             self._map = FixedMapping(base, size)
             self.base = base
-            self.bytes = np.frombuffer(self._map.buffer, dtype=np.uint8)
+            self._buffer = self._map.buffer
+        self._bytes = None
         self.size = size
         self._free = FreeSpans(self.base, size)
         self._live = {}                            # address -> Allocation
@@ -67,8 +66,16 @@ class Arena:
         self.version = 0                           # bumps on every change: caches key on it
         self.used = 0
 
+    @property
+    def bytes(self):
+        """The whole arena as one writable numpy uint8 array."""
+        if self._bytes is None:
+            import numpy as np
+            self._bytes = np.frombuffer(self._buffer, dtype=np.uint8)
+        return self._bytes
+
     def close(self):
-        self.bytes = None
+        self._bytes = self._buffer = None
         for alloc in self._live.values():
             if alloc.shared_fd is not None:
                 os.close(alloc.shared_fd)
@@ -173,6 +180,7 @@ class Arena:
 
     def live_ranges(self):
         """(starts, ends) as sorted uint64 arrays: the engine checks lane addresses against them."""
+        import numpy as np
         with self._lock:
             starts = np.array(self._starts, dtype=np.uint64)
             ends = np.array([self._live[a].end for a in self._starts], dtype=np.uint64)

@@ -19,8 +19,6 @@ import ctypes
 import os
 import threading
 
-import numpy as np
-
 PAGE = os.sysconf("SC_PAGE_SIZE")
 AGENT_ALIAS_OFFSET = 1 << 47
 LOCKED = "locked"
@@ -63,6 +61,7 @@ def is_agent_alias(address):
 
 def view(address, size):
     """A writable numpy uint8 view of host memory the caller knows to be mapped."""
+    import numpy as np      # not at the top: hsa_init does not need numpy
     return np.ctypeslib.as_array((ctypes.c_uint8 * size).from_address(address))
 
 

@@ -20,8 +20,6 @@ Holds five invariants:
 """
 import threading
 
-import numpy as np
-
 from core.errors import (HsaError, InvalidAllocation, InvalidArgument, InvalidMemoryPool,
                          InvalidRegion, OutOfResources)
 from core.handles import HandleTable, KIND_POOL
@@ -333,6 +331,7 @@ class Memory:
             target = self.arena.view(address, size)
         else:
             target = host.view(address, size)
+        import numpy as np      # not at the top: hsa_init does not need numpy
         target.view(np.uint32)[:] = np.uint32(value)
 
     # -- the engine's view -----------------------------------------------------------------
@@ -375,6 +374,7 @@ class Memory:
 
 
 def _merge(spans):
+    import numpy as np
     spans.sort()
     merged = []
     for start, end in spans:

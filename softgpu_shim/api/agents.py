@@ -13,7 +13,7 @@ a callback.
 """
 import weakref
 
-from _softgpu_hsa import ffi
+from _softgpu_hsa import ffi, lib
 
 from core import runtime
 from core.errors import InvalidArgument, InvalidIndex
@@ -52,17 +52,19 @@ def _struct(ctype, handle):
     return ffi.new(ctype + " *", {"handle": handle})[0]
 
 
-def _put(value, ctype, data):
-    """Write `data` as `ctype` ("uint32_t", "uint16_t[3]", "char[64]", ...) at `value`."""
+def _encode(ctype, data):
+    """The bytes of `data` as `ctype` ("uint32_t", "uint16_t[3]", "char[64]", "hsa_dim3_t", ...);
+    a char array is NUL padded."""
     if ctype.startswith("char["):
-        write_bytes(value, data, ffi.sizeof(ctype), "value")
-    elif ctype.endswith("]"):
-        box = ffi.new(ctype, data)
-        write_bytes(value, ffi.buffer(box)[:], ffi.sizeof(box), "value")
-    elif ctype in ("hsa_dim3_t", "hsa_isa_t", "hsa_agent_t", "hsa_amd_hdp_flush_t"):
-        write_struct(value, ctype, "value", **data)
-    else:
-        write(value, ctype, data, "value")
+        return data[:ffi.sizeof(ctype)].ljust(ffi.sizeof(ctype), b"\0")
+    return ffi.buffer(ffi.new(ctype if ctype.endswith("]") else ctype + " *", data))[:]
+
+
+def _put(value, ctype, data):
+    """Write `data` as `ctype` at `value`; returns the bytes written."""
+    encoded = _encode(ctype, data)
+    write_bytes(value, encoded, len(encoded), "value")
+    return encoded
 
 
 def _iterate(handles, ctype, callback, data):
@@ -247,15 +249,22 @@ _GPU = {**_COMMON, **{
 }}
 
 
-@export("hsa_agent_get_info")
+# Answers that change while the session lives (all others are remembered in C: answers.c).
+_VOLATILE = frozenset((AmdAgentInfoLater.MEMORY_AVAIL,))
+
+
+@export("sg_agent_get_info")
 def hsa_agent_get_info(agent, attribute, value):
+    """hsa_agent_get_info for what its C side (answers.c) does not remember."""
     require_pointer(value, "value")
     target = _agent(agent)
     answers = _GPU if target.is_gpu else _CPU
     if attribute not in answers:
         raise InvalidArgument(f"{attribute:#x} is not an attribute a {target.kind.upper()} agent answers")
     ctype, answer = answers[attribute]
-    _put(value, ctype, answer(target))
+    encoded = _put(value, ctype, answer(target))
+    if attribute not in _VOLATILE:
+        lib.sg_answer_remember(lib.SG_QUERY_AGENT_INFO, target.handle, attribute, encoded, len(encoded))
 
 
 def _check_profile(profile):

@@ -22,7 +22,7 @@ from softgpu_shim.api.out import require_pointer, write, write_bytes
 from softgpu_shim.hsa_abi import (AMD_INTERFACE_VERSION, AmdSystemInfoLater as SystemInfoLater,
                                   Status, ExtStatus, SystemInfo, HsaExtension as Extension,
                                   HsaEndianness, HsaMachineModel, TIMESTAMP_FREQUENCY_HZ)
-from softgpu_shim.registry import export, IMPLEMENTATIONS, NEEDS_RUNTIME
+from softgpu_shim.registry import export, NEEDS_RUNTIME
 
 # hsa_status_string hands out pointers that must outlive the call: keep them here.
 _STATUS_TEXT = {}
@@ -293,7 +293,7 @@ def _table_callback(name):
     with _TABLE_CALLBACKS_LOCK:
         if name not in _TABLE_CALLBACKS:
             field_type = dict(ffi.typeof("hsa_ven_amd_loader_1_03_pfn_t").fields)[name].type
-            impl = IMPLEMENTATIONS.get(name)
+            impl = glue.implementation(name)
             entry = glue.unsupported_entry(name) if impl is None else glue.entry(name, impl, NEEDS_RUNTIME[name])
             _TABLE_CALLBACKS[name] = ffi.callback(field_type, entry, error=int(Status.ERROR))
         return _TABLE_CALLBACKS[name]

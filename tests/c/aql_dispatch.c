@@ -177,6 +177,55 @@ static void test_queues_from_threads(void) {
     }
 }
 
+/* Destroying a queue stops the dispatch it is running, as the command processor drops the
+   waves of a queue it unmaps: a grid of two billion work-items (found by fuzzing) must not
+   hold hsa_queue_destroy for hours. The stopped packet never completes. */
+static void test_destroy_stops_a_dispatch(void) {
+    void *args = aql_alloc(&env, 64);
+    hsa_queue_t *queue = aql_queue(&env);
+    hsa_signal_t done;
+    MUST(hsa_signal_create(1, 0, NULL, &done));
+    aql_dispatch(queue, aql_kernel(&env, "empty"), args, 2000000000u, 1, done);
+    while (hsa_signal_load_scacquire(queue->doorbell_signal) < 0)
+        ;
+    struct timespec running = {0, 200000000};
+    nanosleep(&running, NULL);
+    MUST(hsa_queue_destroy(queue));
+    CHECK_EQ_U64(hsa_signal_load_scacquire(done), 1);
+    MUST(hsa_signal_destroy(done));
+}
+
+/* A queue held at a barrier holds back only its own later packets: another queue's run
+   meanwhile, and once released the held queue's packets complete in order. */
+static void test_queues_progress_independently(void) {
+    uint32_t *counter = aql_alloc(&env, 64);
+    void **args = aql_alloc(&env, 64);
+    args[0] = counter;
+    uint64_t count_items = aql_kernel(&env, "count_items");
+    hsa_queue_t *held = aql_queue(&env), *other = aql_queue(&env);
+    hsa_signal_t gate, done[3], other_done;
+    MUST(hsa_signal_create(1, 0, NULL, &gate));
+    for (int i = 0; i < 3; i++) MUST(hsa_signal_create(1, 0, NULL, &done[i]));
+    MUST(hsa_signal_create(5, 0, NULL, &other_done));
+    aql_barrier(held, HSA_PACKET_TYPE_BARRIER_AND, (hsa_signal_t[5]){gate}, done[0]);
+    aql_dispatch(held, count_items, args, 32, 32, done[1]);
+    aql_barrier(held, HSA_PACKET_TYPE_BARRIER_AND, NULL, done[2]);
+    for (int i = 0; i < 5; i++) aql_dispatch(other, count_items, args, 32, 32, other_done);
+    CHECK(aql_wait_zero(other_done, 120));
+    CHECK_EQ_U64(*counter, 5 * 32);
+    for (int i = 0; i < 3; i++) CHECK_EQ_U64(hsa_signal_load_scacquire(done[i]), 1);
+    hsa_signal_store_screlease(gate, 0);
+    CHECK(aql_wait_zero(done[2], 120));
+    CHECK_EQ_U64(hsa_signal_load_scacquire(done[0]), 0);
+    CHECK_EQ_U64(hsa_signal_load_scacquire(done[1]), 0);
+    CHECK_EQ_U64(*counter, 6 * 32);
+    MUST(hsa_queue_destroy(held));
+    MUST(hsa_queue_destroy(other));
+    MUST(hsa_signal_destroy(gate));
+    for (int i = 0; i < 3; i++) MUST(hsa_signal_destroy(done[i]));
+    MUST(hsa_signal_destroy(other_done));
+}
+
 int main(int argc, char **argv) {
     if (argc < 3) {
         printf("usage: %s CODE_OBJECT TEST\n", argv[0]);
@@ -191,6 +240,8 @@ int main(int argc, char **argv) {
     else if (!strcmp(test, "destroy_while_waiting")) test_destroy_while_waiting();
     else if (!strcmp(test, "ring_wraps")) test_ring_wraps();
     else if (!strcmp(test, "threads")) test_queues_from_threads();
+    else if (!strcmp(test, "independent_queues")) test_queues_progress_independently();
+    else if (!strcmp(test, "destroy_stops_dispatch")) test_destroy_stops_a_dispatch();
     else {
         printf("FAIL unknown test %s\n", test);
         return 2;

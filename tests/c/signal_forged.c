@@ -6,6 +6,14 @@
 
 static bool dummy_handler(hsa_signal_value_t v, void *arg) { (void)v; (void)arg; return false; }
 
+static volatile int handled;
+static bool count_handler(hsa_signal_value_t v, void *arg) {
+    (void)v;
+    (void)arg;
+    handled++;
+    return false;
+}
+
 static void check_ignored(hsa_signal_t bad) {
     hsa_status_t refused = bad.handle ? HSA_STATUS_ERROR_INVALID_SIGNAL : HSA_STATUS_ERROR_INVALID_ARGUMENT;
     CHECK_EQ_U64(hsa_signal_load_relaxed(bad), 0);
@@ -67,6 +75,14 @@ int main(void) {
 
     /* The live signal (which may reuse the stale one's slot) was not touched. */
     CHECK_EQ_U64(hsa_signal_load_relaxed(live), 8);
+
+    /* The runtime's own signals cannot be destroyed by guessing: the async-handler thread's
+       control signal takes the next fresh slot, right after `live` (found by fuzzing). */
+    CHECK_OK(hsa_amd_signal_async_handler(live, HSA_SIGNAL_CONDITION_EQ, 9, count_handler, NULL));
+    CHECK_STATUS(hsa_signal_destroy((hsa_signal_t){live.handle + 128}), HSA_STATUS_ERROR_INVALID_SIGNAL);
+    hsa_signal_store_screlease(live, 9);
+    for (int i = 0; i < 5000 && !handled; i++) nanosleep(&(struct timespec){0, 1000000}, NULL);
+    CHECK_EQ_U64(handled, 1);
 
     /* A handle kept across hsa_shut_down/hsa_init is stale too. */
     CHECK_OK(hsa_shut_down());

@@ -1,7 +1,10 @@
 """Instructions clang does not emit from C, reached through inline assembly that clang-15
-assembles: swaps, M0-relative SGPR moves, addtid loads, two-address LDS exchanges."""
+assembles: swaps, M0-relative SGPR moves, addtid loads, two-address LDS exchanges, messages."""
 import numpy as np
+import pytest
 
+from core.isa.faults import KernelFault
+from softgpu_shim.hsa_abi import Status
 from tests.support.launch import Local, launch
 from tests.support.kernels import compile_opencl
 
@@ -176,3 +179,35 @@ def test_mode_starts_from_the_descriptor_and_getpc_is_a_device_address(session):
     assert out[1] == (want & ~0xF) | 0xA                     # FP_ROUND field rewritten alone
     alloc = session.arena.find(kernel.entry)
     assert kernel.entry < int(out[2]) < alloc.end            # inside the loaded code, past entry
+
+
+MESSAGE = """
+kernel void message(global int *out) {
+  __asm__ volatile("s_mov_b32 m0, 5\\n %s" ::: "m0");
+  out[get_global_id(0)] = 7;
+}
+"""
+
+
+@pytest.mark.parametrize("message", ["s_sendmsg sendmsg(MSG_INTERRUPT)", "s_sendmsg sendmsg(MSG_SAVEWAVE)",
+                                     "s_sendmsg sendmsg(MSG_STALL_WAVE_GEN)",
+                                     "s_sendmsg sendmsg(MSG_GS_ALLOC_REQ)"])
+def test_messages_a_compute_wave_sends_let_it_go_on(session, message):
+    """An interrupt nobody's mailbox asked for wakes no one; graphics and context-switch
+    messages have nothing to do for a compute wave."""
+    out, = launch(session, compile_opencl(MESSAGE % message, opt="-O2"), "message",
+                  [np.zeros(32, np.int32)], 32, 32)
+    np.testing.assert_array_equal(out, 7)
+
+
+@pytest.mark.parametrize("message, reason", [
+    ("s_sendmsghalt sendmsg(MSG_INTERRUPT)", "halted its wave"),
+    ("s_sendmsg sendmsg(MSG_HALT_WAVES)", "halted its wave"),
+    ("s_sendmsg sendmsg(MSG_GET_DOORBELL)", "not modelled"),
+])
+def test_a_halting_or_unanswerable_message_faults_naming_itself(session, message, reason):
+    with pytest.raises(KernelFault) as caught:
+        launch(session, compile_opencl(MESSAGE % message, opt="-O2"), "message", [np.zeros(32, np.int32)], 32, 32)
+    assert caught.value.status == Status.ERROR_ILLEGAL_INSTRUCTION
+    assert caught.value.report["instruction"].startswith(message.split()[0])
+    assert reason in caught.value.report["reason"]

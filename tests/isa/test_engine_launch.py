@@ -142,3 +142,18 @@ def test_none_passes_a_null_pointer(session):
     co = compile_opencl(MAYBE, opt="-O2")
     out, = launch(session, co, "maybe", [np.zeros(32, np.int32), None], 32, 32)
     np.testing.assert_array_equal(out, -1)
+
+
+def test_repeated_launch_shapes_still_give_each_dispatch_its_own_arguments_and_scratch(session):
+    """The second dispatch of a shape starts from the kernel's launch template: only its
+    ids and sizes come from it, never the first dispatch's buffers or scratch."""
+    co = compile_opencl(PRIVATE, opt="-O0")
+    shapes = ((256, 64), (100, 32), (256, 64))
+    for run, (n, group) in enumerate(shapes):
+        k = np.random.default_rng(run).integers(0, 1000, n).astype(np.int32)
+        _, got = launch(session, co, "priv", [k, np.zeros(n, np.float32)], n, group)
+        np.testing.assert_array_equal(got, np.arange(n) * 100 + (k & 31))
+    co = compile_opencl(IDS, opt="-O2")
+    for grid, group in (((9, 7, 5), (4, 4, 2)), ((9, 7, 5), (4, 4, 2))):
+        out, = launch(session, co, "ids", [np.zeros(9 * 9 * 7 * 5, np.uint32)], grid, group)
+        assert out.reshape(5, 7, 9, 3, 3)[4, 6, 8, 0].tolist() == [0, 2, 1]   # x: lid, group, size

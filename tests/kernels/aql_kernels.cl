@@ -34,3 +34,11 @@ __kernel void lds_static_dynamic(__global int *out, __local int *dynamic_part) {
     barrier(CLK_LOCAL_MEM_FENCE);
     out[get_global_id(0)] = static_part[6143 - l] + dynamic_part[n - 1 - l];
 }
+
+// Sets a signal as the device library does (the value, then the signal's event mailbox
+// and an interrupt): HIP's hostcall, device printf and assert signal the host this way.
+void __ockl_hsa_signal_store(ulong signal, long value, int memory_order);
+
+__kernel void signal_host(ulong signal, long value) {
+    __ockl_hsa_signal_store(signal, value, __ATOMIC_RELEASE);
+}

@@ -18,15 +18,16 @@ _lock = threading.Lock()                           # packet processors of severa
 
 
 def code_for(arena, kernel, wave64):
-    """The Code cache of `kernel`'s code object (a fresh one if it has none)."""
-    owner = getattr(kernel, "code_object", None)
-    if owner is None:
-        return Code(arena, wave64)
-    with _lock:
-        caches = _BY_CODE_OBJECT.setdefault(owner, {})
-        if wave64 not in caches:
-            caches[wave64] = Code(arena, wave64)
-        return caches[wave64]
+    """The Code cache of `kernel`'s code object, remembered in the kernel's engine_cache."""
+    key = ("interpreter code", wave64)
+    found = kernel.engine_cache.get(key)
+    if found is None:
+        with _lock:
+            caches = _BY_CODE_OBJECT.setdefault(kernel.code_object, {})
+            if wave64 not in caches:
+                caches[wave64] = Code(arena, wave64)
+            found = kernel.engine_cache[key] = caches[wave64]
+    return found
 
 
 class Code:

