@@ -1,15 +1,19 @@
-"""Generate core/isa/opcodes_gfx1030.py: the gfx1030 opcode tables, learned from llvm.
+"""Generate core/isa/opcodes_<target>.py: each target's opcode tables, learned from llvm.
 
 For every encoding family and every value of its opcode field we build one probe
 instruction whose register fields hold distinct marker registers, assemble the probes
 with `llvm-mc-15 -filetype=obj` (as raw `.long` words) and disassemble them with
-`llvm-objdump-15 -d --mcpu=gfx1030`. What llvm prints tells us, per opcode: the mnemonic,
+`llvm-objdump-15 -d --mcpu=<target>`. What llvm prints tells us, per opcode: the mnemonic,
 which fields are operands and in which order, each operand's width in dwords (in wave32
 and wave64), the fixed registers llvm prints (vcc_lo in VOPC e32 ...), whether a source
 is 16-bit (a literal prints truncated), and whether DPP/SDWA forms exist.
 
+Probes are built through the target generation's encoding formats (core/isa/encodings.py,
+where bit positions are spelled out once). A target is a row of TARGETS: its llvm name, its
+encoding generation, the wave sizes it runs.
+
 Deterministic: the probes are a fixed list and llvm's output depends only on them.
-Run: python3 ci/gen/isa_tables.py [output]
+Run: python3 ci/gen/isa_tables.py [target [output]]     (no target: every target)
 """
 import os
 import pprint
@@ -17,9 +21,35 @@ import re
 import subprocess
 import sys
 import tempfile
+from dataclasses import dataclass
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-OUTPUT = os.path.join(ROOT, "core", "isa", "opcodes_gfx1030.py")
+sys.path.insert(0, ROOT)
+
+from core.isa.encodings import GFX10  # noqa: E402
+
+
+@dataclass(frozen=True)
+class Target:
+    """What the probes of one target need: llvm's processor name, the encoding generation,
+    the wave sizes it runs (llvm prints lane masks per wave size), the code of the null
+    SGPR, and the saddr code a FLAT probe leaves its unused saddr field at."""
+    mcpu: str
+    encoding: object
+    waves: tuple
+    null: int
+    flat_saddr: int
+
+
+TARGETS = {
+    "gfx1030": Target("gfx1030", GFX10, (32, 64), null=125, flat_saddr=125),
+}
+
+
+def output_path(target):
+    return os.path.join(ROOT, "core", "isa", f"opcodes_{target}.py")
+
+
 SLOT_DWORDS = 8          # probes are at most 5 dwords (MIMG NSA); the rest is s_nop padding
 S_NOP = 0xBF800000
 LITERAL = 0x12345678     # a literal that is no inline constant, so llvm prints it in hex
@@ -29,7 +59,7 @@ DST, SRC0, SRC1, SRC2, SDST = 12, 20, 30, 40, 50
 V = 256                  # 9-bit source fields name v0 at 256
 
 
-def disassemble(probes, mattr=None):
+def disassemble(t, probes, mattr=None):
     """Map probe index -> (text, size in bytes); probes llvm rejects are absent."""
     with tempfile.TemporaryDirectory() as tmp:
         src = os.path.join(tmp, "p.s")
@@ -39,10 +69,10 @@ def disassemble(probes, mattr=None):
             for words in probes:
                 words = list(words) + [S_NOP] * (SLOT_DWORDS - len(words))
                 f.write("".join(f".long 0x{w:08x}\n" for w in words))
-        subprocess.run(["llvm-mc-15", "-arch=amdgcn", "-mcpu=gfx1030", "-filetype=obj", src,
+        subprocess.run(["llvm-mc-15", "-arch=amdgcn", f"-mcpu={t.mcpu}", "-filetype=obj", src,
                         "-o", obj], check=True)
-        cmd = ["llvm-objdump-15", "-d", "--mcpu=gfx1030", obj]
-        if mattr:
+        cmd = ["llvm-objdump-15", "-d", f"--mcpu={t.mcpu}", obj]
+        if mattr and len(t.waves) > 1:
             cmd.insert(3, f"--mattr={mattr}")
         out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     rows = []
@@ -132,7 +162,7 @@ def merge_waves(sig32, sig64):
     return tuple(out)
 
 
-def learn(op_range, build, variants, markers):
+def learn(t, op_range, build, variants, markers):
     """Probe every opcode of a family with each variant of its fields (llvm rejects an
     encoding whose unused fields are not zero, so fields are dropped until one decodes).
     build(op, variant, lit=None) -> list of dwords. The first variant that decodes wins."""
@@ -140,8 +170,8 @@ def learn(op_range, build, variants, markers):
     for variant in variants:
         ops = [op for op in op_range if op not in table]
         probes = [build(op, variant) for op in ops]
-        d32 = disassemble(probes, "+wavefrontsize32")
-        d64 = disassemble(probes, "+wavefrontsize64")
+        d32 = disassemble(t, probes, "+wavefrontsize32")
+        d64 = disassemble(t, probes, "+wavefrontsize64")
         for i, op in enumerate(ops):
             if i not in d32:
                 continue
@@ -159,12 +189,12 @@ def strip_suffix(name):
     return name, ""
 
 
-def half_sources(build, table, fields):
+def half_sources(t, build, table, fields):
     """Which sources are 16-bit: a literal in them prints as its low 16 bits."""
     result = {op: [] for op in table}
     ops = sorted(table)
     for field in fields:
-        dis = disassemble([build(op, table[op]["variant"], lit=field) for op in ops])
+        dis = disassemble(t, [build(op, table[op]["variant"], lit=field) for op in ops])
         for i, op in enumerate(ops):
             if i in dis and "0x5678" in dis[i][0] and "0x12345678" not in dis[i][0]:
                 result[op].append(field)
@@ -189,113 +219,110 @@ def _lit(words, lit):
     return words + [LITERAL] if lit else words
 
 
-def sop2(op, variant, lit=None):
-    dst = DST if "dst" in variant else 0
-    return _lit([2 << 30 | op << 23 | dst << 16 | _src("src1", variant, lit, False) << 8 |
-                 _src("src0", variant, lit, False)], lit)
+class Probes:
+    """The probe builders of one target: build(op, variant, lit=None) -> dwords, through the
+    formats of the target's encoding generation."""
 
+    def __init__(self, t):
+        self.t = t
+        self.enc = t.encoding
 
-def sopk(op, variant, lit=None):
-    dst = DST if "dst" in variant else 0
-    return [0xB << 28 | op << 23 | dst << 16 | 0x0012]
+    def sop2(self, op, variant, lit=None):
+        return _lit(self.enc["SOP2"].encode(
+            op=op, sdst=DST if "dst" in variant else 0,
+            src1=_src("src1", variant, lit, False), src0=_src("src0", variant, lit, False)), lit)
 
+    def sopk(self, op, variant, lit=None):
+        return self.enc["SOPK"].encode(op=op, sdst=DST if "dst" in variant else 0, simm16=0x12)
 
-def sop1(op, variant, lit=None):
-    dst = DST if "dst" in variant else 0
-    return _lit([0x17D << 23 | dst << 16 | op << 8 | _src("src0", variant, lit, False)], lit)
+    def sop1(self, op, variant, lit=None):
+        return _lit(self.enc["SOP1"].encode(op=op, sdst=DST if "dst" in variant else 0,
+                                            src0=_src("src0", variant, lit, False)), lit)
 
+    def sopc(self, op, variant, lit=None):
+        return _lit(self.enc["SOPC"].encode(op=op, src1=_src("src1", variant, lit, False),
+                                            src0=_src("src0", variant, lit, False)), lit)
 
-def sopc(op, variant, lit=None):
-    return _lit([0x17E << 23 | op << 16 | _src("src1", variant, lit, False) << 8 |
-                 _src("src0", variant, lit, False)], lit)
+    def sopp(self, op, variant=(), imm=0x12):
+        if "zero" in variant:           # s_code_end, s_barrier...: no immediate at all
+            imm = 0
+        return self.enc["SOPP"].encode(op=op, simm16=imm)
 
+    def smem(self, op, variant, lit=None):
+        fmt = self.enc["SMEM"]
+        fields = dict(op=op, sdata=DST if "dst" in variant else 0,
+                      sbase=SRC0 // 2 if "src0" in variant else 0, offset=0x24)
+        if fmt.has("imm"):              # GFX9: the offset is an immediate, no soffset
+            fields["imm"] = 1
+        else:
+            fields["soffset"] = self.t.null
+        return fmt.encode(**fields)
 
-def sopp(op, variant=(), imm=0x12):
-    if "zero" in variant:               # s_code_end, s_barrier...: no immediate at all
-        imm = 0
-    return [0x17F << 23 | op << 16 | imm]
+    def vop1(self, op, variant, lit=None, src0=None):
+        s0 = _src("src0", variant, lit) if src0 is None else src0
+        return _lit(self.enc["VOP1"].encode(op=op, vdst=DST if "dst" in variant else 0,
+                                            src0=s0), lit)
 
+    def vop2(self, op, variant, lit=None, src0=None):
+        s0 = _src("src0", variant, lit) if src0 is None else src0
+        return _lit(self.enc["VOP2"].encode(op=op, vdst=DST, src1=SRC1, src0=s0), lit)
 
-def smem(op, variant, lit=None):
-    dst = DST if "dst" in variant else 0
-    base = SRC0 // 2 if "src0" in variant else 0
-    return [0x3D << 26 | op << 18 | dst << 6 | base, 0x24 | 125 << 25]
+    def vopc(self, op, variant, lit=None, src0=None):
+        s0 = _src("src0", variant, lit) if src0 is None else src0
+        return _lit(self.enc["VOPC"].encode(op=op, src1=SRC1, src0=s0), lit)
 
+    def vop3(self, op, variant, lit=None):
+        return _lit(self.enc["VOP3"].encode(
+            op=op, sdst=SDST if "sdst" in variant else 0, vdst=DST if "dst" in variant else 0,
+            src2=_src("src2", variant, lit), src1=_src("src1", variant, lit),
+            src0=_src("src0", variant, lit)), lit)
 
-def vop1(op, variant, lit=None, src0=None):
-    dst = DST if "dst" in variant else 0
-    s0 = _src("src0", variant, lit) if src0 is None else src0
-    return _lit([0x3F << 25 | dst << 17 | op << 9 | s0], lit)
+    def vop3p(self, op, variant, lit=None):
+        # op_sel_hi = 1 for every source: llvm's default for packed math, printed as nothing.
+        return _lit(self.enc["VOP3P"].encode(
+            op=op, op_sel_hi2=1, vdst=DST, op_sel_hi=3, src2=_src("src2", variant, lit),
+            src1=_src("src1", variant, lit), src0=_src("src0", variant, lit)), lit)
 
+    def ds(self, op, variant, lit=None):
+        return self.enc["DS"].encode(op=op, vdst=DST if "dst" in variant else 0,
+                                     data1=SRC2 if "data1" in variant else 0,
+                                     data0=SRC1 if "data0" in variant else 0, addr=SRC0)
 
-def vop2(op, variant, lit=None, src0=None):
-    s0 = _src("src0", variant, lit) if src0 is None else src0
-    return _lit([op << 25 | DST << 17 | SRC1 << 9 | s0], lit)
+    def flat(self, seg, saddr):
+        def build(op, variant, lit=None):
+            glc = 1 if "glc" in variant else 0    # global_atomic_csub only returns
+            return self.enc["FLAT"].encode(op=op, seg=seg, glc=glc,
+                                           vdst=DST if "dst" in variant else 0, saddr=saddr,
+                                           data=SRC1 if "data" in variant else 0, addr=SRC0)
+        return build
 
+    def mubuf(self, op, variant, lit=None):
+        fmt = self.enc["MUBUF"]
+        if not variant:                 # buffer_gl0_inv/buffer_gl1_inv take no operands
+            return fmt.encode(op=op)
+        return fmt.encode(op=op, offen=1, soffset=SDST, srsrc=SRC2 // 4, vdata=DST, vaddr=SRC0)
 
-def vopc(op, variant, lit=None, src0=None):
-    s0 = _src("src0", variant, lit) if src0 is None else src0
-    return _lit([0x3E << 25 | op << 17 | SRC1 << 9 | s0], lit)
+    def mtbuf(self, op, variant, lit=None, format=1):
+        return self.enc["MTBUF"].encode(op=op, format=format, offen=1, soffset=SDST,
+                                        srsrc=SRC2 // 4, vdata=DST, vaddr=SRC0)
 
+    def mimg(self, op, variant, lit=None):
+        # dmask=1, 1D, no NSA: 2 dwords; vaddr=SRC0, vdata=DST, srsrc=s[40:47], ssamp=s[52:55]
+        # for the sampling opcodes (the others must leave the field zero).
+        return self.enc["MIMG"].encode(op=op, dmask=1, ssamp=52 // 4 if "ssamp" in variant else 0,
+                                       srsrc=SRC2 // 4, vdata=DST, vaddr=SRC0)
 
-def vop3(op, variant, lit=None):
-    sdst = SDST if "sdst" in variant else 0
-    dst = DST if "dst" in variant else 0
-    return _lit([0x35 << 26 | op << 16 | sdst << 8 | dst,
-                 _src("src2", variant, lit) << 18 | _src("src1", variant, lit) << 9 |
-                 _src("src0", variant, lit)], lit)
+    def vintrp(self, op, variant, lit=None):
+        return self.enc["VINTRP"].encode(vdst=DST, op=op, attr=5, vsrc=SRC0)
 
+    def export(self, op, variant, lit=None):
+        # target mrt0, all four sources enabled, done; one opcode only.
+        return self.enc["EXP"].encode(done=1, en=0xF, vsrc0=SRC0, vsrc1=SRC1, vsrc2=SRC2,
+                                      vsrc3=SDST)
 
-def vop3p(op, variant, lit=None):
-    # op_sel_hi = 1 for every source: llvm's default for packed math, printed as nothing.
-    return _lit([0xCC << 24 | op << 16 | 1 << 14 | DST,
-                 3 << 27 | _src("src2", variant, lit) << 18 | _src("src1", variant, lit) << 9 |
-                 _src("src0", variant, lit)], lit)
-
-
-def ds(op, variant, lit=None):
-    dst = DST if "dst" in variant else 0
-    d0 = SRC1 if "data0" in variant else 0
-    d1 = SRC2 if "data1" in variant else 0
-    return [0x36 << 26 | op << 18, dst << 24 | d1 << 16 | d0 << 8 | SRC0]
-
-
-def flat(seg, saddr):
-    def build(op, variant, lit=None):
-        dst = DST if "dst" in variant else 0
-        data = SRC1 if "data" in variant else 0
-        glc = 1 << 16 if "glc" in variant else 0    # global_atomic_csub only returns
-        return [0x37 << 26 | op << 18 | seg << 14 | glc,
-                dst << 24 | saddr << 16 | data << 8 | SRC0]
-    return build
-
-
-def mubuf(op, variant, lit=None):
-    if not variant:                     # buffer_gl0_inv/buffer_gl1_inv take no operands
-        return [0x38 << 26 | op << 18, 0]
-    return [0x38 << 26 | op << 18 | 1 << 12, SDST << 24 | (SRC2 // 4) << 16 | DST << 8 | SRC0]
-
-
-def mtbuf(op, variant, lit=None):
-    return [0x3A << 26 | 1 << 19 | (op & 7) << 16 | 1 << 12,
-            SDST << 24 | (op >> 3) << 21 | (SRC2 // 4) << 16 | DST << 8 | SRC0]
-
-
-def mimg(op, variant, lit=None):
-    # dmask=1, 1D, no NSA: 2 dwords; vaddr=SRC0, vdata=DST, srsrc=s[40:47], ssamp=s[52:55]
-    # for the sampling opcodes (the others must leave the field zero).
-    ssamp = 52 // 4 << 21 if "ssamp" in variant else 0
-    return [0x3C << 26 | (op & 0x7F) << 18 | 1 << 8 | (op >> 7),
-            ssamp | (SRC2 // 4) << 16 | DST << 8 | SRC0]
-
-
-def vintrp(op, variant, lit=None):
-    return [0x32 << 26 | DST << 18 | op << 16 | 5 << 10 | SRC0]
-
-
-def export(op, variant, lit=None):
-    # target mrt0, all four sources enabled, done; one opcode only.
-    return [0x3E << 26 | 1 << 11 | 0xF, SRC0 | SRC1 << 8 | SRC2 << 16 | SDST << 24]
+    def getreg(self, op, hwreg):
+        """s_getreg_b32 s[DST], hwreg(hwreg, 0, 32)."""
+        return self.enc["SOPK"].encode(op=op, sdst=DST, simm16=31 << 11 | hwreg)
 
 
 ALL = ("dst", "src0", "src1", "src2", "sdst")
@@ -309,59 +336,64 @@ VOP3_VARIANTS = (ALL, ("dst", "src0", "src1", "sdst"), ("dst", "src0", "sdst"),
                  ("sgpr",) + ALL, ("sgpr", "dst", "src0", "src1"), ("sgpr", "dst", "src0"))
 
 
-def build_tables():
+def build_tables(t, p):
     tables = {}
     smark = {("s", DST): "sdst", ("s", SRC0): "src0", ("s", SRC1): "src1"}
     sop_variants = (ALL, ("dst",), ("src0",), ("src0", "src1"), ())
-    tables["SOP2"] = learn(range(0x60), sop2, sop_variants, smark)
-    tables["SOPK"] = learn(range(0x1C), sopk, (ALL, ()), smark)
-    tables["SOP1"] = learn(range(0x100), sop1, sop_variants, smark)
-    tables["SOPC"] = learn(range(0x80), sopc, sop_variants, smark)
-    tables["SOPP"] = learn(range(0x80), sopp, ((), ("zero",)), smark)
-    tables["SMEM"] = learn(range(0x100), smem, (ALL, ("dst",), ()),
+    tables["SOP2"] = learn(t, range(0x60), p.sop2, sop_variants, smark)
+    tables["SOPK"] = learn(t, range(0x1C), p.sopk, (ALL, ()), smark)
+    tables["SOP1"] = learn(t, range(0x100), p.sop1, sop_variants, smark)
+    tables["SOPC"] = learn(t, range(0x80), p.sopc, sop_variants, smark)
+    tables["SOPP"] = learn(t, range(0x80), p.sopp, ((), ("zero",)), smark)
+    tables["SMEM"] = learn(t, range(0x100), p.smem, (ALL, ("dst",), ()),
                            {("s", DST): "sdata", ("s", SRC0): "sbase"})
     vop1_variants = (ALL, ("dst",), ())
-    tables["VOP1"] = learn(range(0x100), vop1, vop1_variants, VOP_MARKERS)
-    tables["VOP2"] = learn(range(0x3E), vop2, (ALL,), VOP_MARKERS)
-    tables["VOPC"] = learn(range(0x100), vopc, (ALL,), VOP_MARKERS)
+    tables["VOP1"] = learn(t, range(0x100), p.vop1, vop1_variants, VOP_MARKERS)
+    tables["VOP2"] = learn(t, range(0x3E), p.vop2, (ALL,), VOP_MARKERS)
+    tables["VOPC"] = learn(t, range(0x100), p.vopc, (ALL,), VOP_MARKERS)
     vop3a = tuple(tuple(f for f in v if f != "sdst") for v in VOP3_VARIANTS)
-    vop3b = learn(range(0x400), vop3, VOP3_VARIANTS, VOP_MARKERS)
+    vop3b = learn(t, range(0x400), p.vop3, VOP3_VARIANTS, VOP_MARKERS)
     tables["VOP3B"] = {op: e for op, e in vop3b.items()
                        if any(f == "sdst" for f, *_ in e["ops"])}
-    tables["VOP3"] = {op: e for op, e in learn(range(0x400), vop3, vop3a, VOP_MARKERS).items()
+    tables["VOP3"] = {op: e for op, e in learn(t, range(0x400), p.vop3, vop3a, VOP_MARKERS).items()
                       if op not in tables["VOP3B"]}
-    tables["VOP3P"] = learn(range(0x80), vop3p, VOP3_VARIANTS[:3], VOP_MARKERS)
+    tables["VOP3P"] = learn(t, range(0x80), p.vop3p, VOP3_VARIANTS[:3], VOP_MARKERS)
     ds_variants = [tuple(f for f, keep in zip(("dst", "data0", "data1"), bits) if keep)
                    for bits in ((1, 1, 1), (1, 1, 0), (1, 0, 0), (0, 1, 1), (0, 1, 0),
                                 (0, 0, 0), (1, 0, 1))]
-    tables["DS"] = learn(range(0x100), ds, ds_variants,
+    tables["DS"] = learn(t, range(0x100), p.ds, ds_variants,
                          {("v", DST): "vdst", ("v", SRC0): "addr", ("v", SRC1): "data0",
                           ("v", SRC2): "data1"})
     fmark = {("v", DST): "vdst", ("v", SRC0): "addr", ("v", SRC1): "data",
              ("s", SRC2): "saddr"}
     flat_variants = (("dst", "data"), ("dst",), ("data",), ("dst", "data", "glc"))
-    tables["FLAT"] = learn(range(0x80), flat(0, 125), flat_variants, fmark)
-    tables["SCRATCH"] = learn(range(0x80), flat(1, SRC2), flat_variants, fmark)
-    tables["GLOBAL"] = learn(range(0x80), flat(2, SRC2), flat_variants, fmark)
+    tables["FLAT"] = learn(t, range(0x80), p.flat(0, t.flat_saddr), flat_variants, fmark)
+    tables["SCRATCH"] = learn(t, range(0x80), p.flat(1, SRC2), flat_variants, fmark)
+    tables["GLOBAL"] = learn(t, range(0x80), p.flat(2, SRC2), flat_variants, fmark)
     bmark = {("v", DST): "vdata", ("v", SRC0): "vaddr", ("s", SRC2): "srsrc",
              ("s", SDST): "soffset"}
-    tables["MUBUF"] = learn(range(0x100), mubuf, (ALL, ()), bmark)
-    tables["MTBUF"] = learn(range(0x10), mtbuf, (ALL,), bmark)
-    tables["MIMG"] = learn(range(0x100), mimg, (ALL + ("ssamp",), ALL),
-                           {("v", DST): "vdata", ("v", SRC0): "vaddr", ("s", SRC2): "srsrc",
-                            ("s", 52): "ssamp"})
-    tables["VINTRP"] = learn(range(4), vintrp, (ALL,), {("v", DST): "vdst", ("v", SRC0): "vsrc"})
-    tables["EXP"] = learn(range(1), export, (ALL,), {("v", SRC0): "vsrc0", ("v", SRC1): "vsrc1",
-                                                     ("v", SRC2): "vsrc2", ("v", SDST): "vsrc3"})
+    tables["MUBUF"] = learn(t, range(0x100), p.mubuf, (ALL, ()), bmark)
+    tables["MTBUF"] = learn(t, range(0x10), p.mtbuf, (ALL,), bmark)
+    if "MIMG" in t.encoding:
+        tables["MIMG"] = learn(t, range(0x100), p.mimg, (ALL + ("ssamp",), ALL),
+                               {("v", DST): "vdata", ("v", SRC0): "vaddr",
+                                ("s", SRC2): "srsrc", ("s", 52): "ssamp"})
+    if "VINTRP" in t.encoding:
+        tables["VINTRP"] = learn(t, range(4), p.vintrp, (ALL,),
+                                 {("v", DST): "vdst", ("v", SRC0): "vsrc"})
+    if "EXP" in t.encoding:
+        tables["EXP"] = learn(t, range(1), p.export, (ALL,),
+                              {("v", SRC0): "vsrc0", ("v", SRC1): "vsrc1",
+                               ("v", SRC2): "vsrc2", ("v", SDST): "vsrc3"})
     return tables
 
 
-def forms(tables):
+def forms(t, p, tables):
     """Which VOP1/VOP2/VOPC opcodes have DPP16, DPP8 and SDWA forms, and which modifiers
     each form prints ('dpp_neg'/'sdwa_neg': sources with neg/abs, 'sdwa_sext': sources with
     sext, 'sdwa_clamp', 'sdwa_omod')."""
     result, mods = {}, {}
-    for family, build in (("VOP1", vop1), ("VOP2", vop2), ("VOPC", vopc)):
+    for family, build in (("VOP1", p.vop1), ("VOP2", p.vop2), ("VOPC", p.vopc)):
         ops = sorted(tables[family])
         found = {op: [] for op in ops}
         sdwa = SRC0 | 6 << 16 | (6 << 8 if family != "VOPC" else 0) | \
@@ -373,7 +405,7 @@ def forms(tables):
                 variant = tables[family][op]["variant"]
                 ext = extra if "src0" in variant else extra & ~0xFF
                 return build(op, variant, src0=src0) + [ext | more]
-            dis = disassemble([probe(op) for op in ops])
+            dis = disassemble(t, [probe(op) for op in ops])
             for i, op in enumerate(ops):
                 if i in dis and dis[i][1] == 8:
                     found[op].append(form)
@@ -385,7 +417,7 @@ def forms(tables):
                      "clamp:": 13, "omod:": 14})
             for what, bit in bits.items():
                 kind, _, field = what.partition(":")
-                dis = disassemble([probe(op, 1 << bit) for op in ops])
+                dis = disassemble(t, [probe(op, 1 << bit) for op in ops])
                 for i, op in enumerate(ops):
                     if i not in dis or form not in found[op]:
                         continue
@@ -408,26 +440,27 @@ def forms(tables):
     return result, mods
 
 
-def halves(tables):
+def halves(t, p, tables):
     fields = {"VOP1": ["src0"], "VOP2": ["src0"], "VOPC": ["src0"], "SOP2": ["src0"],
               "VOP3": ["src0", "src1", "src2"], "VOP3B": ["src0", "src1", "src2"],
               "VOP3P": ["src0", "src1", "src2"]}
-    builds = {"VOP1": vop1, "VOP2": vop2, "VOPC": vopc, "SOP2": sop2, "VOP3": vop3,
-              "VOP3B": vop3, "VOP3P": vop3p}
-    return {fam: half_sources(builds[fam], tables[fam], f) for fam, f in fields.items()}
+    builds = {"VOP1": p.vop1, "VOP2": p.vop2, "VOPC": p.vopc, "SOP2": p.sop2, "VOP3": p.vop3,
+              "VOP3B": p.vop3, "VOP3P": p.vop3p}
+    return {fam: half_sources(t, builds[fam], tables[fam], f) for fam, f in fields.items()}
 
 
-def vgpr_only(tables):
+def vgpr_only(t, p, tables):
     """Source fields that always name a VGPR (v_swap_b32's src0): an SGPR code in them still
     prints as a VGPR."""
     result = {}
-    for family, build in (("VOP1", vop1), ("VOP3", vop3), ("VOP3B", vop3), ("VOP3P", vop3p)):
+    for family, build in (("VOP1", p.vop1), ("VOP3", p.vop3), ("VOP3B", p.vop3),
+                          ("VOP3P", p.vop3p)):
         ops = sorted(tables[family])
         probes = []
         for op in ops:
             variant = tables[family][op]["variant"]
             probes.append(build(op, tuple(variant) + ("sgpr",)))
-        dis = disassemble(probes)
+        dis = disassemble(t, probes)
         found = {}
         for i, op in enumerate(ops):
             if i not in dis:
@@ -443,14 +476,14 @@ def vgpr_only(tables):
     return result
 
 
-def _probe_all(family, build, tables, ops, tweak):
+def _probe_all(t, family, build, tables, ops, tweak):
     """Disassemble every opcode with tweak(words, present_sources_mask) applied."""
     probes = []
     for op in ops:
         variant = tables[family][op]["variant"]
         present = sum(1 << i for i in range(3) if f"src{i}" in variant)
         probes.append(tweak(build(op, variant), present))
-    return disassemble(probes)
+    return disassemble(t, probes)
 
 
 def _negated(operands):
@@ -463,17 +496,17 @@ def _negated(operands):
     return out
 
 
-def modifiers(tables):
+def modifiers(t, p, tables):
     """Which modifiers each VOP3/VOP3B/VOP3P opcode has, probing one modifier bit at a time
     (llvm rejects a modifier an opcode lacks) and keeping what llvm prints: 'neg' (sources
     that take neg/abs), 'op_sel' (for each printed op_sel entry, its bit in the field),
     'clamp', 'omod', and VOP3P's 'op_sel_hi', 'neg_lo', 'neg_hi'."""
     result = {}
-    for family, build in (("VOP3", vop3), ("VOP3B", vop3), ("VOP3P", vop3p)):
+    for family, build in (("VOP3", p.vop3), ("VOP3B", p.vop3), ("VOP3P", p.vop3p)):
         ops = sorted(tables[family])
         found = {op: {} for op in ops}
         for i in range(3):
-            dis = _probe_all(family, build, tables, ops,
+            dis = _probe_all(t, family, build, tables, ops,
                              lambda w, p, i=i: [w[0], w[1] | (p & 1 << i) << 29])
             for k, op in enumerate(ops):
                 if k in dis:
@@ -488,7 +521,7 @@ def modifiers(tables):
                         found[op]["neg_lo"] = 1
         bits = {op: [] for op in ops}
         for bit in range(4 if family == "VOP3" else 3):
-            dis = _probe_all(family, build, tables, ops,
+            dis = _probe_all(t, family, build, tables, ops,
                              lambda w, p, b=bit: [w[0] | 1 << (11 + b), w[1]])
             for k, op in enumerate(ops):
                 m = re.search(r" op_sel:\[([\d,]+)\]", dis[k][0]) if k in dis else None
@@ -506,7 +539,7 @@ def modifiers(tables):
         else:
             simple += [("omod", lambda w, p: [w[0], w[1] | 1 << 27], "mul:2")]
         for what, tweak, word in simple:
-            dis = _probe_all(family, build, tables, ops, tweak)
+            dis = _probe_all(t, family, build, tables, ops, tweak)
             for k, op in enumerate(ops):
                 if k in dis and word in dis[k][0]:
                     found[op][what] = 1
@@ -514,12 +547,12 @@ def modifiers(tables):
     return result
 
 
-def integer_halves(tables, half):
+def integer_halves(t, p, tables, half):
     """16-bit integer sources: llvm prints an inline 1.0 in them as 0x3c00 (also in the
     packed VOP3P ops, whose literals are never truncated)."""
     result = {}
-    builds = {"VOP1": vop1, "VOP2": vop2, "VOPC": vopc, "VOP3": vop3, "VOP3B": vop3,
-              "VOP3P": vop3p}
+    builds = {"VOP1": p.vop1, "VOP2": p.vop2, "VOPC": p.vopc, "VOP3": p.vop3, "VOP3B": p.vop3,
+              "VOP3P": p.vop3p}
     for family, build in builds.items():
         ops = sorted(tables[family])
         found = {}
@@ -530,7 +563,7 @@ def integer_halves(tables, half):
                 probes.append([words[0] & ~0x1FF | 242] if len(words) == 1 else
                               [words[0], words[1] & ~(0x1FF << (9 * int(field[3])))
                                | 242 << (9 * int(field[3]))])
-            dis = disassemble(probes)
+            dis = disassemble(t, probes)
             for i, op in enumerate(ops):
                 if i in dis and "0x3c00" in dis[i][0]:
                     found.setdefault(op, []).append(field)
@@ -541,12 +574,12 @@ def integer_halves(tables, half):
 SOPP_PROBES = (0x12, 0x8000, 0)
 
 
-def sopp_styles(table):
+def sopp_styles(t, p, table):
     """How each SOPP/SOPK prints its 16-bit immediate: 'dec' (branch offsets and the like),
     'imm' (decimal up to 64, else hex), 'hex', or a named syntax."""
     styles = {}
     ops = sorted(table)
-    results = [disassemble([sopp(op, imm=v) for op in ops]) for v in SOPP_PROBES]
+    results = [disassemble(t, [p.sopp(op, imm=v) for op in ops]) for v in SOPP_PROBES]
     for i, op in enumerate(ops):
         if i not in results[0]:
             styles[op] = "none"
@@ -575,24 +608,28 @@ def sopk_style(ops):
     return "hex" if any(t == "=0x12" for t in texts) else "dec"
 
 
-def named_values():
+def _opcode(table, name):
+    return next(op for op, e in table.items() if e["name"] == name)
+
+
+def named_values(t, p, tables):
     """hwreg ids and sendmsg encodings llvm names."""
     hwreg = {}
-    dis = disassemble([[0xB << 28 | 0x12 << 23 | DST << 16 | 31 << 11 | i] for i in range(64)])
+    getreg = _opcode(tables["SOPK"], "s_getreg_b32")
+    dis = disassemble(t, [p.getreg(getreg, i) for i in range(64)])
     for i in range(64):
         m = re.search(r"hwreg\(([A-Z_0-9]+)\)", dis[i][0])
         if m:
             hwreg[i] = m.group(1)
     sendmsg = {}
     values = list(range(0x400))
-    dis = disassemble([sopp(0x10, imm=v) for v in values])
+    dis = disassemble(t, [p.sopp(_opcode(tables["SOPP"], "s_sendmsg"), imm=v) for v in values])
     for i, v in enumerate(values):
         text = dis[i][0].partition(" ")[2] if i in dis else ""
         if text.startswith("sendmsg(MSG_"):      # named messages; numeric ones are computed
             sendmsg[v] = text
     formats = {}
-    dis = disassemble([[0x3A << 26 | f << 19 | 1 << 12, SDST << 24 | (SRC2 // 4) << 16 |
-                        DST << 8 | SRC0] for f in range(128)])
+    dis = disassemble(t, [p.mtbuf(0, ALL, format=f) for f in range(128)])
     for f in range(128):
         m = re.search(r"format:(\[[A-Z_0-9,]+\]|\d+)", dis[f][0]) if f in dis else None
         if m:
@@ -600,17 +637,34 @@ def named_values():
     return hwreg, sendmsg, formats
 
 
-def main():
-    out = sys.argv[1] if len(sys.argv) > 1 else OUTPUT
-    tables = build_tables()
-    dpp, ext_mods = forms(tables)
-    half = halves(tables)
-    styles = sopp_styles(tables["SOPP"])
+HEADER = '''"""{target} opcode tables. GENERATED by ci/gen/isa_tables.py from llvm-mc-15 and
+llvm-objdump-15: do not edit by hand.
+
+TABLES[family][opcode] = {{"name": base mnemonic, "suffix": the encoding suffix llvm
+prints ("e32", "e64" or ""), "ops": printed operands in order as (field, register
+file "v"/"s" as probed, wave32 width, wave64 width) where field is an encoding field ("vdst", "src0", "sdst",
+"addr", ...) or "=text" for a fixed register llvm prints ("=vcc_lo|vcc": wave32|
+wave64 spelling), "size": bytes of the probe, "forms": DPP/SDWA forms VOP1/2/C
+allow, "half": sources that take 16-bit literals, "half_int": those of them that are
+integers, "mods": the VOP3 modifiers llvm prints for the opcode, "vgpr_only": sources that always
+name a VGPR, "imm": how SOPP/SOPK print their
+immediate}}.
+"""
+'''
+
+
+def generate(name, out):
+    t = TARGETS[name]
+    p = Probes(t)
+    tables = build_tables(t, p)
+    dpp, ext_mods = forms(t, p, tables)
+    half = halves(t, p, tables)
+    styles = sopp_styles(t, p, tables["SOPP"])
     kstyles = {op: sopk_style(e["ops"]) for op, e in tables["SOPK"].items()}
-    hwreg, sendmsg, formats = named_values()
-    vonly = vgpr_only(tables)
-    mods = modifiers(tables)
-    ihalf = integer_halves(tables, half)
+    hwreg, sendmsg, formats = named_values(t, p, tables)
+    vonly = vgpr_only(t, p, tables)
+    mods = modifiers(t, p, tables)
+    ihalf = integer_halves(t, p, tables, half)
     entries = {}
     for family, table in tables.items():
         rows = {}
@@ -636,17 +690,7 @@ def main():
             rows[op] = row
         entries[family] = rows
     with open(out, "w") as f:
-        f.write('"""gfx1030 opcode tables. GENERATED by ci/gen/isa_tables.py from llvm-mc-15 and\n'
-                'llvm-objdump-15: do not edit by hand.\n\n'
-                'TABLES[family][opcode] = {"name": base mnemonic, "suffix": the encoding suffix llvm\n'
-                'prints ("e32", "e64" or ""), "ops": printed operands in order as (field, register\n'
-                'file "v"/"s" as probed, wave32 width, wave64 width) where field is an encoding field ("vdst", "src0", "sdst",\n'
-                '"addr", ...) or "=text" for a fixed register llvm prints ("=vcc_lo|vcc": wave32|\n'
-                'wave64 spelling), "size": bytes of the probe, "forms": DPP/SDWA forms VOP1/2/C\n'
-                'allow, "half": sources that take 16-bit literals, "half_int": those of them that are\n'
-                'integers, "mods": the VOP3 modifiers llvm prints for the opcode, "vgpr_only": sources that always\n'
-                'name a VGPR, "imm": how SOPP/SOPK print their\n'
-                'immediate}.\n"""\n')
+        f.write(HEADER.format(target=name))
         f.write("TABLES = ")
         f.write(pprint.pformat(entries, width=100, sort_dicts=True))
         f.write("\n\nHWREG_NAMES = ")
@@ -656,6 +700,12 @@ def main():
         f.write("\n\nSENDMSG_TEXT = ")
         f.write(pprint.pformat(sendmsg, width=100))
         f.write("\n")
+
+
+def main():
+    names = sys.argv[1:2] or sorted(TARGETS)
+    for name in names:
+        generate(name, sys.argv[2] if len(sys.argv) > 2 else output_path(name))
 
 
 if __name__ == "__main__":
