@@ -26,7 +26,7 @@ from dataclasses import dataclass
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, ROOT)
 
-from core.isa.encodings import GFX10  # noqa: E402
+from core.isa.encodings import GFX9, GFX10, GFX11  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -42,7 +42,9 @@ class Target:
 
 
 TARGETS = {
+    "gfx90a": Target("gfx90a", GFX9, (64,), null=None, flat_saddr=0),
     "gfx1030": Target("gfx1030", GFX10, (32, 64), null=125, flat_saddr=125),
+    "gfx1100": Target("gfx1100", GFX11, (32, 64), null=124, flat_saddr=124),
 }
 
 
@@ -121,7 +123,7 @@ def split_operands(text):
     return mnemonic, ops, tail
 
 
-REG = re.compile(r"^(v|s|ttmp)(?:(\d+)|\[(\d+):(\d+)\])$")
+REG = re.compile(r"^(v|s|a|ttmp)(?:(\d+)|\[(\d+):(\d+)\])$")
 
 
 def parse_reg(token):
@@ -326,8 +328,15 @@ class Probes:
 
 
 ALL = ("dst", "src0", "src1", "src2", "sdst")
-VOP_MARKERS = {("v", DST): "vdst", ("s", DST): "vdst", ("v", SRC0): "src0",
-               ("v", SRC1): "src1", ("v", SRC2): "src2", ("s", SDST): "sdst",
+
+
+def _markers(fields, files=("v", "a")):
+    """Marker register -> field, for each register file a field may print in (AGPRs: gfx90a)."""
+    return {(file, number): name for number, name in fields.items() for file in files}
+
+
+VOP_MARKERS = {**_markers({DST: "vdst", SRC0: "src0", SRC1: "src1", SRC2: "src2"}),
+               ("s", DST): "vdst", ("s", SDST): "sdst",
                ("s", SRC0): "src0", ("s", SRC1): "src1", ("s", SRC2): "src2"}
 VOP3_VARIANTS = (ALL, ("dst", "src0", "src1", "sdst"), ("dst", "src0", "sdst"),
                  # v_interp_*_e64: src0 holds an attribute (attr20.x), not a register
@@ -336,50 +345,56 @@ VOP3_VARIANTS = (ALL, ("dst", "src0", "src1", "sdst"), ("dst", "src0", "sdst"),
                  ("sgpr",) + ALL, ("sgpr", "dst", "src0", "src1"), ("sgpr", "dst", "src0"))
 
 
+def opcodes(t, family, count):
+    """range(count), cut to the opcodes the family's op field can hold in this generation."""
+    width = sum(w for _, w in t.encoding[family].fields["op"])
+    return range(min(count, 1 << width))
+
+
 def build_tables(t, p):
     tables = {}
     smark = {("s", DST): "sdst", ("s", SRC0): "src0", ("s", SRC1): "src1"}
     sop_variants = (ALL, ("dst",), ("src0",), ("src0", "src1"), ())
-    tables["SOP2"] = learn(t, range(0x60), p.sop2, sop_variants, smark)
-    tables["SOPK"] = learn(t, range(0x1C), p.sopk, (ALL, ()), smark)
-    tables["SOP1"] = learn(t, range(0x100), p.sop1, sop_variants, smark)
-    tables["SOPC"] = learn(t, range(0x80), p.sopc, sop_variants, smark)
-    tables["SOPP"] = learn(t, range(0x80), p.sopp, ((), ("zero",)), smark)
-    tables["SMEM"] = learn(t, range(0x100), p.smem, (ALL, ("dst",), ()),
+    tables["SOP2"] = learn(t, opcodes(t, "SOP2", 0x60), p.sop2, sop_variants, smark)
+    tables["SOPK"] = learn(t, opcodes(t, "SOPK", 0x1C), p.sopk, (ALL, ()), smark)
+    tables["SOP1"] = learn(t, opcodes(t, "SOP1", 0x100), p.sop1, sop_variants, smark)
+    tables["SOPC"] = learn(t, opcodes(t, "SOPC", 0x80), p.sopc, sop_variants, smark)
+    tables["SOPP"] = learn(t, opcodes(t, "SOPP", 0x80), p.sopp, ((), ("zero",)), smark)
+    tables["SMEM"] = learn(t, opcodes(t, "SMEM", 0x100), p.smem, (ALL, ("dst",), ()),
                            {("s", DST): "sdata", ("s", SRC0): "sbase"})
     vop1_variants = (ALL, ("dst",), ())
-    tables["VOP1"] = learn(t, range(0x100), p.vop1, vop1_variants, VOP_MARKERS)
-    tables["VOP2"] = learn(t, range(0x3E), p.vop2, (ALL,), VOP_MARKERS)
-    tables["VOPC"] = learn(t, range(0x100), p.vopc, (ALL,), VOP_MARKERS)
+    tables["VOP1"] = learn(t, opcodes(t, "VOP1", 0x100), p.vop1, vop1_variants, VOP_MARKERS)
+    tables["VOP2"] = learn(t, opcodes(t, "VOP2", 0x3E), p.vop2, (ALL,), VOP_MARKERS)
+    tables["VOPC"] = learn(t, opcodes(t, "VOPC", 0x100), p.vopc, (ALL,), VOP_MARKERS)
     vop3a = tuple(tuple(f for f in v if f != "sdst") for v in VOP3_VARIANTS)
-    vop3b = learn(t, range(0x400), p.vop3, VOP3_VARIANTS, VOP_MARKERS)
+    vop3b = learn(t, opcodes(t, "VOP3", 0x400), p.vop3, VOP3_VARIANTS, VOP_MARKERS)
     tables["VOP3B"] = {op: e for op, e in vop3b.items()
                        if any(f == "sdst" for f, *_ in e["ops"])}
-    tables["VOP3"] = {op: e for op, e in learn(t, range(0x400), p.vop3, vop3a, VOP_MARKERS).items()
-                      if op not in tables["VOP3B"]}
-    tables["VOP3P"] = learn(t, range(0x80), p.vop3p, VOP3_VARIANTS[:3], VOP_MARKERS)
+    vop3 = learn(t, opcodes(t, "VOP3", 0x400), p.vop3, vop3a, VOP_MARKERS)
+    tables["VOP3"] = {op: e for op, e in vop3.items() if op not in tables["VOP3B"]}
+    tables["VOP3P"] = learn(t, opcodes(t, "VOP3P", 0x80), p.vop3p, VOP3_VARIANTS[:3],
+                            VOP_MARKERS)
     ds_variants = [tuple(f for f, keep in zip(("dst", "data0", "data1"), bits) if keep)
                    for bits in ((1, 1, 1), (1, 1, 0), (1, 0, 0), (0, 1, 1), (0, 1, 0),
                                 (0, 0, 0), (1, 0, 1))]
-    tables["DS"] = learn(t, range(0x100), p.ds, ds_variants,
-                         {("v", DST): "vdst", ("v", SRC0): "addr", ("v", SRC1): "data0",
-                          ("v", SRC2): "data1"})
-    fmark = {("v", DST): "vdst", ("v", SRC0): "addr", ("v", SRC1): "data",
-             ("s", SRC2): "saddr"}
+    tables["DS"] = learn(t, opcodes(t, "DS", 0x100), p.ds, ds_variants,
+                         _markers({DST: "vdst", SRC0: "addr", SRC1: "data0", SRC2: "data1"}))
+    fmark = {**_markers({DST: "vdst", SRC0: "addr", SRC1: "data"}), ("s", SRC2): "saddr"}
     flat_variants = (("dst", "data"), ("dst",), ("data",), ("dst", "data", "glc"))
-    tables["FLAT"] = learn(t, range(0x80), p.flat(0, t.flat_saddr), flat_variants, fmark)
-    tables["SCRATCH"] = learn(t, range(0x80), p.flat(1, SRC2), flat_variants, fmark)
-    tables["GLOBAL"] = learn(t, range(0x80), p.flat(2, SRC2), flat_variants, fmark)
-    bmark = {("v", DST): "vdata", ("v", SRC0): "vaddr", ("s", SRC2): "srsrc",
+    flat_ops = opcodes(t, "FLAT", 0x80)
+    tables["FLAT"] = learn(t, flat_ops, p.flat(0, t.flat_saddr), flat_variants, fmark)
+    tables["SCRATCH"] = learn(t, flat_ops, p.flat(1, SRC2), flat_variants, fmark)
+    tables["GLOBAL"] = learn(t, flat_ops, p.flat(2, SRC2), flat_variants, fmark)
+    bmark = {**_markers({DST: "vdata", SRC0: "vaddr"}), ("s", SRC2): "srsrc",
              ("s", SDST): "soffset"}
-    tables["MUBUF"] = learn(t, range(0x100), p.mubuf, (ALL, ()), bmark)
-    tables["MTBUF"] = learn(t, range(0x10), p.mtbuf, (ALL,), bmark)
+    tables["MUBUF"] = learn(t, opcodes(t, "MUBUF", 0x100), p.mubuf, (ALL, ()), bmark)
+    tables["MTBUF"] = learn(t, opcodes(t, "MTBUF", 0x10), p.mtbuf, (ALL,), bmark)
     if "MIMG" in t.encoding:
-        tables["MIMG"] = learn(t, range(0x100), p.mimg, (ALL + ("ssamp",), ALL),
+        tables["MIMG"] = learn(t, opcodes(t, "MIMG", 0x100), p.mimg, (ALL + ("ssamp",), ALL),
                                {("v", DST): "vdata", ("v", SRC0): "vaddr",
                                 ("s", SRC2): "srsrc", ("s", 52): "ssamp"})
     if "VINTRP" in t.encoding:
-        tables["VINTRP"] = learn(t, range(4), p.vintrp, (ALL,),
+        tables["VINTRP"] = learn(t, opcodes(t, "VINTRP", 4), p.vintrp, (ALL,),
                                  {("v", DST): "vdst", ("v", SRC0): "vsrc"})
     if "EXP" in t.encoding:
         tables["EXP"] = learn(t, range(1), p.export, (ALL,),
@@ -538,12 +553,75 @@ def modifiers(t, p, tables):
                         "op_sel_hi")]
         else:
             simple += [("omod", lambda w, p: [w[0], w[1] | 1 << 27], "mul:2")]
+        if family == "VOP3P" and t.encoding["VOP3P"].has("cbsz"):
+            # MFMA reads the neg_hi bits as cbsz (and op_sel as abid, neg as blgp).
+            simple.append(("mai", lambda w, p: [w[0] | 1 << 8, w[1]], "cbsz:"))
         for what, tweak, word in simple:
             dis = _probe_all(t, family, build, tables, ops, tweak)
             for k, op in enumerate(ops):
                 if k in dis and word in dis[k][0]:
                     found[op][what] = 1
         result[family] = {op: info for op, info in found.items() if info}
+    return result
+
+
+def register_files(t, p, tables):
+    """gfx90a's accumulation registers: which printed operands turn from VGPRs into AGPRs
+    when an `acc` bit of the encoding is set. Returns {family: {op: (ops, acc)}}: the
+    operand signature with every such bit clear, and {bit: fields it switches} where a bit
+    is a format field name, with '.i' for bit i of a multi-bit field ('acc.0')."""
+    builds = {"VOP3P": p.vop3p, "DS": p.ds, "FLAT": p.flat(0, t.flat_saddr),
+              "GLOBAL": p.flat(2, SRC2), "SCRATCH": p.flat(1, SRC2), "MUBUF": p.mubuf,
+              "MTBUF": p.mtbuf}
+    markers = {"VOP3P": VOP_MARKERS,
+               "DS": _markers({DST: "vdst", SRC0: "addr", SRC1: "data0", SRC2: "data1"}),
+               "MUBUF": {**_markers({DST: "vdata", SRC0: "vaddr"}), ("s", SRC2): "srsrc",
+                         ("s", SDST): "soffset"}}
+    markers["MTBUF"] = markers["MUBUF"]
+    for family in ("FLAT", "GLOBAL", "SCRATCH"):
+        markers[family] = {**_markers({DST: "vdst", SRC0: "addr", SRC1: "data"}),
+                           ("s", SRC2): "saddr"}
+    result = {}
+    for family, build in builds.items():
+        fmt = t.encoding["FLAT" if family in ("GLOBAL", "SCRATCH") else family]
+        bits = [(name, i) for name in ("acc_cd", "acc") if fmt.has(name)
+                for i in range(sum(w for _, w in fmt.fields[name]))]
+        if not bits:
+            continue
+        ops = sorted(tables[family])
+
+        def probe(op, keep):
+            words = build(op, tables[family][op]["variant"])
+            bits64 = words[0] | (words[1] << 32)
+            for name, i in bits:
+                low = fmt.fields[name][0][0] + i
+                bits64 = bits64 | 1 << low if (name, i) == keep else bits64 & ~(1 << low)
+            return [bits64 & 0xFFFFFFFF, bits64 >> 32] + words[2:]
+
+        def files(dis, k):
+            sig = signature(split_operands(dis[k][0])[1], markers[family])
+            return {f: file for f, file, _ in sig if file}, sig
+
+        base = disassemble(t, [probe(op, None) for op in ops])
+        flipped = {bit: disassemble(t, [probe(op, bit) for op in ops]) for bit in bits}
+        found = {}
+        for k, op in enumerate(ops):
+            if k not in base:
+                continue
+            clear, sig = files(base, k)
+            acc = {}
+            for (name, i), dis in flipped.items():
+                if k not in dis:
+                    continue
+                switched = tuple(f for f, file in files(dis, k)[0].items()
+                                 if file == "a" and clear.get(f) == "v")
+                if switched:
+                    acc[name if len(bits) == 1 or name == "acc_cd" else f"{name}.{i}"] = switched
+            old = tables[family][op]["ops"]
+            ops_clear = tuple((f, file, w, w) for f, file, w in sig)
+            if acc or ops_clear != old:
+                found[op] = (ops_clear if len(ops_clear) == len(old) else old, acc)
+        result[family] = found
     return result
 
 
@@ -569,6 +647,107 @@ def integer_halves(t, p, tables, half):
                     found.setdefault(op, []).append(field)
         result[family] = found
     return result
+
+
+# VOPD's second half has its own markers (its vdst is odd: the low bit is vdstx's inverted).
+DST_Y, SRC0_Y, SRC1_Y = 45, 60, 70
+
+
+def vopd_halves(t):
+    """gfx11 dual issue: every (opx, opy) pair is probed once; each half's name and printed
+    operands come from the pairs llvm accepts. Returns ({opx: entry}, {opy: entry})."""
+    fmt = t.encoding["VOPD"]
+    xs, ys = range(1 << fmt.fields["opx"][0][1]), range(1 << fmt.fields["opy"][0][1])
+    pairs = [(x, y) for x in xs for y in ys]
+    probes = [fmt.encode(opx=x, opy=y, src0x=V + SRC0, src1x=SRC1, vdstx=DST, src0y=V + SRC0_Y,
+                         src1y=SRC1_Y, vdsty=DST_Y >> 1) + [S_NOP] for x, y in pairs]
+    halves = {}
+    for wave in t.waves:
+        dis = disassemble(t, probes, f"+wavefrontsize{wave}")
+        for i, (x, y) in enumerate(pairs):
+            if i not in dis:
+                continue
+            for which, op, text, marks in (
+                    ("X", x, dis[i][0].split(" :: ")[0], {DST: "vdst", SRC0: "src0", SRC1: "src1"}),
+                    ("Y", y, dis[i][0].split(" :: ")[1],
+                     {DST_Y: "vdst", SRC0_Y: "src0", SRC1_Y: "src1"})):
+                name, operands, _ = split_operands(text)
+                sig = signature(operands, _markers(marks, ("v",)))
+                halves.setdefault((which, op), {})[wave] = (name, sig)
+    tables = ({}, {})
+    for (which, op), by_wave in sorted(halves.items()):
+        name, sig32 = by_wave[min(by_wave)]
+        sig64 = by_wave[max(by_wave)][1]
+        tables[which == "Y"][op] = {"name": name, "ops": merge_waves(sig32, sig64)}
+    return tables
+
+
+def vop3_dpp_forms(t, p, tables):
+    """gfx11: which VOP3/VOP3B/VOP3P opcodes take a DPP16 or DPP8 dword (src0 = 250 / 233,
+    the DPP dword after the two VOP3 dwords)."""
+    result = {}
+    for family, build in (("VOP3", p.vop3), ("VOP3B", p.vop3), ("VOP3P", p.vop3p)):
+        ops = sorted(tables[family])
+        found = {op: [] for op in ops}
+        for form, src0, extra in (("dpp", 250, 0xE4 << 8 | 0xFF << 24 | SRC0),
+                                  ("dpp8", 233, SRC0 | 0x00FAC688 << 8)):
+            probes = []
+            for op in ops:
+                words = build(op, tables[family][op]["variant"])
+                probes.append([words[0], words[1] & ~0x1FF | src0, extra])
+            dis = disassemble(t, probes)
+            for i, op in enumerate(ops):
+                if i in dis and dis[i][1] == 12:
+                    found[op].append(form)
+        result[family] = {op: tuple(forms) for op, forms in found.items() if forms}
+    return result
+
+
+ALIAS_BASE = "gfx1030"
+_LEARNED = {}
+
+
+def learned(name):
+    """The learned tables of a target (once per run), with the Probes that built them."""
+    if name not in _LEARNED:
+        t = TARGETS[name]
+        p = Probes(t)
+        _LEARNED[name] = (t, p, build_tables(t, p))
+    return _LEARNED[name]
+
+
+def aliases(t, tables):
+    """{mnemonic on t: gfx1030 mnemonic} where llvm-mc for t reads a gfx1030 instruction's
+    text as an instruction of another name (gfx11's renames: ds_read_b32 -> ds_load_b32,
+    global_load_dword -> global_load_b32, s_andn2_b32 -> s_and_not1_b32 ...). Both names
+    mean the same operation on the same operands: llvm declares them as mnemonic aliases."""
+    base_t, base_p, base_tables = learned(ALIAS_BASE)
+    builds = {"SOP2": base_p.sop2, "SOPK": base_p.sopk, "SOP1": base_p.sop1,
+              "SOPC": base_p.sopc, "SOPP": base_p.sopp, "SMEM": base_p.smem,
+              "VOP1": base_p.vop1, "VOP2": base_p.vop2, "VOPC": base_p.vopc,
+              "VOP3": base_p.vop3, "VOP3B": base_p.vop3, "VOP3P": base_p.vop3p,
+              "DS": base_p.ds, "FLAT": base_p.flat(0, base_t.flat_saddr),
+              "SCRATCH": base_p.flat(1, SRC2), "GLOBAL": base_p.flat(2, SRC2),
+              "MUBUF": base_p.mubuf, "MTBUF": base_p.mtbuf}
+    entries = [(family, op) for family in builds for op in sorted(base_tables[family])]
+    dis = disassemble(base_t, [builds[f](op, base_tables[f][op]["variant"]) for f, op in entries])
+    texts = [dis[i][0] for i in range(len(entries)) if i in dis]
+    done = subprocess.run(["llvm-mc-15", "-arch=amdgcn", f"-mcpu={t.mcpu}"],
+                          input="\n".join(texts) + "\n", capture_output=True, text=True)
+    refused = {int(n) - 1 for n in re.findall(r"<stdin>:(\d+):\d+: error", done.stderr)}
+    printed = iter(line.strip() for line in done.stdout.splitlines()
+                   if line.strip() and not line.strip().startswith("."))
+    base_names = {e["name"] for table in base_tables.values() for e in table.values()}
+    names = {strip_suffix(e["name"])[0] for table in tables.values() for e in table.values()}
+    result = {}
+    for i, text in enumerate(texts):
+        if i in refused:
+            continue
+        old = strip_suffix(split_operands(text)[0])[0]
+        new = strip_suffix(split_operands(next(printed))[0])[0]
+        if new != old and new in names and new not in {strip_suffix(n)[0] for n in base_names}:
+            result[new] = old
+    return dict(sorted(result.items()))
 
 
 SOPP_PROBES = (0x12, 0x8000, 0)
@@ -649,14 +828,26 @@ allow, "half": sources that take 16-bit literals, "half_int": those of them that
 integers, "mods": the VOP3 modifiers llvm prints for the opcode, "vgpr_only": sources that always
 name a VGPR, "imm": how SOPP/SOPK print their
 immediate}}.
-"""
+{more}"""
 '''
+# Keys only some targets' tables have, documented in theirs.
+ACC_DOC = """
+"acc" (gfx90a): {encoding bit: fields} that name AGPRs instead of VGPRs when the bit is
+set ("acc_cd", "acc.0" of MFMA, "acc" of memory instructions); "mods" "mai": MFMA, which
+prints cbsz/abid/blgp.
+"""
+VOPD_DOC = """
+TABLES["VOPDX"] / ["VOPDY"] (gfx11): the halves of a dual-issue VOPD instruction by their
+opx / opy fields. VOP3 "forms": "dpp"/"dpp8" where gfx11 takes a DPP dword after VOP3's two.
+"""
+ALIAS_DOC = """
+ALIASES: {mnemonic: gfx1030 mnemonic} where llvm reads the gfx1030 text of an instruction as
+this target's instruction of another name (a rename: same operation, same operands).
+"""
 
 
 def generate(name, out):
-    t = TARGETS[name]
-    p = Probes(t)
-    tables = build_tables(t, p)
+    t, p, tables = learned(name)
     dpp, ext_mods = forms(t, p, tables)
     half = halves(t, p, tables)
     styles = sopp_styles(t, p, tables["SOPP"])
@@ -665,14 +856,24 @@ def generate(name, out):
     vonly = vgpr_only(t, p, tables)
     mods = modifiers(t, p, tables)
     ihalf = integer_halves(t, p, tables, half)
+    files = register_files(t, p, tables)
+    dpp3 = vop3_dpp_forms(t, p, tables) if "VOPD" in t.encoding else {}
     entries = {}
     for family, table in tables.items():
+        if not table:                   # a family this target's llvm decodes nothing of
+            continue
         rows = {}
         for op, e in sorted(table.items()):
             base, suffix = strip_suffix(e["name"])
             row = {"name": base, "suffix": suffix, "ops": e["ops"]}
+            if op in files.get(family, {}):
+                row["ops"], acc = files[family][op]
+                if acc:
+                    row["acc"] = acc
             if family in dpp:
                 row["forms"] = tuple(dpp[family][op])
+            if op in dpp3.get(family, {}):
+                row["forms"] = dpp3[family][op]
             if family in half:
                 row["half"] = tuple(sorted(half[family].get(op, ())))
             if op in mods.get(family, {}):
@@ -689,8 +890,13 @@ def generate(name, out):
                 row["imm"] = kstyles[op]
             rows[op] = row
         entries[family] = rows
+    if "VOPD" in t.encoding:
+        entries["VOPDX"], entries["VOPDY"] = vopd_halves(t)
+    alias = aliases(t, tables) if name != ALIAS_BASE else None
     with open(out, "w") as f:
-        f.write(HEADER.format(target=name))
+        more = (ACC_DOC if t.encoding["VOP3P"].has("acc") else "") + \
+            (VOPD_DOC if "VOPD" in t.encoding else "") + (ALIAS_DOC if alias is not None else "")
+        f.write(HEADER.format(target=name, more=more))
         f.write("TABLES = ")
         f.write(pprint.pformat(entries, width=100, sort_dicts=True))
         f.write("\n\nHWREG_NAMES = ")
@@ -700,6 +906,10 @@ def generate(name, out):
         f.write("\n\nSENDMSG_TEXT = ")
         f.write(pprint.pformat(sendmsg, width=100))
         f.write("\n")
+        if alias is not None:
+            f.write("\nALIASES = ")
+            f.write(pprint.pformat(alias, width=100))
+            f.write("\n")
 
 
 def main():

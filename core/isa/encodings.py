@@ -141,9 +141,10 @@ GFX9 = Generation(
     Format("MUBUF", 2, 0xFC000000, 0xE0000000, op=(18, 7), slc=(17, 1), lds=(16, 1),
            glc=(14, 1), idxen=(13, 1), offen=(12, 1), offset=(0, 12), acc=(55, 1),
            **_BUFFER_REGS),
-    Format("MTBUF", 2, 0xFC000000, 0xE8000000, op=(15, 4), dfmt=(19, 4), nfmt=(23, 3),
-           glc=(14, 1), idxen=(13, 1), offen=(12, 1), offset=(0, 12), slc=(54, 1),
-           acc=(55, 1), **_BUFFER_REGS),
+    # format: dfmt in its low four bits, nfmt in the high three.
+    Format("MTBUF", 2, 0xFC000000, 0xE8000000, op=(15, 4), format=(19, 7), glc=(14, 1),
+           idxen=(13, 1), offen=(12, 1), offset=(0, 12), slc=(54, 1), acc=(55, 1),
+           **_BUFFER_REGS),
     Format("VINTRP", 1, 0xFC000000, 0xD4000000, **_VINTRP),
     Format("EXP", 2, 0xFC000000, 0xC4000000, **_EXPORT),
 )
