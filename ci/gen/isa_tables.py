@@ -148,6 +148,10 @@ def signature(ops, markers):
             sig.append(("attr", "", 1))         # v_interp_*: src0 holds attribute and channel
         elif tok in ("0xbf800000", "-1.0"):
             sig.append(("simm32", "", 1))    # v_fmamk/s_setreg_imm32: the probe's next dword
+        elif tok == f"0x{SRC1:x}":
+            sig.append(("gpr_idx", "", 1))      # gfx9 s_set_gpr_idx_on: src1 holds a mode
+        elif tok == f"sendmsg({SRC0}, 0, 0)":
+            sig.append(("msg", "", 1))          # gfx11 s_sendmsg_rtn: src0 holds a message
         else:
             sig.append(("=" + tok, "", 0))
     return sig
@@ -254,8 +258,11 @@ class Probes:
         fmt = self.enc["SMEM"]
         fields = dict(op=op, sdata=DST if "dst" in variant else 0,
                       sbase=SRC0 // 2 if "src0" in variant else 0, offset=0x24)
-        if fmt.has("imm"):              # GFX9: the offset is an immediate, no soffset
-            fields["imm"] = 1
+        if fmt.has("imm"):              # GFX9: the offset is an immediate, no soffset ...
+            if "src0" in variant:
+                fields["imm"] = 1
+            else:                       # ... and s_memtime & co. must leave it zero
+                fields["offset"] = 0
         else:
             fields["soffset"] = self.t.null
         return fmt.encode(**fields)
@@ -464,12 +471,12 @@ def halves(t, p, tables):
     return {fam: half_sources(t, builds[fam], tables[fam], f) for fam, f in fields.items()}
 
 
-def vgpr_only(t, p, tables):
-    """Source fields that always name a VGPR (v_swap_b32's src0): an SGPR code in them still
-    prints as a VGPR."""
+def vgpr_only(t, p, tables, builds=None):
+    """Source fields that always name a VGPR (v_swap_b32's src0) or an AGPR (gfx90a's
+    v_accvgpr_mov_b32): an SGPR code in them still prints as a vector register."""
     result = {}
-    for family, build in (("VOP1", p.vop1), ("VOP3", p.vop3), ("VOP3B", p.vop3),
-                          ("VOP3P", p.vop3p)):
+    for family, build in builds or (("VOP1", p.vop1), ("VOP3", p.vop3), ("VOP3B", p.vop3),
+                                    ("VOP3P", p.vop3p)):
         ops = sorted(tables[family])
         probes = []
         for op in ops:
@@ -481,9 +488,8 @@ def vgpr_only(t, p, tables):
             if i not in dis:
                 continue
             _, operands, _ = split_operands(dis[i][0])
-            fields = [f for f, r, _ in signature(operands, {("v", SRC0): "src0",
-                                                           ("v", SRC1): "src1",
-                                                           ("v", SRC2): "src2"})
+            fields = [f for f, r, _ in signature(operands, _markers({SRC0: "src0", SRC1: "src1",
+                                                                     SRC2: "src2"}))
                       if f.startswith("src")]
             if fields:
                 found[op] = tuple(fields)
@@ -511,18 +517,19 @@ def _negated(operands):
     return out
 
 
-def modifiers(t, p, tables):
+def modifiers(t, p, tables, builds=None):
     """Which modifiers each VOP3/VOP3B/VOP3P opcode has, probing one modifier bit at a time
     (llvm rejects a modifier an opcode lacks) and keeping what llvm prints: 'neg' (sources
-    that take neg/abs), 'op_sel' (for each printed op_sel entry, its bit in the field),
-    'clamp', 'omod', and VOP3P's 'op_sel_hi', 'neg_lo', 'neg_hi'."""
+    that take neg/abs), 'sext' (integer sources showing the neg bit so), 'op_sel' (for each
+    printed op_sel entry, its bit in the field), 'clamp', 'omod', and VOP3P's 'op_sel_hi',
+    'neg_lo', 'neg_hi'. `builds`: (family, build) pairs to probe instead of the e64 forms."""
     result = {}
-    for family, build in (("VOP3", p.vop3), ("VOP3B", p.vop3), ("VOP3P", p.vop3p)):
+    for family, build in builds or (("VOP3", p.vop3), ("VOP3B", p.vop3), ("VOP3P", p.vop3p)):
         ops = sorted(tables[family])
         found = {op: {} for op in ops}
         for i in range(3):
             dis = _probe_all(t, family, build, tables, ops,
-                             lambda w, p, i=i: [w[0], w[1] | (p & 1 << i) << 29])
+                             lambda w, p, i=i: [w[0], w[1] | (p & 1 << i) << 29] + w[2:])
             for k, op in enumerate(ops):
                 if k in dis:
                     text = dis[k][0]
@@ -537,7 +544,7 @@ def modifiers(t, p, tables):
         bits = {op: [] for op in ops}
         for bit in range(4 if family == "VOP3" else 3):
             dis = _probe_all(t, family, build, tables, ops,
-                             lambda w, p, b=bit: [w[0] | 1 << (11 + b), w[1]])
+                             lambda w, p, b=bit: [w[0] | 1 << (11 + b)] + w[1:])
             for k, op in enumerate(ops):
                 m = re.search(r" op_sel:\[([\d,]+)\]", dis[k][0]) if k in dis else None
                 if m:
@@ -545,17 +552,19 @@ def modifiers(t, p, tables):
                     bits[op].append((entries.index("1"), bit, len(entries)))
         for op, seen in bits.items():
             if seen:
-                found[op]["op_sel"] = tuple(b for _, b, _ in sorted(seen))
-        simple = [("clamp", lambda w, p: [w[0] | 1 << 15, w[1]], "clamp")]
+                # Entry i of the printed op_sel: the field bit shown there (None: always 0).
+                at = {index: b for index, b, _ in seen}
+                found[op]["op_sel"] = tuple(at.get(i) for i in range(max(n for *_, n in seen)))
+        simple = [("clamp", lambda w, p: [w[0] | 1 << 15] + w[1:], "clamp")]
         if family == "VOP3P":
-            simple += [("neg_hi", lambda w, p: [w[0] | p << 8, w[1]], "neg_hi"),
-                       ("op_sel_hi", lambda w, p: [w[0] & ~(1 << 14), w[1] & ~(3 << 27)],
+            simple += [("neg_hi", lambda w, p: [w[0] | p << 8] + w[1:], "neg_hi"),
+                       ("op_sel_hi", lambda w, p: [w[0] & ~(1 << 14), w[1] & ~(3 << 27)] + w[2:],
                         "op_sel_hi")]
         else:
-            simple += [("omod", lambda w, p: [w[0], w[1] | 1 << 27], "mul:2")]
+            simple += [("omod", lambda w, p: [w[0], w[1] | 1 << 27] + w[2:], "mul:2")]
         if family == "VOP3P" and t.encoding["VOP3P"].has("cbsz"):
             # MFMA reads the neg_hi bits as cbsz (and op_sel as abid, neg as blgp).
-            simple.append(("mai", lambda w, p: [w[0] | 1 << 8, w[1]], "cbsz:"))
+            simple.append(("mai", lambda w, p: [w[0] | 1 << 8] + w[1:], "cbsz:"))
         for what, tweak, word in simple:
             dis = _probe_all(t, family, build, tables, ops, tweak)
             for k, op in enumerate(ops):
@@ -658,13 +667,14 @@ def vopd_halves(t):
     operands come from the pairs llvm accepts. Returns ({opx: entry}, {opy: entry})."""
     fmt = t.encoding["VOPD"]
     xs, ys = range(1 << fmt.fields["opx"][0][1]), range(1 << fmt.fields["opy"][0][1])
-    pairs = [(x, y) for x in xs for y in ys]
-    probes = [fmt.encode(opx=x, opy=y, src0x=V + SRC0, src1x=SRC1, vdstx=DST, src0y=V + SRC0_Y,
-                         src1y=SRC1_Y, vdsty=DST_Y >> 1) + [S_NOP] for x, y in pairs]
+    # vsrc1 left zero as well, for the halves that have none (v_dual_mov_b32).
+    pairs = [(x, y, sx, sy) for x in xs for y in ys for sx in (SRC1, 0) for sy in (SRC1_Y, 0)]
+    probes = [fmt.encode(opx=x, opy=y, src0x=V + SRC0, src1x=sx, vdstx=DST, src0y=V + SRC0_Y,
+                         src1y=sy, vdsty=DST_Y >> 1) + [S_NOP] for x, y, sx, sy in pairs]
     halves = {}
     for wave in t.waves:
         dis = disassemble(t, probes, f"+wavefrontsize{wave}")
-        for i, (x, y) in enumerate(pairs):
+        for i, (x, y, _, _) in enumerate(pairs):
             if i not in dis:
                 continue
             for which, op, text, marks in (
@@ -673,12 +683,13 @@ def vopd_halves(t):
                      {DST_Y: "vdst", SRC0_Y: "src0", SRC1_Y: "src1"})):
                 name, operands, _ = split_operands(text)
                 sig = signature(operands, _markers(marks, ("v",)))
-                halves.setdefault((which, op), {})[wave] = (name, sig)
+                halves.setdefault((which, op), {}).setdefault(wave, (name, sig))
     tables = ({}, {})
     for (which, op), by_wave in sorted(halves.items()):
         name, sig32 = by_wave[min(by_wave)]
         sig64 = by_wave[max(by_wave)][1]
-        tables[which == "Y"][op] = {"name": name, "ops": merge_waves(sig32, sig64)}
+        base, suffix = strip_suffix(name)
+        tables[which == "Y"][op] = {"name": base, "suffix": suffix, "ops": merge_waves(sig32, sig64)}
     return tables
 
 
@@ -701,6 +712,26 @@ def vop3_dpp_forms(t, p, tables):
                     found[op].append(form)
         result[family] = {op: tuple(forms) for op, forms in found.items() if forms}
     return result
+
+
+def vop3_dpp_modifiers(t, p, tables, dpp3):
+    """The modifiers gfx11's VOP3 DPP16 forms print (llvm shows integer sources' neg bits as
+    sext there, and some op_sel fields in full), as `modifiers` finds them for e64, and
+    'vgpr_only': sources that name a VGPR whatever their code in that form."""
+    def dpp(build):
+        def probe(op, variant, lit=None):
+            words = build(op, variant)
+            return [words[0], words[1] & ~0x1FF | 250, 0xE4 << 8 | 0xFF << 24 | SRC0]
+        return probe
+    subset = {family: {op: e for op, e in tables[family].items()
+                       if "dpp" in dpp3.get(family, {}).get(op, ())}
+              for family in ("VOP3", "VOP3B", "VOP3P")}
+    builds = (("VOP3", dpp(p.vop3)), ("VOP3B", dpp(p.vop3)), ("VOP3P", dpp(p.vop3p)))
+    found = modifiers(t, p, subset, builds)
+    for family, ops in vgpr_only(t, p, subset, builds).items():
+        for op, fields in ops.items():
+            found[family].setdefault(op, {})["vgpr_only"] = fields
+    return found
 
 
 ALIAS_BASE = "gfx1030"
@@ -772,6 +803,8 @@ def sopp_styles(t, p, table):
             styles[op] = "dec" if big[0] == "32768" else "imm"
         elif small[0] == "0x12":
             styles[op] = "hex"
+            if "gpr_idx(" in disassemble(t, [p.sopp(op, imm=3)])[0][0]:
+                styles[op] = "gpr_idx"          # gfx9 s_set_gpr_idx_mode: named up to 15
         else:
             styles[op] = table[op]["name"].removeprefix("s_")
     return styles
@@ -838,7 +871,8 @@ prints cbsz/abid/blgp.
 """
 VOPD_DOC = """
 TABLES["VOPDX"] / ["VOPDY"] (gfx11): the halves of a dual-issue VOPD instruction by their
-opx / opy fields. VOP3 "forms": "dpp"/"dpp8" where gfx11 takes a DPP dword after VOP3's two.
+opx / opy fields. VOP3 "forms": "dpp"/"dpp8" where gfx11 takes a DPP dword after VOP3's two,
+and "mods" "dpp": the modifiers llvm prints in that form.
 """
 ALIAS_DOC = """
 ALIASES: {mnemonic: gfx1030 mnemonic} where llvm reads the gfx1030 text of an instruction as
@@ -858,6 +892,7 @@ def generate(name, out):
     ihalf = integer_halves(t, p, tables, half)
     files = register_files(t, p, tables)
     dpp3 = vop3_dpp_forms(t, p, tables) if "VOPD" in t.encoding else {}
+    dpp3_mods = vop3_dpp_modifiers(t, p, tables, dpp3) if dpp3 else {}
     entries = {}
     for family, table in tables.items():
         if not table:                   # a family this target's llvm decodes nothing of
@@ -880,6 +915,8 @@ def generate(name, out):
                 row["mods"] = mods[family][op]
             if op in ext_mods.get(family, {}):
                 row["mods"] = ext_mods[family][op]
+            if op in dpp3_mods.get(family, {}):
+                row["mods"] = {**row.get("mods", {}), "dpp": dpp3_mods[family][op]}
             if op in ihalf.get(family, {}):
                 row["half_int"] = tuple(ihalf[family][op])
             if op in vonly.get(family, {}):
