@@ -12,8 +12,10 @@ Holds three invariants:
   the engine decodes and runs code exactly as the GPU it was built for would;
 - opcode tables load on first use (each is ~8000 lines of generated data);
 - one mnemonic means one operation on every target: a target's rename of a gfx1030
-  instruction (gfx11's ds_load_b32 for ds_read_b32, from the generated ALIASES) resolves to
-  the gfx1030 name through `semantic_name`, so semantics are written once per operation.
+  instruction resolves to the gfx1030 name through `semantic_name` (gfx11's ds_load_b32 for
+  ds_read_b32 from the generated ALIASES; the renames llvm declares no alias for, such as
+  gfx9's v_add_u32 for v_add_nc_u32, from the target's `renames`), so semantics are
+  written once per operation.
 """
 import importlib
 from dataclasses import dataclass, field
@@ -41,6 +43,8 @@ class IsaTarget:
     # "sgprs" (gfx9: the SGPR pair flat_scratch, operand codes 102:103),
     # "architected" (gfx11: the hardware sets it up to the wave's scratch, no user SGPR).
     flat_scratch: str = "hwreg"
+    packed_workitem_ids: bool = False   # v0 holds x | y << 10 | z << 20 (gfx90a, gfx11)
+    gpr_index_mode: bool = False        # s_set_gpr_idx_on makes VALU VGPRs relative (gfx9)
     # s_waitcnt's counters as (name, [(low bit, width), ...] low part first), llvm's order.
     waitcnt: tuple = field(default=())
     # dpp_ctrl values llvm names beyond the quad_perm/row_shl/shr/ror/mirror ones all share:
@@ -51,6 +55,9 @@ class IsaTarget:
     # s_sendmsg's numeric form sendmsg(id, op, stream): the id's bits (op [6:4] and stream
     # [9:8] exist where the id has 4 bits).
     sendmsg_id_bits: int = 4
+    # {mnemonic: gfx1030 mnemonic of the same operation on the same operands}, for renames
+    # llvm has no mnemonic alias for (its ALIASES hold the others).
+    renames: dict = field(default_factory=dict)
 
     @property
     def encoding(self):
@@ -68,19 +75,41 @@ class IsaTarget:
 
 _GFX10_WAITCNT = (("vmcnt", ((0, 4), (14, 2))), ("expcnt", ((4, 3),)), ("lgkmcnt", ((8, 6),)))
 
+# gfx9 names of gfx10 operations; once AGPRs are the VGPRs after ACCUM_OFFSET (the engine
+# maps them so), moving to, from and between them is a VGPR move.
+_GFX9_RENAMES = {
+    "v_add_u32": "v_add_nc_u32", "v_sub_u32": "v_sub_nc_u32", "v_subrev_u32": "v_subrev_nc_u32",
+    "v_add_i32": "v_add_nc_i32", "v_sub_i32": "v_sub_nc_i32",
+    "v_addc_co_u32": "v_add_co_ci_u32", "v_subb_co_u32": "v_sub_co_ci_u32",
+    "v_subbrev_co_u32": "v_subrev_co_ci_u32",
+    "v_add_u16": "v_add_nc_u16", "v_sub_u16": "v_sub_nc_u16",
+    "v_accvgpr_read_b32": "v_mov_b32", "v_accvgpr_write_b32": "v_mov_b32",
+    "v_accvgpr_mov_b32": "v_mov_b32",
+}
+# gfx11 names of the gfx10 d16 loads and stores of GLOBAL/FLAT/SCRATCH (llvm aliases only
+# the buffer ones).
+_GFX11_RENAMES = {
+    f"{seg}_{new}": f"{seg}_{old}" for seg in ("global", "flat", "scratch") for new, old in (
+        ("load_d16_b16", "load_short_d16"), ("load_d16_hi_b16", "load_short_d16_hi"),
+        ("load_d16_u8", "load_ubyte_d16"), ("load_d16_hi_u8", "load_ubyte_d16_hi"),
+        ("load_d16_i8", "load_sbyte_d16"), ("load_d16_hi_i8", "load_sbyte_d16_hi"),
+        ("store_d16_hi_b8", "store_byte_d16_hi"), ("store_d16_hi_b16", "store_short_d16_hi"))}
+
 GFX90A = IsaTarget(
     "gfx90a", "gfx9", wave_sizes=(64,), vgpr_granule={64: 8}, agprs=True, sgprs=102,
-    vop3_literal=False, flat_scratch="sgprs", dpp_fi=False,
+    vop3_literal=False, flat_scratch="sgprs", dpp_fi=False, packed_workitem_ids=True,
+    gpr_index_mode=True,
     waitcnt=(("vmcnt", ((0, 4), (14, 2))), ("expcnt", ((4, 3),)), ("lgkmcnt", ((8, 4),))),
     dpp_names=(("wave_shl:1", 0x130), ("wave_rol:1", 0x134), ("wave_shr:1", 0x138),
                ("wave_ror:1", 0x13C), ("row_bcast:15", 0x142), ("row_bcast:31", 0x143)),
-    dpp_rows=(("row_newbcast", 0x150),))
+    dpp_rows=(("row_newbcast", 0x150),), renames=_GFX9_RENAMES)
 GFX1030 = IsaTarget(
     "gfx1030", "gfx10", wave_sizes=(32, 64), vgpr_granule={32: 8, 64: 4},
     waitcnt=_GFX10_WAITCNT)
 GFX1100 = IsaTarget(
     "gfx1100", "gfx11", wave_sizes=(32, 64), vgpr_granule={32: 8, 64: 4}, m0_code=125,
-    null_code=124, flat_scratch="architected", sendmsg_id_bits=8,
+    null_code=124, flat_scratch="architected", sendmsg_id_bits=8, renames=_GFX11_RENAMES,
+    packed_workitem_ids=True,
     waitcnt=(("vmcnt", ((10, 6),)), ("expcnt", ((0, 3),)), ("lgkmcnt", ((4, 6),))))
 
 TARGETS = {t.name: t for t in (GFX90A, GFX1030, GFX1100)}
@@ -99,4 +128,5 @@ def get(target):
 
 def semantic_name(mnemonic, target):
     """The gfx1030 mnemonic of the operation `mnemonic` names on `target` (itself if unrenamed)."""
-    return get(target).aliases.get(mnemonic, mnemonic)
+    t = get(target)
+    return t.aliases.get(mnemonic) or t.renames.get(mnemonic, mnemonic)

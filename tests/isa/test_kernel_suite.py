@@ -1,8 +1,9 @@
-"""The kernel suite (tests/kernels/suite.py) on the ISA engine: every kernel at -O0 and -O2,
-wave32 and wave64 builds (v5 code objects where the case asks), each compared with its numpy
-reference; plus checks that each build is what the suite claims it is. What the engine
-cannot run yet is listed below as strict xfails with the reason (ENGINE_GAPS), so a fix
-shows up as a failure until its entry goes.
+"""The kernel suite (tests/kernels/suite.py) on the ISA engine: every kernel built for every
+target (gfx1030, gfx90a, gfx1100) at -O0 and -O2, in the wave sizes suite.variants gives
+each target (v5 code objects where the case asks), each compared with its numpy reference;
+plus checks that each build is what the suite claims it is. What the engine cannot run yet
+is listed below as strict xfails with the reason (ENGINE_GAPS), so a fix shows up as a
+failure until its entry goes.
 """
 import subprocess
 from types import SimpleNamespace
@@ -13,31 +14,34 @@ import pytest
 from elftools.elf.elffile import ELFFile
 
 from tests.support.launch import launch
-from tests.kernels.suite import CASES, variants
+from tests.kernels.suite import CASES, TARGETS, variants
 
 
 def _variants():
-    for case in CASES:
-        for opt, wave, code_object in variants(case):
-            version = f"-v{code_object}" if code_object != 4 else ""
-            yield case, opt, wave, code_object, f"{case.name}{opt}-w{wave}{version}"
+    for target in TARGETS:
+        prefix = "" if target == "gfx1030" else f"{target}-"
+        for case in CASES:
+            for opt, wave, code_object in variants(case, target):
+                version = f"-v{code_object}" if code_object != 4 else ""
+                yield (case, opt, wave, code_object, target,
+                       f"{prefix}{case.name}{opt}-w{wave}{version}")
 
 
-VARIANTS = [pytest.param(c, o, w, v, id=n) for c, o, w, v, n in _variants()]
+VARIANTS = [pytest.param(c, o, w, v, t, id=n) for c, o, w, v, t, n in _variants()]
 
-# Cases the engine does not run correctly yet, and why. Strict: a fix makes the run fail
-# until its entry is removed.
-ENGINE_GAPS: dict[str, str] = {}
+# Cases the engine does not run correctly yet on a target, and why: {(target, case): reason}.
+# Strict: a fix makes the run fail until its entry is removed.
+ENGINE_GAPS: dict[tuple, str] = {}
 
 
-def _marks(case):
-    if case.name in ENGINE_GAPS:
+def _marks(case, target):
+    if (target, case.name) in ENGINE_GAPS:
         return [pytest.mark.xfail(raises=AssertionError, strict=True,
-                                  reason=ENGINE_GAPS[case.name])]
+                                  reason=ENGINE_GAPS[target, case.name])]
     return []
 
 
-RUNS = [pytest.param(c, o, w, v, id=n, marks=_marks(c)) for c, o, w, v, n in _variants()]
+RUNS = [pytest.param(c, o, w, v, t, id=n, marks=_marks(c, t)) for c, o, w, v, t, n in _variants()]
 
 
 def _kernel_metadata(path, name):
@@ -61,10 +65,10 @@ def _kernel_metadata(path, name):
     return set(symbols), None, descriptor
 
 
-@pytest.mark.parametrize("case,opt,wave,code_object", VARIANTS)
-def test_kernel_builds_for_its_variant(case, opt, wave, code_object):
+@pytest.mark.parametrize("case,opt,wave,code_object,target", VARIANTS)
+def test_kernel_builds_for_its_variant(case, opt, wave, code_object, target):
     """clang-15 builds the variant, the kernel descriptor exists and the wave size took effect."""
-    path = case.compile(opt, wave, code_object)
+    path = case.compile(opt, wave, code_object, target)
     symbols, meta, _ = _kernel_metadata(path, case.kernel)
     assert f"{case.kernel}.kd" in symbols
     assert meta is not None, f"no metadata for {case.kernel}"
@@ -128,9 +132,9 @@ def test_reference_rejects_untouched_buffers(case):
                     case.check({key: want}, {key: args[key]})
 
 
-@pytest.mark.parametrize("case,opt,wave,code_object", RUNS)
-def test_kernel_matches_reference(session, case, opt, wave, code_object):
-    path = case.compile(opt, wave, code_object)
+@pytest.mark.parametrize("case,opt,wave,code_object,target", RUNS)
+def test_kernel_matches_reference(session, case, opt, wave, code_object, target):
+    path = case.compile(opt, wave, code_object, target)
     args, expected = case.inputs(wave)
     outputs = launch(session, path, case.kernel, args, case.grid, case.workgroup,
                      group_segment_size=case.group_segment, global_offset=case.global_offset)

@@ -45,13 +45,14 @@ def device_libs(mcpu):
     __oclc_ISA_version (major * 1000 + minor * 100 + stepping), so it is gfx1030's with the
     number changed, assembled by llvm-as-15. clang-15 reads only the last
     --rocm-device-lib-path it is given, so the directory must hold every file."""
-    name = f"oclc_isa_version_{mcpu[3:]}.bc"
+    processor = mcpu.split(":")[0]          # gfx90a:xnack+ builds with gfx90a's bitcode
+    name = f"oclc_isa_version_{processor[3:]}.bc"
     if os.path.exists(os.path.join(BITCODE, name)):
         return BITCODE
-    out = os.path.join(_CACHE, f"device-libs-{mcpu}")
+    out = os.path.join(_CACHE, f"device-libs-{processor}")
     if os.path.exists(os.path.join(out, name)):
         return out
-    major, minor, stepping = int(mcpu[3:-2]), int(mcpu[-2], 16), int(mcpu[-1], 16)
+    major, minor, stepping = int(processor[3:-2]), int(processor[-2], 16), int(processor[-1], 16)
     base = subprocess.run(["llvm-dis-15", os.path.join(BITCODE, "oclc_isa_version_1030.bc"),
                            "-o", "-"], capture_output=True, text=True, check=True).stdout
     text = base.replace("i32 10300", f"i32 {major * 1000 + minor * 100 + stepping}")

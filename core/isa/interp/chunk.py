@@ -1,8 +1,12 @@
 """A chunk of workgroups: their waves' initial state (the launch ABI), LDS and scratch.
 
 Holds three invariants:
-- SGPR and VGPR initial values are exactly what ROCr/CP set up on gfx10 for the enabled
-  descriptor bits (AMDGPUUsage "Initial Kernel Execution State");
+- SGPR and VGPR initial values are exactly what ROCr/CP set up for the enabled descriptor
+  bits on the kernel's target (AMDGPUUsage "Initial Kernel Execution State"): work-item ids
+  in v0, v1, v2, or packed into v0 (gfx90a, gfx11); FLAT_SCRATCH
+  is the wave's scratch base from the start on gfx11 (architected), and the prolog sets it
+  from flat_scratch_init and the wave offset elsewhere (gfx10 through s_setreg, gfx9 in
+  the SGPR pair flat_scratch);
 - scratch is one arena allocation of the dispatch, reused by each chunk: wave i of a chunk
   owns bytes [i * lanes * private_bytes, (i + 1) * lanes * private_bytes) of it, interleaved
   a dword per lane (the private segment buffer V# has swizzling and ADD_TID on, index stride
@@ -58,16 +62,17 @@ class Chunk:
         local = np.minimum(size, np.array(d.grid, np.int64) - wg * size)  # [waves, 3]
         partial = np.flatnonzero((local != size).any(axis=1))
         dims = min(desc.workitem_id_dims, 3, w.vgpr.shape[1])
+        packed = desc.target.packed_workitem_ids
         template_ids, template_active = _items(np.arange(wpg), size[None, :], lanes)
         ngroups = nwaves // wpg
-        for dim in range(dims):
-            w.vgpr[:, dim, :].reshape(ngroups, wpg, lanes)[:] = template_ids[dim]
+        for reg, value in _id_registers(template_ids, dims, packed):
+            w.vgpr[:, reg, :].reshape(ngroups, wpg, lanes)[:] = value
         active = np.empty((nwaves, lanes), np.bool_)
         active.reshape(ngroups, wpg, lanes)[:] = template_active
         if partial.size:
             ids, active[partial] = _items(w.wave_in_group[partial], local[partial], lanes)
-            for dim in range(dims):
-                w.vgpr[partial, dim, :] = ids[dim]
+            for reg, value in _id_registers(ids, dims, packed):
+                w.vgpr[partial, reg, :] = value
         bits = w.pack_mask(active)
         w.sgpr[:, EXEC_LO] = (bits & np.uint64(0xFFFFFFFF)).astype(np.uint32)
         w.sgpr[:, EXEC_LO + 1] = (bits >> np.uint64(32)).astype(np.uint32) if lanes == 64 else 0
@@ -88,7 +93,7 @@ class Chunk:
         if desc.workgroup_info:
             w.sgpr[:, slot] = wpg
             slot += 1
-        if desc.private_segment_wave_offset:
+        if desc.private_segment_wave_offset and desc.target.flat_scratch != "architected":
             w.sgpr[:, slot] = wave_offset.astype(np.uint32)
 
     def _user_sgpr(self, name, wave_offset):
@@ -123,6 +128,14 @@ def _items(wave_in_group, local, lanes):
     lx, ly = local[:, 0:1], local[:, 1:2]
     ids = (flat % lx, (flat // lx) % ly, flat // (lx * ly))
     return [np.where(active, i, 0).astype(np.uint32) for i in ids], active
+
+
+def _id_registers(ids, dims, packed):
+    """(VGPR, value) for the first `dims` work-item ids: v0, v1, v2, or all in v0 as
+    x | y << 10 | z << 20 where the target packs them."""
+    if not packed:
+        return [(dim, ids[dim]) for dim in range(dims)]
+    return [(0, sum(ids[dim] << np.uint32(10 * dim) for dim in range(dims)))]
 
 
 def _split(value):

@@ -5,9 +5,12 @@ Holds three invariants:
 - a handler that changes PCs writes them per wave and returns True, so the scheduler
   regroups; everything else falls through to the next instruction;
 - s_getpc_b64 and return addresses are real device addresses of the code;
-- waits, clauses, prefetch hints and cache invalidations are ordering points with nothing to
-  do here: every memory operation completes before the next instruction issues.
+- waits, clauses, prefetch hints, gfx11's ALU delay hints and cache invalidations are
+  ordering points with nothing to do here: every memory operation completes before the next
+  instruction issues, every VALU result is there for the next one.
 """
+import time
+
 import numpy as np
 
 from core.isa.faults import KernelFault
@@ -26,7 +29,7 @@ HW_REG_SHADER_CYCLES = 29
          "s_setprio", "s_icache_inv", "s_dcache_inv", "s_ttracedata", "s_ttracedata_imm",
          "s_incperflevel", "s_decperflevel", "s_wakeup", "s_version", "s_dcache_wb",
          "s_gl1_inv", "s_wait_idle", "s_setkill", "s_atc_probe", "s_atc_probe_buffer", "v_nop",
-         "v_clrexcp", "v_pipeflush")
+         "v_clrexcp", "v_pipeflush", "s_delay_alu")
 def _no_op(step, inst):
     return None
 
@@ -191,14 +194,17 @@ def _read_hwreg(step, reg):
     if reg == HW_REG_HW_ID1:
         return w.wave_in_group[idx].astype(np.uint64) & np.uint64(0x1F)
     if reg == HW_REG_GPR_ALLOC:
-        vgpr_blocks = w.vgpr.shape[1] // (4 if w.lanes == 64 else 8) - 1
+        vgpr_blocks = w.vgpr.shape[1] // step.dispatch.target.vgpr_granule[w.lanes] - 1
         return np.full(step.n, vgpr_blocks << 8 | 0xF << 24, np.uint64)
     if reg == HW_REG_LDS_ALLOC:
         return np.full(step.n, (step.chunk.lds.shape[1] // 512) << 12, np.uint64)
     if reg == HW_REG_SHADER_CYCLES:
-        # A 20-bit cycle counter: nanoseconds stand in for cycles of a 1 GHz clock, so
-        # kernels that wait on it see it advance.
-        return np.full(step.n, time.monotonic_ns() & 0xFFFFF, np.uint64)
+        # A 20-bit cycle counter (gfx11's clock64): microseconds since the dispatch began
+        # stand in for cycles of a 1 MHz clock, so kernels that wait on it see it advance
+        # (an instruction here takes microseconds) and it wraps only after a second of a
+        # dispatch, where a nanosecond count wrapped every millisecond between two reads.
+        elapsed = (time.monotonic_ns() - step.dispatch.started_ns) // 1000
+        return np.full(step.n, elapsed & 0xFFFFF, np.uint64)
     if reg in (HW_REG_STATUS, HW_REG_TRAPSTS, HW_REG_HW_ID, HW_REG_IB_STS, HW_REG_HW_ID2):
         return np.zeros(step.n, np.uint64)
     raise step.illegal(f"hardware register {reg} is not modelled")
@@ -252,5 +258,9 @@ def _round_mode(step, inst):
 
 @handles("s_sendmsg", "s_sendmsghalt")
 def _sendmsg(step, inst):
+    # gfx11 kernels end by giving their VGPRs back early (MSG_DEALLOC_VGPRS): nothing to do.
+    names = step.dispatch.target.opcodes.SENDMSG_TEXT
+    if names.get(int(inst.mods["simm16"]) & 0x3FF) == "sendmsg(MSG_DEALLOC_VGPRS)":
+        return None
     # MSG_INTERRUPT is how hostcall/printf wake the host; no host side services it here.
     raise step.illegal("s_sendmsg: host calls (printf, hostcall) are not supported")

@@ -1,9 +1,10 @@
 """One kernel dispatch: the grid cut into workgroup-aligned chunks, each run to completion.
 
 Holds three invariants:
-- initial wave state follows ROCr's launch ABI for gfx10: user SGPRs in ROCr order as the
-  descriptor enables them, then workgroup ids / workgroup info / scratch wave offset; work-item
-  ids in v0, v1, v2; EXEC covers exactly the work-items of (possibly partial) workgroups;
+- initial wave state follows ROCr's launch ABI for the kernel's target: user SGPRs in ROCr
+  order as the descriptor enables them, then workgroup ids / workgroup info / scratch wave
+  offset (none with gfx11's architected flat scratch); work-item ids in v0, v1, v2; EXEC
+  covers exactly the work-items of (possibly partial) workgroups;
 - a chunk's state (VGPRs, scratch, LDS) is bounded by CHUNK_STATE_BYTES, so a grid of any size
   runs in bounded memory; scratch is one arena allocation the chunks share, freed when the
   dispatch ends (also on a fault);
@@ -17,6 +18,7 @@ import numpy as np
 
 from core.isa.interp.code import code_for
 from core.isa.layout import layout
+from core.isa.targets import UnknownTarget
 from core.isa.faults import illegal_instruction
 from core.isa.interp.memory import DeviceMemory
 from core.isa.interp.operands import Operands
@@ -40,7 +42,11 @@ class Dispatch:
         self.arena = session.arena
         self.kernel = kernel
         self.name = getattr(kernel, "name", None) or "kernel"
-        self.desc = layout(kernel)
+        try:
+            self.desc = layout(kernel)
+        except UnknownTarget as exc:
+            raise illegal_instruction(str(exc), kernel=self.name) from None
+        self.target = self.desc.target
         self.grid = _dim3(grid)
         self.wgsize = _dim3(workgroup)
         if min(self.grid) < 1 or min(self.wgsize) < 1:
@@ -58,8 +64,9 @@ class Dispatch:
             raise illegal_instruction(f"{self.lds_bytes} bytes of LDS exceed {MAX_LDS_BYTES}",
                                       kernel=self.name)
         self.watchdog = watchdog_instructions or DEFAULT_WATCHDOG
+        self.started_ns = time.monotonic_ns()
         self.stats = DispatchStats()
-        self.code = code_for(self.arena, kernel, self.desc.wave64)
+        self.code = code_for(self.arena, kernel, self.desc)
         self.memory = DeviceMemory(session, getattr(kernel, "agent", None))
         self.last_waves = None          # the previous chunk's state, recycled by the next
         self._scratch = None            # arena allocation backing every chunk's scratch
@@ -124,7 +131,8 @@ class Step:
         waves = self.wave_indices()
         wave = int(waves[0] if wave is None else waves[wave])
         wg = self.chunk.workgroup_ids[self.w.workgroup[wave]]
-        return dict(kernel=self.dispatch.name, pc=self.pc, instruction=self.inst.text,
+        return dict(kernel=self.dispatch.name, pc=self.pc,
+                    instruction=self.dispatch.code.printed(self.pc).text,
                     workgroup=tuple(int(x) for x in wg), wave=int(self.w.wave_in_group[wave]),
                     lane=lane, address=address)
 
