@@ -8,6 +8,7 @@ hsa_status_t: nothing, not even an internal error, crosses the ABI.
 """
 import sys
 import threading
+import time
 
 from _softgpu_hsa import ffi
 
@@ -31,7 +32,16 @@ def _entry(name, impl, needs_runtime):
         except BaseException as error:  # the ABI boundary: nothing may cross it
             trace.internal_error(name, error)
             return int(Status.ERROR)
-    return entry
+
+    def traced_entry(*args):
+        # Every call is a slice of its thread's track in a timeline; only while tracing.
+        if not trace.enabled():
+            return entry(*args)
+        start = time.monotonic_ns()
+        status = entry(*args)
+        trace.span("api", start, api=name, status=status)
+        return status
+    return traced_entry
 
 
 def _unsupported(name):
@@ -63,7 +73,7 @@ def _deferred(name):
             try:
                 bound = _bind(name)
             except BaseException as error:  # the ABI boundary: an import failure too
-                trace.internal_error(name, error)
+                trace.internal_error(exports_table.reported_name(name), error)
                 return int(Status.ERROR)
         return bound(*args)
     return entry
@@ -75,8 +85,9 @@ def _bind(name):
             import softgpu_shim.api  # noqa: F401  (registers every implementation)
             for export in exports_table.python_exports():
                 impl = IMPLEMENTATIONS.get(export)
-                _bound[export] = (_unsupported(export) if impl is None
-                                  else _entry(export, impl, NEEDS_RUNTIME[export]))
+                reported = exports_table.reported_name(export)
+                _bound[export] = (_unsupported(reported) if impl is None
+                                  else _entry(reported, impl, NEEDS_RUNTIME[export]))
         return _bound[name]
 
 

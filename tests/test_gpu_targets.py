@@ -54,7 +54,7 @@ def test_a_machine_lists_gpus_of_every_board_it_names(tmp_path):
     loaded = profile.load(str(path))
     sizes = [size for _, size in loaded.gpu_boards()]
     assert sizes == [17163091968, 68702699520, 68702699520, 25753026560]
-    assert loaded.arena_bytes == sum(sizes) + 8589934592
+    assert loaded.arena_bytes == sum(sizes) + loaded.system_bytes
     proc = cprog.run(f"{ROOT}/examples/list_agents.c", SOFTGPU_PROFILE=str(path))
     assert proc.returncode == 0, proc.stdout + proc.stderr
     isas = [line.split()[-1] for line in proc.stdout.splitlines() if "amdgcn-amd-amdhsa--" in line]

@@ -50,9 +50,11 @@ COUNT = 400
 def _probe_families(target):
     t = targets.get(target)
     tables = t.opcodes.TABLES
-    names = [f for f in tables if f not in ("MIMG", "VOPDX", "VOPDY")]
+    names = [f for f in tables if f not in ("VOPDX", "VOPDY")]
     names += [f"{family}+{ext}" for family, exts in FORMS[t.generation].items()
               for ext in exts if family in tables]
+    if "MIMG" in tables:
+        names.append("MIMG+nsa")
     if "VOPD" in t.encoding:
         names.append("VOPD")
     return sorted(names)
@@ -121,11 +123,13 @@ def _random_blob(target, name, rnd):
     # Dwords after the format's: a literal (VOP, SOP) or an extension dword, random too.
     words = fmt.encode(**fields) + [0]
     words[0] |= rnd.getrandbits(32) & _free(t, family)
+    if family == "MIMG":
+        words = _image_words(fmt, tables["MIMG"][fields["op"]]["name"], words[:2], ext, rnd)
     for i in range(1, len(words)):
         words[i] |= _random_word(rnd)
     if ext and fmt.dwords == 1:
         words[0] = words[0] & ~0x1FF | EXTENSIONS[ext]
-    elif ext:                           # gfx11 VOP3 with a DPP dword: src0 names it
+    elif ext in EXTENSIONS:             # gfx11 VOP3 with a DPP dword: src0 names it
         words[1] = words[1] & ~0x1FF | EXTENSIONS[ext]
     if ext == "sdwa" or family in FORMS[t.generation] and fmt.dwords == 1 and \
             words[0] & 0x1FF == EXTENSIONS["sdwa"] and "sdwa" in FORMS[t.generation][family]:
@@ -143,6 +147,22 @@ def _random_blob(target, name, rnd):
         bits = FLAT_OFFSET_BITS[t.generation]
         words[0] &= ~(((1 << offset_width) - 1) >> bits << bits << offset_low)
     return words
+
+
+def _image_words(fmt, name, words, ext, rnd):
+    """An image instruction's dwords: NSA names 1-3 dwords of extra address registers, mostly
+    enough for the opcode's addresses (llvm-mc rejects texts with too few): 2-3 for
+    derivatives, else mostly 1; mostly the DMASKs llvm-mc accepts: one channel for gather4,
+    1/2/4 dwords (cmpswap: 2/4) for atomics."""
+    derivatives = re.search(r"_c?d(_|$)", name)
+    nsa = 0 if not ext else rnd.choice((2, 3) if derivatives else (1, 1, 2))
+    low, width = fmt.fields["nsa"][0]
+    words[0] = words[0] & ~(((1 << width) - 1) << low) | nsa << low
+    if rnd.random() < 0.8 and ("gather4" in name or "atomic" in name):
+        masks = (1, 2, 4, 8) if "gather4" in name else (3, 15) if "cmpswap" in name else (1, 3)
+        low, width = fmt.fields["dmask"][0]
+        words[0] = words[0] & ~(((1 << width) - 1) << low) | rnd.choice(masks) << low
+    return words + [0] * nsa
 
 
 def _agreements(target, family, wave64):

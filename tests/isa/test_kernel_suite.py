@@ -101,6 +101,10 @@ CLAIMS = {
     and "HW_REG_SH_MEM_BASES" in b.text,
     "local_bytes": lambda b: all(
         m in b.text for m in ("ds_write_b8", "ds_read_i8", "ds_read_i16")),
+    "rounding_signs": lambda b: all(
+        m in b.text for m in ("v_rndne_f16", "v_rndne_f32", "v_rndne_f64", "v_trunc_f16", "v_fract_f32")),
+    "saturating_conversions": lambda b: all(m in b.text for m in ("v_med3_f32", "v_cvt_i32_f64")),
+    "fminmax_specials": lambda b: all(m in b.text for m in ("v_min_f32", "v_max_f64")),
 }
 
 
@@ -162,6 +166,7 @@ def test_reference_rejects_untouched_buffers(case):
     buffers and no order check accepts them."""
     for wave in case.waves:
         args, expected = case.inputs(wave)
+        args = [getattr(a, "initial", a) for a in args]         # an image starts as its pixels
         for key, want in expected.items():
             if isinstance(key, tuple):
                 with pytest.raises(AssertionError):
@@ -178,8 +183,9 @@ def test_kernel_matches_reference(session, case, opt, wave, code_object, target)
     args, expected = case.inputs(wave)
     outputs = launch(session, path, case.kernel, args, case.grid, case.workgroup,
                      group_segment_size=case.group_segment, global_offset=case.global_offset)
-    # launch returns the global buffers in argument order; by-value vectors are arrays too.
+    # launch returns the global buffers and images in argument order; by-value vectors are
+    # arrays too.
     explicit = [a for a in _kernel_metadata(path, case.kernel)[1][".args"]
                 if not a[".value_kind"].startswith("hidden_")]
-    buffers = [i for i, a in enumerate(explicit) if a[".value_kind"] == "global_buffer"]
+    buffers = [i for i, a in enumerate(explicit) if a[".value_kind"] in ("global_buffer", "image")]
     case.check(expected, dict(zip(buffers, outputs)))
