@@ -694,32 +694,35 @@ def _mtbuf(d, fmt, w, mem, offset, address, wave64):
                           _soffset_literal(fmt, bits, mem, offset))
 
 
+# Image modifier fields every generation has (gfx10 and gfx11 place them differently).
+_MIMG_MODS = ("dmask", "dim", "dlc", "unorm", "glc", "r128", "tfe", "lwe", "slc", "a16", "d16")
+
+
 def _mimg(d, fmt, w, mem, offset, address, wave64):
     """Image instructions: operand widths follow the opcode, DIM, A16, DMASK, D16 and TFE/LWE
-    (core.isa.mimg); NSA encodings list one VGPR per address word in the extra dwords."""
-    op = (w >> 18) & 0x7F | (w & 1) << 7
+    (core.isa.mimg); NSA encodings list one VGPR per address word in the extra dwords (the
+    format's nsa field counts them: 0-3 on gfx10, 0-1 on gfx11)."""
+    bits = _bits(fmt, w, mem, offset)
+    op = fmt.get(bits, "op")
     entry = d.entry("MIMG", op)
-    nsa = (w >> 1) & 3
-    w1 = _dword(mem, offset + 4)
+    nsa = fmt.get(bits, "nsa")
     extra = [_dword(mem, offset + 8 + 4 * i) for i in range(nsa)]
-    mods = {"dmask": (w >> 8) & 0xF, "dim": (w >> 3) & 7, "nsa": nsa, "dlc": (w >> 7) & 1,
-            "unorm": (w >> 12) & 1, "glc": (w >> 13) & 1, "r128": (w >> 15) & 1,
-            "tfe": (w >> 16) & 1, "lwe": (w >> 17) & 1, "slc": (w >> 25) & 1,
-            "a16": (w1 >> 30) & 1, "d16": (w1 >> 31) & 1}
+    mods = {name: fmt.get(bits, name) for name in _MIMG_MODS}
+    mods["nsa"] = nsa
     if nsa and mimg.nsa_default(entry.name, nsa) is None:
         raise DecodeError(f"{entry.name} has no NSA form of {nsa} extra dwords")
-    vaddr, vdata = w1 & 0xFF, (w1 >> 8) & 0xFF
+    vaddr, vdata = fmt.get(bits, "vaddr"), fmt.get(bits, "vdata")
     data_dwords, address_dwords = mimg.printed_widths(
         entry.name, vdata, vaddr, nsa, mods["dim"], mods["a16"], mods["dmask"], mods["d16"],
-        mods["tfe"])
+        mods["tfe"], d.name)
     if nsa:
         registers = [vaddr] + [word >> (8 * i) & 0xFF for word in extra for i in range(4)]
         addr = tuple(vgpr(r) for r in registers[:address_dwords])
     else:
         addr = (vgpr(vaddr, address_dwords),)
-    resources = (source(((w1 >> 16) & 0x1F) * 4, 8),)
+    resources = (d.source(fmt.get(bits, "srsrc") * 4, 8),)
     if any(field == "ssamp" for field, *_ in entry.ops):
-        resources += (source(((w1 >> 21) & 0x1F) * 4, 4),)
+        resources += (d.source(fmt.get(bits, "ssamp") * 4, 4),)
     data = vgpr(vdata, data_dwords)
     kind = mimg.op_of(entry.name).kind
     if kind == "store":

@@ -165,8 +165,11 @@ GFX10 = Generation(
     Format("MTBUF", 2, 0xFC000000, 0xE8000000, op=((16, 3), (53, 1)), format=(19, 7),
            dlc=(15, 1), glc=(14, 1), idxen=(13, 1), offen=(12, 1), offset=(0, 12),
            slc=(54, 1), tfe=(55, 1), **_BUFFER_REGS),
+    # nsa: how many more dwords name address VGPRs (0-3).
     Format("MIMG", 2, 0xFC000000, 0xF0000000, op=((18, 7), (0, 1)), nsa=(1, 2), dim=(3, 3),
-           dmask=(8, 4), vaddr=(32, 8), vdata=(40, 8), srsrc=(48, 5), ssamp=(53, 5)),
+           dlc=(7, 1), dmask=(8, 4), unorm=(12, 1), glc=(13, 1), r128=(15, 1), tfe=(16, 1),
+           lwe=(17, 1), slc=(25, 1), vaddr=(32, 8), vdata=(40, 8), srsrc=(48, 5),
+           ssamp=(53, 5), a16=(62, 1), d16=(63, 1)),
     Format("VINTRP", 1, 0xFC000000, 0xC8000000, **_VINTRP),
     Format("EXP", 2, 0xFC000000, 0xF8000000, **_EXPORT),
 )
@@ -189,6 +192,11 @@ GFX11 = Generation(
     Format("MTBUF", 2, 0xFC000000, 0xE8000000, op=(15, 4), format=(19, 7), glc=(14, 1),
            dlc=(13, 1), slc=(12, 1), offset=(0, 12), tfe=(53, 1), offen=(54, 1), idxen=(55, 1),
            **_BUFFER_REGS),
+    # nsa is one bit: set, one more dword names up to four more address VGPRs.
+    Format("MIMG", 2, 0xFC000000, 0xF0000000, op=(18, 8), nsa=(0, 1), dim=(2, 3), unorm=(7, 1),
+           dmask=(8, 4), slc=(12, 1), dlc=(13, 1), glc=(14, 1), r128=(15, 1), a16=(16, 1),
+           d16=(17, 1), vaddr=(32, 8), vdata=(40, 8), srsrc=(48, 5), tfe=(53, 1), lwe=(54, 1),
+           ssamp=(58, 5)),
 )
 
 GENERATIONS = {g.name: g for g in (GFX9, GFX10, GFX11)}

@@ -55,6 +55,9 @@ class IsaTarget:
     # s_sendmsg's numeric form sendmsg(id, op, stream): the id's bits (op [6:4] and stream
     # [9:8] exist where the id has 4 bits).
     sendmsg_id_bits: int = 4
+    # Image opcodes that return four dwords of one DMASK channel (four texels or fragments)
+    # whatever DMASK's other bits: gather4, and on gfx11 msaa_load.
+    four_texel_images: tuple = ("gather4",)
     # {mnemonic: gfx1030 mnemonic of the same operation on the same operands}, for renames
     # llvm has no mnemonic alias for (its ALIASES hold the others).
     renames: dict = field(default_factory=dict)
@@ -109,7 +112,7 @@ GFX1030 = IsaTarget(
 GFX1100 = IsaTarget(
     "gfx1100", "gfx11", wave_sizes=(32, 64), vgpr_granule={32: 8, 64: 4}, m0_code=125,
     null_code=124, flat_scratch="architected", sendmsg_id_bits=8, renames=_GFX11_RENAMES,
-    packed_workitem_ids=True,
+    packed_workitem_ids=True, four_texel_images=("gather4", "msaa_load"),
     waitcnt=(("vmcnt", ((10, 6),)), ("expcnt", ((0, 3),)), ("lgkmcnt", ((4, 6),))))
 
 TARGETS = {t.name: t for t in (GFX90A, GFX1030, GFX1100)}

@@ -90,7 +90,7 @@ def launch(session, path, name, args, grid, workgroup, *, private_segment_size=0
     global_offset = tuple(int(v) for v in global_offset) + (0,) * (3 - len(global_offset))
     arena = session.arena
     allocations = []
-    objects = images.Objects(session)
+    objects = images.Objects(session, getattr(kernel, "agent", None))
 
     def allocate(size):
         block = arena.allocate(max(size, 1), info={"what": f"launch({name})"})
