@@ -6,13 +6,16 @@ import ctypes
 import json
 import os
 
+import numpy as np
 import pytest
 
 from core import profile
 from core.errors import InvalidProfile
+from core.isa.faults import KernelFault
 from softgpu_shim.hsa_abi import Status
 from tests.support import cprog
 from tests.support.kernels import compile_opencl
+from tests.support.launch import launch
 from tests.support.paths import LIBRARY, ROOT
 
 BOARDS = {
@@ -113,9 +116,21 @@ class Machine:
         return status
 
 
+def _gfx906_board(tmp_path):
+    """A gfx1030 board with a gfx906 ISA: a GPU ROCr knows and SoftGPU has no ISA tables for."""
+    with open(os.path.join(ROOT, "profiles", "gfx1030.json")) as f:
+        data = json.load(f)
+    data["gpu"].update(name="gfx906", isa="amdgcn-amd-amdhsa--gfx906:sramecc+:xnack-",
+                       wavefront_size=64)
+    path = tmp_path / "gfx906.json"
+    path.write_text(json.dumps(data))
+    return str(path)
+
+
 @pytest.fixture(scope="module")
 def machine(tmp_path_factory):
-    m = Machine(_machine(tmp_path_factory.mktemp("machine"), ("mi210", 1), ("rx7900xtx", 1)))
+    tmp = tmp_path_factory.mktemp("machine")
+    m = Machine(_machine(tmp, ("mi210", 1), ("rx7900xtx", 1), (_gfx906_board(tmp), 1)))
     yield m
     assert m.lib.hsa_shut_down() == 0
 
@@ -123,15 +138,17 @@ def machine(tmp_path_factory):
 KERNEL = "kernel void k(global int *p) {\n  p[get_global_id(0)] += 1;\n}\n"
 OK, REFUSED = 0, Status.ERROR_INCOMPATIBLE_ARGUMENTS
 
-# code object target -> load status on (gfx1030, gfx90a:sramecc+:xnack-, gfx1100) agents.
+# code object target -> load status on (gfx1030, gfx90a:sramecc+:xnack-, gfx1100,
+# gfx906:sramecc+:xnack-) agents.
 LOADS = {
-    "gfx1030": (OK, REFUSED, REFUSED),
-    "gfx90a": (REFUSED, OK, REFUSED),               # xnack and sramecc "any"
-    "gfx90a:xnack-": (REFUSED, OK, REFUSED),
-    "gfx90a:xnack+": (REFUSED, REFUSED, REFUSED),
-    "gfx90a:sramecc+:xnack-": (REFUSED, OK, REFUSED),
-    "gfx90a:sramecc-": (REFUSED, REFUSED, REFUSED),
-    "gfx1100": (REFUSED, REFUSED, OK),
+    "gfx1030": (OK, REFUSED, REFUSED, REFUSED),
+    "gfx90a": (REFUSED, OK, REFUSED, REFUSED),               # xnack and sramecc "any"
+    "gfx90a:xnack-": (REFUSED, OK, REFUSED, REFUSED),
+    "gfx90a:xnack+": (REFUSED, REFUSED, REFUSED, REFUSED),
+    "gfx90a:sramecc+:xnack-": (REFUSED, OK, REFUSED, REFUSED),
+    "gfx90a:sramecc-": (REFUSED, REFUSED, REFUSED, REFUSED),
+    "gfx1100": (REFUSED, REFUSED, OK, REFUSED),
+    "gfx906": (REFUSED, REFUSED, REFUSED, OK),
 }
 
 
@@ -140,3 +157,13 @@ def test_each_gpu_loads_only_code_its_isa_accepts(machine, target):
     path = compile_opencl(KERNEL, mcpu=target)
     statuses = tuple(machine.load(path, agent) for agent in machine.session.agents.gpus)
     assert statuses == LOADS[target]
+
+
+def test_a_kernel_for_a_gpu_without_isa_tables_faults_naming_the_target(machine):
+    """gfx906 code loads on the gfx906 board (ROCr's rule) but the engine has no tables for
+    it: the dispatch ends in an illegal-instruction fault that says so, not a wrong result."""
+    path = compile_opencl(KERNEL, mcpu="gfx906")
+    with pytest.raises(KernelFault) as fault:
+        launch(machine.session, path, "k", [np.zeros(64, np.int32)], 64, 64)
+    assert fault.value.status == Status.ERROR_ILLEGAL_INSTRUCTION
+    assert "no ISA tables for 'gfx906'" in str(fault.value)
