@@ -89,14 +89,20 @@ _GFX9_RENAMES = {
     "v_accvgpr_read_b32": "v_mov_b32", "v_accvgpr_write_b32": "v_mov_b32",
     "v_accvgpr_mov_b32": "v_mov_b32",
 }
-# gfx11 names of the gfx10 d16 loads and stores of GLOBAL/FLAT/SCRATCH (llvm aliases only
-# the buffer ones).
+# gfx11 names of gfx10 GLOBAL/FLAT/SCRATCH operations llvm declares no alias for (it aliases
+# the buffer ones): the d16 loads and stores, the f32 atomics, csub and the addtid forms.
 _GFX11_RENAMES = {
-    f"{seg}_{new}": f"{seg}_{old}" for seg in ("global", "flat", "scratch") for new, old in (
+    **{f"{seg}_{new}": f"{seg}_{old}" for seg in ("global", "flat", "scratch") for new, old in (
         ("load_d16_b16", "load_short_d16"), ("load_d16_hi_b16", "load_short_d16_hi"),
         ("load_d16_u8", "load_ubyte_d16"), ("load_d16_hi_u8", "load_ubyte_d16_hi"),
         ("load_d16_i8", "load_sbyte_d16"), ("load_d16_hi_i8", "load_sbyte_d16_hi"),
-        ("store_d16_hi_b8", "store_byte_d16_hi"), ("store_d16_hi_b16", "store_short_d16_hi"))}
+        ("store_d16_hi_b8", "store_byte_d16_hi"), ("store_d16_hi_b16", "store_short_d16_hi"))},
+    **{f"{seg}_atomic_{new}": f"{seg}_atomic_{old}" for seg in ("global", "flat") for new, old in (
+        ("cmpswap_f32", "fcmpswap"), ("min_f32", "fmin"), ("max_f32", "fmax"))},
+    "global_atomic_csub_u32": "global_atomic_csub",
+    "global_load_addtid_b32": "global_load_dword_addtid",
+    "global_store_addtid_b32": "global_store_dword_addtid",
+}
 
 GFX90A = IsaTarget(
     "gfx90a", "gfx9", wave_sizes=(64,), vgpr_granule={64: 8}, agprs=True, sgprs=102,
