@@ -58,6 +58,11 @@ class IsaTarget:
     # Image opcodes that return four dwords of one DMASK channel (four texels or fragments)
     # whatever DMASK's other bits: gather4, and on gfx11 msaa_load.
     four_texel_images: tuple = ("gather4",)
+    # 16-bit VALU results: gfx10+ keep the destination's high half; gfx9 zeroes it, except
+    # in the ops of high16_kept (they write either half, by op_sel). Names as the engine
+    # knows them (semantic_name).
+    high16_zeroed: bool = False
+    high16_kept: frozenset = frozenset()
     # {mnemonic: gfx1030 mnemonic of the same operation on the same operands}, for renames
     # llvm has no mnemonic alias for (its ALIASES hold the others).
     renames: dict = field(default_factory=dict)
@@ -86,9 +91,15 @@ _GFX9_RENAMES = {
     "v_addc_co_u32": "v_add_co_ci_u32", "v_subb_co_u32": "v_sub_co_ci_u32",
     "v_subbrev_co_u32": "v_subrev_co_ci_u32",
     "v_add_u16": "v_add_nc_u16", "v_sub_u16": "v_sub_nc_u16",
+    "v_add_i16": "v_add_nc_i16", "v_sub_i16": "v_sub_nc_i16",
     "v_accvgpr_read_b32": "v_mov_b32", "v_accvgpr_write_b32": "v_mov_b32",
     "v_accvgpr_mov_b32": "v_mov_b32",
 }
+# The gfx9 16-bit ops that keep the destination's other half (llvm's zeroesHigh16BitsOfDest).
+_GFX9_HIGH16_KEPT = frozenset((
+    "v_mad_f16", "v_madak_f16", "v_madmk_f16", "v_mac_f16", "v_fmaak_f16", "v_fmamk_f16",
+    "v_mad_u16", "v_mad_i16", "v_fma_f16", "v_div_fixup_f16", "v_mad_mixlo_f16",
+    "v_mad_mixhi_f16", "v_fma_mixlo_f16", "v_fma_mixhi_f16"))
 # gfx11 names of gfx10 GLOBAL/FLAT/SCRATCH operations llvm declares no alias for (it aliases
 # the buffer ones): the d16 loads and stores, the f32 atomics, csub and the addtid forms.
 _GFX11_RENAMES = {
@@ -107,7 +118,7 @@ _GFX11_RENAMES = {
 GFX90A = IsaTarget(
     "gfx90a", "gfx9", wave_sizes=(64,), vgpr_granule={64: 8}, agprs=True, sgprs=102,
     vop3_literal=False, flat_scratch="sgprs", dpp_fi=False, packed_workitem_ids=True,
-    gpr_index_mode=True,
+    gpr_index_mode=True, high16_zeroed=True, high16_kept=_GFX9_HIGH16_KEPT,
     waitcnt=(("vmcnt", ((0, 4), (14, 2))), ("expcnt", ((4, 3),)), ("lgkmcnt", ((8, 4),))),
     dpp_names=(("wave_shl:1", 0x130), ("wave_rol:1", 0x134), ("wave_shr:1", 0x138),
                ("wave_ror:1", 0x13C), ("row_bcast:15", 0x142), ("row_bcast:31", 0x143)),

@@ -64,3 +64,23 @@ def test_paired_min_max_f16_follows_the_nan_rules_of_each_step():
     # max(NaN, 1) = 1 (IEEE mode, the default), then min(1, 0.5) = 0.5.
     got = as_f16(one("v_maxmin_f16", f16(np.nan), f16(1.0), f16(0.5)))
     assert got.tolist() == [0.5]
+
+
+def test_subrev_u16_subtracts_the_first_source_from_the_second():
+    assert one("v_subrev_u16", u32(3, 10), u32(10, 3)).tolist() == [7, 0xFFF9]
+    assert one("v_subrev_u16", u32(10), u32(3), clamp=True).tolist() == [0]      # saturates at 0
+
+
+def test_dot_c_ops_accumulate_signed_fields_into_the_destination():
+    a = u32(0xFFFF_0003)                    # i16 fields 3, -1
+    b = u32(0x0002_0005)                    # 5, 2
+    assert one("v_dot2c_i32_i16", a, b, u32(100)).tolist() == [100 + 15 - 2]
+    nibbles = u32(0x0000_00F7)              # i4 fields 7, -1, then zeros
+    assert one("v_dot8c_i32_i4", nibbles, u32(0x0000_0023), u32(-4)).tolist() == \
+        [(-4 + 7 * 3 - 1 * 2) & 0xFFFFFFFF]
+
+
+def test_gfx9_16_bit_always_compares():
+    a, b = u32(1, 2, 3), u32(3, 2, 1)
+    assert one("v_cmp_t_u16", a, b).tolist() == [True] * 3
+    assert one("v_cmpx_f_i16", a, b).tolist() == [False] * 3

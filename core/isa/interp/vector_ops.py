@@ -3,14 +3,18 @@
 Holds three invariants:
 - the ALU op is looked up once per decoded instruction; its declared operand types decide
   how each operand is read (inline constants per type, [n, 1] scalars, lane masks) and
-  written (16-bit halves merged, 64-bit pairs split, masks to VCC/SGPRs/EXEC);
+  written (16-bit halves merged into the other half, or on gfx9 the high half zeroed, as
+  the target says; 64-bit pairs split, masks to VCC/SGPRs/EXEC);
 - DPP and SDWA forms rewrite src0 (lanes permuted, bytes/words selected) before the op runs
   and SDWA dst_sel/dst_unused shape the write, so the ALU never sees encoding details;
 - v_cmpx writes EXEC only where EXEC was set (inactive lanes stay off); on gfx9 it writes
   the same mask to its VCC/SGPR destination as well.
 """
-from core.isa import alu
+import numpy as np
+
+from core.isa import alu, targets
 from core.isa.interp import lanes as lane_ops
+from core.isa.interp.operands import HALF_TYPES
 from core.isa.interp.registry import family
 from core.isa.instruction import EXEC_LO, VCC_LO, Operand
 
@@ -42,6 +46,8 @@ def valu(inst):
     dst_hi = bool(kwargs.get("op_sel", 0) >> 3 & 1) or op.dst_hi
     if op.packed:
         dst_hi = False
+    target_facts = targets.get(inst.target)
+    zero_high16 = target_facts.high16_zeroed and inst.mnemonic not in target_facts.high16_kept
 
     def run(step, inst):
         ops = step.ops
@@ -84,6 +90,9 @@ def valu(inst):
             if inst.form == "sdwa":
                 value = lane_ops.sdwa_dest(step, inst, target, value)
                 ops.write_vector(target, value, "b32", active)
+            elif zero_high16 and t in HALF_TYPES:
+                ops.write_vector(target, np.asarray(value, np.uint32) & np.uint32(0xFFFF), "b32",
+                                 active)
             else:
                 ops.write_vector(target, value, t, active, hi=dst_hi)
     return run
