@@ -141,6 +141,8 @@ TARGET_CLAIMS = {
     ("gfx90a", "float4_ops", "-O2"): _has("v_pk_fma_f32", "v_pk_mul_f32", "v_pk_add_f32"),
     ("gfx90a", "subgroup_collectives", "-O2"): _has("row_bcast:15", "row_bcast:31", "wave_shr:1"),
     ("gfx90a", "noinline_calls", "-O2"): _has("flat_scratch_lo", "buffer_store_dword"),
+    # 16-bit results read as 32-bit values: gfx9's zeroed high half is relied on.
+    ("gfx90a", "mad16", "-O2"): _has("v_mad_legacy_u16", "v_add_u16_e32", "v_mad_u32_u24"),
     ("gfx1100", "wmma_f32_16x16x16_f16", "-O2"): _has("v_wmma_f32_16x16x16_f16"),
     ("gfx1100", "wmma_i32_16x16x16_iu8", "-O2"): _has("v_wmma_i32_16x16x16_iu8"),
     ("gfx1100", "float_arith", "-O2"): _has("v_dual_", "s_delay_alu", "MSG_DEALLOC_VGPRS"),

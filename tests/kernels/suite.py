@@ -213,6 +213,21 @@ def short_math(rng, wave):
     return [a, b, np.zeros((4 * N, 2), np.int16), np.zeros(N, np.uint16)], {2: pairs, 3: u}
 
 
+@case("mad16.cl", N, 64)
+def mad16(rng, wave):
+    a, b, c = (rng.integers(0, 2**16, N, dtype=np.uint16) for _ in range(3))
+    x, y, z = (v.astype(np.int64) for v in (a, b, c))
+    m = (x * y + z) & 0xFFFF
+    s = (x.astype(np.int16).astype(np.int64) * z.astype(np.int16) + y.astype(np.int16)) & 0xFFFF
+    wide = (m * 3 + ((x + y) & 0xFFFF)).astype(np.uint32)
+    halves = [(v & mask).astype(np.uint16).view(np.float16).astype(np.float64)
+              for v, mask in ((a, 0x3FFF), (b, 0x3FFF), (c, 0xBFFF))]
+    fused = (halves[0] * halves[1] + halves[2]).astype(np.float16)   # exact in f64, one rounding
+    return ([a, b, c, np.zeros(N, np.uint16), np.zeros(N, np.int16), np.zeros(N, np.uint32),
+             np.zeros(N, np.float16)],
+            {3: m.astype(np.uint16), 4: s.astype(np.uint16).view(np.int16), 5: wide, 6: fused})
+
+
 def _scalar_uniform_ref(seed, n, groups):
     mask64, out = 2**64 - 1, []
     for group in range(groups):
