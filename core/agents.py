@@ -8,7 +8,8 @@ Holds three invariants:
 - caches and ISAs resolve only through the session's tables, so their handles are
   stale after hsa_shut_down like every other handle.
 Interface for other parts: `agents.all`, `agents.gpus`, `agents.cpu`, `agents.get(handle)`;
-an Agent's `is_gpu`, `spec` (its profile section: profile["cpu"] or profile["gpu"]),
+an Agent's `is_gpu`, `spec` (its profile section: profile["cpu"], profile["gpu"] or the gpu
+section of a profile other_gpus names),
 `handle`, `node`, `memory_bytes` (device memory of a GPU, system memory for the CPU),
 `isa` (core.isa_info.Isa, None for the CPU), `isa_name`, `caches`, `bdfid` and `uuid`; `agents.isas` (IsaRegistry).
 """
@@ -62,15 +63,16 @@ class Agents:
     def __init__(self, profile):
         self.table = HandleTable(KIND_AGENT, InvalidAgent)
         self.cache_table = HandleTable(KIND_CACHE, InvalidCache)
-        self.isas = IsaRegistry(_gpu_wavefront_sizes(profile), {profile.gpu["isa"]})
+        boards = profile.gpu_boards()
+        self.isas = IsaRegistry({spec["isa"]: _wavefront_sizes(profile, spec) for spec, _ in boards})
         self.all = []
         self._add(Agent("cpu", profile.cpu["name"], profile.cpu, 0, profile.system_bytes))
-        for index in range(profile.gpu_count):
-            gpu = Agent("gpu", profile.gpu["name"], profile.gpu, index + 1, profile.device_bytes)
-            gpu.isa = self.isas.from_name(profile.gpu["isa"])
-            # Boards of one profile sit on consecutive PCI buses and have distinct serials.
-            gpu.bdfid = profile.gpu["bdfid"] + (index << 8)
-            gpu.uuid = f"{(int(profile.gpu['uuid'], 16) + index) % (1 << 64):016x}"
+        for index, (spec, device_bytes) in enumerate(boards):
+            gpu = Agent("gpu", spec["name"], spec, index + 1, device_bytes)
+            gpu.isa = self.isas.from_name(spec["isa"])
+            # Boards of one machine sit on consecutive PCI buses and have distinct serials.
+            gpu.bdfid = spec["bdfid"] + (index << 8)
+            gpu.uuid = f"{(int(spec['uuid'], 16) + index) % (1 << 64):016x}"
             self._add(gpu)
 
     def _add(self, agent):
@@ -105,10 +107,9 @@ class Agents:
         self.isas.close()
 
 
-def _gpu_wavefront_sizes(profile):
-    """Wavefronts hsa_isa_iterate_wavefronts lists for the GPU's ISA, default first."""
+def _wavefront_sizes(profile, gpu):
+    """Wavefronts hsa_isa_iterate_wavefronts lists for a GPU's ISA, default first."""
     if profile.quirk("rocr_wavefront_size_64"):
         return (64,)
-    gpu = profile.gpu
     other = 64 if gpu["wavefront_size"] == 32 and gpu["wave64_supported"] else None
     return (gpu["wavefront_size"],) + ((other,) if other else ())

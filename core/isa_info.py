@@ -1,7 +1,8 @@
 """Instruction set architectures and wavefronts, as hsa_isa_* and hsa_wavefront_* see them.
 
 Holds three invariants:
-- an ISA name resolves only if ROCr 5.2's registry knows it: "amdgcn-amd-amdhsa--" + a
+- an ISA name resolves only if ROCr's registry knows it: ROCr 5.2's, plus gfx1036 and the
+  RDNA3 targets gfx1100-gfx1103 later ROCrs added (5.3, 5.5): "amdgcn-amd-amdhsa--" + a
   target id, with target features (":sramecc±", ":xnack±", in that order) only where the
   target supports them ("amdgcn-amd-amdhsa--gfx1030:xnack-" is unknown, as in ROCr);
 - every registered ISA has one handle per session (the session's HandleTable), so ISA
@@ -27,6 +28,8 @@ KNOWN_PROCESSORS = (
     ("gfx1030", False, False), ("gfx1031", False, False), ("gfx1032", False, False),
     ("gfx1033", False, False), ("gfx1034", False, False), ("gfx1035", False, False),
     ("gfx1036", False, False),
+    ("gfx1100", False, False), ("gfx1101", False, False), ("gfx1102", False, False),
+    ("gfx1103", False, False),
 )
 
 # A feature's setting in a target id: "any" when the name leaves it open.
@@ -93,18 +96,20 @@ class Isa:
 class IsaRegistry:
     """The session's ISAs and wavefronts, resolvable by handle and by name.
 
-    wavefront_sizes: the sizes hsa_isa_iterate_wavefronts lists for the profile's GPU
-    ISAs (first = default); every other ISA lists ROCr's single 64-lane wavefront.
+    wavefront_sizes: {ISA name: the sizes hsa_isa_iterate_wavefronts lists for it (first =
+    default)} for the profile's GPU ISAs; every other ISA lists ROCr's single 64-lane
+    wavefront.
     """
 
-    def __init__(self, wavefront_sizes=(64,), gpu_isa_names=()):
+    def __init__(self, wavefront_sizes=None):
+        wavefront_sizes = wavefront_sizes or {}
         self.isas = HandleTable(KIND_ISA, InvalidIsa)
         self.wavefronts = HandleTable(KIND_WAVEFRONT, InvalidWavefront)
         self._by_name = {}
         self._by_size = {}
         for name, processor, sramecc, xnack in _known_isas():
             isa = Isa(name, processor, sramecc, xnack)
-            sizes = wavefront_sizes if name in gpu_isa_names else (64,)
+            sizes = wavefront_sizes.get(name, (64,))
             isa.wavefronts = [self._wavefront(size) for size in sizes]
             isa.handle = self.isas.add(isa)
             self._by_name[name] = isa

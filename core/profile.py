@@ -8,6 +8,9 @@ Holds three invariants:
   missing field, every value of its kind and range;
 - a broken profile raises InvalidProfile whose message names the file and the field,
   e.g. "profile /x/p.json: field 'gpu.compute_units' must be a positive integer";
+- a machine may hold GPUs of several kinds: `other_gpus` adds `count` GPUs of another
+  profile's board (its gpu section and device memory), after the profile's own; the
+  referenced profile is loaded and checked like any other, and may not itself add more;
 - the CPU agent describes the host as ROCr does, except for the fields a profile pins
   (HOST_CPU_FIELDS and memory.system_bytes), so CI can make its answers reproducible.
 """
@@ -29,9 +32,10 @@ HOST_CPU_FIELDS = ("name", "compute_units", "max_clock_mhz", "caches")
 
 
 class Profile:
-    def __init__(self, path, data):
+    def __init__(self, path, data, others=()):
         self.path = path
         self.data = data
+        self.others = tuple(others)     # (Profile, count) for each entry of other_gpus
 
     def __getitem__(self, key):
         return self.data[key]
@@ -56,7 +60,7 @@ class Profile:
 
     @property
     def device_bytes(self):
-        """Device memory of each GPU."""
+        """Device memory of each GPU of the profile's own board."""
         return self.data["memory"]["device_bytes"]
 
     @property
@@ -64,9 +68,17 @@ class Profile:
         """The CPU agent's memory: pinned by the profile, or the host's."""
         return self.data["memory"].get("system_bytes") or host_cpu.description()["system_bytes"]
 
+    def gpu_boards(self):
+        """(gpu section, device bytes) of every GPU in agent order: the profile's own
+        `gpu_count`, then those `other_gpus` adds."""
+        boards = [(self.gpu, self.device_bytes)] * self.gpu_count
+        for other, count in self.others:
+            boards += [(other.gpu, other.device_bytes)] * count
+        return boards
+
     @property
     def arena_bytes(self):
-        return self.device_bytes * self.gpu_count + self.system_bytes
+        return sum(size for _, size in self.gpu_boards()) + self.system_bytes
 
     def quirk(self, name):
         return self.data["quirks"][name]
@@ -87,7 +99,7 @@ def resolve_path(name):
     return path
 
 
-def load(name=None):
+def load(name=None, nested=False):
     path = resolve_path(name or os.environ.get("SOFTGPU_PROFILE") or DEFAULT)
     try:
         with open(path) as f:
@@ -97,7 +109,16 @@ def load(name=None):
     except json.JSONDecodeError as e:
         raise InvalidProfile(f"profile {path}: not JSON: {e}")
     validate(data, path)
-    return Profile(path, data)
+    others = []
+    for i, entry in enumerate(data.get("other_gpus", ())):
+        if nested:
+            raise InvalidProfile(f"profile {path}: field 'other_gpus' may not be used in a "
+                                 "profile another one's other_gpus names")
+        try:
+            others.append((load(entry["profile"], nested=True), entry["count"]))
+        except InvalidProfile as e:
+            raise InvalidProfile(f"profile {path}: field 'other_gpus[{i}].profile': {e}")
+    return Profile(path, data, others)
 
 
 def validate(data, where):

@@ -1,6 +1,7 @@
 """The main job: an unmodified HSA program, linked against ROCr's own library, runs its
-OpenCL kernel on SoftGPU — by library path (softgpu run), by LD_PRELOAD, and the
-library also serves a Python process through ctypes."""
+OpenCL kernel on SoftGPU — by library path (softgpu run), by LD_PRELOAD, on every board
+profile with a kernel built for it, and the library also serves a Python process through
+ctypes."""
 import ctypes
 import os
 import subprocess
@@ -33,6 +34,18 @@ def test_softgpu_run_executes_the_unmodified_example(example):
     proc = softgpu("run", "--", exe, code_object, "20000")
     assert proc.returncode == 0, proc.stderr
     assert "vector_add on gfx1030: 20000 elements, verified" in proc.stdout
+
+
+@pytest.mark.parametrize("board,target", [("mi210", "gfx90a:sramecc+:xnack-"), ("rx7900xtx", "gfx1100")])
+def test_the_example_runs_on_each_board_with_a_kernel_built_for_it(example, board, target):
+    """What ci/example.sh does under SOFTGPU_PROFILE=mi210 or rx7900xtx: the kernel is built
+    for the profile's ISA (wave64 on gfx90a, wave32 on gfx1100) and runs on that GPU."""
+    exe, _ = example
+    code_object = compile_opencl(os.path.join(ROOT, "examples", "vector_add.cl"), mcpu=target,
+                                 wave64=target.startswith("gfx90a"))
+    proc = softgpu("run", "--", exe, code_object, "20000", env=dict(os.environ, SOFTGPU_PROFILE=board))
+    assert proc.returncode == 0, proc.stderr
+    assert f"vector_add on {target.split(':')[0]}: 20000 elements, verified" in proc.stdout
 
 
 @pytest.mark.skipif(not os.path.exists(ROCR), reason="ROCr is not installed to preload over")

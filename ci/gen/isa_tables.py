@@ -1,15 +1,19 @@
-"""Generate core/isa/opcodes_gfx1030.py: the gfx1030 opcode tables, learned from llvm.
+"""Generate core/isa/opcodes_<target>.py: each target's opcode tables, learned from llvm.
 
 For every encoding family and every value of its opcode field we build one probe
 instruction whose register fields hold distinct marker registers, assemble the probes
 with `llvm-mc-15 -filetype=obj` (as raw `.long` words) and disassemble them with
-`llvm-objdump-15 -d --mcpu=gfx1030`. What llvm prints tells us, per opcode: the mnemonic,
+`llvm-objdump-15 -d --mcpu=<target>`. What llvm prints tells us, per opcode: the mnemonic,
 which fields are operands and in which order, each operand's width in dwords (in wave32
 and wave64), the fixed registers llvm prints (vcc_lo in VOPC e32 ...), whether a source
 is 16-bit (a literal prints truncated), and whether DPP/SDWA forms exist.
 
+Probes are built through the target generation's encoding formats (core/isa/encodings.py,
+where bit positions are spelled out once). A target is a row of TARGETS: its llvm name, its
+encoding generation, the wave sizes it runs.
+
 Deterministic: the probes are a fixed list and llvm's output depends only on them.
-Run: python3 ci/gen/isa_tables.py [output]
+Run: python3 ci/gen/isa_tables.py [target [output]]     (no target: every target)
 """
 import os
 import pprint
@@ -17,9 +21,37 @@ import re
 import subprocess
 import sys
 import tempfile
+from dataclasses import dataclass
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-OUTPUT = os.path.join(ROOT, "core", "isa", "opcodes_gfx1030.py")
+sys.path.insert(0, ROOT)
+
+from core.isa.encodings import GFX9, GFX10, GFX11  # noqa: E402
+
+
+@dataclass(frozen=True)
+class Target:
+    """What the probes of one target need: llvm's processor name, the encoding generation,
+    the wave sizes it runs (llvm prints lane masks per wave size), the code of the null
+    SGPR, and the saddr code a FLAT probe leaves its unused saddr field at."""
+    mcpu: str
+    encoding: object
+    waves: tuple
+    null: int
+    flat_saddr: int
+
+
+TARGETS = {
+    "gfx90a": Target("gfx90a", GFX9, (64,), null=None, flat_saddr=0),
+    "gfx1030": Target("gfx1030", GFX10, (32, 64), null=125, flat_saddr=125),
+    "gfx1100": Target("gfx1100", GFX11, (32, 64), null=124, flat_saddr=124),
+}
+
+
+def output_path(target):
+    return os.path.join(ROOT, "core", "isa", f"opcodes_{target}.py")
+
+
 SLOT_DWORDS = 8          # probes are at most 5 dwords (MIMG NSA); the rest is s_nop padding
 S_NOP = 0xBF800000
 LITERAL = 0x12345678     # a literal that is no inline constant, so llvm prints it in hex
@@ -29,7 +61,7 @@ DST, SRC0, SRC1, SRC2, SDST = 12, 20, 30, 40, 50
 V = 256                  # 9-bit source fields name v0 at 256
 
 
-def disassemble(probes, mattr=None):
+def disassemble(t, probes, mattr=None):
     """Map probe index -> (text, size in bytes); probes llvm rejects are absent."""
     with tempfile.TemporaryDirectory() as tmp:
         src = os.path.join(tmp, "p.s")
@@ -39,10 +71,10 @@ def disassemble(probes, mattr=None):
             for words in probes:
                 words = list(words) + [S_NOP] * (SLOT_DWORDS - len(words))
                 f.write("".join(f".long 0x{w:08x}\n" for w in words))
-        subprocess.run(["llvm-mc-15", "-arch=amdgcn", "-mcpu=gfx1030", "-filetype=obj", src,
+        subprocess.run(["llvm-mc-15", "-arch=amdgcn", f"-mcpu={t.mcpu}", "-filetype=obj", src,
                         "-o", obj], check=True)
-        cmd = ["llvm-objdump-15", "-d", "--mcpu=gfx1030", obj]
-        if mattr:
+        cmd = ["llvm-objdump-15", "-d", f"--mcpu={t.mcpu}", obj]
+        if mattr and len(t.waves) > 1:
             cmd.insert(3, f"--mattr={mattr}")
         out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     rows = []
@@ -91,7 +123,7 @@ def split_operands(text):
     return mnemonic, ops, tail
 
 
-REG = re.compile(r"^(v|s|ttmp)(?:(\d+)|\[(\d+):(\d+)\])$")
+REG = re.compile(r"^(v|s|a|ttmp)(?:(\d+)|\[(\d+):(\d+)\])$")
 
 
 def parse_reg(token):
@@ -118,6 +150,10 @@ def signature(ops, markers):
             sig.append(("attr", "", 1))         # v_interp_*: src0 holds attribute and channel
         elif tok in ("0xbf800000", "-1.0"):
             sig.append(("simm32", "", 1))    # v_fmamk/s_setreg_imm32: the probe's next dword
+        elif tok == f"0x{SRC1:x}":
+            sig.append(("gpr_idx", "", 1))      # gfx9 s_set_gpr_idx_on: src1 holds a mode
+        elif tok == f"sendmsg({SRC0}, 0, 0)":
+            sig.append(("msg", "", 1))          # gfx11 s_sendmsg_rtn: src0 holds a message
         else:
             sig.append(("=" + tok, "", 0))
     return sig
@@ -134,7 +170,7 @@ def merge_waves(sig32, sig64):
     return tuple(out)
 
 
-def learn(op_range, build, variants, markers):
+def learn(t, op_range, build, variants, markers):
     """Probe every opcode of a family with each variant of its fields (llvm rejects an
     encoding whose unused fields are not zero, so fields are dropped until one decodes).
     build(op, variant, lit=None) -> list of dwords. The first variant that decodes wins."""
@@ -142,8 +178,8 @@ def learn(op_range, build, variants, markers):
     for variant in variants:
         ops = [op for op in op_range if op not in table]
         probes = [build(op, variant) for op in ops]
-        d32 = disassemble(probes, "+wavefrontsize32")
-        d64 = disassemble(probes, "+wavefrontsize64")
+        d32 = disassemble(t, probes, "+wavefrontsize32")
+        d64 = disassemble(t, probes, "+wavefrontsize64")
         for i, op in enumerate(ops):
             if i not in d32:
                 continue
@@ -161,12 +197,12 @@ def strip_suffix(name):
     return name, ""
 
 
-def half_sources(build, table, fields):
+def half_sources(t, build, table, fields):
     """Which sources are 16-bit: a literal in them prints as its low 16 bits."""
     result = {op: [] for op in table}
     ops = sorted(table)
     for field in fields:
-        dis = disassemble([build(op, table[op]["variant"], lit=field) for op in ops])
+        dis = disassemble(t, [build(op, table[op]["variant"], lit=field) for op in ops])
         for i, op in enumerate(ops):
             if i in dis and "0x5678" in dis[i][0] and "0x12345678" not in dis[i][0]:
                 result[op].append(field)
@@ -191,120 +227,127 @@ def _lit(words, lit):
     return words + [LITERAL] if lit else words
 
 
-def sop2(op, variant, lit=None):
-    dst = DST if "dst" in variant else 0
-    return _lit([2 << 30 | op << 23 | dst << 16 | _src("src1", variant, lit, False) << 8 |
-                 _src("src0", variant, lit, False)], lit)
+class Probes:
+    """The probe builders of one target: build(op, variant, lit=None) -> dwords, through the
+    formats of the target's encoding generation."""
 
+    def __init__(self, t):
+        self.t = t
+        self.enc = t.encoding
 
-def sopk(op, variant, lit=None):
-    dst = DST if "dst" in variant else 0
-    return [0xB << 28 | op << 23 | dst << 16 | 0x0012]
+    def sop2(self, op, variant, lit=None):
+        return _lit(self.enc["SOP2"].encode(
+            op=op, sdst=DST if "dst" in variant else 0,
+            src1=_src("src1", variant, lit, False), src0=_src("src0", variant, lit, False)), lit)
 
+    def sopk(self, op, variant, lit=None):
+        return self.enc["SOPK"].encode(op=op, sdst=DST if "dst" in variant else 0, simm16=0x12)
 
-def sop1(op, variant, lit=None):
-    dst = DST if "dst" in variant else 0
-    return _lit([0x17D << 23 | dst << 16 | op << 8 | _src("src0", variant, lit, False)], lit)
+    def sop1(self, op, variant, lit=None):
+        return _lit(self.enc["SOP1"].encode(op=op, sdst=DST if "dst" in variant else 0,
+                                            src0=_src("src0", variant, lit, False)), lit)
 
+    def sopc(self, op, variant, lit=None):
+        return _lit(self.enc["SOPC"].encode(op=op, src1=_src("src1", variant, lit, False),
+                                            src0=_src("src0", variant, lit, False)), lit)
 
-def sopc(op, variant, lit=None):
-    return _lit([0x17E << 23 | op << 16 | _src("src1", variant, lit, False) << 8 |
-                 _src("src0", variant, lit, False)], lit)
+    def sopp(self, op, variant=(), imm=0x12):
+        if "zero" in variant:           # s_code_end, s_barrier...: no immediate at all
+            imm = 0
+        return self.enc["SOPP"].encode(op=op, simm16=imm)
 
+    def smem(self, op, variant, lit=None):
+        fmt = self.enc["SMEM"]
+        fields = dict(op=op, sdata=DST if "dst" in variant else 0,
+                      sbase=SRC0 // 2 if "src0" in variant else 0, offset=0x24)
+        if fmt.has("imm"):              # GFX9: the offset is an immediate, no soffset ...
+            if "src0" in variant:
+                fields["imm"] = 1
+            else:                       # ... and s_memtime & co. must leave it zero
+                fields["offset"] = 0
+        else:
+            fields["soffset"] = self.t.null
+        return fmt.encode(**fields)
 
-def sopp(op, variant=(), imm=0x12):
-    if "zero" in variant:               # s_code_end, s_barrier...: no immediate at all
-        imm = 0
-    return [0x17F << 23 | op << 16 | imm]
+    def vop1(self, op, variant, lit=None, src0=None):
+        s0 = _src("src0", variant, lit) if src0 is None else src0
+        return _lit(self.enc["VOP1"].encode(op=op, vdst=DST if "dst" in variant else 0,
+                                            src0=s0), lit)
 
+    def vop2(self, op, variant, lit=None, src0=None):
+        s0 = _src("src0", variant, lit) if src0 is None else src0
+        return _lit(self.enc["VOP2"].encode(op=op, vdst=DST, src1=SRC1, src0=s0), lit)
 
-def smem(op, variant, lit=None):
-    dst = DST if "dst" in variant else 0
-    base = SRC0 // 2 if "src0" in variant else 0
-    return [0x3D << 26 | op << 18 | dst << 6 | base, 0x24 | 125 << 25]
+    def vopc(self, op, variant, lit=None, src0=None):
+        s0 = _src("src0", variant, lit) if src0 is None else src0
+        return _lit(self.enc["VOPC"].encode(op=op, src1=SRC1, src0=s0), lit)
 
+    def vop3(self, op, variant, lit=None):
+        return _lit(self.enc["VOP3"].encode(
+            op=op, sdst=SDST if "sdst" in variant else 0, vdst=DST if "dst" in variant else 0,
+            src2=_src("src2", variant, lit), src1=_src("src1", variant, lit),
+            src0=_src("src0", variant, lit)), lit)
 
-def vop1(op, variant, lit=None, src0=None):
-    dst = DST if "dst" in variant else 0
-    s0 = _src("src0", variant, lit) if src0 is None else src0
-    return _lit([0x3F << 25 | dst << 17 | op << 9 | s0], lit)
+    def vop3p(self, op, variant, lit=None):
+        # op_sel_hi = 1 for every source: llvm's default for packed math, printed as nothing.
+        return _lit(self.enc["VOP3P"].encode(
+            op=op, op_sel_hi2=1, vdst=DST, op_sel_hi=3, src2=_src("src2", variant, lit),
+            src1=_src("src1", variant, lit), src0=_src("src0", variant, lit)), lit)
 
+    def ds(self, op, variant, lit=None):
+        return self.enc["DS"].encode(op=op, vdst=DST if "dst" in variant else 0,
+                                     data1=SRC2 if "data1" in variant else 0,
+                                     data0=SRC1 if "data0" in variant else 0,
+                                     addr=0 if "noaddr" in variant else SRC0,
+                                     gds=1 if "gds" in variant else 0)
 
-def vop2(op, variant, lit=None, src0=None):
-    s0 = _src("src0", variant, lit) if src0 is None else src0
-    return _lit([op << 25 | DST << 17 | SRC1 << 9 | s0], lit)
+    def flat(self, seg, saddr):
+        def build(op, variant, lit=None):
+            glc = 1 if "glc" in variant else 0    # global_atomic_csub only returns
+            return self.enc["FLAT"].encode(op=op, seg=seg, glc=glc,
+                                           vdst=DST if "dst" in variant else 0, saddr=saddr,
+                                           data=SRC1 if "data" in variant else 0, addr=SRC0)
+        return build
 
+    def mubuf(self, op, variant, lit=None):
+        fmt = self.enc["MUBUF"]
+        if not variant:                 # buffer_gl0_inv/buffer_gl1_inv take no operands
+            return fmt.encode(op=op)
+        return fmt.encode(op=op, offen=1, soffset=SDST, srsrc=SRC2 // 4, vdata=DST, vaddr=SRC0)
 
-def vopc(op, variant, lit=None, src0=None):
-    s0 = _src("src0", variant, lit) if src0 is None else src0
-    return _lit([0x3E << 25 | op << 17 | SRC1 << 9 | s0], lit)
+    def mtbuf(self, op, variant, lit=None, format=1):
+        return self.enc["MTBUF"].encode(op=op, format=format, offen=1, soffset=SDST,
+                                        srsrc=SRC2 // 4, vdata=DST, vaddr=SRC0)
 
+    def mimg(self, op, variant, lit=None):
+        # dmask=1, 1D, no NSA: 2 dwords; vaddr=SRC0, vdata=DST, srsrc=s[40:47], ssamp=s[52:55]
+        # for the sampling opcodes (the others must leave the field zero).
+        return self.enc["MIMG"].encode(op=op, dmask=1, ssamp=52 // 4 if "ssamp" in variant else 0,
+                                       srsrc=SRC2 // 4, vdata=DST, vaddr=SRC0)
 
-def vop3(op, variant, lit=None):
-    sdst = SDST if "sdst" in variant else 0
-    dst = DST if "dst" in variant else 0
-    return _lit([0x35 << 26 | op << 16 | sdst << 8 | dst,
-                 _src("src2", variant, lit) << 18 | _src("src1", variant, lit) << 9 |
-                 _src("src0", variant, lit)], lit)
+    def vintrp(self, op, variant, lit=None):
+        return self.enc["VINTRP"].encode(vdst=DST, op=op, attr=5, vsrc=SRC0)
 
+    def export(self, op, variant, lit=None):
+        # target mrt0, all four sources enabled, done; one opcode only.
+        return self.enc["EXP"].encode(done=1, en=0xF, vsrc0=SRC0, vsrc1=SRC1, vsrc2=SRC2,
+                                      vsrc3=SDST)
 
-def vop3p(op, variant, lit=None):
-    # op_sel_hi = 1 for every source: llvm's default for packed math, printed as nothing.
-    return _lit([0xCC << 24 | op << 16 | 1 << 14 | DST,
-                 3 << 27 | _src("src2", variant, lit) << 18 | _src("src1", variant, lit) << 9 |
-                 _src("src0", variant, lit)], lit)
-
-
-def ds(op, variant, lit=None):
-    dst = DST if "dst" in variant else 0
-    d0 = SRC1 if "data0" in variant else 0
-    d1 = SRC2 if "data1" in variant else 0
-    addr = 0 if "noaddr" in variant else SRC0
-    gds = 1 << 17 if "gds" in variant else 0
-    return [0x36 << 26 | op << 18 | gds, dst << 24 | d1 << 16 | d0 << 8 | addr]
-
-
-def flat(seg, saddr):
-    def build(op, variant, lit=None):
-        dst = DST if "dst" in variant else 0
-        data = SRC1 if "data" in variant else 0
-        glc = 1 << 16 if "glc" in variant else 0    # global_atomic_csub only returns
-        return [0x37 << 26 | op << 18 | seg << 14 | glc,
-                dst << 24 | saddr << 16 | data << 8 | SRC0]
-    return build
-
-
-def mubuf(op, variant, lit=None):
-    if not variant:                     # buffer_gl0_inv/buffer_gl1_inv take no operands
-        return [0x38 << 26 | op << 18, 0]
-    return [0x38 << 26 | op << 18 | 1 << 12, SDST << 24 | (SRC2 // 4) << 16 | DST << 8 | SRC0]
-
-
-def mtbuf(op, variant, lit=None):
-    return [0x3A << 26 | 1 << 19 | (op & 7) << 16 | 1 << 12,
-            SDST << 24 | (op >> 3) << 21 | (SRC2 // 4) << 16 | DST << 8 | SRC0]
-
-
-def mimg(op, variant, lit=None):
-    # dmask=1, 1D, no NSA: 2 dwords; vaddr=SRC0, vdata=DST, srsrc=s[40:47], ssamp=s[52:55]
-    # for the sampling opcodes (the others must leave the field zero).
-    ssamp = 52 // 4 << 21 if "ssamp" in variant else 0
-    return [0x3C << 26 | (op & 0x7F) << 18 | 1 << 8 | (op >> 7),
-            ssamp | (SRC2 // 4) << 16 | DST << 8 | SRC0]
-
-
-def vintrp(op, variant, lit=None):
-    return [0x32 << 26 | DST << 18 | op << 16 | 5 << 10 | SRC0]
-
-
-def export(op, variant, lit=None):
-    # target mrt0, all four sources enabled, done; one opcode only.
-    return [0x3E << 26 | 1 << 11 | 0xF, SRC0 | SRC1 << 8 | SRC2 << 16 | SDST << 24]
+    def getreg(self, op, hwreg):
+        """s_getreg_b32 s[DST], hwreg(hwreg, 0, 32)."""
+        return self.enc["SOPK"].encode(op=op, sdst=DST, simm16=31 << 11 | hwreg)
 
 
 ALL = ("dst", "src0", "src1", "src2", "sdst")
-VOP_MARKERS = {("v", DST): "vdst", ("s", DST): "vdst", ("v", SRC0): "src0",
-               ("v", SRC1): "src1", ("v", SRC2): "src2", ("s", SDST): "sdst",
+
+
+def _markers(fields, files=("v", "a")):
+    """Marker register -> field, for each register file a field may print in (AGPRs: gfx90a)."""
+    return {(file, number): name for number, name in fields.items() for file in files}
+
+
+VOP_MARKERS = {**_markers({DST: "vdst", SRC0: "src0", SRC1: "src1", SRC2: "src2"}),
+               ("s", DST): "vdst", ("s", SDST): "sdst",
                ("s", SRC0): "src0", ("s", SRC1): "src1", ("s", SRC2): "src2"}
 VOP3_VARIANTS = (ALL, ("dst", "src0", "src1", "sdst"), ("dst", "src0", "sdst"),
                  # v_interp_*_e64: src0 holds an attribute (attr20.x), not a register
@@ -313,28 +356,35 @@ VOP3_VARIANTS = (ALL, ("dst", "src0", "src1", "sdst"), ("dst", "src0", "sdst"),
                  ("sgpr",) + ALL, ("sgpr", "dst", "src0", "src1"), ("sgpr", "dst", "src0"))
 
 
-def build_tables():
+def opcodes(t, family, count):
+    """range(count), cut to the opcodes the family's op field can hold in this generation."""
+    width = sum(w for _, w in t.encoding[family].fields["op"])
+    return range(min(count, 1 << width))
+
+
+def build_tables(t, p):
     tables = {}
     smark = {("s", DST): "sdst", ("s", SRC0): "src0", ("s", SRC1): "src1"}
     sop_variants = (ALL, ("dst",), ("src0",), ("src0", "src1"), ())
-    tables["SOP2"] = learn(range(0x60), sop2, sop_variants, smark)
-    tables["SOPK"] = learn(range(0x1C), sopk, (ALL, ()), smark)
-    tables["SOP1"] = learn(range(0x100), sop1, sop_variants, smark)
-    tables["SOPC"] = learn(range(0x80), sopc, sop_variants, smark)
-    tables["SOPP"] = learn(range(0x80), sopp, ((), ("zero",)), smark)
-    tables["SMEM"] = learn(range(0x100), smem, (ALL, ("dst",), ()),
+    tables["SOP2"] = learn(t, opcodes(t, "SOP2", 0x60), p.sop2, sop_variants, smark)
+    tables["SOPK"] = learn(t, opcodes(t, "SOPK", 0x1C), p.sopk, (ALL, ()), smark)
+    tables["SOP1"] = learn(t, opcodes(t, "SOP1", 0x100), p.sop1, sop_variants, smark)
+    tables["SOPC"] = learn(t, opcodes(t, "SOPC", 0x80), p.sopc, sop_variants, smark)
+    tables["SOPP"] = learn(t, opcodes(t, "SOPP", 0x80), p.sopp, ((), ("zero",)), smark)
+    tables["SMEM"] = learn(t, opcodes(t, "SMEM", 0x100), p.smem, (ALL, ("dst",), ()),
                            {("s", DST): "sdata", ("s", SRC0): "sbase"})
     vop1_variants = (ALL, ("dst",), ())
-    tables["VOP1"] = learn(range(0x100), vop1, vop1_variants, VOP_MARKERS)
-    tables["VOP2"] = learn(range(0x3E), vop2, (ALL,), VOP_MARKERS)
-    tables["VOPC"] = learn(range(0x100), vopc, (ALL,), VOP_MARKERS)
+    tables["VOP1"] = learn(t, opcodes(t, "VOP1", 0x100), p.vop1, vop1_variants, VOP_MARKERS)
+    tables["VOP2"] = learn(t, opcodes(t, "VOP2", 0x3E), p.vop2, (ALL,), VOP_MARKERS)
+    tables["VOPC"] = learn(t, opcodes(t, "VOPC", 0x100), p.vopc, (ALL,), VOP_MARKERS)
     vop3a = tuple(tuple(f for f in v if f != "sdst") for v in VOP3_VARIANTS)
-    vop3b = learn(range(0x400), vop3, VOP3_VARIANTS, VOP_MARKERS)
+    vop3b = learn(t, opcodes(t, "VOP3", 0x400), p.vop3, VOP3_VARIANTS, VOP_MARKERS)
     tables["VOP3B"] = {op: e for op, e in vop3b.items()
                        if any(f == "sdst" for f, *_ in e["ops"])}
-    tables["VOP3"] = {op: e for op, e in learn(range(0x400), vop3, vop3a, VOP_MARKERS).items()
-                      if op not in tables["VOP3B"]}
-    tables["VOP3P"] = learn(range(0x80), vop3p, VOP3_VARIANTS[:3], VOP_MARKERS)
+    vop3 = learn(t, opcodes(t, "VOP3", 0x400), p.vop3, vop3a, VOP_MARKERS)
+    tables["VOP3"] = {op: e for op, e in vop3.items() if op not in tables["VOP3B"]}
+    tables["VOP3P"] = learn(t, opcodes(t, "VOP3P", 0x80), p.vop3p, VOP3_VARIANTS[:3],
+                            VOP_MARKERS)
     ds_variants = [tuple(f for f, keep in zip(("dst", "data0", "data1"), bits) if keep)
                    for bits in ((1, 1, 1), (1, 1, 0), (1, 0, 0), (0, 1, 1), (0, 1, 0),
                                 (0, 0, 0), (1, 0, 1))]
@@ -343,34 +393,38 @@ def build_tables():
     # ds_ordered_count).
     ds_variants += [("dst", "gds"), ("dst", "noaddr"), ("data0", "noaddr"), ("gds",),
                     ("gds", "noaddr"), ("noaddr",)]
-    tables["DS"] = learn(range(0x100), ds, ds_variants,
-                         {("v", DST): "vdst", ("v", SRC0): "addr", ("v", SRC1): "data0",
-                          ("v", SRC2): "data1"})
-    fmark = {("v", DST): "vdst", ("v", SRC0): "addr", ("v", SRC1): "data",
-             ("s", SRC2): "saddr"}
+    tables["DS"] = learn(t, opcodes(t, "DS", 0x100), p.ds, ds_variants,
+                         _markers({DST: "vdst", SRC0: "addr", SRC1: "data0", SRC2: "data1"}))
+    fmark = {**_markers({DST: "vdst", SRC0: "addr", SRC1: "data"}), ("s", SRC2): "saddr"}
     flat_variants = (("dst", "data"), ("dst",), ("data",), ("dst", "data", "glc"))
-    tables["FLAT"] = learn(range(0x80), flat(0, 125), flat_variants, fmark)
-    tables["SCRATCH"] = learn(range(0x80), flat(1, SRC2), flat_variants, fmark)
-    tables["GLOBAL"] = learn(range(0x80), flat(2, SRC2), flat_variants, fmark)
-    bmark = {("v", DST): "vdata", ("v", SRC0): "vaddr", ("s", SRC2): "srsrc",
+    flat_ops = opcodes(t, "FLAT", 0x80)
+    tables["FLAT"] = learn(t, flat_ops, p.flat(0, t.flat_saddr), flat_variants, fmark)
+    tables["SCRATCH"] = learn(t, flat_ops, p.flat(1, SRC2), flat_variants, fmark)
+    tables["GLOBAL"] = learn(t, flat_ops, p.flat(2, SRC2), flat_variants, fmark)
+    bmark = {**_markers({DST: "vdata", SRC0: "vaddr"}), ("s", SRC2): "srsrc",
              ("s", SDST): "soffset"}
-    tables["MUBUF"] = learn(range(0x100), mubuf, (ALL, ()), bmark)
-    tables["MTBUF"] = learn(range(0x10), mtbuf, (ALL,), bmark)
-    tables["MIMG"] = learn(range(0x100), mimg, (ALL + ("ssamp",), ALL),
-                           {("v", DST): "vdata", ("v", SRC0): "vaddr", ("s", SRC2): "srsrc",
-                            ("s", 52): "ssamp"})
-    tables["VINTRP"] = learn(range(4), vintrp, (ALL,), {("v", DST): "vdst", ("v", SRC0): "vsrc"})
-    tables["EXP"] = learn(range(1), export, (ALL,), {("v", SRC0): "vsrc0", ("v", SRC1): "vsrc1",
-                                                     ("v", SRC2): "vsrc2", ("v", SDST): "vsrc3"})
+    tables["MUBUF"] = learn(t, opcodes(t, "MUBUF", 0x100), p.mubuf, (ALL, ()), bmark)
+    tables["MTBUF"] = learn(t, opcodes(t, "MTBUF", 0x10), p.mtbuf, (ALL,), bmark)
+    if "MIMG" in t.encoding:
+        tables["MIMG"] = learn(t, opcodes(t, "MIMG", 0x100), p.mimg, (ALL + ("ssamp",), ALL),
+                               {("v", DST): "vdata", ("v", SRC0): "vaddr",
+                                ("s", SRC2): "srsrc", ("s", 52): "ssamp"})
+    if "VINTRP" in t.encoding:
+        tables["VINTRP"] = learn(t, opcodes(t, "VINTRP", 4), p.vintrp, (ALL,),
+                                 {("v", DST): "vdst", ("v", SRC0): "vsrc"})
+    if "EXP" in t.encoding:
+        tables["EXP"] = learn(t, range(1), p.export, (ALL,),
+                              {("v", SRC0): "vsrc0", ("v", SRC1): "vsrc1",
+                               ("v", SRC2): "vsrc2", ("v", SDST): "vsrc3"})
     return tables
 
 
-def forms(tables):
+def forms(t, p, tables):
     """Which VOP1/VOP2/VOPC opcodes have DPP16, DPP8 and SDWA forms, and which modifiers
     each form prints ('dpp_neg'/'sdwa_neg': sources with neg/abs, 'sdwa_sext': sources with
     sext, 'sdwa_clamp', 'sdwa_omod')."""
     result, mods = {}, {}
-    for family, build in (("VOP1", vop1), ("VOP2", vop2), ("VOPC", vopc)):
+    for family, build in (("VOP1", p.vop1), ("VOP2", p.vop2), ("VOPC", p.vopc)):
         ops = sorted(tables[family])
         found = {op: [] for op in ops}
         sdwa = SRC0 | 6 << 16 | (6 << 8 if family != "VOPC" else 0) | \
@@ -382,7 +436,7 @@ def forms(tables):
                 variant = tables[family][op]["variant"]
                 ext = extra if "src0" in variant else extra & ~0xFF
                 return build(op, variant, src0=src0) + [ext | more]
-            dis = disassemble([probe(op) for op in ops])
+            dis = disassemble(t, [probe(op) for op in ops])
             for i, op in enumerate(ops):
                 if i in dis and dis[i][1] == 8:
                     found[op].append(form)
@@ -394,7 +448,7 @@ def forms(tables):
                      "clamp:": 13, "omod:": 14})
             for what, bit in bits.items():
                 kind, _, field = what.partition(":")
-                dis = disassemble([probe(op, 1 << bit) for op in ops])
+                dis = disassemble(t, [probe(op, 1 << bit) for op in ops])
                 for i, op in enumerate(ops):
                     if i not in dis or form not in found[op]:
                         continue
@@ -417,34 +471,34 @@ def forms(tables):
     return result, mods
 
 
-def halves(tables):
+def halves(t, p, tables):
     fields = {"VOP1": ["src0"], "VOP2": ["src0"], "VOPC": ["src0"], "SOP2": ["src0"],
               "VOP3": ["src0", "src1", "src2"], "VOP3B": ["src0", "src1", "src2"],
               "VOP3P": ["src0", "src1", "src2"]}
-    builds = {"VOP1": vop1, "VOP2": vop2, "VOPC": vopc, "SOP2": sop2, "VOP3": vop3,
-              "VOP3B": vop3, "VOP3P": vop3p}
-    return {fam: half_sources(builds[fam], tables[fam], f) for fam, f in fields.items()}
+    builds = {"VOP1": p.vop1, "VOP2": p.vop2, "VOPC": p.vopc, "SOP2": p.sop2, "VOP3": p.vop3,
+              "VOP3B": p.vop3, "VOP3P": p.vop3p}
+    return {fam: half_sources(t, builds[fam], tables[fam], f) for fam, f in fields.items()}
 
 
-def vgpr_only(tables):
-    """Source fields that always name a VGPR (v_swap_b32's src0): an SGPR code in them still
-    prints as a VGPR."""
+def vgpr_only(t, p, tables, builds=None):
+    """Source fields that always name a VGPR (v_swap_b32's src0) or an AGPR (gfx90a's
+    v_accvgpr_mov_b32): an SGPR code in them still prints as a vector register."""
     result = {}
-    for family, build in (("VOP1", vop1), ("VOP3", vop3), ("VOP3B", vop3), ("VOP3P", vop3p)):
+    for family, build in builds or (("VOP1", p.vop1), ("VOP3", p.vop3), ("VOP3B", p.vop3),
+                                    ("VOP3P", p.vop3p)):
         ops = sorted(tables[family])
         probes = []
         for op in ops:
             variant = tables[family][op]["variant"]
             probes.append(build(op, tuple(variant) + ("sgpr",)))
-        dis = disassemble(probes)
+        dis = disassemble(t, probes)
         found = {}
         for i, op in enumerate(ops):
             if i not in dis:
                 continue
             _, operands, _ = split_operands(dis[i][0])
-            fields = [f for f, r, _ in signature(operands, {("v", SRC0): "src0",
-                                                           ("v", SRC1): "src1",
-                                                           ("v", SRC2): "src2"})
+            fields = [f for f, r, _ in signature(operands, _markers({SRC0: "src0", SRC1: "src1",
+                                                                     SRC2: "src2"}))
                       if f.startswith("src")]
             if fields:
                 found[op] = tuple(fields)
@@ -452,14 +506,14 @@ def vgpr_only(tables):
     return result
 
 
-def _probe_all(family, build, tables, ops, tweak):
+def _probe_all(t, family, build, tables, ops, tweak):
     """Disassemble every opcode with tweak(words, present_sources_mask) applied."""
     probes = []
     for op in ops:
         variant = tables[family][op]["variant"]
         present = sum(1 << i for i in range(3) if f"src{i}" in variant)
         probes.append(tweak(build(op, variant), present))
-    return disassemble(probes)
+    return disassemble(t, probes)
 
 
 def _negated(operands):
@@ -472,18 +526,19 @@ def _negated(operands):
     return out
 
 
-def modifiers(tables):
+def modifiers(t, p, tables, builds=None):
     """Which modifiers each VOP3/VOP3B/VOP3P opcode has, probing one modifier bit at a time
     (llvm rejects a modifier an opcode lacks) and keeping what llvm prints: 'neg' (sources
-    that take neg/abs), 'op_sel' (for each printed op_sel entry, its bit in the field),
-    'clamp', 'omod', and VOP3P's 'op_sel_hi', 'neg_lo', 'neg_hi'."""
+    that take neg/abs), 'sext' (integer sources showing the neg bit so), 'op_sel' (for each
+    printed op_sel entry, its bit in the field), 'clamp', 'omod', and VOP3P's 'op_sel_hi',
+    'neg_lo', 'neg_hi'. `builds`: (family, build) pairs to probe instead of the e64 forms."""
     result = {}
-    for family, build in (("VOP3", vop3), ("VOP3B", vop3), ("VOP3P", vop3p)):
+    for family, build in builds or (("VOP3", p.vop3), ("VOP3B", p.vop3), ("VOP3P", p.vop3p)):
         ops = sorted(tables[family])
         found = {op: {} for op in ops}
         for i in range(3):
-            dis = _probe_all(family, build, tables, ops,
-                             lambda w, p, i=i: [w[0], w[1] | (p & 1 << i) << 29])
+            dis = _probe_all(t, family, build, tables, ops,
+                             lambda w, p, i=i: [w[0], w[1] | (p & 1 << i) << 29] + w[2:])
             for k, op in enumerate(ops):
                 if k in dis:
                     text = dis[k][0]
@@ -497,8 +552,8 @@ def modifiers(tables):
                         found[op]["neg_lo"] = 1
         bits = {op: [] for op in ops}
         for bit in range(4 if family == "VOP3" else 3):
-            dis = _probe_all(family, build, tables, ops,
-                             lambda w, p, b=bit: [w[0] | 1 << (11 + b), w[1]])
+            dis = _probe_all(t, family, build, tables, ops,
+                             lambda w, p, b=bit: [w[0] | 1 << (11 + b)] + w[1:])
             for k, op in enumerate(ops):
                 m = re.search(r" op_sel:\[([\d,]+)\]", dis[k][0]) if k in dis else None
                 if m:
@@ -506,16 +561,21 @@ def modifiers(tables):
                     bits[op].append((entries.index("1"), bit, len(entries)))
         for op, seen in bits.items():
             if seen:
-                found[op]["op_sel"] = tuple(b for _, b, _ in sorted(seen))
-        simple = [("clamp", lambda w, p: [w[0] | 1 << 15, w[1]], "clamp")]
+                # Entry i of the printed op_sel: the field bit shown there (None: always 0).
+                at = {index: b for index, b, _ in seen}
+                found[op]["op_sel"] = tuple(at.get(i) for i in range(max(n for *_, n in seen)))
+        simple = [("clamp", lambda w, p: [w[0] | 1 << 15] + w[1:], "clamp")]
         if family == "VOP3P":
-            simple += [("neg_hi", lambda w, p: [w[0] | p << 8, w[1]], "neg_hi"),
-                       ("op_sel_hi", lambda w, p: [w[0] & ~(1 << 14), w[1] & ~(3 << 27)],
+            simple += [("neg_hi", lambda w, p: [w[0] | p << 8] + w[1:], "neg_hi"),
+                       ("op_sel_hi", lambda w, p: [w[0] & ~(1 << 14), w[1] & ~(3 << 27)] + w[2:],
                         "op_sel_hi")]
         else:
-            simple += [("omod", lambda w, p: [w[0], w[1] | 1 << 27], "mul:2")]
+            simple += [("omod", lambda w, p: [w[0], w[1] | 1 << 27] + w[2:], "mul:2")]
+        if family == "VOP3P" and t.encoding["VOP3P"].has("cbsz"):
+            # MFMA reads the neg_hi bits as cbsz (and op_sel as abid, neg as blgp).
+            simple.append(("mai", lambda w, p: [w[0] | 1 << 8] + w[1:], "cbsz:"))
         for what, tweak, word in simple:
-            dis = _probe_all(family, build, tables, ops, tweak)
+            dis = _probe_all(t, family, build, tables, ops, tweak)
             for k, op in enumerate(ops):
                 if k in dis and word in dis[k][0]:
                     found[op][what] = 1
@@ -523,12 +583,72 @@ def modifiers(tables):
     return result
 
 
-def integer_halves(tables, half):
+def register_files(t, p, tables):
+    """gfx90a's accumulation registers: which printed operands turn from VGPRs into AGPRs
+    when an `acc` bit of the encoding is set. Returns {family: {op: (ops, acc)}}: the
+    operand signature with every such bit clear, and {bit: fields it switches} where a bit
+    is a format field name, with '.i' for bit i of a multi-bit field ('acc.0')."""
+    builds = {"VOP3P": p.vop3p, "DS": p.ds, "FLAT": p.flat(0, t.flat_saddr),
+              "GLOBAL": p.flat(2, SRC2), "SCRATCH": p.flat(1, SRC2), "MUBUF": p.mubuf,
+              "MTBUF": p.mtbuf}
+    markers = {"VOP3P": VOP_MARKERS,
+               "DS": _markers({DST: "vdst", SRC0: "addr", SRC1: "data0", SRC2: "data1"}),
+               "MUBUF": {**_markers({DST: "vdata", SRC0: "vaddr"}), ("s", SRC2): "srsrc",
+                         ("s", SDST): "soffset"}}
+    markers["MTBUF"] = markers["MUBUF"]
+    for family in ("FLAT", "GLOBAL", "SCRATCH"):
+        markers[family] = {**_markers({DST: "vdst", SRC0: "addr", SRC1: "data"}),
+                           ("s", SRC2): "saddr"}
+    result = {}
+    for family, build in builds.items():
+        fmt = t.encoding["FLAT" if family in ("GLOBAL", "SCRATCH") else family]
+        bits = [(name, i) for name in ("acc_cd", "acc") if fmt.has(name)
+                for i in range(sum(w for _, w in fmt.fields[name]))]
+        if not bits:
+            continue
+        ops = sorted(tables[family])
+
+        def probe(op, keep):
+            words = build(op, tables[family][op]["variant"])
+            bits64 = words[0] | (words[1] << 32)
+            for name, i in bits:
+                low = fmt.fields[name][0][0] + i
+                bits64 = bits64 | 1 << low if (name, i) == keep else bits64 & ~(1 << low)
+            return [bits64 & 0xFFFFFFFF, bits64 >> 32] + words[2:]
+
+        def files(dis, k):
+            sig = signature(split_operands(dis[k][0])[1], markers[family])
+            return {f: file for f, file, _ in sig if file}, sig
+
+        base = disassemble(t, [probe(op, None) for op in ops])
+        flipped = {bit: disassemble(t, [probe(op, bit) for op in ops]) for bit in bits}
+        found = {}
+        for k, op in enumerate(ops):
+            if k not in base:
+                continue
+            clear, sig = files(base, k)
+            acc = {}
+            for (name, i), dis in flipped.items():
+                if k not in dis:
+                    continue
+                switched = tuple(f for f, file in files(dis, k)[0].items()
+                                 if file == "a" and clear.get(f) == "v")
+                if switched:
+                    acc[name if len(bits) == 1 or name == "acc_cd" else f"{name}.{i}"] = switched
+            old = tables[family][op]["ops"]
+            ops_clear = tuple((f, file, w, w) for f, file, w in sig)
+            if acc or ops_clear != old:
+                found[op] = (ops_clear if len(ops_clear) == len(old) else old, acc)
+        result[family] = found
+    return result
+
+
+def integer_halves(t, p, tables, half):
     """16-bit integer sources: llvm prints an inline 1.0 in them as 0x3c00 (also in the
     packed VOP3P ops, whose literals are never truncated)."""
     result = {}
-    builds = {"VOP1": vop1, "VOP2": vop2, "VOPC": vopc, "VOP3": vop3, "VOP3B": vop3,
-              "VOP3P": vop3p}
+    builds = {"VOP1": p.vop1, "VOP2": p.vop2, "VOPC": p.vopc, "VOP3": p.vop3, "VOP3B": p.vop3,
+              "VOP3P": p.vop3p}
     for family, build in builds.items():
         ops = sorted(tables[family])
         found = {}
@@ -539,7 +659,7 @@ def integer_halves(tables, half):
                 probes.append([words[0] & ~0x1FF | 242] if len(words) == 1 else
                               [words[0], words[1] & ~(0x1FF << (9 * int(field[3])))
                                | 242 << (9 * int(field[3]))])
-            dis = disassemble(probes)
+            dis = disassemble(t, probes)
             for i, op in enumerate(ops):
                 if i in dis and "0x3c00" in dis[i][0]:
                     found.setdefault(op, []).append(field)
@@ -547,15 +667,138 @@ def integer_halves(tables, half):
     return result
 
 
+# VOPD's second half has its own markers (its vdst is odd: the low bit is vdstx's inverted).
+DST_Y, SRC0_Y, SRC1_Y = 45, 60, 70
+
+
+def vopd_halves(t):
+    """gfx11 dual issue: every (opx, opy) pair is probed once; each half's name and printed
+    operands come from the pairs llvm accepts. Returns ({opx: entry}, {opy: entry})."""
+    fmt = t.encoding["VOPD"]
+    xs, ys = range(1 << fmt.fields["opx"][0][1]), range(1 << fmt.fields["opy"][0][1])
+    # vsrc1 left zero as well, for the halves that have none (v_dual_mov_b32).
+    pairs = [(x, y, sx, sy) for x in xs for y in ys for sx in (SRC1, 0) for sy in (SRC1_Y, 0)]
+    probes = [fmt.encode(opx=x, opy=y, src0x=V + SRC0, src1x=sx, vdstx=DST, src0y=V + SRC0_Y,
+                         src1y=sy, vdsty=DST_Y >> 1) + [S_NOP] for x, y, sx, sy in pairs]
+    halves = {}
+    for wave in t.waves:
+        dis = disassemble(t, probes, f"+wavefrontsize{wave}")
+        for i, (x, y, _, _) in enumerate(pairs):
+            if i not in dis:
+                continue
+            for which, op, text, marks in (
+                    ("X", x, dis[i][0].split(" :: ")[0], {DST: "vdst", SRC0: "src0", SRC1: "src1"}),
+                    ("Y", y, dis[i][0].split(" :: ")[1],
+                     {DST_Y: "vdst", SRC0_Y: "src0", SRC1_Y: "src1"})):
+                name, operands, _ = split_operands(text)
+                sig = signature(operands, _markers(marks, ("v",)))
+                halves.setdefault((which, op), {}).setdefault(wave, (name, sig))
+    tables = ({}, {})
+    for (which, op), by_wave in sorted(halves.items()):
+        name, sig32 = by_wave[min(by_wave)]
+        sig64 = by_wave[max(by_wave)][1]
+        base, suffix = strip_suffix(name)
+        tables[which == "Y"][op] = {"name": base, "suffix": suffix, "ops": merge_waves(sig32, sig64)}
+    return tables
+
+
+def vop3_dpp_forms(t, p, tables):
+    """gfx11: which VOP3/VOP3B/VOP3P opcodes take a DPP16 or DPP8 dword (src0 = 250 / 233,
+    the DPP dword after the two VOP3 dwords)."""
+    result = {}
+    for family, build in (("VOP3", p.vop3), ("VOP3B", p.vop3), ("VOP3P", p.vop3p)):
+        ops = sorted(tables[family])
+        found = {op: [] for op in ops}
+        for form, src0, extra in (("dpp", 250, 0xE4 << 8 | 0xFF << 24 | SRC0),
+                                  ("dpp8", 233, SRC0 | 0x00FAC688 << 8)):
+            probes = []
+            for op in ops:
+                words = build(op, tables[family][op]["variant"])
+                probes.append([words[0], words[1] & ~0x1FF | src0, extra])
+            dis = disassemble(t, probes)
+            for i, op in enumerate(ops):
+                if i in dis and dis[i][1] == 12:
+                    found[op].append(form)
+        result[family] = {op: tuple(forms) for op, forms in found.items() if forms}
+    return result
+
+
+def vop3_dpp_modifiers(t, p, tables, dpp3):
+    """The modifiers gfx11's VOP3 DPP16 forms print (llvm shows integer sources' neg bits as
+    sext there, and some op_sel fields in full), as `modifiers` finds them for e64, and
+    'vgpr_only': sources that name a VGPR whatever their code in that form."""
+    def dpp(build):
+        def probe(op, variant, lit=None):
+            words = build(op, variant)
+            return [words[0], words[1] & ~0x1FF | 250, 0xE4 << 8 | 0xFF << 24 | SRC0]
+        return probe
+    subset = {family: {op: e for op, e in tables[family].items()
+                       if "dpp" in dpp3.get(family, {}).get(op, ())}
+              for family in ("VOP3", "VOP3B", "VOP3P")}
+    builds = (("VOP3", dpp(p.vop3)), ("VOP3B", dpp(p.vop3)), ("VOP3P", dpp(p.vop3p)))
+    found = modifiers(t, p, subset, builds)
+    for family, ops in vgpr_only(t, p, subset, builds).items():
+        for op, fields in ops.items():
+            found[family].setdefault(op, {})["vgpr_only"] = fields
+    return found
+
+
+ALIAS_BASE = "gfx1030"
+_LEARNED = {}
+
+
+def learned(name):
+    """The learned tables of a target (once per run), with the Probes that built them."""
+    if name not in _LEARNED:
+        t = TARGETS[name]
+        p = Probes(t)
+        _LEARNED[name] = (t, p, build_tables(t, p))
+    return _LEARNED[name]
+
+
+def aliases(t, tables):
+    """{mnemonic on t: gfx1030 mnemonic} where llvm-mc for t reads a gfx1030 instruction's
+    text as an instruction of another name (gfx11's renames: ds_read_b32 -> ds_load_b32,
+    global_load_dword -> global_load_b32, s_andn2_b32 -> s_and_not1_b32 ...). Both names
+    mean the same operation on the same operands: llvm declares them as mnemonic aliases."""
+    base_t, base_p, base_tables = learned(ALIAS_BASE)
+    builds = {"SOP2": base_p.sop2, "SOPK": base_p.sopk, "SOP1": base_p.sop1,
+              "SOPC": base_p.sopc, "SOPP": base_p.sopp, "SMEM": base_p.smem,
+              "VOP1": base_p.vop1, "VOP2": base_p.vop2, "VOPC": base_p.vopc,
+              "VOP3": base_p.vop3, "VOP3B": base_p.vop3, "VOP3P": base_p.vop3p,
+              "DS": base_p.ds, "FLAT": base_p.flat(0, base_t.flat_saddr),
+              "SCRATCH": base_p.flat(1, SRC2), "GLOBAL": base_p.flat(2, SRC2),
+              "MUBUF": base_p.mubuf, "MTBUF": base_p.mtbuf}
+    entries = [(family, op) for family in builds for op in sorted(base_tables[family])]
+    dis = disassemble(base_t, [builds[f](op, base_tables[f][op]["variant"]) for f, op in entries])
+    texts = [dis[i][0] for i in range(len(entries)) if i in dis]
+    done = subprocess.run(["llvm-mc-15", "-arch=amdgcn", f"-mcpu={t.mcpu}"],
+                          input="\n".join(texts) + "\n", capture_output=True, text=True)
+    refused = {int(n) - 1 for n in re.findall(r"<stdin>:(\d+):\d+: error", done.stderr)}
+    printed = iter(line.strip() for line in done.stdout.splitlines()
+                   if line.strip() and not line.strip().startswith("."))
+    base_names = {e["name"] for table in base_tables.values() for e in table.values()}
+    names = {strip_suffix(e["name"])[0] for table in tables.values() for e in table.values()}
+    result = {}
+    for i, text in enumerate(texts):
+        if i in refused:
+            continue
+        old = strip_suffix(split_operands(text)[0])[0]
+        new = strip_suffix(split_operands(next(printed))[0])[0]
+        if new != old and new in names and new not in {strip_suffix(n)[0] for n in base_names}:
+            result[new] = old
+    return dict(sorted(result.items()))
+
+
 SOPP_PROBES = (0x12, 0x8000, 0)
 
 
-def sopp_styles(table):
+def sopp_styles(t, p, table):
     """How each SOPP/SOPK prints its 16-bit immediate: 'dec' (branch offsets and the like),
     'imm' (decimal up to 64, else hex), 'hex', or a named syntax."""
     styles = {}
     ops = sorted(table)
-    results = [disassemble([sopp(op, imm=v) for op in ops]) for v in SOPP_PROBES]
+    results = [disassemble(t, [p.sopp(op, imm=v) for op in ops]) for v in SOPP_PROBES]
     for i, op in enumerate(ops):
         if i not in results[0]:
             styles[op] = "none"
@@ -569,6 +812,8 @@ def sopp_styles(table):
             styles[op] = "dec" if big[0] == "32768" else "imm"
         elif small[0] == "0x12":
             styles[op] = "hex"
+            if "gpr_idx(" in disassemble(t, [p.sopp(op, imm=3)])[0][0]:
+                styles[op] = "gpr_idx"          # gfx9 s_set_gpr_idx_mode: named up to 15
         else:
             styles[op] = table[op]["name"].removeprefix("s_")
     return styles
@@ -584,24 +829,28 @@ def sopk_style(ops):
     return "hex" if any(t == "=0x12" for t in texts) else "dec"
 
 
-def named_values():
+def _opcode(table, name):
+    return next(op for op, e in table.items() if e["name"] == name)
+
+
+def named_values(t, p, tables):
     """hwreg ids and sendmsg encodings llvm names."""
     hwreg = {}
-    dis = disassemble([[0xB << 28 | 0x12 << 23 | DST << 16 | 31 << 11 | i] for i in range(64)])
+    getreg = _opcode(tables["SOPK"], "s_getreg_b32")
+    dis = disassemble(t, [p.getreg(getreg, i) for i in range(64)])
     for i in range(64):
         m = re.search(r"hwreg\(([A-Z_0-9]+)\)", dis[i][0])
         if m:
             hwreg[i] = m.group(1)
     sendmsg = {}
     values = list(range(0x400))
-    dis = disassemble([sopp(0x10, imm=v) for v in values])
+    dis = disassemble(t, [p.sopp(_opcode(tables["SOPP"], "s_sendmsg"), imm=v) for v in values])
     for i, v in enumerate(values):
         text = dis[i][0].partition(" ")[2] if i in dis else ""
         if text.startswith("sendmsg(MSG_"):      # named messages; numeric ones are computed
             sendmsg[v] = text
     formats = {}
-    dis = disassemble([[0x3A << 26 | f << 19 | 1 << 12, SDST << 24 | (SRC2 // 4) << 16 |
-                        DST << 8 | SRC0] for f in range(128)])
+    dis = disassemble(t, [p.mtbuf(0, ALL, format=f) for f in range(128)])
     for f in range(128):
         m = re.search(r"format:(\[[A-Z_0-9,]+\]|\d+)", dis[f][0]) if f in dis else None
         if m:
@@ -609,31 +858,74 @@ def named_values():
     return hwreg, sendmsg, formats
 
 
-def main():
-    out = sys.argv[1] if len(sys.argv) > 1 else OUTPUT
-    tables = build_tables()
-    dpp, ext_mods = forms(tables)
-    half = halves(tables)
-    styles = sopp_styles(tables["SOPP"])
+HEADER = '''"""{target} opcode tables. GENERATED by ci/gen/isa_tables.py from llvm-mc-15 and
+llvm-objdump-15: do not edit by hand.
+
+TABLES[family][opcode] = {{"name": base mnemonic, "suffix": the encoding suffix llvm
+prints ("e32", "e64" or ""), "ops": printed operands in order as (field, register
+file "v"/"s" as probed, wave32 width, wave64 width) where field is an encoding field ("vdst", "src0", "sdst",
+"addr", ...) or "=text" for a fixed register llvm prints ("=vcc_lo|vcc": wave32|
+wave64 spelling), "size": bytes of the probe, "forms": DPP/SDWA forms VOP1/2/C
+allow, "half": sources that take 16-bit literals, "half_int": those of them that are
+integers, "mods": the VOP3 modifiers llvm prints for the opcode, "vgpr_only": sources that always
+name a VGPR, "imm": how SOPP/SOPK print their
+immediate}}.
+{more}"""
+'''
+# Keys only some targets' tables have, documented in theirs.
+ACC_DOC = """
+"acc" (gfx90a): {encoding bit: fields} that name AGPRs instead of VGPRs when the bit is
+set ("acc_cd", "acc.0" of MFMA, "acc" of memory instructions); "mods" "mai": MFMA, which
+prints cbsz/abid/blgp.
+"""
+VOPD_DOC = """
+TABLES["VOPDX"] / ["VOPDY"] (gfx11): the halves of a dual-issue VOPD instruction by their
+opx / opy fields. VOP3 "forms": "dpp"/"dpp8" where gfx11 takes a DPP dword after VOP3's two,
+and "mods" "dpp": the modifiers llvm prints in that form.
+"""
+ALIAS_DOC = """
+ALIASES: {mnemonic: gfx1030 mnemonic} where llvm reads the gfx1030 text of an instruction as
+this target's instruction of another name (a rename: same operation, same operands).
+"""
+
+
+def generate(name, out):
+    t, p, tables = learned(name)
+    dpp, ext_mods = forms(t, p, tables)
+    half = halves(t, p, tables)
+    styles = sopp_styles(t, p, tables["SOPP"])
     kstyles = {op: sopk_style(e["ops"]) for op, e in tables["SOPK"].items()}
-    hwreg, sendmsg, formats = named_values()
-    vonly = vgpr_only(tables)
-    mods = modifiers(tables)
-    ihalf = integer_halves(tables, half)
+    hwreg, sendmsg, formats = named_values(t, p, tables)
+    vonly = vgpr_only(t, p, tables)
+    mods = modifiers(t, p, tables)
+    ihalf = integer_halves(t, p, tables, half)
+    files = register_files(t, p, tables)
+    dpp3 = vop3_dpp_forms(t, p, tables) if "VOPD" in t.encoding else {}
+    dpp3_mods = vop3_dpp_modifiers(t, p, tables, dpp3) if dpp3 else {}
     entries = {}
     for family, table in tables.items():
+        if not table:                   # a family this target's llvm decodes nothing of
+            continue
         rows = {}
         for op, e in sorted(table.items()):
             base, suffix = strip_suffix(e["name"])
             row = {"name": base, "suffix": suffix, "ops": e["ops"]}
+            if op in files.get(family, {}):
+                row["ops"], acc = files[family][op]
+                if acc:
+                    row["acc"] = acc
             if family in dpp:
                 row["forms"] = tuple(dpp[family][op])
+            if op in dpp3.get(family, {}):
+                row["forms"] = dpp3[family][op]
             if family in half:
                 row["half"] = tuple(sorted(half[family].get(op, ())))
             if op in mods.get(family, {}):
                 row["mods"] = mods[family][op]
             if op in ext_mods.get(family, {}):
                 row["mods"] = ext_mods[family][op]
+            if op in dpp3_mods.get(family, {}):
+                row["mods"] = {**row.get("mods", {}), "dpp": dpp3_mods[family][op]}
             if op in ihalf.get(family, {}):
                 row["half_int"] = tuple(ihalf[family][op])
             if op in vonly.get(family, {}):
@@ -644,18 +936,13 @@ def main():
                 row["imm"] = kstyles[op]
             rows[op] = row
         entries[family] = rows
+    if "VOPD" in t.encoding:
+        entries["VOPDX"], entries["VOPDY"] = vopd_halves(t)
+    alias = aliases(t, tables) if name != ALIAS_BASE else None
     with open(out, "w") as f:
-        f.write('"""gfx1030 opcode tables. GENERATED by ci/gen/isa_tables.py from llvm-mc-15 and\n'
-                'llvm-objdump-15: do not edit by hand.\n\n'
-                'TABLES[family][opcode] = {"name": base mnemonic, "suffix": the encoding suffix llvm\n'
-                'prints ("e32", "e64" or ""), "ops": printed operands in order as (field, register\n'
-                'file "v"/"s" as probed, wave32 width, wave64 width) where field is an encoding field ("vdst", "src0", "sdst",\n'
-                '"addr", ...) or "=text" for a fixed register llvm prints ("=vcc_lo|vcc": wave32|\n'
-                'wave64 spelling), "size": bytes of the probe, "forms": DPP/SDWA forms VOP1/2/C\n'
-                'allow, "half": sources that take 16-bit literals, "half_int": those of them that are\n'
-                'integers, "mods": the VOP3 modifiers llvm prints for the opcode, "vgpr_only": sources that always\n'
-                'name a VGPR, "imm": how SOPP/SOPK print their\n'
-                'immediate}.\n"""\n')
+        more = (ACC_DOC if t.encoding["VOP3P"].has("acc") else "") + \
+            (VOPD_DOC if "VOPD" in t.encoding else "") + (ALIAS_DOC if alias is not None else "")
+        f.write(HEADER.format(target=name, more=more))
         f.write("TABLES = ")
         f.write(pprint.pformat(entries, width=100, sort_dicts=True))
         f.write("\n\nHWREG_NAMES = ")
@@ -665,6 +952,16 @@ def main():
         f.write("\n\nSENDMSG_TEXT = ")
         f.write(pprint.pformat(sendmsg, width=100))
         f.write("\n")
+        if alias is not None:
+            f.write("\nALIASES = ")
+            f.write(pprint.pformat(alias, width=100))
+            f.write("\n")
+
+
+def main():
+    names = sys.argv[1:2] or sorted(TARGETS)
+    for name in names:
+        generate(name, sys.argv[2] if len(sys.argv) > 2 else output_path(name))
 
 
 if __name__ == "__main__":

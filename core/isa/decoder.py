@@ -1,22 +1,28 @@
-"""gfx1030 machine code -> Instruction records.
+"""Machine code of any supported target (core/isa/targets.py) -> Instruction records.
 
 Invariants:
-- decoding is a pure function of the bytes, the address and the wave size; every family is
-  told apart by its fixed high bits and every opcode is one dict lookup in the generated
-  tables (core/isa/opcodes_gfx1030.py), so nothing here knows mnemonics by heart except
-  the few operand roles the encoding leaves implicit (which SOPK/memory operand is read);
+- decoding is a pure function of the bytes, the address, the wave size and the target; the
+  target's encoding generation tells families apart by their fixed bits and gives every
+  field's bits (core/isa/encodings.py), its generated tables give every opcode's meaning in
+  one dict lookup (core/isa/opcodes_<target>.py), so nothing here knows a bit position or
+  mnemonics by heart except the few operand roles the encoding leaves implicit (which SOPK
+  or memory operand is read);
+- operands are target-neutral: register numbers are canonical gfx10 operand codes (gfx11's
+  m0 and null, which it swapped, come out as gfx10's; gfx9's flat_scratch and xnack_mask are
+  the specials at 102..105 where gfx10 has SGPRs), AGPRs are their own operand kind;
 - bytes llvm would not decode raise DecodeError, never a half-built record;
 - `size` always covers the literal / DPP / SDWA dword, so address + size is the next PC.
 """
+import dataclasses
+
 import numpy as np
 
-from core.isa import mimg
+from core.isa import mimg, targets
 from core.isa.instruction import Instruction, Mods, NO_MODS, Operand, INV_2PI
-from core.isa.opcodes_gfx1030 import TABLES
 
 
 class DecodeError(ValueError):
-    """The bytes at an address are not a gfx1030 instruction llvm knows."""
+    """The bytes at an address are not an instruction llvm knows for the target."""
 
 
 _INLINE_FLOATS = {240: 0.5, 241: -0.5, 242: 1.0, 243: -1.0, 244: 2.0, 245: -2.0, 246: 4.0,
@@ -25,6 +31,7 @@ _SPECIAL_CODES = frozenset((106, 107, 124, 126, 127, 235, 236, 237, 238, 239, 25
                             254))
 LITERAL, DPP8, DPP8_FI, SDWA, DPP16 = 255, 233, 234, 249, 250
 NULL_CODE = 125
+OFF_CODE = 0x7F             # GLOBAL/SCRATCH saddr "off" (gfx9, gfx10)
 
 
 def _make_operand(code, width):
@@ -53,7 +60,8 @@ _OPERANDS = {}
 
 
 def source(code, width=1, literal=None):
-    """The operand a 9-bit source field names (sgprs 0-105, vgprs at 256+), cached."""
+    """The operand a 9-bit source field names (canonical gfx10 codes: sgprs 0-105, vgprs at
+    256+), cached."""
     if code == LITERAL:
         if literal is None:
             raise DecodeError("literal operand without its dword")
@@ -69,23 +77,20 @@ def vgpr(number, width=1):
     return source(256 + number, width)
 
 
+def agpr(number, width=1):
+    return Operand("agpr", number, width)
+
+
 def _dword(mem, offset):
     if offset + 4 > len(mem):
         raise DecodeError("instruction runs past the end of the code")
     return int.from_bytes(bytes(mem[offset:offset + 4]), "little")
 
 
-def _entry(family, op):
-    entry = _TABLES.get(family, {}).get(op)
-    if entry is None:
-        raise DecodeError(f"{family} opcode {op} is not a gfx1030 instruction")
-    return entry
-
-
 class _Entry:
     """One opcode's table row, with the operand list pre-split by role."""
     __slots__ = ("name", "suffix", "ops", "half", "half_int", "forms", "imm", "implicit",
-                 "vgpr_only", "mods")
+                 "vgpr_only", "mods", "acc", "agpr_fields")
 
     def __init__(self, family, row):
         self.name = row["name"]
@@ -97,6 +102,8 @@ class _Entry:
         self.vgpr_only = row.get("vgpr_only", ())
         self.half_int = frozenset(row.get("half_int", ()))
         self.mods = row.get("mods", {})
+        self.acc = row.get("acc", {})             # encoding bit -> fields it makes AGPRs
+        self.agpr_fields = frozenset(f for f, file, *_ in self.ops if file == "a")
         src, dst = _implicit(family, self.name)
         # wave64 -> (implicit sources, implicit destinations) as operands
         self.implicit = {w: (tuple(_fixed(t, w) for t in src), tuple(_fixed(t, w) for t in dst))
@@ -109,7 +116,7 @@ def _implicit(family, name):
     src, dst = [], []
     if name.startswith("v_cmpx_"):
         dst.append("exec")
-    if name in ("s_cbranch_vccz", "s_cbranch_vccnz"):
+    if name in ("s_cbranch_vccz", "s_cbranch_vccnz", "v_dual_cndmask_b32"):
         src.append("vcc")
     if name in ("s_cbranch_execz", "s_cbranch_execnz"):
         src.append("exec")
@@ -139,40 +146,84 @@ def _fixed(text, wave64):
     raise DecodeError(f"unexpected fixed operand {text}")
 
 
-_TABLES = {family: {op: _Entry(family, row) for op, row in rows.items()}
-           for family, rows in TABLES.items()}
-
-
-def _implicit_ops(entry, wave64):
-    return entry.implicit[wave64]
-
-
 def _sext(value, bits):
     sign = 1 << (bits - 1)
     return (value & (sign - 1)) - (value & sign)
 
 
+def _bits(fmt, w, mem, offset):
+    """The instruction's first one or two dwords as one little-endian int, for Format.get."""
+    return w | _dword(mem, offset + 4) << 32 if fmt.dwords == 2 else w
+
+
+class _Decoder:
+    """A target's tables and register conventions, for the family functions below."""
+
+    def __init__(self, target):
+        self.target = target
+        self.name = target.name
+        self.enc = target.encoding
+        self.tables = {family: {op: _Entry(family, row) for op, row in rows.items()}
+                       for family, rows in target.opcodes.TABLES.items()}
+
+    def entry(self, family, op):
+        entry = self.tables.get(family, {}).get(op)
+        if entry is None:
+            raise DecodeError(f"{family} opcode {op} is not a {self.name} instruction")
+        return entry
+
+    def source(self, code, width=1, literal=None):
+        """An operand from this target's code: translated to the canonical (gfx10) code."""
+        t = self.target
+        if code in (t.m0_code, t.null_code) and t.m0_code != 124:
+            code = 124 if code == t.m0_code else NULL_CODE
+        elif t.sgprs <= code < 106:
+            return Operand("special", code & ~(width - 1) if width <= 2 else code, width)
+        return source(code, width, literal)
+
+    def is_null(self, code):
+        return code == self.target.null_code
+
+
+_DECODERS = {}
+
+
+def _decoder(target):
+    target = targets.get(target if target is not None else targets.DEFAULT)
+    d = _DECODERS.get(target.name)
+    if d is None:
+        d = _DECODERS[target.name] = _Decoder(target)
+    return d
+
+
 # ---- scalar families -------------------------------------------------------------------
 
-def _scalar_fields(entry, fields, wave64, literal):
+def _scalar_fields(d, entry, fields, wave64, literal):
     """dst and src operands of SOP1/SOP2/SOPC from the printed operand list."""
     dst, src = [], []
     for field, _file, w32, w64 in entry.ops:
         width = w64 if wave64 else w32
         if field == "sdst":
-            dst.append(source(fields["sdst"], width))
+            dst.append(d.source(fields["sdst"], width))
+        elif field == "gpr_idx":        # gfx9 s_set_gpr_idx_on: src1 holds the index mode
+            src.append(Operand("inline_int", 0, 1, fields["src1"]))
+        elif field == "msg":            # gfx11 s_sendmsg_rtn: src0 holds the message
+            src.append(Operand("inline_int", 0, 1, fields["src0"]))
         else:
-            src.append(source(fields[field], width, literal))
+            src.append(d.source(fields[field], width, literal))
     return tuple(dst), tuple(src)
 
 
-def _sop(encoding, op, fields, mem, offset, address, wave64):
-    entry = _entry(encoding, op)
+def _sop(d, fmt, w, mem, offset, address, wave64):
+    encoding = fmt.family
+    op = fmt.get(w, "op")
+    entry = d.entry(encoding, op)
+    fields = {name: fmt.get(w, name) for name in ("sdst", "src0", "src1") if fmt.has(name)}
     literal, size = None, 4
     if LITERAL in (fields.get("src0"), fields.get("src1")):
         literal, size = _dword(mem, offset + 4), 8
-    dst, src = _scalar_fields(entry, fields, wave64, literal)
-    isrc, idst = _implicit_ops(entry, wave64)
+    dst, src = _scalar_fields(d, entry, fields, wave64, literal)
+    isrc, idst = entry.implicit[wave64]
     return Instruction(address, size, encoding, op, entry.name, "", dst, src, NO_MODS, idst,
                        isrc, wave64)
 
@@ -181,16 +232,16 @@ _SOPK_READS = ("s_cmpk_", "s_setreg_b32", "s_waitcnt_")
 _SOPK_BOTH = ("s_addk_i32", "s_mulk_i32", "s_subvector_loop_begin", "s_subvector_loop_end")
 
 
-def _sopk(w, mem, offset, address, wave64):
-    op = (w >> 23) & 0x1F
-    entry = _entry("SOPK", op)
-    sdst, simm = (w >> 16) & 0x7F, w & 0xFFFF
+def _sopk(d, fmt, w, mem, offset, address, wave64):
+    op = fmt.get(w, "op")
+    entry = d.entry("SOPK", op)
+    sdst, simm = fmt.get(w, "sdst"), fmt.get(w, "simm16")
     name, size = entry.name, 4
     mods = {"simm16": simm}
     dst, src = [], []
     for field, _file, w32, w64 in entry.ops:
         if field == "sdst":
-            reg = source(sdst, w64 if wave64 else w32)
+            reg = d.source(sdst, w64 if wave64 else w32)
             if name.startswith(_SOPK_READS):
                 src.append(reg)
             elif name in _SOPK_BOTH:
@@ -203,7 +254,7 @@ def _sopk(w, mem, offset, address, wave64):
         if name == "s_setreg_imm32_b32":
             src.append(Operand("literal", LITERAL, 1, _dword(mem, offset + 4)))
             size = 8
-    elif name in ("s_call_b64", "s_subvector_loop_begin", "s_subvector_loop_end"):
+    elif entry.imm == "dec":         # s_call_b64, s_subvector_loop_*, s_cbranch_i_fork
         src.append(Operand("label", 0, 1, address + 4 + _sext(simm, 16) * 4))
     else:
         value = _sext(simm, 16) if name.endswith("_i32") else simm   # *_u32: zero-extended
@@ -212,47 +263,59 @@ def _sopk(w, mem, offset, address, wave64):
                        (), (), wave64)
 
 
-def _sopp(w, mem, offset, address, wave64):
-    op = (w >> 16) & 0x7F
-    entry = _entry("SOPP", op)
-    simm = w & 0xFFFF
+def _sopp(d, fmt, w, mem, offset, address, wave64):
+    op = fmt.get(w, "op")
+    entry = d.entry("SOPP", op)
+    simm = fmt.get(w, "simm16")
     src = ()
     if entry.imm == "dec" and "branch" in entry.name:
         src = (Operand("label", 0, 1, address + 4 + _sext(simm, 16) * 4),)
     elif entry.imm != "none" and not (entry.imm == "dec0" and simm == 0):
         src = (Operand("inline_int", 0, 1, simm),)
-    isrc, idst = _implicit_ops(entry, wave64)
+    isrc, idst = entry.implicit[wave64]
     return Instruction(address, 4, "SOPP", op, entry.name, "", (), src, Mods({"simm16": simm}),
                        idst, isrc, wave64)
 
 
-def _smem(w, mem, offset, address, wave64):
-    op = (w >> 18) & 0xFF
-    entry = _entry("SMEM", op)
-    w1 = _dword(mem, offset + 4)
-    sdata, sbase = (w >> 6) & 0x7F, (w & 0x3F) * 2
-    soffset = (w1 >> 25) & 0x7F
-    mods = {"offset": _sext(w1 & 0x1FFFFF, 21), "glc": (w >> 16) & 1, "dlc": (w >> 14) & 1,
-            "soffset": soffset, "sdata": sdata}
+def _smem(d, fmt, w, mem, offset, address, wave64):
+    bits = _bits(fmt, w, mem, offset)
+    op = fmt.get(bits, "op")
+    entry = d.entry("SMEM", op)
+    sdata, sbase = fmt.get(bits, "sdata"), fmt.get(bits, "sbase") * 2
+    raw_offset = fmt.get(bits, "offset")
+    mods = {"offset": _sext(raw_offset, 21), "glc": fmt.get(bits, "glc"),
+            "dlc": fmt.get(bits, "dlc") if fmt.has("dlc") else 0, "sdata": sdata}
+    if fmt.has("imm"):
+        # gfx9: imm says the offset field is a byte offset (else it names an SGPR), soe
+        # adds an SGPR from the soffset field (and llvm then prints the offset, 0 too).
+        imm, soe = fmt.get(bits, "imm"), fmt.get(bits, "soe")
+        soffset = fmt.get(bits, "soffset") if soe else None if imm else raw_offset & 0x7F
+        mods.update(imm=imm, soe=soe, offset=mods["offset"] if imm else 0)
+    else:
+        soffset = fmt.get(bits, "soffset")
+        soffset = None if d.is_null(soffset) else soffset
+    mods["soffset"] = soffset
     dst, src = [], []
     for field, _file, w32, _w64 in entry.ops:
         if field == "sdata":
-            dst.append(source(sdata, w32))
+            dst.append(d.source(sdata, w32))
         elif field == "sbase":
-            src.append(source(sbase, w32))
-    if src and soffset != NULL_CODE:
-        src.append(source(soffset, 1))
+            src.append(d.source(sbase, w32))
+    if src and soffset is not None:
+        src.append(d.source(soffset, 1))
     return Instruction(address, 8, "SMEM", op, entry.name, "", tuple(dst), tuple(src),
                        Mods(mods), (), (), wave64)
 
 
 # ---- vector ALU families ---------------------------------------------------------------
 
-def _vop_operands(entry, fields, wave64, literal):
+def _vop_operands(d, entry, fields, wave64, literal, agprs=frozenset()):
     """dst/src in printed order; fixed registers llvm prints (vcc) before the first source
-    are written, after it read: they are ordinary operands, never also implicit ones."""
+    are written, after it read: they are ordinary operands, never also implicit ones.
+    `agprs`: fields that name accumulation registers (gfx90a) besides the table's own."""
     for field in entry.vgpr_only:
         fields[field] = 256 | (fields[field] & 0xFF)
+    agprs = agprs | entry.agpr_fields
     dst, src = [], []
     seen_src = False
     for field, file, w32, w64 in entry.ops:
@@ -262,8 +325,11 @@ def _vop_operands(entry, fields, wave64, literal):
         elif field == "simm32":
             src.append(Operand("literal", LITERAL, 1, literal))
             seen_src = True
+        elif field in agprs and fields[field] >= 256:
+            (dst if field == "vdst" else src).append(agpr(fields[field] - 256, width))
+            seen_src = seen_src or field != "vdst"
         elif field in ("vdst", "sdst"):
-            dst.append(source(fields[field], width))
+            dst.append(d.source(fields[field], width))
         elif field == "param":                 # v_interp_mov_f32_e64: p10, p20 or p0
             seen_src = True
             src.append(Operand("inline_int", 0, 1, fields["src1"]))
@@ -272,7 +338,7 @@ def _vop_operands(entry, fields, wave64, literal):
             src.append(Operand("attr", fields["src0"] & 0x3F, 1, (fields["src0"] >> 6) & 3))
         else:
             seen_src = True
-            src.append(source(fields[field], width, literal))
+            src.append(d.source(fields[field], width, literal))
     return tuple(dst), tuple(src)
 
 
@@ -283,9 +349,24 @@ def _dst_code(entry, raw):
     return raw if file == "s" else 256 + raw
 
 
-def _vop_short(encoding, op, w, fields, mem, offset, address, wave64):
+def _dpp_mods(d, ext):
+    neg = (ext >> 20) & 1 | (ext >> 21) & 2
+    return {"dpp_ctrl": (ext >> 8) & 0x1FF, "fi": (ext >> 18) & d.target.dpp_fi,
+            "bound_ctrl": (ext >> 19) & 1, "neg": neg,
+            "abs": (ext >> 21) & 1 | (ext >> 22) & 2,
+            # integer sources read the neg bits as sign extension
+            "src0_sext": neg & 1, "src1_sext": neg >> 1,
+            "bank_mask": (ext >> 24) & 0xF, "row_mask": (ext >> 28) & 0xF}
+
+
+def _dpp8_mods(ext, src0):
+    return {"dpp8": tuple((ext >> (8 + 3 * i)) & 7 for i in range(8)),
+            "fi": int(src0 == DPP8_FI)}
+
+
+def _vop_short(d, encoding, op, fields, mem, offset, address, wave64):
     """VOP1/VOP2/VOPC: e32, or DPP16/DPP8/SDWA when src0 names those extensions."""
-    entry = _entry(encoding, op)
+    entry = d.entry(encoding, op)
     src0 = fields["src0"]
     size, literal, form, mods = 4, None, "e32", NO_MODS
     if src0 in (DPP16, DPP8, DPP8_FI, SDWA) and not entry.vgpr_only and entry.forms:
@@ -294,17 +375,10 @@ def _vop_short(encoding, op, w, fields, mem, offset, address, wave64):
         fields["src0"] = 256 + (ext & 0xFF)
         if src0 == DPP16:
             form = "dpp"
-            neg = (ext >> 20) & 1 | (ext >> 21) & 2
-            mods = Mods({"dpp_ctrl": (ext >> 8) & 0x1FF, "fi": (ext >> 18) & 1,
-                         "bound_ctrl": (ext >> 19) & 1, "neg": neg,
-                         "abs": (ext >> 21) & 1 | (ext >> 22) & 2,
-                         # integer sources read the neg bits as sign extension
-                         "src0_sext": neg & 1, "src1_sext": neg >> 1,
-                         "bank_mask": (ext >> 24) & 0xF, "row_mask": (ext >> 28) & 0xF})
+            mods = Mods(_dpp_mods(d, ext))
         elif src0 in (DPP8, DPP8_FI):
             form = "dpp8"
-            mods = Mods({"dpp8": tuple((ext >> (8 + 3 * i)) & 7 for i in range(8)),
-                         "fi": int(src0 == DPP8_FI)})
+            mods = Mods(_dpp8_mods(ext, src0))
         else:
             form = "sdwa"
             if ext >> 23 & 1:                 # S0: src0 names a scalar register
@@ -328,84 +402,155 @@ def _vop_short(encoding, op, w, fields, mem, offset, address, wave64):
         literal, size = _dword(mem, offset + 4), 8
     if "vdst" in fields:
         fields["vdst"] = _dst_code(entry, fields["vdst"])
-    dst, src = _vop_operands(entry, fields, wave64, literal)
+    dst, src = _vop_operands(d, entry, fields, wave64, literal)
     if form == "sdwa" and encoding == "VOPC" and mods["sdst"] is not None:
-        dst = (source(mods["sdst"], 2 if wave64 else 1),)
-    isrc, idst = _implicit_ops(entry, wave64)
+        dst = (d.source(mods["sdst"], 2 if wave64 else 1),)
+    isrc, idst = entry.implicit[wave64]
     return Instruction(address, size, encoding, op, entry.name, form, dst, src, mods, idst,
                        isrc, wave64)
 
 
-def _vop1(w, mem, offset, address, wave64):
-    fields = {"vdst": (w >> 17) & 0xFF, "src0": w & 0x1FF}
-    return _vop_short("VOP1", (w >> 9) & 0xFF, w, fields, mem, offset, address, wave64)
+def _vop1(d, fmt, w, mem, offset, address, wave64):
+    fields = {"vdst": fmt.get(w, "vdst"), "src0": fmt.get(w, "src0")}
+    return _vop_short(d, "VOP1", fmt.get(w, "op"), fields, mem, offset, address, wave64)
 
 
-def _vop2(w, mem, offset, address, wave64):
-    fields = {"vdst": (w >> 17) & 0xFF, "src0": w & 0x1FF, "src1": 256 + ((w >> 9) & 0xFF)}
-    return _vop_short("VOP2", (w >> 25) & 0x3F, w, fields, mem, offset, address, wave64)
+def _vop2(d, fmt, w, mem, offset, address, wave64):
+    fields = {"vdst": fmt.get(w, "vdst"), "src0": fmt.get(w, "src0"),
+              "src1": 256 + fmt.get(w, "src1")}
+    return _vop_short(d, "VOP2", fmt.get(w, "op"), fields, mem, offset, address, wave64)
 
 
-def _vopc(w, mem, offset, address, wave64):
-    fields = {"src0": w & 0x1FF, "src1": 256 + ((w >> 9) & 0xFF)}
-    return _vop_short("VOPC", (w >> 17) & 0xFF, w, fields, mem, offset, address, wave64)
+def _vopc(d, fmt, w, mem, offset, address, wave64):
+    fields = {"src0": fmt.get(w, "src0"), "src1": 256 + fmt.get(w, "src1")}
+    return _vop_short(d, "VOPC", fmt.get(w, "op"), fields, mem, offset, address, wave64)
 
 
-def _vop3(w, mem, offset, address, wave64):
-    op = (w >> 16) & 0x3FF
-    w1 = _dword(mem, offset + 4)
-    fields = {"src0": w1 & 0x1FF, "src1": (w1 >> 9) & 0x1FF, "src2": (w1 >> 18) & 0x1FF}
-    size, literal = 8, None
-    if LITERAL in fields.values():
-        literal, size = _dword(mem, offset + 8), 12
-    b = _TABLES["VOP3B"].get(op)
-    mods = {"clamp": (w >> 15) & 1, "omod": (w1 >> 27) & 3, "neg": (w1 >> 29) & 7}
+def _vop3_extension(d, entry, fields, mem, offset):
+    """gfx11's DPP dword after a VOP3's two (src0 250: DPP16, 233/234: DPP8): (form, mods,
+    size), src0 rewritten to the VGPR the DPP dword names; ("e64", {}, 8) otherwise."""
+    src0 = fields["src0"]
+    if src0 == DPP16 and "dpp" in entry.forms or src0 in (DPP8, DPP8_FI) and "dpp8" in entry.forms:
+        ext = _dword(mem, offset + 8)
+        fields["src0"] = 256 + (ext & 0xFF)
+        for field in entry.mods.get("dpp", {}).get("vgpr_only", ()):
+            fields[field] = 256 | fields[field] & 0xFF
+        if src0 == DPP16:
+            mods = _dpp_mods(d, ext)
+            return "dpp", {k: mods[k] for k in ("dpp_ctrl", "fi", "bound_ctrl", "bank_mask",
+                                                "row_mask")}, 12
+        return "dpp8", _dpp8_mods(ext, src0), 12
+    return "e64", {}, 8
+
+
+def _vop3(d, fmt, w, mem, offset, address, wave64):
+    bits = _bits(fmt, w, mem, offset)
+    op = fmt.get(bits, "op")
+    fields = {name: fmt.get(bits, name) for name in ("src0", "src1", "src2")}
+    b = d.tables.get("VOP3B", {}).get(op)
+    entry = b if b is not None else d.entry("VOP3", op)
+    form, extra, size = _vop3_extension(d, entry, fields, mem, offset)
+    literal = None
+    if LITERAL in fields.values() and d.target.vop3_literal:
+        literal, size = _dword(mem, offset + size), size + 4
+    mods = {"clamp": fmt.get(bits, "clamp"), "omod": fmt.get(bits, "omod"),
+            "neg": fmt.get(bits, "neg"), **extra}
     if b is not None:
-        entry, encoding = b, "VOP3B"
-        fields["sdst"] = (w >> 8) & 0x7F
+        encoding = "VOP3B"
+        fields["sdst"] = fmt.get(bits, "sdst")
         mods["abs"], mods["op_sel"] = 0, 0
     else:
-        entry, encoding = _entry("VOP3", op), "VOP3"
-        mods["abs"], mods["op_sel"] = (w >> 8) & 7, (w >> 11) & 0xF
-    fields["vdst"] = _dst_code(entry, w & 0xFF)
+        encoding = "VOP3"
+        mods["abs"], mods["op_sel"] = fmt.get(bits, "abs"), fmt.get(bits, "op_sel")
+    fields["vdst"] = _dst_code(entry, fmt.get(bits, "vdst"))
     if any(f == "attr" for f, *_ in entry.ops):
         mods["high"] = fields["src0"] >> 8 & 1      # v_interp_*_e64: the attribute's high half
-    dst, src = _vop_operands(entry, fields, wave64, literal)
-    isrc, idst = _implicit_ops(entry, wave64)
-    return Instruction(address, size, encoding, op, entry.name, "e64", dst, src, Mods(mods),
+    dst, src = _vop_operands(d, entry, fields, wave64, literal)
+    isrc, idst = entry.implicit[wave64]
+    return Instruction(address, size, encoding, op, entry.name, form, dst, src, Mods(mods),
                        idst, isrc, wave64)
 
 
-def _vop3p(w, mem, offset, address, wave64):
-    op = (w >> 16) & 0x7F
-    entry = _entry("VOP3P", op)
-    w1 = _dword(mem, offset + 4)
-    fields = {"src0": w1 & 0x1FF, "src1": (w1 >> 9) & 0x1FF, "src2": (w1 >> 18) & 0x1FF,
-              "vdst": 256 + (w & 0xFF)}
+def _acc_fields(fmt, bits, entry):
+    """Fields the set acc bits of an instruction make AGPRs (gfx90a; 'acc.1': bit 1 of acc)."""
+    found = set()
+    for key, fields in entry.acc.items():
+        name, _, index = key.partition(".")
+        if fmt.get(bits, name) >> int(index or 0) & 1:
+            found.update(fields)
+    return frozenset(found)
+
+
+def _vop3p(d, fmt, w, mem, offset, address, wave64):
+    bits = _bits(fmt, w, mem, offset)
+    op = fmt.get(bits, "op")
+    entry = d.entry("VOP3P", op)
+    fields = {"src0": fmt.get(bits, "src0"), "src1": fmt.get(bits, "src1"),
+              "src2": fmt.get(bits, "src2"), "vdst": 256 + fmt.get(bits, "vdst")}
+    form, extra, size = _vop3_extension(d, entry, fields, mem, offset)
+    literal = None
+    if LITERAL in fields.values() and d.target.vop3_literal:
+        literal, size = _dword(mem, offset + size), size + 4
+    if entry.mods.get("mai"):
+        mods = {"cbsz": fmt.get(bits, "cbsz"), "abid": fmt.get(bits, "abid"),
+                "blgp": fmt.get(bits, "blgp")}
+    else:
+        mods = {"neg_hi": fmt.get(bits, "neg_hi"), "op_sel": fmt.get(bits, "op_sel"),
+                "op_sel_hi": fmt.get(bits, "op_sel_hi") | fmt.get(bits, "op_sel_hi2") << 2,
+                "clamp": fmt.get(bits, "clamp"), "neg": fmt.get(bits, "neg"), **extra}
+    dst, src = _vop_operands(d, entry, fields, wave64, literal, _acc_fields(fmt, bits, entry))
+    if entry.mods.get("mai") and src[2].kind in ("sgpr", "ttmp", "special", "null") and \
+            src[2].count > 16:
+        # MFMA's C matrix is never scalar; llvm prints such an encoding's src2 as one SGPR
+        # when no SGPR tuple is that wide.
+        src = src[:2] + (d.source(fields["src2"], 1),)
+    return Instruction(address, size, "VOP3P", op, entry.name, form if form != "e64" else "",
+                       dst, src, Mods(mods), (), (), wave64)
+
+
+def _vopd(d, fmt, w, mem, offset, address, wave64):
+    """gfx11 dual issue: one record whose `halves` are the X and Y instructions, each as a
+    VOP2-shaped record (encoding 'VOPD', form 'x'/'y'); dst/src list X's operands then Y's."""
+    bits = _bits(fmt, w, mem, offset)
+    entries = (d.entry("VOPDX", fmt.get(bits, "opx")), d.entry("VOPDY", fmt.get(bits, "opy")))
+    vdstx = fmt.get(bits, "vdstx")
+    raw = ({"vdst": 256 + vdstx, "src0": fmt.get(bits, "src0x"), "src1": 256 + fmt.get(bits, "src1x")},
+           {"vdst": 256 + (fmt.get(bits, "vdsty") << 1 | (vdstx & 1) ^ 1),
+            "src0": fmt.get(bits, "src0y"), "src1": 256 + fmt.get(bits, "src1y")})
     size, literal = 8, None
-    if LITERAL in fields.values():
+    if any(f["src0"] == LITERAL for f in raw) or \
+            any(f == "simm32" for e in entries for f, *_ in e.ops):
         literal, size = _dword(mem, offset + 8), 12
-    mods = {"neg_hi": (w >> 8) & 7, "op_sel": (w >> 11) & 7,
-            "op_sel_hi": (w1 >> 27) & 3 | ((w >> 14) & 1) << 2, "clamp": (w >> 15) & 1,
-            "neg": (w1 >> 29) & 7}
-    dst, src = _vop_operands(entry, fields, wave64, literal)
-    return Instruction(address, size, "VOP3P", op, entry.name, "", dst, src, Mods(mods), (), (),
-                       wave64)
+    halves = []
+    for which, entry, fields in zip(("x", "y"), entries, raw):
+        dst, src = _vop_operands(d, entry, dict(fields), wave64, literal)
+        isrc, idst = entry.implicit[wave64]
+        halves.append(Instruction(address, size, "VOPD", fmt.get(bits, f"op{which}"),
+                                  entry.name, which, dst, src, NO_MODS, idst, isrc, wave64,
+                                  d.name))
+    x, y = halves
+    return Instruction(address, size, "VOPD", x.opcode << 5 | y.opcode, x.mnemonic, "",
+                       x.dst + y.dst, x.src + y.src, NO_MODS, x.implicit_dst + y.implicit_dst,
+                       x.implicit_src + y.implicit_src, wave64, d.name, tuple(halves))
 
 
 # ---- memory families -------------------------------------------------------------------
 
-def _ds(w, mem, offset, address, wave64):
-    op = (w >> 18) & 0xFF
-    entry = _entry("DS", op)
-    w1 = _dword(mem, offset + 4)
-    regs = {"addr": w1 & 0xFF, "data0": (w1 >> 8) & 0xFF, "data1": (w1 >> 16) & 0xFF,
-            "vdst": (w1 >> 24) & 0xFF}
+def _register(agprs, field, number, width):
+    return agpr(number, width) if field in agprs else vgpr(number, width)
+
+
+def _ds(d, fmt, w, mem, offset, address, wave64):
+    bits = _bits(fmt, w, mem, offset)
+    op = fmt.get(bits, "op")
+    entry = d.entry("DS", op)
+    agprs = _acc_fields(fmt, bits, entry)
     dst, src = [], []
     for field, _file, w32, _w64 in entry.ops:
-        (dst if field == "vdst" else src).append(vgpr(regs[field], w32))
-    mods = {"offset0": w & 0xFF, "offset1": (w >> 8) & 0xFF, "gds": (w >> 17) & 1,
-            "offset": w & 0xFFFF}
+        reg = _register(agprs, field, fmt.get(bits, field), w32)
+        (dst if field == "vdst" else src).append(reg)
+    mods = {"offset0": fmt.get(bits, "offset0"), "offset1": fmt.get(bits, "offset1"),
+            "gds": fmt.get(bits, "gds"), "offset": fmt.get(bits, "offset")}
     return Instruction(address, 8, "DS", op, entry.name, "", tuple(dst), tuple(src),
                        Mods(mods), (), (), wave64)
 
@@ -413,130 +558,171 @@ def _ds(w, mem, offset, address, wave64):
 _SEGMENTS = ("FLAT", "SCRATCH", "GLOBAL")
 
 
-def _flat(w, mem, offset, address, wave64):
-    seg = (w >> 14) & 3
+def _flat(d, fmt, w, mem, offset, address, wave64):
+    bits = _bits(fmt, w, mem, offset)
+    seg = fmt.get(bits, "seg")
     if seg == 3:
         raise DecodeError("FLAT segment 3 is reserved")
     encoding = _SEGMENTS[seg]
-    op = (w >> 18) & 0x7F
-    entry = _entry(encoding, op)
-    w1 = _dword(mem, offset + 4)
-    addr, data, saddr, vdst = w1 & 0xFF, (w1 >> 8) & 0xFF, (w1 >> 16) & 0x7F, (w1 >> 24) & 0xFF
-    glc = (w >> 16) & 1
-    raw = w & 0xFFF
-    mods = {"offset": raw if encoding == "FLAT" else _sext(raw, 12), "glc": glc,
-            "slc": (w >> 17) & 1, "dlc": (w >> 12) & 1, "lds": (w >> 13) & 1, "seg": seg,
-            "saddr_off": int(saddr in (NULL_CODE, 0x7F)), "vaddr_off": int(saddr == 0x7F),
-            "addtid": int(entry.name.endswith("_addtid"))}
+    op = fmt.get(bits, "op")
+    entry = d.entry(encoding, op)
+    addr, data, saddr, vdst = (fmt.get(bits, f) for f in ("addr", "data", "saddr", "vdst"))
+    glc = fmt.get(bits, "glc")
+    width = fmt.fields["offset"][0][1]
+    raw = fmt.get(bits, "offset")
+    generation = d.target.generation
+    # saddr "off": 0x7f (gfx9), null or 0x7f (gfx10), null (gfx11). SCRATCH without vaddr:
+    # saddr 0x7f (gfx10) or the sve bit clear (gfx11); gfx11 SCRATCH may take both (sve).
+    both = False
+    if generation == "gfx11":
+        saddr_off = d.is_null(saddr)
+        vaddr_off = encoding == "SCRATCH" and saddr_off and not fmt.get(bits, "sve")
+        both = encoding == "SCRATCH" and not saddr_off and fmt.get(bits, "sve")
+    elif generation == "gfx10":
+        saddr_off = saddr in (OFF_CODE, NULL_CODE)
+        vaddr_off = saddr == OFF_CODE
+    else:
+        saddr_off = saddr == OFF_CODE or encoding == "FLAT"
+        vaddr_off = False
+    mods = {"offset": raw if encoding == "FLAT" else _sext(raw, width), "glc": glc,
+            "slc": fmt.get(bits, "slc"), "dlc": fmt.get(bits, "dlc") if fmt.has("dlc") else 0,
+            "lds": fmt.get(bits, "lds") if fmt.has("lds") else 0, "seg": seg,
+            "scc": fmt.get(bits, "scc") if fmt.has("scc") else 0,
+            "saddr_off": int(saddr_off), "vaddr_off": int(vaddr_off),
+            "addtid": int("_addtid" in entry.name)}
+    agprs = _acc_fields(fmt, bits, entry)
     dst, src = [], []
     data_width = 1
     for field, _file, w32, _w64 in entry.ops:
         if field == "vdst":
-            dst.append(vgpr(vdst, w32))
+            dst.append(_register(agprs, field, vdst, w32))
         elif field == "data":
             data_width = w32
-            src.append(vgpr(data, w32))
+            src.append(_register(agprs, field, data, w32))
     if "atomic" in entry.name and glc and not dst:
-        dst.append(vgpr(vdst, data_width // 2 if "cmpswap" in entry.name else data_width))
-    if saddr == 0x7F and encoding != "SCRATCH" or encoding == "FLAT" and saddr != NULL_CODE:
-        raise DecodeError(f"{entry.name}: saddr {saddr} is not allowed")
+        dst.append(_register(agprs, "data", vdst,
+                             data_width // 2 if "cmpswap" in entry.name else data_width))
+    _check_saddr(d, encoding, entry, saddr)
     addr_ops = []
     if mods["vaddr_off"]:               # scratch with neither vaddr nor saddr: offset only
         pass
     elif mods["addtid"]:                  # *_addtid: the lane id is the address, saddr the base
-        addr_ops.append(source(saddr, 2))
+        addr_ops.append(d.source(saddr, 2))
     elif encoding == "FLAT":
         addr_ops.append(vgpr(addr, 2))
     elif encoding == "GLOBAL":
-        if mods["saddr_off"]:
+        if saddr_off:
             addr_ops.append(vgpr(addr, 2))
         else:
-            addr_ops += [vgpr(addr, 1), source(saddr, 2)]
+            addr_ops += [vgpr(addr, 1), d.source(saddr, 2)]
+    elif both:                          # gfx11: a VGPR offset plus an SGPR base
+        addr_ops += [vgpr(addr, 1), d.source(saddr, 1)]
+        mods["vaddr_saddr"] = 1
+    elif saddr_off:
+        addr_ops.append(vgpr(addr, 1))
     else:
-        if mods["saddr_off"]:
-            addr_ops.append(vgpr(addr, 1))
-        else:
-            addr_ops.append(source(saddr, 1))
+        addr_ops.append(d.source(saddr, 1))
     return Instruction(address, 8, encoding, op, entry.name, "", tuple(dst),
                        tuple(addr_ops) + tuple(src), Mods(mods), (), (), wave64)
 
 
-def _buffer_common(encoding, op, entry, w, w1, address, wave64, extra, literal=None):
+def _check_saddr(d, encoding, entry, saddr):
+    generation = d.target.generation
+    if generation == "gfx10":
+        bad = saddr == OFF_CODE and encoding != "SCRATCH" or \
+            encoding == "FLAT" and saddr != NULL_CODE
+    elif generation == "gfx11":
+        bad = encoding == "FLAT" and not d.is_null(saddr)
+    else:
+        bad = encoding == "FLAT" and saddr not in (0, OFF_CODE)
+    if bad:
+        raise DecodeError(f"{entry.name}: saddr {saddr} is not allowed")
+
+
+def _buffer_common(d, fmt, bits, encoding, op, entry, address, wave64, extra, literal=None):
     if not entry.ops:                   # buffer_gl0_inv, buffer_gl1_inv
         return Instruction(address, 8, encoding, op, entry.name, "", (), (), NO_MODS, (), (),
                            wave64)
-    vaddr, vdata = w1 & 0xFF, (w1 >> 8) & 0xFF
-    offen, idxen, glc = (w >> 12) & 1, (w >> 13) & 1, (w >> 14) & 1
-    mods = {"offset": w & 0xFFF, "offen": offen, "idxen": idxen, "glc": glc,
-            "dlc": (w >> 15) & 1, "slc": (w1 >> 22) & 1, "tfe": (w1 >> 23) & 1, **extra}
+    vaddr, vdata = fmt.get(bits, "vaddr"), fmt.get(bits, "vdata")
+    offen, idxen, glc = fmt.get(bits, "offen"), fmt.get(bits, "idxen"), fmt.get(bits, "glc")
+    optional = {name: fmt.get(bits, name) if fmt.has(name) else 0
+                for name in ("dlc", "slc", "tfe", "lds", "scc")}
+    mods = {"offset": fmt.get(bits, "offset"), "offen": offen, "idxen": idxen, "glc": glc,
+            **optional, **extra}
     width = next((w32 for f, _fl, w32, _ in entry.ops if f == "vdata"), 1)
     name = entry.name
     addr_ops = []
     if offen or idxen:
         addr_ops.append(vgpr(vaddr, offen + idxen))
-    addr_ops += [source(((w1 >> 16) & 0x1F) * 4, 4), source(w1 >> 24, 1, literal)]
-    data = vgpr(vdata, width)
+    addr_ops += [d.source(fmt.get(bits, "srsrc") * 4, 4), d.source(fmt.get(bits, "soffset"), 1, literal)]
+    data = _register(_acc_fields(fmt, bits, entry), "vdata", vdata, width)
     if "store" in name:
         dst, src = (), (data,)
     elif "atomic" in name:
         src = (data,)
-        dst = (vgpr(vdata, width // 2 if "cmpswap" in name else width),) if glc else ()
+        dst = (dataclasses.replace(data, count=width // 2 if "cmpswap" in name else width),) \
+            if glc else ()
     elif any(f == "vdata" for f, *_ in entry.ops):
         dst, src = (data,), ()
     else:
         dst, src = (), ()
-    mods["lds"] = (w >> 16) & 1 if encoding == "MUBUF" else 0
+    if encoding != "MUBUF":
+        mods["lds"] = 0
     return Instruction(address, 8 if literal is None else 12, encoding, op, name, "", dst,
                        tuple(addr_ops) + src, Mods(mods), (), (), wave64)
 
 
-def _mubuf(w, mem, offset, address, wave64):
-    op = (w >> 18) & 0xFF
-    entry = _entry("MUBUF", op)
-    w1 = _dword(mem, offset + 4)
-    return _buffer_common("MUBUF", op, entry, w, w1, address, wave64, {},
-                          _soffset_literal(w1, mem, offset))
+def _mubuf(d, fmt, w, mem, offset, address, wave64):
+    bits = _bits(fmt, w, mem, offset)
+    op = fmt.get(bits, "op")
+    entry = d.entry("MUBUF", op)
+    return _buffer_common(d, fmt, bits, "MUBUF", op, entry, address, wave64, {},
+                          _soffset_literal(fmt, bits, mem, offset))
 
 
-def _soffset_literal(w1, mem, offset):
+def _soffset_literal(fmt, bits, mem, offset):
     """soffset 255 names a literal dword after the instruction."""
-    return _dword(mem, offset + 8) if w1 >> 24 == LITERAL else None
+    return _dword(mem, offset + 8) if fmt.get(bits, "soffset") == LITERAL else None
 
 
-def _mtbuf(w, mem, offset, address, wave64):
-    w1 = _dword(mem, offset + 4)
-    op = (w >> 16) & 7 | ((w1 >> 21) & 1) << 3
-    entry = _entry("MTBUF", op)
-    return _buffer_common("MTBUF", op, entry, w, w1, address, wave64,
-                          {"format": (w >> 19) & 0x7F}, _soffset_literal(w1, mem, offset))
+def _mtbuf(d, fmt, w, mem, offset, address, wave64):
+    bits = _bits(fmt, w, mem, offset)
+    op = fmt.get(bits, "op")
+    entry = d.entry("MTBUF", op)
+    return _buffer_common(d, fmt, bits, "MTBUF", op, entry, address, wave64,
+                          {"format": fmt.get(bits, "format")},
+                          _soffset_literal(fmt, bits, mem, offset))
 
 
-def _mimg(w, mem, offset, address, wave64):
+# Image modifier fields every generation has (gfx10 and gfx11 place them differently).
+_MIMG_MODS = ("dmask", "dim", "dlc", "unorm", "glc", "r128", "tfe", "lwe", "slc", "a16", "d16")
+
+
+def _mimg(d, fmt, w, mem, offset, address, wave64):
     """Image instructions: operand widths follow the opcode, DIM, A16, DMASK, D16 and TFE/LWE
-    (core.isa.mimg); NSA encodings list one VGPR per address word in the extra dwords."""
-    op = (w >> 18) & 0x7F | (w & 1) << 7
-    entry = _entry("MIMG", op)
-    nsa = (w >> 1) & 3
-    w1 = _dword(mem, offset + 4)
+    (core.isa.mimg); NSA encodings list one VGPR per address word in the extra dwords (the
+    format's nsa field counts them: 0-3 on gfx10, 0-1 on gfx11)."""
+    bits = _bits(fmt, w, mem, offset)
+    op = fmt.get(bits, "op")
+    entry = d.entry("MIMG", op)
+    nsa = fmt.get(bits, "nsa")
     extra = [_dword(mem, offset + 8 + 4 * i) for i in range(nsa)]
-    mods = {"dmask": (w >> 8) & 0xF, "dim": (w >> 3) & 7, "nsa": nsa, "dlc": (w >> 7) & 1,
-            "unorm": (w >> 12) & 1, "glc": (w >> 13) & 1, "r128": (w >> 15) & 1,
-            "tfe": (w >> 16) & 1, "lwe": (w >> 17) & 1, "slc": (w >> 25) & 1,
-            "a16": (w1 >> 30) & 1, "d16": (w1 >> 31) & 1}
+    mods = {name: fmt.get(bits, name) for name in _MIMG_MODS}
+    mods["nsa"] = nsa
     if nsa and mimg.nsa_default(entry.name, nsa) is None:
         raise DecodeError(f"{entry.name} has no NSA form of {nsa} extra dwords")
-    vaddr, vdata = w1 & 0xFF, (w1 >> 8) & 0xFF
+    vaddr, vdata = fmt.get(bits, "vaddr"), fmt.get(bits, "vdata")
     data_dwords, address_dwords = mimg.printed_widths(
         entry.name, vdata, vaddr, nsa, mods["dim"], mods["a16"], mods["dmask"], mods["d16"],
-        mods["tfe"])
+        mods["tfe"], d.name)
     if nsa:
         registers = [vaddr] + [word >> (8 * i) & 0xFF for word in extra for i in range(4)]
         addr = tuple(vgpr(r) for r in registers[:address_dwords])
     else:
         addr = (vgpr(vaddr, address_dwords),)
-    resources = (source(((w1 >> 16) & 0x1F) * 4, 8),)
+    resources = (d.source(fmt.get(bits, "srsrc") * 4, 8),)
     if any(field == "ssamp" for field, *_ in entry.ops):
-        resources += (source(((w1 >> 21) & 0x1F) * 4, 4),)
+        resources += (d.source(fmt.get(bits, "ssamp") * 4, 4),)
     data = vgpr(vdata, data_dwords)
     kind = mimg.op_of(entry.name).kind
     if kind == "store":
@@ -549,10 +735,10 @@ def _mimg(w, mem, offset, address, wave64):
                        Mods(mods), (), (), wave64)
 
 
-def _vintrp(w, mem, offset, address, wave64):
+def _vintrp(d, fmt, w, mem, offset, address, wave64):
     """Graphics parameter interpolation (no compute kernel has it): decoded for its text."""
     op = (w >> 16) & 3
-    entry = _entry("VINTRP", op)
+    entry = d.entry("VINTRP", op)
     vsrc = w & 0xFF
     mods = {"attr": (w >> 10) & 0x3F, "chan": (w >> 8) & 3, "vsrc": vsrc}
     src = () if op == 2 else (vgpr(vsrc),)        # v_interp_mov_f32 names a parameter
@@ -560,9 +746,9 @@ def _vintrp(w, mem, offset, address, wave64):
                        src, Mods(mods), (), (), wave64)
 
 
-def _exp(w, mem, offset, address, wave64):
+def _exp(d, fmt, w, mem, offset, address, wave64):
     """Graphics export (no compute kernel has it): decoded for its text."""
-    entry = _entry("EXP", 0)
+    entry = d.entry("EXP", 0)
     w1 = _dword(mem, offset + 4)
     mods = {"en": w & 0xF, "target": (w >> 4) & 0x3F, "compr": (w >> 10) & 1,
             "done": (w >> 11) & 1, "vm": (w >> 12) & 1}
@@ -571,55 +757,37 @@ def _exp(w, mem, offset, address, wave64):
                        wave64)
 
 
-_MAJOR = {0x35: _vop3, 0x33: _vop3p, 0x3D: _smem, 0x36: _ds, 0x37: _flat, 0x38: _mubuf,
-          0x3A: _mtbuf, 0x3C: _mimg, 0x32: _vintrp, 0x3E: _exp}
+_FAMILIES = {"SOP1": _sop, "SOP2": _sop, "SOPC": _sop, "SOPK": _sopk, "SOPP": _sopp,
+             "SMEM": _smem, "VOP1": _vop1, "VOP2": _vop2, "VOPC": _vopc, "VOP3": _vop3,
+             "VOP3P": _vop3p, "VOPD": _vopd, "DS": _ds, "FLAT": _flat, "MUBUF": _mubuf,
+             "MTBUF": _mtbuf, "MIMG": _mimg, "VINTRP": _vintrp, "EXP": _exp}
 
 
-def decode(memory, offset, address=None, wave64=False):
+def decode(memory, offset, address=None, wave64=False, target=None):
     """Decode the instruction at memory[offset] (bytes or a numpy uint8 view); `address` is
-    its device address (labels resolve against it), by default `offset`."""
+    its device address (labels resolve against it), by default `offset`; `target` an
+    IsaTarget or processor name (default gfx1030)."""
     if address is None:
         address = offset
+    d = _decoder(target)
     w = _dword(memory, offset)
-    if not w >> 31:
-        top7 = w >> 25
-        if top7 == 0x3F:
-            return _vop1(w, memory, offset, address, wave64)
-        if top7 == 0x3E:
-            return _vopc(w, memory, offset, address, wave64)
-        return _vop2(w, memory, offset, address, wave64)
-    if w >> 30 == 2:
-        top9 = w >> 23
-        if top9 == 0x17D:
-            op = (w >> 8) & 0xFF
-            return _sop("SOP1", op, {"sdst": (w >> 16) & 0x7F, "src0": w & 0xFF}, memory,
-                        offset, address, wave64)
-        if top9 == 0x17E:
-            return _sop("SOPC", (w >> 16) & 0x7F, {"src0": w & 0xFF, "src1": (w >> 8) & 0xFF},
-                        memory, offset, address, wave64)
-        if top9 == 0x17F:
-            return _sopp(w, memory, offset, address, wave64)
-        if w >> 28 == 0xB:
-            return _sopk(w, memory, offset, address, wave64)
-        return _sop("SOP2", (w >> 23) & 0x7F, {"sdst": (w >> 16) & 0x7F, "src0": w & 0xFF,
-                                               "src1": (w >> 8) & 0xFF},
-                    memory, offset, address, wave64)
-    family = _MAJOR.get(w >> 26)
-    if family is None:
-        raise DecodeError(f"0x{w:08x}: no gfx1030 encoding family")
-    return family(w, memory, offset, address, wave64)
+    fmt = d.enc.identify(w)
+    if fmt is None or fmt.family not in d.tables and fmt.family != "VOPD":
+        raise DecodeError(f"0x{w:08x}: no {d.name} encoding family")
+    inst = _FAMILIES[fmt.family](d, fmt, w, memory, offset, address, wave64)
+    return inst if inst.target == d.name else dataclasses.replace(inst, target=d.name)
 
 
-def decode_all(code, base_address=0, wave64=False):
+def decode_all(code, base_address=0, wave64=False, target=None):
     """Decode a whole code range in order, as llvm-objdump walks it: zero dwords (the
-    padding between functions, no gfx1030 instruction) are skipped."""
+    padding between functions, no instruction on any target) are skipped."""
     mem = np.frombuffer(bytes(code), np.uint8) if not isinstance(code, np.ndarray) else code
     out, offset = [], 0
     while offset + 4 <= len(mem):
         if not mem[offset:offset + 4].any():
             offset += 4
             continue
-        inst = decode(mem, offset, base_address + offset, wave64)
+        inst = decode(mem, offset, base_address + offset, wave64, target)
         out.append(inst)
         offset += inst.size
     return out
@@ -628,9 +796,10 @@ def decode_all(code, base_address=0, wave64=False):
 _MISSING = object()
 
 
-def table_entry(encoding, opcode, default=_MISSING):
+def table_entry(encoding, opcode, default=_MISSING, target=None):
     """The opcode-table row of a decoded instruction (name, llvm suffix, operand order)."""
-    entry = _TABLES.get(encoding, {}).get(opcode, default)
+    d = _decoder(target)
+    entry = d.tables.get(encoding, {}).get(opcode, default)
     if entry is _MISSING:
-        raise DecodeError(f"{encoding} opcode {opcode} is not a gfx1030 instruction")
+        raise DecodeError(f"{encoding} opcode {opcode} is not a {d.name} instruction")
     return entry

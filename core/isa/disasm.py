@@ -1,17 +1,17 @@
-"""Instruction records -> assembly text exactly as `llvm-objdump-15 -d --mcpu=gfx1030` prints it.
+"""Instruction records -> assembly text exactly as `llvm-objdump-15 -d --mcpu=<target>` prints it.
 
 Invariants:
-- the text is a function of the record and its opcode-table row only;
+- the text is a function of the record, its opcode-table row and its target's named values
+  (hwreg names, sendmsg texts, buffer formats, s_waitcnt layout, DPP control names) only;
 - operands print in the table's order (llvm's), modifiers in llvm's order after them, so
   tests can compare the decoder with llvm-objdump instruction by instruction.
 """
 import re
 import struct
 
-from core.isa import mimg
+from core.isa import mimg, targets
 from core.isa.decoder import table_entry
 from core.isa.instruction import INV_2PI, INV_2PI_TEXT
-from core.isa.opcodes_gfx1030 import BUFFER_FORMATS, HWREG_NAMES, SENDMSG_TEXT
 
 _F32_INLINE = {0x3F000000: "0.5", 0xBF000000: "-0.5", 0x3F800000: "1.0", 0xBF800000: "-1.0",
                0x40000000: "2.0", 0xC0000000: "-2.0", 0x40800000: "4.0", 0xC0800000: "-4.0",
@@ -68,21 +68,34 @@ def _with_mods(text, index, neg, abs_, op):
     return "-" + text if neg else text
 
 
+_VOP3_FAMILIES = ("VOP3", "VOP3B", "VOP3P")
+
+
 def _fp_mod_fields(inst, entry):
-    """Sources that take neg/abs in this form of the opcode (probed from llvm per form)."""
-    if inst.form in ("dpp", "sdwa"):
+    """Sources that take neg/abs in this form of the opcode (probed from llvm per form; a
+    gfx11 VOP3 with a DPP dword keeps VOP3's)."""
+    if inst.form in ("dpp", "sdwa") and inst.encoding not in _VOP3_FAMILIES:
         return entry.mods.get(f"{inst.form}_neg", ())
-    return entry.mods.get("neg", ())
+    return _vop3_mods(inst, entry).get("neg", ())
 
 
 def _vop_name(inst, entry):
-    if not entry.ops:                   # v_nop: llvm adds no suffix to its DPP forms
-        return inst.mnemonic
+    if not entry.ops or inst.encoding == "VOPC" and inst.form in ("dpp", "dpp8"):
+        return inst.mnemonic            # v_nop, gfx11 VOPC: llvm adds no suffix to DPP forms
+    if inst.form in ("dpp", "dpp8") and inst.encoding in _VOP3_FAMILIES:
+        return inst.mnemonic + "_e64_dpp"          # gfx11: a VOP3 with a DPP dword
     if inst.form in ("dpp", "dpp8"):
         return inst.mnemonic + "_dpp"
     if inst.form == "sdwa":
         return inst.mnemonic + "_sdwa"
     return f"{inst.mnemonic}_{entry.suffix}" if entry.suffix else inst.mnemonic
+
+
+def _vop3_mods(inst, entry):
+    """The modifiers llvm prints for this form (gfx11 VOP3 DPP forms have their own)."""
+    if inst.form in ("dpp", "dpp8") and inst.encoding in _VOP3_FAMILIES:
+        return entry.mods.get("dpp", entry.mods)
+    return entry.mods
 
 
 def _vop_operands(inst, entry, input_mods):
@@ -107,7 +120,7 @@ def _vop_operands(inst, entry, input_mods):
             text = _operand(op, field in entry.half, field in entry.half_int)
             if field in fp:
                 text = _with_mods(text, index, neg, abs_, op)
-            elif field in entry.mods.get("sext", ()) and neg >> index & 1:
+            elif field in _vop3_mods(inst, entry).get("sext", ()) and neg >> index & 1:
                 text = f"sext({text})"
             elif field in entry.mods.get(f"{inst.form}_sext", ()) and mods.get(f"src{index}_sext"):
                 text = f"sext({text})"
@@ -125,11 +138,15 @@ def _bits(mask, n):
     return "[" + ",".join(str(mask >> i & 1) for i in range(n)) + "]"
 
 
-def _dpp_ctrl(ctrl):
+def _dpp_ctrl(ctrl, target):
+    for name, value in target.dpp_names:
+        if ctrl == value:
+            return name
     if ctrl <= 0xFF:
         return "quad_perm:[" + ",".join(str(ctrl >> (2 * i) & 3) for i in range(4)) + "]"
-    for base, name in ((0x100, "row_shl"), (0x110, "row_shr"), (0x120, "row_ror"),
-                       (0x150, "row_share"), (0x160, "row_xmask")):
+    rows = ((0x100, "row_shl"), (0x110, "row_shr"), (0x120, "row_ror")) + \
+        tuple((base, name) for name, base in target.dpp_rows)
+    for base, name in rows:
         if base < ctrl <= base + 0xF or (base >= 0x150 and base <= ctrl <= base + 0xF):
             return f"{name}:{ctrl - base}"
     return {0x140: "row_mirror", 0x141: "row_half_mirror"}.get(ctrl, f"0x{ctrl:x}")
@@ -137,12 +154,13 @@ def _dpp_ctrl(ctrl):
 
 def _format_vop(inst, entry):
     mods = inst.mods
-    texts, nsrc = _vop_operands(inst, entry, inst.form != "dpp8")
+    texts, nsrc = _vop_operands(inst, entry,
+                                inst.form != "dpp8" or inst.encoding in _VOP3_FAMILIES)
     tail = ""
     if inst.encoding in ("VOP3", "VOP3B"):
-        bits = entry.mods.get("op_sel", ())
+        bits = _vop3_mods(inst, entry).get("op_sel", ())
         if bits:
-            sel = [mods["op_sel"] >> b & 1 for b in bits]
+            sel = [0 if b is None else mods["op_sel"] >> b & 1 for b in bits]
             if any(sel):
                 tail += " op_sel:[" + ",".join(map(str, sel)) + "]"
         if mods.get("high"):
@@ -151,12 +169,20 @@ def _format_vop(inst, entry):
             tail += " clamp"
         if entry.mods.get("omod"):
             tail += _OMOD[mods["omod"]]
+    elif inst.encoding == "VOP3P" and entry.mods.get("mai"):
+        for name in ("cbsz", "abid", "blgp"):
+            if mods[name]:
+                tail += f" {name}:{mods[name]}"
     elif inst.encoding == "VOP3P":
         mix = inst.mnemonic.startswith("v_fma_mix")
-        default_hi = 0 if mix else (1 << nsrc) - 1
-        if mods["op_sel"] & ((1 << nsrc) - 1):
+        dpp = inst.form in ("dpp", "dpp8")   # gfx11: llvm shows op_sel_hi when not 0 there
+        default_hi = 0 if mix or dpp else (1 << nsrc) - 1
+        # gfx11 v_wmma_f32_*: no op_sel fields to print
+        printed = _vop3_mods(inst, entry)
+        if mods["op_sel"] & ((1 << nsrc) - 1) and (mix or "op_sel" in printed):
             tail += " op_sel:" + _bits(mods["op_sel"], nsrc)
-        if (mods["op_sel_hi"] & ((1 << nsrc) - 1)) != default_hi:
+        if (mods["op_sel_hi"] & ((1 << nsrc) - 1)) != default_hi and \
+                (mix or dpp or "op_sel_hi" in printed):
             tail += " op_sel_hi:" + _bits(mods["op_sel_hi"], nsrc)
         if not mix:
             if mods["neg"] & ((1 << nsrc) - 1):
@@ -165,15 +191,15 @@ def _format_vop(inst, entry):
                 tail += " neg_hi:" + _bits(mods["neg_hi"], nsrc)
         if mods["clamp"]:
             tail += " clamp"
-    elif inst.form == "dpp":
-        tail = (f" {_dpp_ctrl(mods['dpp_ctrl'])} row_mask:0x{mods['row_mask']:x}"
-                f" bank_mask:0x{mods['bank_mask']:x}")
+    if inst.form == "dpp":
+        tail += (f" {_dpp_ctrl(mods['dpp_ctrl'], targets.get(inst.target))}"
+                 f" row_mask:0x{mods['row_mask']:x} bank_mask:0x{mods['bank_mask']:x}")
         if mods["bound_ctrl"]:
             tail += " bound_ctrl:1"
         if mods["fi"]:
             tail += " fi:1"
     elif inst.form == "dpp8":
-        tail = " dpp8:[" + ",".join(map(str, mods["dpp8"])) + "]"
+        tail += " dpp8:[" + ",".join(map(str, mods["dpp8"])) + "]"
         if mods["fi"]:
             tail += " fi:1"
     elif inst.form == "sdwa":
@@ -191,11 +217,16 @@ def _format_vop(inst, entry):
     return f"{name} {', '.join(texts)}{tail}" if texts else name + tail
 
 
-def _waitcnt(simm):
-    vm = simm & 0xF | (simm >> 14 & 3) << 4
-    exp, lgkm = simm >> 4 & 7, simm >> 8 & 0x3F
-    parts = [(f"vmcnt({vm})", vm != 63), (f"expcnt({exp})", exp != 7),
-             (f"lgkmcnt({lgkm})", lgkm != 63)]
+def _waitcnt(simm, target):
+    """Each counter below its maximum by name (all of them when none is)."""
+    parts = []
+    for name, fields in target.waitcnt:
+        value, shift = 0, 0
+        for low, width in fields:
+            value |= (simm >> low & ((1 << width) - 1)) << shift
+            shift += width
+        top = (1 << shift) - 1
+        parts.append((f"{name}({value})", value != top))
     shown = [t for t, keep in parts if keep]
     return " ".join(shown or [t for t, _ in parts])
 
@@ -216,27 +247,50 @@ def _depctr(simm):
     return " ".join(shown or [f"{name}({v})" for name, v, _ in fields])
 
 
-def _sendmsg(simm):
+def _sendmsg(simm, target):
     """A named message when bits 9:0 make one (llvm ignores the rest), else the numeric
     form when the value is exactly id | op << 4 | stream << 8, else the number."""
-    if simm & 0x3FF in SENDMSG_TEXT:
-        return SENDMSG_TEXT[simm & 0x3FF]
-    if not simm & ~0x37F:
+    named = target.opcodes.SENDMSG_TEXT
+    if simm & 0x3FF in named:
+        return named[simm & 0x3FF]
+    id_mask = (1 << target.sendmsg_id_bits) - 1
+    if id_mask > 0xF and not simm & ~id_mask:            # gfx11: an 8-bit id alone
+        return f"sendmsg({simm}, 0, 0)"
+    if id_mask == 0xF and not simm & ~0x37F:
         return f"sendmsg({simm & 0xF}, {simm >> 4 & 7}, {simm >> 8 & 3})"
     return str(simm)
 
 
-def _hwreg(mods):
+def _hwreg(mods, target):
     reg, offset, size = mods["hwreg"]
-    name = HWREG_NAMES.get(reg, str(reg))
+    name = target.opcodes.HWREG_NAMES.get(reg, str(reg))
     if offset == 0 and size == 32:
         return f"hwreg({name})"
     return f"hwreg({name}, {offset}, {size})"
 
 
+# s_delay_alu's instruction dependencies and skips (gfx11), by field value.
+_DELAY_IDS = ("NO_DEP", "VALU_DEP_1", "VALU_DEP_2", "VALU_DEP_3", "VALU_DEP_4",
+              "TRANS32_DEP_1", "TRANS32_DEP_2", "TRANS32_DEP_3", "FMA_ACCUM_CYCLE_1",
+              "SALU_CYCLE_1", "SALU_CYCLE_2", "SALU_CYCLE_3")
+_DELAY_SKIPS = ("SAME", "NEXT", "SKIP_1", "SKIP_2", "SKIP_3", "SKIP_4")
+
+
+def _delay_alu(simm):
+    """instid0 [3:0] | instskip [6:4] | instid1 [10:7], each shown when not zero."""
+    id0, skip, id1 = simm & 0xF, simm >> 4 & 7, simm >> 7 & 0xF
+    if id0 >= len(_DELAY_IDS) or id1 >= len(_DELAY_IDS) or skip >= len(_DELAY_SKIPS):
+        return f"0x{simm:x}"
+    parts = [f"instid0({_DELAY_IDS[id0]})" if id0 else "",
+             f"instskip({_DELAY_SKIPS[skip]})" if skip else "",
+             f"instid1({_DELAY_IDS[id1]})" if id1 else ""]
+    return " | ".join(p for p in parts if p) or "0"
+
+
 def _format_sopp(inst, entry):
     simm = inst.mods["simm16"]
     style = entry.imm
+    target = targets.get(inst.target)
     if style == "none" or (style == "dec0" and simm == 0):
         return inst.mnemonic
     if style in ("dec", "dec0"):
@@ -246,11 +300,15 @@ def _format_sopp(inst, entry):
     elif style == "hex":
         arg = f"0x{simm:x}"
     elif style == "waitcnt":
-        arg = _waitcnt(simm)
+        arg = _waitcnt(simm, target)
     elif style in ("sendmsg", "sendmsghalt"):
-        arg = _sendmsg(simm)
+        arg = _sendmsg(simm, target)
     elif style == "waitcnt_depctr":
         arg = _depctr(simm)
+    elif style == "delay_alu":
+        arg = _delay_alu(simm)
+    elif style == "gpr_idx":
+        arg = _gpr_idx(simm)
     else:
         arg = f"0x{simm:x}"
     return f"{inst.mnemonic} {arg}"
@@ -266,7 +324,7 @@ def _format_sopk(inst, entry):
         elif field == "simm32":
             texts.append(literal_text(inst.src[-1].value))
         elif entry.imm == "hwreg":
-            texts.append(_hwreg(inst.mods))
+            texts.append(_hwreg(inst.mods, targets.get(inst.target)))
         elif entry.imm == "hex":
             texts.append(f"0x{simm:x}")
         else:
@@ -274,8 +332,20 @@ def _format_sopk(inst, entry):
     return f"{inst.mnemonic} {', '.join(texts)}"
 
 
+def _gpr_idx(mode):
+    """gfx9's VGPR index mode: the indexed operands by name up to 15, else hex."""
+    if mode > 15:
+        return f"0x{mode:x}"
+    return "gpr_idx(" + ",".join(n for i, n in enumerate(("SRC0", "SRC1", "SRC2", "DST"))
+                                 if mode >> i & 1) + ")"
+
+
 def _format_scalar(inst, entry):
     texts = [_operand(op) for op in inst.dst + inst.src]
+    if any(f == "gpr_idx" for f, *_ in entry.ops):
+        texts[-1] = _gpr_idx(inst.src[-1].value)
+    elif any(f == "msg" for f, *_ in entry.ops):
+        texts[-1] = _sendmsg(inst.src[-1].value, targets.get(inst.target))
     return f"{inst.mnemonic} {', '.join(texts)}" if texts else inst.mnemonic
 
 
@@ -292,7 +362,13 @@ def _format_smem(inst, entry):
     if not inst.src:
         return f"{inst.mnemonic} {', '.join(texts)}" if texts else inst.mnemonic
     texts.append(inst.src[0].text)
-    if len(inst.src) > 1 or not mods["offset"]:     # llvm shows soffset (even null) then
+    if mods.get("imm") and len(inst.src) == 1:      # gfx9: a byte offset, 0 included
+        texts.append(_signed_hex(mods["offset"]))
+    elif mods.get("soe") and mods["imm"]:           # gfx9: an SGPR and the offset, 0 too
+        texts.append(f"{inst.src[1].text} offset:{_signed_hex(mods['offset'])}")
+    elif mods.get("soe"):
+        texts.append(inst.src[1].text)
+    elif len(inst.src) > 1 or not mods["offset"]:   # llvm shows soffset (even null) then
         texts.append(inst.src[1].text if len(inst.src) > 1 else "null")
         if mods["offset"]:
             texts[-1] += f" offset:{_signed_hex(mods['offset'])}"
@@ -328,7 +404,8 @@ def _swizzle(offset):
     return 'swizzle(BITMASK_PERM,"' + "".join(chars) + '")'
 
 
-_TWO_ADDRESS = re.compile(r"ds_[a-z]+2(st64)?_")     # ds_read2_b32, ds_write2st64_b64, ...
+# ds_read2_b32, ds_write2st64_b64, ... (gfx11: ds_load_2addr_b32, ds_store_2addr_stride64_b64)
+_TWO_ADDRESS = re.compile(r"ds_[a-z]+2(st64)?_|ds_[a-z]+_2addr_")
 
 
 def _format_ds(inst, entry):
@@ -349,8 +426,8 @@ def _format_ds(inst, entry):
 
 def _format_flat(inst, entry):
     mods = inst.mods
-    addr_count = 0 if mods["vaddr_off"] else 1 if inst.encoding in ("FLAT", "SCRATCH") or \
-        mods["saddr_off"] or mods["addtid"] else 2
+    addr_count = 0 if mods["vaddr_off"] else 2 if mods.get("vaddr_saddr") else \
+        1 if inst.encoding in ("FLAT", "SCRATCH") or mods["saddr_off"] or mods["addtid"] else 2
     addr = inst.src[:addr_count]
     data = inst.src[addr_count:]
     texts = [op.text for op in inst.dst]
@@ -358,6 +435,8 @@ def _format_flat(inst, entry):
         texts += ["off", *[op.text for op in data], "off"]
     elif mods["addtid"]:
         texts += [op.text for op in data] + ["off" if mods["saddr_off"] else addr[0].text]
+    elif mods.get("vaddr_saddr"):         # gfx11 scratch: a VGPR offset and an SGPR base
+        texts += [addr[0].text, *[op.text for op in data], addr[1].text]
     elif inst.encoding == "SCRATCH" and not mods["saddr_off"]:
         texts += ["off", *[op.text for op in data], addr[0].text]
     else:
@@ -369,8 +448,8 @@ def _format_flat(inst, entry):
     text = f"{inst.mnemonic} {', '.join(texts)}"
     if mods["offset"]:
         text += f" offset:{mods['offset']}"
-    for flag in ("glc", "slc", "dlc"):
-        if mods[flag]:
+    for flag in ("glc", "slc", "dlc", "scc"):
+        if mods.get(flag):
             text += f" {flag}"
     return text
 
@@ -389,14 +468,15 @@ def _format_buffer(inst, entry):
     texts += [_operand(op) for op in addr]
     text = f"{inst.mnemonic} {', '.join(texts)}"
     if inst.encoding == "MTBUF" and mods["format"] != 1:      # 1 is llvm's default format
-        text += f" format:{BUFFER_FORMATS.get(mods['format'], mods['format'])}"
+        formats = targets.get(inst.target).opcodes.BUFFER_FORMATS
+        text += f" format:{formats.get(mods['format'], mods['format'])}"
     for flag in ("idxen", "offen"):
         if mods[flag]:
             text += f" {flag}"
     if mods["offset"]:
         text += f" offset:{mods['offset']}"
-    flags = ("glc", "slc", "dlc", "lds") if "atomic" in inst.mnemonic else \
-        ("glc", "slc", "dlc", "lds", "tfe")
+    flags = ("glc", "slc", "dlc", "scc", "lds") if "atomic" in inst.mnemonic else \
+        ("glc", "slc", "dlc", "scc", "lds", "tfe")
     for flag in flags:
         if mods.get(flag):
             text += f" {flag}"
@@ -462,6 +542,9 @@ _FORMATS = {"VINTRP": _format_vintrp, "EXP": _format_exp, "SOPP": _format_sopp, 
 
 def format_instruction(inst):
     """llvm-objdump's text for one decoded instruction."""
-    entry = table_entry(inst.encoding, inst.opcode)
+    if inst.halves:                     # gfx11 VOPD: "X :: Y"
+        return " :: ".join(format_instruction(half) for half in inst.halves)
+    family = "VOPD" + inst.form.upper() if inst.encoding == "VOPD" else inst.encoding
+    entry = table_entry(family, inst.opcode, target=inst.target)
     return _FORMATS.get(inst.encoding, _format_vop)(inst, entry)
 

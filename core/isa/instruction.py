@@ -10,8 +10,18 @@ Invariants:
   v_movrel* read m0), so `src + implicit_src` lists every register read exactly once;
 - register operands carry the first register and the width in dwords, so a 64-bit
   source `s[4:5]` is Operand('sgpr', 4, 2) and the executor never re-derives widths;
-- `text` is exactly what `llvm-objdump-15 -d --mcpu=gfx1030` prints for the instruction
-  (mnemonic and operands, without the trailing comment).
+- `text` is exactly what `llvm-objdump-15 -d --mcpu=<target>` prints for the instruction
+  (mnemonic and operands, without the trailing comment);
+- operands are target-neutral: register and special-register numbers are gfx10 operand
+  field ids whatever the target (gfx11's m0 is Operand('special', 124) like gfx10's); gfx9's
+  flat_scratch/xnack_mask are the specials 102-105; gfx90a's accumulation registers are
+  Operand('agpr', n, width), in the same places a VGPR would be (MFMA's vdst/src2 with
+  acc_cd, v_accvgpr_read's src0, a DS/FLAT/MUBUF data register with the acc bit);
+- `target` names the processor whose tables decoded the record (its text and, for
+  renamed opcodes, its mnemonic are that target's); a gfx11 VOPD dual-issue instruction is
+  one record: `halves` holds the X and Y instructions as two VOP2-shaped records
+  (encoding 'VOPD', form 'x' / 'y', each with its own dst/src), and the outer record's
+  dst/src are X's then Y's. Both halves read their sources before either writes.
 
 Memory operands, in `src` order (the data a store or atomic sends comes last):
 - SMEM: dst (sdata,), src (sbase[, soffset]) — soffset only when not null; mods offset
@@ -37,13 +47,15 @@ from dataclasses import dataclass, field
 
 # Scalar operand field ids (gfx10) that name special registers, as llvm spells them.
 SPECIAL_NAMES = {
+    102: "flat_scratch_lo", 103: "flat_scratch_hi", 104: "xnack_mask_lo",  # gfx9 only
+    105: "xnack_mask_hi",
     106: "vcc_lo", 107: "vcc_hi", 124: "m0", 125: "null", 126: "exec_lo", 127: "exec_hi",
     235: "src_shared_base", 236: "src_shared_limit", 237: "src_private_base",
     238: "src_private_limit", 239: "src_pops_exiting_wave_id",
     251: "src_vccz", 252: "src_execz", 253: "src_scc", 254: "src_lds_direct",
 }
 # 64-bit views of register pairs that llvm names as one register.
-SPECIAL_PAIR_NAMES = {106: "vcc", 126: "exec"}
+SPECIAL_PAIR_NAMES = {102: "flat_scratch", 104: "xnack_mask", 106: "vcc", 126: "exec"}
 
 VCC_LO = 106
 EXEC_LO = 126
@@ -58,8 +70,8 @@ INV_2PI = 0.15915494309189532
 
 @dataclass(frozen=True, slots=True)
 class Operand:
-    """One operand: kind in ('sgpr','vgpr','ttmp','special','inline_int','inline_float',
-    'literal','label','off','null','attr'); index is the first register number (the field id
+    """One operand: kind in ('sgpr','vgpr','agpr','ttmp','special','inline_int',
+    'inline_float','literal','label','off','null','attr'); index is the first register number (the field id
     for 'special', e.g. 106 for vcc_lo; the attribute of an 'attr'); count its width in
     dwords; value the constant (inline, literal as the raw 32-bit pattern), the branch
     target address of a 'label', or the channel (0-3 for x-w) of an 'attr'."""
@@ -71,8 +83,8 @@ class Operand:
     @property
     def text(self) -> str:
         kind = self.kind
-        if kind in ("sgpr", "vgpr", "ttmp"):
-            prefix = {"sgpr": "s", "vgpr": "v", "ttmp": "ttmp"}[kind]
+        if kind in ("sgpr", "vgpr", "agpr", "ttmp"):
+            prefix = {"sgpr": "s", "vgpr": "v", "agpr": "a", "ttmp": "ttmp"}[kind]
             if self.count == 1:
                 return f"{prefix}{self.index}"
             return f"{prefix}[{self.index}:{self.index + self.count - 1}]"
@@ -131,9 +143,9 @@ NO_MODS = Mods()
 @dataclass(frozen=True, slots=True)
 class Instruction:
     """One decoded instruction. `encoding` is the family ('SOP1', 'VOP3', 'VOP3B', 'GLOBAL',
-    ...); `mnemonic` the base llvm name without _e32/_e64/_dpp/_sdwa, `form` that suffix
-    ('e32', 'e64', 'dpp', 'dpp8', 'sdwa' or '' for families without one); `size` counts the
-    literal dword too."""
+    'VOPD', ...); `mnemonic` the base llvm name without _e32/_e64/_dpp/_sdwa, `form` that
+    suffix ('e32', 'e64', 'dpp', 'dpp8', 'sdwa' or '' for families without one; a gfx11 VOP3
+    with a DPP dword has form 'dpp'/'dpp8'); `size` counts the literal dword too."""
     address: int
     size: int
     encoding: str
@@ -146,6 +158,8 @@ class Instruction:
     implicit_dst: tuple = ()
     implicit_src: tuple = ()
     wave64: bool = False
+    target: str = "gfx1030"
+    halves: tuple = ()
 
     @property
     def text(self) -> str:

@@ -22,8 +22,9 @@ import sys
 from dataclasses import dataclass
 
 from core import trace
-from core.isa.faults import KernelFault, launch_fault  # noqa: F401  (KernelFault: API)
+from core.isa.faults import KernelFault, illegal_instruction, launch_fault  # noqa: F401  (KernelFault: API)
 from core.isa.layout import MAX_LDS_BYTES, layout
+from core.isa.targets import UnknownTarget
 from softgpu_shim.hsa_abi import Status
 
 _warned = set()         # (kernel name, entry) pairs whose LDS shortfall was written to stderr
@@ -95,7 +96,10 @@ def run_dispatch(session, kernel, *, grid, workgroup, kernarg_address, packet_ad
 
 def _check_launch(session, kernel, grid, workgroup, group_segment_size, group_segment_limit):
     name = getattr(kernel, "name", None) or "kernel"
-    desc = layout(kernel)
+    try:
+        desc = layout(kernel)
+    except UnknownTarget as exc:
+        raise illegal_instruction(str(exc), kernel=name) from None
 
     def refuse(reason, status=Status.ERROR_ILLEGAL_INSTRUCTION):
         return launch_fault(reason, name, desc.entry, _first_instruction(session, desc), status)
@@ -127,6 +131,6 @@ def _first_instruction(session, desc):
     if alloc is None or desc.entry + 4 > alloc.end:
         return None
     try:
-        return decode(arena.bytes, desc.entry - arena.base, desc.entry, desc.wave64).text
+        return decode(arena.bytes, desc.entry - arena.base, desc.entry, desc.wave64, desc.target).text
     except DecodeError:
         return None

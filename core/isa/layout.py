@@ -1,10 +1,14 @@
 """The launch layout a kernel descriptor asks for (AMDGPUUsage, code object v4/v5).
 
-Holds three invariants:
+Holds four invariants:
 - every launch decision (wave size, VGPR budget, user/system SGPR layout, initial MODE,
-  static LDS and scratch sizes) comes from the kernel descriptor the loader decoded from
-  device memory, never from metadata, exactly as the command processor does,
-  and it is worked out once per kernel (kept in its engine_cache), not once per dispatch;
+  static LDS and scratch sizes, where gfx90a's AGPRs start) comes from the kernel descriptor
+  the loader decoded from device memory, never from metadata, exactly as the command
+  processor does, and it is worked out once per kernel (kept in its engine_cache), not once
+  per dispatch;
+- the descriptor is read by the rules of the kernel's target (core/isa/targets.py): the
+  processor its code object was built for. A target the engine has no tables for raises
+  UnknownTarget here, before anything runs;
 - a workgroup's LDS is what the dispatch packet's group_segment_size asks for, rounded up
   to the allocation granule, and nothing else: the packet's size is the whole request
   (static plus dynamic, as HIP and ROCr's own blits fill it), and the CP writes it to
@@ -12,7 +16,10 @@ Holds three invariants:
 """
 from dataclasses import dataclass
 
-# gfx10 LDS: 64 KiB a workgroup, allocated in granules of 128 dwords (LDS_SIZE's unit).
+from core.isa import targets
+
+# LDS: 64 KiB a workgroup on every target here, allocated in granules of 128 dwords
+# (LDS_SIZE's unit).
 MAX_LDS_BYTES = 64 << 10
 LDS_GRANULE = 512
 
@@ -37,6 +44,8 @@ class Layout:
     private_segment_size: int
     uses_dynamic_stack: bool
     initial_mode: int
+    target: targets.IsaTarget
+    accum_offset: int           # gfx90a: the first VGPR that is AGPR a0 (0 elsewhere)
 
     @property
     def lanes(self):
@@ -53,15 +62,19 @@ def layout(kernel):
 
 def _layout(kernel):
     kd = kernel.descriptor
+    target = targets.get(kernel.code_object.target.processor)
     wave64 = kd.wavefront_size == 64
     granules = kd.granulated_workitem_vgpr_count + 1
+    # gfx90a: COMPUTE_PGM_RSRC3 [5:0] is ACCUM_OFFSET, in units of 4 VGPRs, minus one.
+    accum_offset = ((kd.compute_pgm_rsrc3 & 0x3F) + 1) * 4 if target.agprs else 0
     # MODE: FP_ROUND [3:0], FP_DENORM [7:4], DX10_CLAMP [8], IEEE [9].
     mode = (kd.float_round_mode_32 | kd.float_round_mode_16_64 << 2 | kd.float_denorm_mode_32 << 4
             | kd.float_denorm_mode_16_64 << 6 | kd.enable_dx10_clamp << 8 | kd.enable_ieee_mode << 9)
     return Layout(
         entry=kernel.entry,
         wave64=wave64,
-        nvgpr=granules * (4 if wave64 else 8),    # gfx10 allocates VGPRs in granules of 8 (wave32) / 4
+        # VGPRs (with gfx90a's AGPRs after them) in the target's allocation granules
+        nvgpr=granules * target.vgpr_granule[64 if wave64 else 32],
         user_sgprs=tuple(name for name, _ in USER_SGPRS if getattr(kd, f"enable_sgpr_{name}")),
         user_sgpr_count=kd.user_sgpr_count,
         workgroup_id=(bool(kd.enable_sgpr_workgroup_id_x), bool(kd.enable_sgpr_workgroup_id_y),
@@ -73,6 +86,8 @@ def _layout(kernel):
         private_segment_size=kd.private_segment_fixed_size,
         uses_dynamic_stack=bool(kd.uses_dynamic_stack),
         initial_mode=mode,
+        target=target,
+        accum_offset=accum_offset,
     )
 
 

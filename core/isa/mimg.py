@@ -1,4 +1,5 @@
-"""MIMG (image) instructions of gfx10: what each opcode reads and writes, from its name.
+"""MIMG (image) instructions of gfx10 and gfx11: what each opcode reads and writes, from its
+name (and the target, where gfx11 differs: core.isa.targets).
 
 Holds three invariants:
 - the address words of an instruction are a function of its opcode, DIM and A16 alone,
@@ -7,7 +8,8 @@ Holds three invariants:
   fragment), then the LOD, clamp or mip level; with A16 the coordinates and LOD/clamp/mip
   are packed two 16-bit halves per dword (low half first), with G16 (the *_g16 opcodes) so
   are the derivatives, each of d/dh and d/dv on its own dword pair boundary;
-- the data words follow DMASK (one dword per enabled channel, gather4: always four), D16
+- the data words follow DMASK (one dword per enabled channel, gather4 and gfx11's
+  msaa_load: always four), D16
   (two channels per dword) and TFE/LWE (one more dword for the fetch status);
 - `printed_address_dwords` and `printed_data_dwords` are what llvm-objdump-15 shows, which
   is the true size whenever llvm finds a matching instruction variant, and the opcode's
@@ -16,6 +18,8 @@ Holds three invariants:
 """
 from dataclasses import dataclass
 from functools import lru_cache
+
+from core.isa import targets
 
 
 @dataclass(frozen=True)
@@ -128,10 +132,15 @@ def address_dwords(name, dim, a16):
     return address_layout(name, dim, a16)[1]
 
 
-def data_dwords(name, dmask, d16, status):
-    """Data dwords: one per DMASK channel (gather4: four), halved by D16, plus the
-    TFE/LWE status dword."""
-    channels = 4 if op_of(name).kind == "gather4" else max(bin(dmask & 0xF).count("1"), 1)
+def _four_texels(op, target):
+    return op.kind in targets.get(target).four_texel_images
+
+
+def data_dwords(name, dmask, d16, status, target="gfx1030"):
+    """Data dwords: one per DMASK channel (gather4, gfx11's msaa_load: four), halved by D16,
+    plus the TFE/LWE status dword."""
+    op = op_of(name)
+    channels = 4 if _four_texels(op, target) else max(bin(dmask & 0xF).count("1"), 1)
     if d16:
         channels = -(-channels // 2)
     return channels + (1 if status else 0)
@@ -174,22 +183,22 @@ def _register_width(count):
     return count if count <= 8 else 16
 
 
-def _data_variants(op):
-    if op.kind == "gather4":
+def _data_variants(op, target):
+    if _four_texels(op, target):
         return (2, 4, 5)
     if op.kind == "atomic":
         return (2, 4) if "cmpswap" in op.name else (1, 2)
     return (1, 2, 3, 4, 5)
 
 
-def printed_widths(name, vdata, vaddr, nsa_dwords, dim, a16, dmask, d16, tfe):
+def printed_widths(name, vdata, vaddr, nsa_dwords, dim, a16, dmask, d16, tfe, target="gfx1030"):
     """(data dwords, address dwords) llvm-objdump-15 prints for one encoding: the true
     sizes when llvm has a matching variant and the registers exist, else the defaults of
     the variant it decoded (llvm counts TFE's status dword, not LWE's)."""
     op = op_of(name)
     possible = _possible_address_dwords(op)
-    data_variants = _data_variants(op)
-    default_data = 4 if op.kind == "gather4" else data_variants[0]
+    data_variants = _data_variants(op, target)
+    default_data = 4 if _four_texels(op, target) else data_variants[0]
     if nsa_dwords:
         default_address = nsa_default(name, nsa_dwords)
         variants = tuple(s for s in possible if s >= 2)
@@ -202,7 +211,7 @@ def printed_widths(name, vdata, vaddr, nsa_dwords, dim, a16, dmask, d16, tfe):
         return default_data, default_address
     if not nsa_dwords:
         addresses = _register_width(addresses)
-    data = data_dwords(name, dmask, d16, tfe)
+    data = data_dwords(name, dmask, d16, tfe, target)
     if data == default_data and addresses == default_address:
         return data, addresses
     if addresses not in variants or data not in data_variants:

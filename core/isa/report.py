@@ -1,12 +1,16 @@
-"""`softgpu isa-report`: every gfx1030 opcode and what SoftGPU does with it.
+"""`softgpu isa-report [--target T]`: every opcode of a target and what SoftGPU does with it.
 
-Each opcode of the generated tables (core/isa/opcodes_gfx1030.py) is one of:
+Each opcode of the target's generated tables (core/isa/opcodes_<target>.py; gfx11's VOPD
+halves included) is one of:
 - tested: the engine executes it, and it occurs in a kernel the test suite runs and
-  checks against numpy (tests/kernels, every -O0/-O2, wave32/wave64 build);
-- implemented: the engine executes it, but no suite kernel contains it;
+  checks against numpy for that target (tests/kernels, every -O0/-O2 build the suite runs
+  there);
+- implemented: the engine executes it, but no suite kernel of that target contains it;
 - missing: it faults as ILLEGAL_INSTRUCTION, naming itself.
-Coverage is static (the suite's code objects, decoded), so "tested" means "in a checked
-kernel", not "on every path of it".
+An opcode executes when the engine has semantics for the operation it names
+(core.isa.targets.semantic_name: gfx11's ds_load_b32 is gfx1030's ds_read_b32, a VOPD half
+v_dual_mul_f32 is v_mul_f32). Coverage is static (the suite's code objects, decoded), so
+"tested" means "in a checked kernel", not "on every path of it".
 """
 import collections
 import io
@@ -16,56 +20,70 @@ import sys
 from elftools.elf.elffile import ELFFile
 
 from core.cli import command
+from core.isa import targets
 from core.isa.decoder import decode_all
 from core.isa.interp.registry import implemented
-from core.isa.opcodes_gfx1030 import TABLES
 
 STATUSES = ("tested", "implemented", "missing")
 
 
-def opcodes():
-    """(encoding, opcode, mnemonic) for every gfx1030 opcode."""
-    for encoding, table in sorted(TABLES.items()):
+def opcodes(target="gfx1030"):
+    """(encoding, opcode, mnemonic) for every opcode of `target`."""
+    for encoding, table in sorted(targets.get(target).opcodes.TABLES.items()):
         for opcode, entry in sorted(table.items()):
             yield encoding, opcode, entry["name"]
 
 
-def mnemonics_in(path):
+def _operation(mnemonic, target):
+    """The engine's name of the operation an opcode of `target` performs."""
+    if mnemonic.startswith("v_dual_"):
+        mnemonic = "v_" + mnemonic.removeprefix("v_dual_")
+    return targets.semantic_name(mnemonic, target)
+
+
+def mnemonics_in(path, target="gfx1030"):
     with open(path, "rb") as f:
         elf = ELFFile(io.BytesIO(f.read()))
-        text = elf.get_section_by_name(".text")
-        if text is None:
-            return set()
-        return {inst.mnemonic for inst in decode_all(text.data(), text["sh_addr"])}
+    text = elf.get_section_by_name(".text")
+    if text is None:
+        return set()
+    found = set()
+    wave64 = targets.get(target).wave_sizes == (64,)
+    for inst in decode_all(text.data(), text["sh_addr"], wave64, target):
+        found.add(inst.mnemonic)
+        found.update(half.mnemonic for half in inst.halves)
+    return found
 
 
-def suite_coverage():
-    """Mnemonics in the kernel suite's code objects (built with clang-15 if not cached)."""
+def suite_coverage(target="gfx1030"):
+    """Mnemonics in the kernel suite's code objects for `target` (built if not cached)."""
     from tests.kernels.suite import code_objects   # the checkout's test suite
     covered = set()
-    for path in code_objects():
-        covered |= mnemonics_in(path)
+    for path in code_objects(target):
+        covered |= mnemonics_in(path, target)
     return covered
 
 
-def classify(executable, covered):
+def classify(executable, covered, target="gfx1030"):
     rows = []
-    for encoding, opcode, mnemonic in opcodes():
-        status = ("missing" if mnemonic not in executable
+    for encoding, opcode, mnemonic in opcodes(target):
+        status = ("missing" if _operation(mnemonic, target) not in executable
                   else "tested" if mnemonic in covered else "implemented")
         rows.append({"encoding": encoding, "opcode": opcode, "mnemonic": mnemonic, "status": status})
     return rows
 
 
-@command("isa-report", help="list every gfx1030 opcode: tested, implemented, or missing")
+@command("isa-report", help="list every opcode of a target: tested, implemented, or missing")
 def declare(parser):
+    parser.add_argument("--target", choices=sorted(targets.TARGETS), default=targets.DEFAULT.name,
+                        help="the processor whose opcodes to list (default %(default)s)")
     parser.add_argument("--json", action="store_true", help="one JSON object per opcode")
     parser.add_argument("--status", choices=STATUSES, help="list only opcodes with this status")
     return run
 
 
 def run(args):
-    rows = classify(implemented(), suite_coverage())
+    rows = classify(implemented(), suite_coverage(args.target), args.target)
     shown = [r for r in rows if args.status in (None, r["status"])]
     for row in shown:
         print(json.dumps(row) if args.json else
@@ -75,7 +93,8 @@ def run(args):
     by_family = collections.defaultdict(collections.Counter)
     for r in rows:
         by_family[r["encoding"]][r["status"]] += 1
-    print(f"\n{len(rows)} opcodes: " + ", ".join(f"{totals[s]} {s}" for s in STATUSES), file=sys.stderr)
+    print(f"\n{args.target}: {len(rows)} opcodes: " +
+          ", ".join(f"{totals[s]} {s}" for s in STATUSES), file=sys.stderr)
     for family, counts in sorted(by_family.items()):
         print(f"  {family:8} " + ", ".join(f"{counts[s]} {s}" for s in STATUSES), file=sys.stderr)
     return 0

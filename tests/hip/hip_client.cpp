@@ -24,13 +24,15 @@ __global__ void block_sum(const int *in, int *total, int n) {
     if (threadIdx.x == 0) atomicAdd(total, partial[0]);
 }
 
-int main() {
+// argv[1]: the processor the program was built for and the device must report (gfx1030).
+int main(int argc, char **argv) {
+    const std::string arch = argc > 1 ? argv[1] : "gfx1030";
     int count = 0;
     HIP_CHECK(hipGetDeviceCount(&count));
     EXPECT(count == 1);
     hipDeviceProp_t props;
     HIP_CHECK(hipGetDeviceProperties(&props, 0));
-    EXPECT(std::string(props.gcnArchName).rfind("gfx1030", 0) == 0);
+    EXPECT(std::string(props.gcnArchName).rfind(arch, 0) == 0);
     EXPECT(props.multiProcessorCount > 0);
     EXPECT(props.maxThreadsPerBlock == 1024);
 

@@ -2,23 +2,40 @@
 
 The library is cffi-embedded: loaded with ctypes into a process that already runs
 Python, its exports run in this same interpreter, so after hsa_init the session that
-`core.runtime.require()` returns is the one the library's own calls use.
+`core.runtime.require()` returns is the one the library's own calls use. Its machine has one
+GPU of each target the engine runs (the gfx1030 board first, then an MI210 and an RX 7900
+XTX), so every target's kernels load on a GPU that accepts them.
 """
 import ctypes
+import json
+import os
 
 import pytest
 
-from tests.support.paths import LIBRARY
+from tests.support.paths import LIBRARY, ROOT
 
 
 # Package scope: the session ends with the last test under tests/isa, so the runtime
 # tests that follow (a small profile, exact object counts) start from a fresh hsa_init.
 @pytest.fixture(scope="package")
-def session():
+def session(tmp_path_factory):
+    with open(os.path.join(ROOT, "profiles", "gfx1030.json")) as f:
+        machine = json.load(f)
+    machine["other_gpus"] = [{"profile": "mi210", "count": 1}, {"profile": "rx7900xtx", "count": 1}]
+    path = tmp_path_factory.mktemp("profile") / "every_target.json"
+    path.write_text(json.dumps(machine))
     lib = ctypes.CDLL(LIBRARY)
     lib.hsa_init.restype = ctypes.c_int
     lib.hsa_shut_down.restype = ctypes.c_int
-    status = lib.hsa_init()
+    previous = os.environ.get("SOFTGPU_PROFILE")
+    os.environ["SOFTGPU_PROFILE"] = str(path)
+    try:
+        status = lib.hsa_init()
+    finally:
+        if previous is None:
+            del os.environ["SOFTGPU_PROFILE"]
+        else:
+            os.environ["SOFTGPU_PROFILE"] = previous
     assert status == 0, f"hsa_init returned {status:#x}"
     from core import runtime
     yield runtime.require()

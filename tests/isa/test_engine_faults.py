@@ -113,7 +113,7 @@ def test_corrupted_code_only_ever_completes_or_faults(session, monkeypatch):
     kernel = loaded_kernel(session, co, "vadd")
     code = session.arena.view(kernel.entry, 0x98).view(np.uint32)
     original = code.copy()
-    monkeypatch.setattr(dispatch, "code_for", lambda arena, kernel, wave64: Code(arena, wave64))
+    monkeypatch.setattr(dispatch, "code_for", lambda arena, kernel, desc: Code(arena, desc))
     rng = np.random.default_rng(6)
     outcomes = set()
     try:

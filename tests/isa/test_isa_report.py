@@ -1,9 +1,15 @@
-"""`softgpu isa-report` tells users exactly which gfx1030 opcodes run."""
+"""`softgpu isa-report [--target T]` tells users exactly which opcodes of a target run."""
+import io
 import json
 import subprocess
 
+import pytest
+from elftools.elf.elffile import ELFFile
+
+from core.isa.decoder import decode_all
 from core.isa.interp.registry import implemented
-from core.isa.report import classify, opcodes, suite_coverage
+from core.isa.report import classify, mnemonics_in, opcodes, suite_coverage
+from tests.kernels.suite import code_objects
 from tests.support.paths import ROOT
 
 
@@ -31,3 +37,46 @@ def test_command_lists_opcodes_as_json():
     rows = [json.loads(line) for line in proc.stdout.splitlines()]
     assert rows and all(r["status"] == "missing" for r in rows)
     assert "opcodes:" in proc.stderr
+
+
+@pytest.mark.parametrize("target, tested, renamed", [
+    ("gfx90a", ("v_mfma_f32_32x32x8f16", "v_accvgpr_read_b32", "v_accvgpr_write_b32",
+                "v_pk_fma_f32", "global_atomic_add_f64"), "v_mov_b32"),
+    ("gfx1100", ("v_wmma_f32_16x16x16_f16", "v_dual_mul_f32", "s_delay_alu", "ds_load_b32",
+                 "image_sample_lz", "image_store"), "ds_load_b32"),
+])
+def test_other_targets_report_their_own_opcodes(target, tested, renamed):
+    rows = classify(implemented(), suite_coverage(target), target)
+    assert len(rows) == len(list(opcodes(target))) > 1300
+    status = {r["mnemonic"]: r["status"] for r in rows}
+    assert all(status[m] == "tested" for m in tested), {m: status[m] for m in tested}
+    assert renamed in status and status[renamed] != "missing"
+    assert ("v_dual_mul_f32" in status) == (target == "gfx1100")     # VOPD halves: gfx11 only
+    assert ("image_load" in status) == (target == "gfx1100")         # gfx90a has no images
+
+
+def test_a_vopd_pair_counts_both_halves():
+    for path in code_objects("gfx1100"):
+        pairs = [i for i in _decoded(path, "gfx1100") if i.halves]
+        if pairs:
+            covered = mnemonics_in(path, "gfx1100")
+            assert {h.mnemonic for i in pairs for h in i.halves} <= covered
+            return
+    pytest.fail("no gfx1100 suite build holds a VOPD pair")
+
+
+def _decoded(path, target):
+    with open(path, "rb") as f:
+        text = ELFFile(io.BytesIO(f.read())).get_section_by_name(".text")
+    return decode_all(text.data(), text["sh_addr"], False, target)
+
+
+def test_command_takes_the_target():
+    proc = subprocess.run(["python3", "-m", "core.cli", "isa-report", "--target", "gfx90a",
+                           "--status", "tested"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=600, check=True)
+    assert "v_mfma_f32_32x32x8f16" in proc.stdout
+    assert "gfx90a:" in proc.stderr
+    bad = subprocess.run(["python3", "-m", "core.cli", "isa-report", "--target", "gfx906"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert bad.returncode == 2 and "gfx906" in bad.stderr

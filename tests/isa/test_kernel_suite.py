@@ -1,8 +1,9 @@
-"""The kernel suite (tests/kernels/suite.py) on the ISA engine: every kernel at -O0 and -O2,
-wave32 and wave64 builds (v5 code objects where the case asks), each compared with its numpy
-reference; plus checks that each build is what the suite claims it is. What the engine
-cannot run yet is listed below as strict xfails with the reason (ENGINE_GAPS), so a fix
-shows up as a failure until its entry goes.
+"""The kernel suite (tests/kernels/suite.py) on the ISA engine: every kernel built for every
+target (gfx1030, gfx90a, gfx1100) at -O0 and -O2, in the wave sizes suite.variants gives
+each target (v5 code objects where the case asks), each compared with its numpy reference;
+plus checks that each build is what the suite claims it is. What the engine cannot run yet
+is listed below as strict xfails with the reason (ENGINE_GAPS), so a fix shows up as a
+failure until its entry goes.
 """
 import subprocess
 from types import SimpleNamespace
@@ -13,31 +14,34 @@ import pytest
 from elftools.elf.elffile import ELFFile
 
 from tests.support.launch import launch
-from tests.kernels.suite import CASES, variants
+from tests.kernels.suite import CASES, TARGET_WAVES, TARGETS, variants
 
 
 def _variants():
-    for case in CASES:
-        for opt, wave, code_object in variants(case):
-            version = f"-v{code_object}" if code_object != 4 else ""
-            yield case, opt, wave, code_object, f"{case.name}{opt}-w{wave}{version}"
+    for target in TARGETS:
+        prefix = "" if target == "gfx1030" else f"{target}-"
+        for case in CASES:
+            for opt, wave, code_object in variants(case, target):
+                version = f"-v{code_object}" if code_object != 4 else ""
+                yield (case, opt, wave, code_object, target,
+                       f"{prefix}{case.name}{opt}-w{wave}{version}")
 
 
-VARIANTS = [pytest.param(c, o, w, v, id=n) for c, o, w, v, n in _variants()]
+VARIANTS = [pytest.param(c, o, w, v, t, id=n) for c, o, w, v, t, n in _variants()]
 
-# Cases the engine does not run correctly yet, and why. Strict: a fix makes the run fail
-# until its entry is removed.
-ENGINE_GAPS: dict[str, str] = {}
+# Cases the engine does not run correctly yet on a target, and why: {(target, case): reason}.
+# Strict: a fix makes the run fail until its entry is removed.
+ENGINE_GAPS: dict[tuple, str] = {}
 
 
-def _marks(case):
-    if case.name in ENGINE_GAPS:
+def _marks(case, target):
+    if (target, case.name) in ENGINE_GAPS:
         return [pytest.mark.xfail(raises=AssertionError, strict=True,
-                                  reason=ENGINE_GAPS[case.name])]
+                                  reason=ENGINE_GAPS[target, case.name])]
     return []
 
 
-RUNS = [pytest.param(c, o, w, v, id=n, marks=_marks(c)) for c, o, w, v, n in _variants()]
+RUNS = [pytest.param(c, o, w, v, t, id=n, marks=_marks(c, t)) for c, o, w, v, t, n in _variants()]
 
 
 def _kernel_metadata(path, name):
@@ -61,10 +65,10 @@ def _kernel_metadata(path, name):
     return set(symbols), None, descriptor
 
 
-@pytest.mark.parametrize("case,opt,wave,code_object", VARIANTS)
-def test_kernel_builds_for_its_variant(case, opt, wave, code_object):
+@pytest.mark.parametrize("case,opt,wave,code_object,target", VARIANTS)
+def test_kernel_builds_for_its_variant(case, opt, wave, code_object, target):
     """clang-15 builds the variant, the kernel descriptor exists and the wave size took effect."""
-    path = case.compile(opt, wave, code_object)
+    path = case.compile(opt, wave, code_object, target)
     symbols, meta, _ = _kernel_metadata(path, case.kernel)
     assert f"{case.kernel}.kd" in symbols
     assert meta is not None, f"no metadata for {case.kernel}"
@@ -116,6 +120,48 @@ def test_build_exercises_its_feature(name, opt):
     assert CLAIMS[name](SimpleNamespace(meta=meta, text=text, rsrc1=rsrc1))
 
 
+def _has(*mnemonics):
+    return lambda b: all(m in b.text for m in mnemonics)
+
+
+# What each other target's builds are in the suite for: {(target, case, opt): claim}. These
+# are the instructions the engine runs only for that target (issue 12's list), so losing one
+# to a compiler change is visible here.
+TARGET_CLAIMS = {
+    # -O0 keeps the accumulator in AGPRs, -O2 in VGPRs: the engine runs both operand kinds.
+    ("gfx90a", "mfma_f32_32x32x8f16", "-O0"): _has("v_mfma_f32_32x32x8f16 a[0:15]",
+                                                   "v_accvgpr_write_b32", "v_accvgpr_read_b32",
+                                                   "s_set_gpr_idx_on"),
+    ("gfx90a", "mfma_f32_32x32x8f16", "-O2"): _has("v_mfma_f32_32x32x8f16 v[0:15]"),
+    ("gfx90a", "mfma_f32_4x4x1f32_broadcasts", "-O2"): _has("cbsz:", "abid:", "blgp:"),
+    ("gfx90a", "mfma_f64_16x16x4f64", "-O2"): _has("v_mfma_f64_16x16x4f64"),
+    ("gfx90a", "fp_atomics", "-O2"): _has("global_atomic_add_f64", "global_atomic_min_f64",
+                                          "global_atomic_max_f64", "global_atomic_add_f32",
+                                          "global_atomic_pk_add_f16"),
+    ("gfx90a", "float4_ops", "-O2"): _has("v_pk_fma_f32", "v_pk_mul_f32", "v_pk_add_f32"),
+    ("gfx90a", "subgroup_collectives", "-O2"): _has("row_bcast:15", "row_bcast:31", "wave_shr:1"),
+    ("gfx90a", "noinline_calls", "-O2"): _has("flat_scratch_lo", "buffer_store_dword"),
+    # 16-bit results read as 32-bit values: gfx9's zeroed high half is relied on.
+    ("gfx90a", "mad16", "-O2"): _has("v_mad_legacy_u16", "v_add_u16_e32", "v_mad_u32_u24"),
+    ("gfx1100", "wmma_f32_16x16x16_f16", "-O2"): _has("v_wmma_f32_16x16x16_f16"),
+    ("gfx1100", "wmma_i32_16x16x16_iu8", "-O2"): _has("v_wmma_i32_16x16x16_iu8"),
+    ("gfx1100", "float_arith", "-O2"): _has("v_dual_", "s_delay_alu", "MSG_DEALLOC_VGPRS"),
+    ("gfx1100", "half_arith", "-O0"): _has("v_maxmin_i32"),
+    ("gfx1100", "half_arith", "-O2"): _has("v_minmax_i32"),
+    ("gfx1100", "convert_float_to_int", "-O2"): _has("v_maxmin_f32"),
+    ("gfx1100", "noinline_calls", "-O2"): _has("scratch_store_b32"),
+}
+
+
+@pytest.mark.parametrize("target,name,opt", [pytest.param(*k, id="-".join(k)) for k in TARGET_CLAIMS])
+def test_target_build_exercises_its_feature(target, name, opt):
+    case = next(c for c in CASES if c.name == name)
+    path = case.compile(opt, TARGET_WAVES[target][0], 4, target)
+    text = subprocess.run(["llvm-objdump-15", "-d", f"--mcpu={target}", path],
+                          capture_output=True, text=True, check=True).stdout
+    assert TARGET_CLAIMS[target, name, opt](SimpleNamespace(text=text))
+
+
 @pytest.mark.parametrize("case", [pytest.param(c, id=c.name) for c in CASES])
 def test_reference_rejects_untouched_buffers(case):
     """A kernel that writes nothing must fail its case: no expectation equals the initial
@@ -133,9 +179,9 @@ def test_reference_rejects_untouched_buffers(case):
                     case.check({key: want}, {key: args[key]})
 
 
-@pytest.mark.parametrize("case,opt,wave,code_object", RUNS)
-def test_kernel_matches_reference(session, case, opt, wave, code_object):
-    path = case.compile(opt, wave, code_object)
+@pytest.mark.parametrize("case,opt,wave,code_object,target", RUNS)
+def test_kernel_matches_reference(session, case, opt, wave, code_object, target):
+    path = case.compile(opt, wave, code_object, target)
     args, expected = case.inputs(wave)
     outputs = launch(session, path, case.kernel, args, case.grid, case.workgroup,
                      group_segment_size=case.group_segment, global_offset=case.global_offset)

@@ -27,9 +27,11 @@ kernel void cross_lane_builtins(global const int* a, global int* out) {
   out[6 * i + 5] = popcount(__builtin_amdgcn_sicmp(x, 0, 38));
 }
 
+#ifndef __GFX9__
 // DPP row operations (rows of 16 lanes) with the invalid-source rules: bound_ctrl off keeps
 // the old value, on writes 0; v_permlane16 / v_permlanex16 with lane selects; ds_permute
 // (lanes push to an address, where ds_bpermute pulls); ds_swizzle in quad-permute mode.
+// (gfx10 and later: gfx9 has no v_permlane16.)
 kernel void dpp_permlane(global const int* a, global int* out) {
   size_t i = get_global_id(0);
   int x = a[i];
@@ -43,6 +45,7 @@ kernel void dpp_permlane(global const int* a, global int* out) {
   out[8 * i + 6] = __builtin_amdgcn_ds_permute((int)(((lane + 3) % wave) * 4), x);
   out[8 * i + 7] = __builtin_amdgcn_ds_swizzle(x, 0x8000 | 0x1b);
 }
+#endif
 
 // Only the upper lanes of each wave active (lanes 20+ of 32, 40+ of 64: in wave64 the
 // high half of EXEC and of every lane mask): first-lane reads, ballots, atomics and a

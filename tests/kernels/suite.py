@@ -8,6 +8,10 @@ with the case's tolerance for that argument (exact by default), or {(indices...)
 for results that depend on the order atomics happened in (check(*outputs) raises
 AssertionError unless the outputs agree with some serial order).
 
+Every case builds for every target (gfx1030, gfx90a, gfx1100) unless it names its
+`targets` (a kernel using one generation's builtins); `variants(case, target)` says which
+builds of it run where.
+
 Holds three invariants:
 - inputs come from a generator seeded by the case name, so every failure reproduces;
 - references are computed by numpy from the inputs alone, rounded as the hardware (with
@@ -46,15 +50,16 @@ class Case:
     opts: tuple                 # optimisation levels to build
     group_segment: int          # dynamic LDS bytes the dispatch requests (HIP extern __shared__)
     global_offset: tuple        # OpenCL global work offset (hidden_global_offset_*), () for none
+    targets: tuple              # the targets it builds for
 
     def inputs(self, wave):
         rng = np.random.default_rng(zlib.crc32(self.name.encode()))
         return self.build(rng, wave)
 
-    def compile(self, opt, wave, code_object=4):
+    def compile(self, opt, wave, code_object=4, target="gfx1030"):
         compile_ = compile_hip if self.source.endswith(".hip") else compile_opencl
         return compile_(self.source, opt=opt, wave64=(wave == 64), code_object=code_object,
-                        extra=self.extra)
+                        mcpu=target, extra=self.extra)
 
     def check(self, expected, outputs):
         """outputs: {argument index: array} as the kernel left them."""
@@ -69,14 +74,18 @@ class Case:
 CASES = []
 
 
+TARGETS = ("gfx1030", "gfx90a", "gfx1100")
+
+
 def case(source, grid, workgroup, *, tolerance=None, extra=(), code_objects=(4,), waves=(32, 64),
-         opts=("-O0", "-O2"), kernel=None, group_segment=0, global_offset=()):
+         opts=("-O0", "-O2"), kernel=None, group_segment=0, global_offset=(), targets=TARGETS):
     """Register a case named after its build function; `kernel` when the kernel's name differs."""
     def register(build):
         as_tuple = (lambda v: (v,) if isinstance(v, int) else tuple(v))
         CASES.append(Case(build.__name__, kernel or build.__name__, source, build,
                           as_tuple(grid), as_tuple(workgroup), tolerance or {}, tuple(extra),
-                          code_objects, waves, opts, group_segment, global_offset))
+                          code_objects, waves, opts, group_segment, global_offset,
+                          tuple(targets)))
         return build
     return register
 
@@ -202,6 +211,21 @@ def short_math(rng, wave):
     p, q = a[:, 0].view(np.uint16).astype(np.int64), b[:, 1].view(np.uint16).astype(np.int64)
     u = ((p * q + (p >> 3)) ^ (q << 2)).astype(np.uint16)
     return [a, b, np.zeros((4 * N, 2), np.int16), np.zeros(N, np.uint16)], {2: pairs, 3: u}
+
+
+@case("mad16.cl", N, 64)
+def mad16(rng, wave):
+    a, b, c = (rng.integers(0, 2**16, N, dtype=np.uint16) for _ in range(3))
+    x, y, z = (v.astype(np.int64) for v in (a, b, c))
+    m = (x * y + z) & 0xFFFF
+    s = (x.astype(np.int16).astype(np.int64) * z.astype(np.int16) + y.astype(np.int16)) & 0xFFFF
+    wide = (m * 3 + ((x + y) & 0xFFFF)).astype(np.uint32)
+    halves = [(v & mask).astype(np.uint16).view(np.float16).astype(np.float64)
+              for v, mask in ((a, 0x3FFF), (b, 0x3FFF), (c, 0xBFFF))]
+    fused = (halves[0] * halves[1] + halves[2]).astype(np.float16)   # exact in f64, one rounding
+    return ([a, b, c, np.zeros(N, np.uint16), np.zeros(N, np.int16), np.zeros(N, np.uint32),
+             np.zeros(N, np.float16)],
+            {3: m.astype(np.uint16), 4: s.astype(np.uint16).view(np.int16), 5: wide, 6: fused})
 
 
 def _scalar_uniform_ref(seed, n, groups):
@@ -1153,7 +1177,7 @@ def _lane_select(lo, hi, r):
     return nibbles[r]
 
 
-@case("subgroups.cl", N, 128)
+@case("subgroups.cl", N, 128, targets=("gfx1030", "gfx1100"))   # v_permlane16: gfx10+
 def dpp_permlane(rng, wave):
     a = ints(rng, N, -1000, 1000)
     i = np.arange(N)
@@ -1317,20 +1341,159 @@ def hip_clocks(rng, wave):
         v = np.where(k < (data & 15), wrap32(v * 3 + k), v)
     return [data, np.full(3 * 256, -1, np.int64)], {(1,): _clocks_check(v)}
 
-def variants(case):
-    """Every build of a case: (opt, wave, code object version)."""
-    return [(opt, wave, version) for opt in case.opts for wave in case.waves
+# The wave sizes each target runs the suite in. gfx1030 runs every case in the sizes it
+# lists (wave32 and wave64; HIP wave32 only: HIP 5.2's headers reject wave64 on RDNA);
+# gfx90a has wave64 alone; gfx1100 runs wave32, its default, so the suite's CI time grows by
+# about one gfx1030 pass per target, not two (its wave64 builds are decoded, not run:
+# tests/isa/test_decoder_kernels.py).
+TARGET_WAVES = {"gfx90a": (64,), "gfx1100": (32,)}
+
+
+# --- matrix instructions: gfx90a's MFMA and gfx11's WMMA against numpy matmuls, each tile
+# set a workgroup of one wave (tests/kernels/matrix_*.hip name the register layouts) ---
+
+TILES = 3
+MATRIX = Ulps(2)        # products are exact; hardware may round partial sums once more
+
+
+def _tiles(rng, rows, cols, dtype, lo=-4, hi=4):
+    """TILES random rows x cols matrices of small integers and halves (sums stay exact)."""
+    return (rng.integers(2 * lo, 2 * hi, (TILES, rows, cols)) / 2).astype(dtype)
+
+
+def _matmul(a, b, c):
+    return np.matmul(a.astype(np.float64), b.astype(np.float64)) + c.astype(np.float64)
+
+
+def _mfma_case(rng, m, n, k, in_type, out_type):
+    a, b = _tiles(rng, m, k, in_type), _tiles(rng, k, n, in_type)
+    c = _tiles(rng, m, n, out_type, -50, 50)
+    return [a.ravel(), b.ravel(), c.ravel(), np.zeros(c.size, out_type)], \
+        {3: _matmul(a, b, c).astype(out_type).ravel()}
+
+
+@case("matrix_gfx90a.hip", 64 * TILES, 64, targets=("gfx90a",), tolerance={3: MATRIX})
+def mfma_f32_32x32x8f16(rng, wave):
+    return _mfma_case(rng, 32, 32, 8, np.float16, np.float32)
+
+
+@case("matrix_gfx90a.hip", 64 * TILES, 64, targets=("gfx90a",), tolerance={3: MATRIX})
+def mfma_f32_16x16x4f32(rng, wave):
+    return _mfma_case(rng, 16, 16, 4, np.float32, np.float32)
+
+
+@case("matrix_gfx90a.hip", 64 * TILES, 64, targets=("gfx90a",), tolerance={3: MATRIX})
+def mfma_f64_16x16x4f64(rng, wave):
+    return _mfma_case(rng, 16, 16, 4, np.float64, np.float64)
+
+
+@case("matrix_gfx90a.hip", 64 * TILES, 64, targets=("gfx90a",))
+def mfma_i32_16x16x16i8(rng, wave):
+    a = rng.integers(-128, 128, (TILES, 16, 16)).astype(np.int8)
+    b = rng.integers(-128, 128, (TILES, 16, 16)).astype(np.int8)
+    c = rng.integers(-2**20, 2**20, (TILES, 16, 16)).astype(np.int32)
+    d = np.matmul(a.astype(np.int64), b.astype(np.int64)) + c
+    return [a.ravel(), b.ravel(), c.ravel(), np.zeros(c.size, np.int32)], {3: d.astype(np.int32).ravel()}
+
+
+@case("matrix_gfx90a.hip", 64 * TILES, 64, targets=("gfx90a",), tolerance={3: MATRIX})
+def mfma_f32_4x4x1f32_broadcasts(rng, wave):
+    # Sixteen blocks of 4x1 by 1x4; CBSZ 4 / ABID 3: every block takes A's block 3; BLGP 1:
+    # blocks 8-15 take B's blocks 0-7.
+    a, b = (_tiles(rng, 16, 4, np.float32) for _ in range(2))          # [tile, block, i or j]
+    c = _tiles(rng, 16, 16, np.float32, -50, 50)                       # [tile, block, i * 4 + j]
+    blocks = np.arange(16)
+    d = a[:, None, 3, :, None] * b[:, blocks % 8, None, :] + c.reshape(TILES, 16, 4, 4)
+    return [a.ravel(), b.ravel(), c.ravel(), np.zeros(c.size, np.float32)], {3: d.astype(np.float32).ravel()}
+
+
+def _wmma_case(rng, in_type, out_type, bits=None):
+    a, b = _tiles(rng, 16, 16, in_type), _tiles(rng, 16, 16, in_type)
+    c = _tiles(rng, 16, 16, out_type, -50, 50)
+    d = _matmul(a, b, c).astype(out_type)
+    if bits:                            # bf16 travels as its 16-bit patterns
+        a, b = (_bf16_bits(x) for x in (a, b))
+    return [a.ravel(), b.ravel(), c.ravel(), np.zeros(c.size, out_type)], {3: d.ravel()}
+
+
+def _bf16_bits(values):
+    """float32 values that bf16 holds exactly -> their bf16 bit patterns as int16."""
+    return (values.astype(np.float32).view(np.uint32) >> np.uint32(16)).astype(np.uint16).view(np.int16)
+
+
+@case("matrix_gfx1100.hip", 32 * TILES, 32, targets=("gfx1100",), tolerance={3: MATRIX})
+def wmma_f32_16x16x16_f16(rng, wave):
+    return _wmma_case(rng, np.float16, np.float32)
+
+
+@case("matrix_gfx1100.hip", 32 * TILES, 32, targets=("gfx1100",), tolerance={3: MATRIX})
+def wmma_f32_16x16x16_bf16(rng, wave):
+    return _wmma_case(rng, np.float32, np.float32, bits=True)
+
+
+@case("matrix_gfx1100.hip", 32 * TILES, 32, targets=("gfx1100",), tolerance={3: Ulps(1)})
+def wmma_f16_16x16x16_f16(rng, wave):
+    return _wmma_case(rng, np.float16, np.float16)
+
+
+@case("matrix_gfx1100.hip", 32 * TILES, 32, targets=("gfx1100",))
+def wmma_i32_16x16x16_iu8(rng, wave):
+    # A signed, B unsigned; C near the int32 limits so some sums saturate (clamp).
+    a = rng.integers(-128, 128, (TILES, 16, 16)).astype(np.int8)
+    b = rng.integers(0, 256, (TILES, 16, 16)).astype(np.uint8)
+    c = rng.choice([-2**31 + 1000, 0, 2**31 - 1000], (TILES, 16, 16)).astype(np.int32)
+    d = np.clip(np.matmul(a.astype(np.int64), b.astype(np.int64)) + c, -2**31, 2**31 - 1)
+    return [a.ravel(), b.ravel(), c.ravel(), np.zeros(c.size, np.int32)], {3: d.astype(np.int32).ravel()}
+
+
+def _serial_adds(start):
+    """Check of the values f64 atomic adds returned: per slot (lane % 4), some order of its
+    lanes in which each lane saw the sum of the lanes before it (x > 0, so sums grow)."""
+    def check(x, returned):
+        for slot, first in enumerate(start):
+            lanes = np.flatnonzero(np.arange(x.size) % len(start) == slot)
+            order = lanes[np.argsort(returned[lanes], kind="stable")]
+            seen = first + np.concatenate([[0.0], np.cumsum(x[order])[:-1]])
+            assert np.array_equal(returned[order], seen), \
+                f"slot {slot}: returned values are no serial order of the adds"
+    return check
+
+
+@case("fp_atomics_gfx90a.hip", N, 64, targets=("gfx90a",))
+def fp_atomics(rng, wave):
+    # Quarter-integers: every sum is exact whatever order the lanes add in.
+    x = rng.integers(1, 4000, N) / 4.0
+    slots = np.arange(N) % 4
+    start = np.array([0.5, -100.0, 1e6, 3.25])
+    sums = start + np.bincount(slots, x, minlength=4)
+    mins = np.minimum(np.full(4, 2000.0), [x[slots == s].min() for s in range(4)])
+    maxs = np.maximum(np.full(4, -1.0), [x[slots == s].max() for s in range(4)])
+    fsums = (np.float32(7) + np.bincount(slots, x, minlength=4)).astype(np.float32)
+    halves = np.zeros((4, 2), np.float16)
+    halves[:, 0] = np.bincount(slots, np.arange(N) % 8, minlength=4)
+    halves[:, 1] = np.bincount(slots, minlength=4)
+    return ([x, start.copy(), np.full(4, 2000.0), np.full(4, -1.0), np.full(4, 7, np.float32),
+             np.zeros(8, np.float16), np.full(N, -9.0)],
+            {1: sums, 2: mins, 3: maxs, 4: fsums, 5: halves.ravel(), (0, 6): _serial_adds(start)})
+
+
+def variants(case, target="gfx1030"):
+    """Every build of a case that runs on `target`: (opt, wave, code object version)."""
+    if target not in case.targets:
+        return []
+    waves = TARGET_WAVES.get(target, case.waves)
+    return [(opt, wave, version) for opt in case.opts for wave in waves
             for version in case.code_objects]
 
 
-def code_objects():
-    """Every distinct code object the suite builds, as {path: "source opt wN vV flags"}:
-    what the decoder must agree with llvm-objdump on."""
+def code_objects(target="gfx1030"):
+    """Every distinct code object the suite builds for `target`, as {path: "source opt wN
+    vV flags"}: what the decoder must agree with llvm-objdump on."""
     built = {}
     for case in CASES:
-        for opt, wave, version in variants(case):
+        for opt, wave, version in variants(case, target):
             label = " ".join([case.source, opt, f"w{wave}", f"v{version}", *case.extra])
-            built.setdefault(case.compile(opt, wave, version), label)
+            built.setdefault(case.compile(opt, wave, version, target), label)
     return built
 
 # --- the same kernels with flat scratch: private memory through scratch_* instructions and

@@ -1,4 +1,4 @@
-"""Build HIP programs with hipcc (HIP_PLATFORM=amd, gfx1030) as their users do, and run them
+"""Build HIP programs with hipcc (HIP_PLATFORM=amd, gfx1030 unless asked otherwise) as their users do, and run them
 on SoftGPU through AMD's own HIP runtime.
 
 Builds are cached by content: the source, the headers beside it and in its include
@@ -13,6 +13,7 @@ import subprocess
 import tempfile
 
 from tests.support import cprog
+from tests.support.kernels import device_libs
 
 _CACHE = os.path.join(tempfile.gettempdir(), "softgpu-test-bin")
 HIP_ENV = dict(os.environ, HIP_PLATFORM="amd")
@@ -37,9 +38,12 @@ def build(path, command, suffix="", libraries=(), includes=()):
     return out
 
 
-def program(path, opt="-O2", flags=(), libraries=(), includes=()):
-    """The executable hipcc builds from `path` for gfx1030."""
-    return build(path, ["hipcc", "--offload-arch=gfx1030", opt, *flags], suffix=opt,
+def program(path, opt="-O2", flags=(), libraries=(), includes=(), arch="gfx1030"):
+    """The executable hipcc builds from `path` for `arch`."""
+    command = ["hipcc", f"--offload-arch={arch}", opt, *flags]
+    if arch == "gfx1100":               # Debian's device libraries lack gfx1100's ISA constant
+        command.append(f"--rocm-device-lib-path={device_libs(arch)}")
+    return build(path, command, suffix=opt if arch == "gfx1030" else f"{opt}.{arch}",
                  libraries=libraries, includes=includes)
 
 

@@ -104,14 +104,15 @@ def _library():
 
 
 class Objects:
-    """Images and samplers of one test or launch, created through the exports."""
+    """Images and samplers of one test or launch, created through the exports on `agent`
+    (the kernel's GPU; default the first GPU), in its memory."""
 
-    def __init__(self, session):
+    def __init__(self, session, agent=None):
         self.session = session
         self.lib = _library()
-        gpu = session.agents.gpus[0]
-        self.gpu = ctypes.c_uint64(gpu.handle)
-        self.pool = session.memory.pools_of(gpu)[0]
+        self.agent = agent or session.agents.gpus[0]
+        self.gpu = ctypes.c_uint64(self.agent.handle)
+        self.pool = session.memory.pools_of(self.agent)[0]
         self.allocations, self.images, self.samplers = [], [], []
         self.data = {}              # image handle -> its data address
 
@@ -148,7 +149,7 @@ class Objects:
     def _imported(self, image, desc, data, template):
         """hsa_amd_image_create over the same data, with metadata made from `template`'s T#."""
         words = self.session.arena.view(template, 32).view(np.uint32).tolist()
-        chip = self.session.agents.gpus[0].spec["chip_id"]
+        chip = self.agent.spec["chip_id"]
         layout = (ctypes.c_uint32 * 10)(AMD_LAYOUT_VERSION, AMD_VENDOR_ID << 16 | chip,
                                         *image.descriptor_words(words))
         handle = ctypes.c_uint64()

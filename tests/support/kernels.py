@@ -1,11 +1,13 @@
-"""Compile real kernels with clang-15 for gfx1030 and rocm-device-libs.
+"""Compile real kernels with clang-15 for a target (gfx1030 by default) and rocm-device-libs.
 
-compile_opencl("vadd.cl", opt="-O2", wave64=False, code_object=4) and compile_hip(...)
-return the path of a code object, cached by content so each variant is built once per
-machine. A source rejected by clang raises CompileError with clang's diagnostics.
+compile_opencl("vadd.cl", opt="-O2", wave64=False, code_object=4, mcpu="gfx1030") and
+compile_hip(...) return the path of a code object, cached by content so each variant is
+built once per machine. A source rejected by clang raises CompileError with clang's
+diagnostics. `device_libs(mcpu)` is the --rocm-device-lib-path a target builds with.
 """
 import hashlib
 import os
+import shutil
 import subprocess
 import tempfile
 
@@ -36,6 +38,37 @@ def _cached(key_parts, build):
     return out
 
 
+def device_libs(mcpu):
+    """A bitcode directory clang takes for `mcpu`: the system's, or for a target Debian's
+    rocm-device-libs has no oclc_isa_version_<N>.bc for (gfx1100), a directory of links to
+    the system's files beside that one made here: it only defines the constant
+    __oclc_ISA_version (major * 1000 + minor * 100 + stepping), so it is gfx1030's with the
+    number changed, assembled by llvm-as-15. clang-15 reads only the last
+    --rocm-device-lib-path it is given, so the directory must hold every file."""
+    processor = mcpu.split(":")[0]          # gfx90a:xnack+ builds with gfx90a's bitcode
+    name = f"oclc_isa_version_{processor[3:]}.bc"
+    if os.path.exists(os.path.join(BITCODE, name)):
+        return BITCODE
+    out = os.path.join(_CACHE, f"device-libs-{processor}")
+    if os.path.exists(os.path.join(out, name)):
+        return out
+    major, minor, stepping = int(processor[3:-2]), int(processor[-2], 16), int(processor[-1], 16)
+    base = subprocess.run(["llvm-dis-15", os.path.join(BITCODE, "oclc_isa_version_1030.bc"),
+                           "-o", "-"], capture_output=True, text=True, check=True).stdout
+    text = base.replace("i32 10300", f"i32 {major * 1000 + minor * 100 + stepping}")
+    os.makedirs(_CACHE, exist_ok=True)
+    tmp = tempfile.mkdtemp(dir=_CACHE)
+    for bitcode in os.listdir(BITCODE):
+        os.symlink(os.path.join(BITCODE, bitcode), os.path.join(tmp, bitcode))
+    subprocess.run(["llvm-as-15", "-o", os.path.join(tmp, name), "-"], input=text.encode(),
+                   check=True)
+    try:
+        os.rename(tmp, out)         # another process may have made it first: theirs is equal
+    except OSError:
+        shutil.rmtree(tmp)
+    return out
+
+
 def _clang(flags, text):
     def build(out):
         done = subprocess.run(["clang-15", *flags, "-o", out, "-"], input=text.encode(),
@@ -48,7 +81,7 @@ def _clang(flags, text):
 def compile_opencl(source, opt="-O2", wave64=False, code_object=4, mcpu="gfx1030", extra=()):
     """Compile tests/kernels/<source> (or a path, or OpenCL text containing 'kernel')."""
     flags = ["-x", "cl", "-cl-std=CL2.0", "-target", "amdgcn-amd-amdhsa", f"-mcpu={mcpu}", opt,
-             f"-mcode-object-version={code_object}", f"--rocm-device-lib-path={BITCODE}",
+             f"-mcode-object-version={code_object}", f"--rocm-device-lib-path={device_libs(mcpu)}",
              "-Xclang", "-finclude-default-header", *extra]
     if wave64:
         flags.append("-mwavefrontsize64")
@@ -63,7 +96,7 @@ def compile_hip(source, opt="-O2", wave64=False, code_object=4, mcpu="gfx1030", 
     a clang-offload-bundler archive (that tool is not packaged).
     """
     flags = ["-x", "hip", "--cuda-device-only", "--no-gpu-bundle-output", f"--offload-arch={mcpu}",
-             opt, "--rocm-path=/usr", f"--rocm-device-lib-path={BITCODE}",
+             opt, "--rocm-path=/usr", f"--rocm-device-lib-path={device_libs(mcpu)}",
              f"-mcode-object-version={code_object}", *extra]
     if wave64:
         flags.append("-mwavefrontsize64")

@@ -21,15 +21,27 @@ _loaded = weakref.WeakKeyDictionary()     # session -> {path: {kernel name: kern
 
 
 def loaded_kernel(session, path, name):
-    """The LoadedKernel `name` of the code object file `path`, loaded once per session."""
+    """The LoadedKernel `name` of the code object file `path`, loaded once per session on the
+    first GPU whose ISA accepts it."""
     from core.loader.kernels import find_kernel, load_code_object_for_tests
     files = _loaded.setdefault(session, {})
     if path not in files:
-        files[path] = load_code_object_for_tests(session, path)
+        files[path] = load_code_object_for_tests(session, path, _agent_for(session, path))
     objects = files[path]
     if name not in objects:
         raise KeyError(f"{path} has no kernel {name!r} (it has {sorted(objects)})")
     return find_kernel(session, objects[name])
+
+
+def _agent_for(session, path):
+    from core.loader import target
+    from core.loader.elf import CodeObject
+    with open(path, "rb") as f:
+        wanted = CodeObject(f.read()).target
+    for agent in session.agents.gpus:
+        if target.compatible(wanted, target.parse_isa_name(agent.isa_name)):
+            return agent
+    raise LookupError(f"no GPU of the session's profile runs {wanted.isa_name} code")
 
 
 def _dim3(value):
@@ -82,7 +94,7 @@ def launch(session, path, name, args, grid, workgroup, *, private_segment_size=0
     global_offset = tuple(int(v) for v in global_offset) + (0,) * (3 - len(global_offset))
     arena = session.arena
     allocations = []
-    objects = images.Objects(session)
+    objects = images.Objects(session, getattr(kernel, "agent", None))
 
     def allocate(size):
         block = arena.allocate(max(size, 1), info={"what": f"launch({name})"})

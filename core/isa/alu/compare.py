@@ -53,9 +53,7 @@ for _t in ("f16", "f32", "f64"):
                   lambda a, b, f=_f, t=_t: f(B.VIEW[t](a), B.VIEW[t](b)))
 
 for _t, _view in _INT_VIEWS.items():
-    for _cond, _f in _INT_CONDS.items():
-        if _t.endswith("16") and _cond in ("f", "t"):
-            continue  # gfx10 has no always-false/true 16-bit integer compares
+    for _cond, _f in _INT_CONDS.items():     # the 16-bit f and t compares: gfx9 only
         _register((f"v_cmp_{_cond}_{_t}", f"v_cmpx_{_cond}_{_t}"), f"{_t} {_t} -> mask",
                   lambda a, b, f=_f, v=_view: f(v(a), v(b)))
 

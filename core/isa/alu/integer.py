@@ -237,6 +237,10 @@ def _sub_u16(a, b, clamp=False):
     return (np.maximum(d, 0) if clamp else d & 0xFFFF).astype(U32)
 
 
+op("u16 u16 -> u16", "v_subrev_u16", int_clamp=True)(        # gfx9
+    lambda a, b, clamp=False: _sub_u16(b, a, clamp))
+
+
 @op("i16 i16 -> i16", "v_add_nc_i16", int_clamp=True)
 def _add_i16(a, b, clamp=False):
     s = _s16(a) + _s16(b)

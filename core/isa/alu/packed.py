@@ -74,7 +74,8 @@ def _int_dot(width, signed):
 for _w, _n in ((16, 2), (8, 4), (4, 8)):
     op("b32 b32 i32 -> i32", f"v_dot{_n}_i32_i{_w}", int_clamp=True)(_int_dot(_w, True))
     op("b32 b32 u32 -> u32", f"v_dot{_n}_u32_u{_w}", int_clamp=True)(_int_dot(_w, False))
-op("b32 b32 i32 -> i32", "v_dot4c_i32_i8", int_clamp=True, reads_dst=True)(_int_dot(8, True))
+for _w, _n in ((16, 2), (8, 4), (4, 8)):       # accumulating into D (v_dot2c, v_dot8c: gfx9)
+    op("b32 b32 i32 -> i32", f"v_dot{_n}c_i32_i{_w}", int_clamp=True, reads_dst=True)(_int_dot(_w, True))
 
 
 def _dot2_f16(a, b, c):

@@ -226,6 +226,8 @@ op("b32 b32 -> b32", "s_pack_lh_b32_b16")(
     lambda a, b: (np.asarray(a, U32) & _HALF) | (np.asarray(b, U32) & ~_HALF))
 op("b32 b32 -> b32", "s_pack_hh_b32_b16")(
     lambda a, b: (np.asarray(a, U32) >> U32(16)) | (np.asarray(b, U32) & ~_HALF))
+op("b32 b32 -> b32", "s_pack_hl_b32_b16")(         # gfx11
+    lambda a, b: (np.asarray(a, U32) >> U32(16)) | (np.asarray(b, U32) << U32(16)))
 
 # --- comparisons (SOPC, SOPK) ----------------------------------------------------------------
 

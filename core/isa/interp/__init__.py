@@ -7,9 +7,10 @@ It is reached through core.isa.launch.run_dispatch. Inside:
   chunk      a chunk's launch ABI state, LDS and scratch        state     register arrays
   code       decode cache per loaded code object                 registry  mnemonic -> handler
   operands   operand read/write with EXEC masking
-  vector_ops / scalar_ops   VALU/SALU wired to core.isa.alu
+  vector_ops / scalar_ops   VALU/SALU wired to core.isa.alu (and gfx11's VOPD pairs)
+  packed32   gfx90a's packed f32 ops         matrix    MFMA (gfx90a) and WMMA (gfx11)
   control    branches, calls, barriers, hardware registers, traps
-  lanes      cross-lane ops, DPP/SDWA forms, M0-relative moves
+  lanes      cross-lane ops, DPP/SDWA forms, M0-relative moves   gpr_index  gfx9's index mode
   smem / vmem / lds         scalar, vector (global/flat/scratch/buffer) and LDS memory
   gws        global wave sync: ds_gws_* barriers and semaphores across the grid
   images                    image instructions (MIMG): loads, stores, atomics, samples, queries

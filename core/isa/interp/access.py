@@ -143,12 +143,22 @@ def private(step, offsets, active, m, esize, wave_base=None):
     lanes = Lanes.of(active)
     off = lanes.take(offsets).astype(np.uint64)[:, None] + element_offsets(m, esize)
     if wave_base is None:
-        wave_base = w.flat_scratch[step.idx]
+        wave_base = flat_scratch(step)
     base = lanes.take(wave_base[:, None]).astype(np.uint64)[:, None]
     lane = lanes.lanes().astype(np.uint64)[:, None]
     four = np.uint64(4)
     addresses = base + (off // four) * four * np.uint64(w.lanes) + lane * four + off % four
     return Access(step, "arena", addresses, lanes, esize)
+
+
+def flat_scratch(step):
+    """Each wave's FLAT_SCRATCH (its scratch base) as uint64 [n]: gfx9 keeps it in the SGPR
+    pair flat_scratch (operand codes 102:103), later targets in a register of their own."""
+    w = step.w
+    if step.dispatch.target.flat_scratch == "sgprs":
+        pair = w.sgpr[step.idx, 102:104].astype(np.uint64)
+        return pair[:, 0] | pair[:, 1] << np.uint64(32)
+    return w.flat_scratch[step.idx]
 
 
 def lds(step, offsets, active, m, esize, stride=None):

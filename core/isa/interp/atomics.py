@@ -35,6 +35,12 @@ def _fadd(old, data):
     return (_as_float(old) + _as_float(data)).view(old.dtype)
 
 
+def _pk_fadd16(old, data):
+    """Two f16 adds, one per half (global_atomic_pk_add_f16)."""
+    halves = (old.view(np.float16).reshape(-1, 2) + data.view(np.float16).reshape(-1, 2))
+    return halves.astype(np.float16).reshape(-1).view(old.dtype)
+
+
 def _inc(old, data):
     return np.where(old >= data, 0, old + 1).astype(old.dtype)
 
@@ -66,6 +72,7 @@ OPS = {
     "fmin": lambda o, d, c: _fmin(o, d),
     "fmax": lambda o, d, c: _fmax(o, d),
     "fadd": lambda o, d, c: _fadd(o, d),
+    "pk_fadd16": lambda o, d, c: _pk_fadd16(o, d),
     "mskor": lambda o, d, c: (o & ~d) | c,
     "csub": lambda o, d, c: np.where(o >= d, o - d, 0).astype(o.dtype),
     "wrap": lambda o, d, c: np.where(o >= d, o - d, o + c).astype(o.dtype),

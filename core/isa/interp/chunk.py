@@ -2,8 +2,11 @@
 LDS and scratch.
 
 Holds four invariants:
-- SGPR and VGPR initial values are exactly what ROCr/CP set up on gfx10 for the enabled
-  descriptor bits (AMDGPUUsage "Initial Kernel Execution State");
+- SGPR and VGPR initial values are exactly what ROCr/CP set up for the enabled descriptor
+  bits on the kernel's target (AMDGPUUsage "Initial Kernel Execution State"): work-item ids
+  in v0, v1, v2, or packed into v0 (gfx90a, gfx11); FLAT_SCRATCH is the wave's scratch base
+  from the start on gfx11 (architected), and the prolog sets it from flat_scratch_init and
+  the wave offset elsewhere (gfx10 through s_setreg, gfx9 in the SGPR pair flat_scratch);
 - scratch comes in arena blocks, one per admission of waves: wave i of an admission owns bytes
   [i * lanes * private_bytes, (i + 1) * lanes * private_bytes) of its block, interleaved a
   dword per lane (the private segment V# has swizzling and ADD_TID on, index stride = wave
@@ -83,17 +86,18 @@ class Chunk:
         local = np.minimum(size, np.array(d.grid, np.int64) - wg * size)  # [waves, 3]
         partial = np.flatnonzero((local != size).any(axis=1))
         dims = min(desc.workitem_id_dims, 3, w.vgpr.shape[1])
+        packed = desc.target.packed_workitem_ids
         template_ids, template_active = _items(np.arange(wpg), size[None, :], lanes)
         ngroups = nwaves // wpg
         vgpr = w.vgpr[new]
-        for dim in range(dims):
-            vgpr[:, dim, :].reshape(ngroups, wpg, lanes)[:] = template_ids[dim]
+        for reg, value in _id_registers(template_ids, dims, packed):
+            vgpr[:, reg, :].reshape(ngroups, wpg, lanes)[:] = value
         active = np.empty((nwaves, lanes), np.bool_)
         active.reshape(ngroups, wpg, lanes)[:] = template_active
         if partial.size:
             ids, active[partial] = _items(w.wave_in_group[new][partial], local[partial], lanes)
-            for dim in range(dims):
-                vgpr[partial, dim, :] = ids[dim]
+            for reg, value in _id_registers(ids, dims, packed):
+                vgpr[partial, reg, :] = value
         bits = w.pack_mask(active)
         sgpr = w.sgpr[new]
         sgpr[:, EXEC_LO] = (bits & np.uint64(0xFFFFFFFF)).astype(np.uint32)
@@ -115,7 +119,7 @@ class Chunk:
         if desc.workgroup_info:
             sgpr[:, slot] = wpg
             slot += 1
-        if desc.private_segment_wave_offset:
+        if desc.private_segment_wave_offset and desc.target.flat_scratch != "architected":
             sgpr[:, slot] = wave_offset.astype(np.uint32)
 
     def _user_sgpr(self, name, scratch_base):
@@ -149,6 +153,14 @@ def _items(wave_in_group, local, lanes):
     lx, ly = local[:, 0:1], local[:, 1:2]
     ids = (flat % lx, (flat // lx) % ly, flat // (lx * ly))
     return [np.where(active, i, 0).astype(np.uint32) for i in ids], active
+
+
+def _id_registers(ids, dims, packed):
+    """(VGPR, value) for the first `dims` work-item ids: v0, v1, v2, or all in v0 as
+    x | y << 10 | z << 20 where the target packs them."""
+    if not packed:
+        return [(dim, ids[dim]) for dim in range(dims)]
+    return [(0, sum(ids[dim] << np.uint32(10 * dim) for dim in range(dims)))]
 
 
 def _split(value):

@@ -1,46 +1,68 @@
 """Decoded code, cached per device address for as long as its code object is loaded.
 
-Holds two invariants:
-- an address is decoded at most once per loaded code object (and wave size), and the
-  handler is looked up with it, so the inner loop is a dict lookup; the cache dies with the
-  code object, so memory reused by a later load is decoded afresh;
+Holds three invariants:
+- an address is decoded at most once per loaded code object (and launch layout: wave size,
+  target, gfx90a's AGPR offset), and the handler is looked up with it, so the inner loop is a
+  dict lookup; the cache dies with the code object, so memory reused by a later load is
+  decoded afresh;
+- handlers see the record in the engine's terms, not the target's: the gfx1030 name of the
+  operation (gfx11's renames resolved, a VOPD half's v_dual_ prefix dropped) and AGPR
+  operands as the VGPRs they are in the unified register file (a<n> is v<accum_offset + n>),
+  VALU handlers wrapped to follow gfx9's index mode (core.isa.interp.gpr_index); faults
+  report the record as the target prints it;
 - an address outside every live allocation, or bytes that do not decode, fault as
   ILLEGAL_INSTRUCTION at that PC rather than reading stray memory.
 """
+import dataclasses
 import threading
 import weakref
 
+from core.isa import targets
 from core.isa.faults import illegal_instruction
+from core.isa.instruction import Operand
+from core.isa.interp.gpr_index import indexed
 from core.isa.interp.registry import handler_for
 
-_BY_CODE_OBJECT = weakref.WeakKeyDictionary()     # LoadedCodeObject -> {wave64: Code}
+# Families whose VGPR operands gfx9's index mode (s_set_gpr_idx_on) makes relative.
+_VALU = frozenset(("VOP1", "VOP2", "VOPC", "VOP3", "VOP3B", "VOP3P"))
+
+_BY_CODE_OBJECT = weakref.WeakKeyDictionary()     # LoadedCodeObject -> {layout key: Code}
 _lock = threading.Lock()                           # packet processors of several queues share it
 
 
-def code_for(arena, kernel, wave64):
-    """The Code cache of `kernel`'s code object, remembered in the kernel's engine_cache."""
-    key = ("interpreter code", wave64)
-    found = kernel.engine_cache.get(key)
+def code_for(arena, kernel, desc):
+    """The Code cache of `kernel`'s code object for its launch layout `desc`, remembered in
+    the kernel's engine_cache."""
+    key = (desc.wave64, desc.target.name, desc.accum_offset)
+    found = kernel.engine_cache.get(("interpreter code", key))
     if found is None:
         with _lock:
             caches = _BY_CODE_OBJECT.setdefault(kernel.code_object, {})
-            if wave64 not in caches:
-                caches[wave64] = Code(arena, wave64)
-            found = kernel.engine_cache[key] = caches[wave64]
+            if key not in caches:
+                caches[key] = Code(arena, desc)
+            found = kernel.engine_cache[("interpreter code", key)] = caches[key]
     return found
 
 
 class Code:
-    def __init__(self, arena, wave64):
+    def __init__(self, arena, desc):
         self._arena = arena
-        self._wave64 = wave64
+        self._wave64 = desc.wave64
+        self._target = desc.target
+        self._accum_offset = desc.accum_offset
         self._cache = {}
+        self._printed = {}
 
     def at(self, pc, kernel_name):
+        """(record as the engine runs it, its handler) at `pc`."""
         entry = self._cache.get(pc)
         if entry is None:
             entry = self._cache[pc] = self._decode(pc, kernel_name)
         return entry
+
+    def printed(self, pc):
+        """The record at `pc` as the target prints it (for fault reports)."""
+        return self._printed[pc]
 
     def _decode(self, pc, kernel_name):
         from core.isa.decoder import decode, DecodeError
@@ -48,7 +70,28 @@ class Code:
         if alloc is None or pc + 4 > alloc.end:
             raise illegal_instruction("the program counter left the code object", kernel=kernel_name, pc=pc)
         try:
-            inst = decode(self._arena.bytes, pc - self._arena.base, pc, self._wave64)
+            inst = decode(self._arena.bytes, pc - self._arena.base, pc, self._wave64, self._target)
         except DecodeError as exc:
             raise illegal_instruction(f"undecodable instruction: {exc}", kernel=kernel_name, pc=pc) from None
-        return inst, handler_for(inst)
+        self._printed[pc] = inst
+        inst = self._executable(inst)
+        handler = handler_for(inst)
+        if self._target.gpr_index_mode and inst.encoding in _VALU:
+            handler = indexed(handler)
+        return inst, handler
+
+    def _executable(self, inst):
+        halves = tuple(self._executable(half) for half in inst.halves)
+        mnemonic = inst.mnemonic
+        if inst.encoding == "VOPD" and not halves:          # a half: v_dual_mul_f32 -> v_mul_f32
+            mnemonic = "v_" + mnemonic.removeprefix("v_dual_")
+        mnemonic = targets.semantic_name(mnemonic, self._target)
+        dst, src = (tuple(self._vgpr(op) for op in ops) for ops in (inst.dst, inst.src))
+        if (mnemonic, dst, src, halves) == (inst.mnemonic, inst.dst, inst.src, inst.halves):
+            return inst
+        return dataclasses.replace(inst, mnemonic=mnemonic, dst=dst, src=src, halves=halves)
+
+    def _vgpr(self, op):
+        if op.kind != "agpr":
+            return op
+        return Operand("vgpr", self._accum_offset + op.index, op.count)

@@ -6,8 +6,9 @@ Holds four invariants:
   regroups (s_sleep returns YIELD: its waves poll, others go first); everything else falls
   through to the next instruction;
 - s_getpc_b64 and return addresses are real device addresses of the code;
-- waits, clauses, prefetch hints and cache invalidations are ordering points with nothing to
-  do here: every memory operation completes before the next instruction issues;
+- waits, clauses, prefetch hints, gfx11's ALU delay hints and cache invalidations are
+  ordering points with nothing to do here: every memory operation completes before the next
+  instruction issues, every VALU result is there for the next one;
 - s_sendmsg MSG_INTERRUPT reaches the host at once: the waiters of every signal whose event
   mailbox the wave wrote wake (core.signals.interrupt), as KFD wakes them on hardware.
 """
@@ -31,7 +32,7 @@ HW_REG_SHADER_CYCLES = 29
          "s_setprio", "s_icache_inv", "s_dcache_inv", "s_ttracedata", "s_ttracedata_imm",
          "s_incperflevel", "s_decperflevel", "s_wakeup", "s_version", "s_dcache_wb",
          "s_gl1_inv", "s_wait_idle", "s_setkill", "s_atc_probe", "s_atc_probe_buffer", "v_nop",
-         "v_clrexcp", "v_pipeflush", "ds_nop")
+         "v_clrexcp", "v_pipeflush", "ds_nop", "s_delay_alu")
 def _no_op(step, inst):
     return None
 
@@ -206,14 +207,17 @@ def _read_hwreg(step, reg):
     if reg == HW_REG_HW_ID1:
         return w.wave_in_group[idx].astype(np.uint64) & np.uint64(0x1F)
     if reg == HW_REG_GPR_ALLOC:
-        vgpr_blocks = w.vgpr.shape[1] // (4 if w.lanes == 64 else 8) - 1
+        vgpr_blocks = w.vgpr.shape[1] // step.dispatch.target.vgpr_granule[w.lanes] - 1
         return np.full(step.n, vgpr_blocks << 8 | 0xF << 24, np.uint64)
     if reg == HW_REG_LDS_ALLOC:
         return np.full(step.n, (step.chunk.lds.shape[1] // 512) << 12, np.uint64)
     if reg == HW_REG_SHADER_CYCLES:
-        # A 20-bit cycle counter: nanoseconds stand in for cycles of a 1 GHz clock, so
-        # kernels that wait on it see it advance.
-        return np.full(step.n, time.monotonic_ns() & 0xFFFFF, np.uint64)
+        # A 20-bit cycle counter (gfx11's clock64): microseconds since the dispatch began
+        # stand in for cycles of a 1 MHz clock, so kernels that wait on it see it advance
+        # (an instruction here takes microseconds) and it wraps only after a second of a
+        # dispatch, where a nanosecond count wrapped every millisecond between two reads.
+        elapsed = (time.monotonic_ns() - step.dispatch.started_ns) // 1000
+        return np.full(step.n, elapsed & 0xFFFFF, np.uint64)
     if reg in (HW_REG_STATUS, HW_REG_TRAPSTS, HW_REG_HW_ID, HW_REG_IB_STS, HW_REG_HW_ID2):
         return np.zeros(step.n, np.uint64)
     raise step.illegal(f"hardware register {reg} is not modelled")
@@ -265,25 +269,24 @@ def _round_mode(step, inst):
     step.w.mode[step.idx] = (step.w.mode[step.idx] & ~np.uint32(0xF)) | np.uint32(bits)
 
 
-# s_sendmsg message types (simm16[3:0]) on gfx10, as LLVM's AMDGPU backend numbers them.
-MSG_INTERRUPT, MSG_HALT_WAVES, MSG_GET_DOORBELL, MSG_GET_DDID = 1, 6, 10, 11
-
-
 @handles("s_sendmsg", "s_sendmsghalt")
 def _sendmsg(step, inst):
-    message = int(inst.mods["simm16"]) & 0xF
-    if message == MSG_INTERRUPT:
+    # Messages by the name the target's llvm gives them (their numbers differ by target).
+    names = step.dispatch.target.opcodes.SENDMSG_TEXT
+    message = names.get(int(inst.mods["simm16"]) & 0x3FF, "")
+    if message == "sendmsg(MSG_INTERRUPT)":
         # The device library's signal protocol (__ockl_hsa_signal_*): the wave has stored the
         # signal's event id in its mailbox; M0 carries the id's low bits.
         from core import signals
         for data in np.unique(step.ops.m0()):
             signals.interrupt(int(data))
-    elif message in (MSG_GET_DOORBELL, MSG_GET_DDID):
+    elif "GET_DOORBELL" in message or "GET_DDID" in message:
         # Trap handlers ask for these; their answers (a hardware doorbell, a dispatch
         # counter) have no meaning here, and a made-up value would mislead.
         raise step.illegal(f"{inst.text}: the value this message returns is not modelled")
-    # Other messages serve graphics stages or context switching: a compute wave has
-    # nothing to do for them. A halt (MSG_HALT_WAVES, s_sendmsghalt) stops the wave for
-    # good, which SoftGPU reports as s_sethalt does.
-    if message == MSG_HALT_WAVES or inst.mnemonic == "s_sendmsghalt":
+    # Other messages serve graphics stages, context switching or give VGPRs back early
+    # (gfx11's MSG_DEALLOC_VGPRS at a kernel's end): a compute wave has nothing to do for
+    # them. A halt (MSG_HALT_WAVES, s_sendmsghalt) stops the wave for good, which SoftGPU
+    # reports as s_sethalt does.
+    if message == "sendmsg(MSG_HALT_WAVES)" or inst.mnemonic == "s_sendmsghalt":
         raise step.illegal(f"{inst.mnemonic}: the kernel halted its wave")

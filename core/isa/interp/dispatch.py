@@ -2,7 +2,7 @@
 and the scheduler that runs them.
 
 Holds five invariants:
-- initial wave state follows ROCr's launch ABI for gfx10 (core.isa.interp.chunk);
+- initial wave state follows ROCr's launch ABI for the kernel's target (core.isa.interp.chunk);
 - a chunk's state (VGPRs, scratch, LDS) is bounded by CHUNK_STATE_BYTES, so a grid of any size
   runs in bounded memory, unless its waves wait on workgroups not yet admitted: a chunk whose
   waves stop making progress admits the next workgroups (finished ones leave), as a GPU
@@ -59,7 +59,8 @@ class Dispatch:
         self.arena = session.arena
         self.kernel = kernel
         self.name = getattr(kernel, "name", None) or "kernel"
-        self.desc = layout(kernel)
+        self.desc = layout(kernel)       # run_dispatch has refused unknown targets
+        self.target = self.desc.target
         self.grid = _dim3(grid)
         self.wgsize = _dim3(workgroup)
         self.kernarg_address = kernarg_address
@@ -74,9 +75,9 @@ class Dispatch:
         self.private_bytes = -(-private // 16) * 16       # per work-item, dword-multiple as CP rounds
         self.lds_bytes = lds_allocation(group_segment_size)
         self.watchdog = watchdog_instructions or DEFAULT_WATCHDOG
-        self.stop = stop                # set: end before the next chunk (run_dispatch)
+        self.started_ns = time.monotonic_ns()
         self.stats = DispatchStats()
-        self.code = code_for(self.arena, kernel, self.desc.wave64)
+        self.code = code_for(self.arena, kernel, self.desc)
         agent = getattr(kernel, "agent", None)
         self.memory = DeviceMemory(session, agent)
         self.counts = [-(-g // w) for g, w in zip(self.grid, self.wgsize)]
@@ -170,7 +171,8 @@ class Step:
         waves = self.wave_indices()
         wave = int(waves[0] if wave is None else waves[wave])
         wg = self.chunk.workgroup_ids[self.w.workgroup[wave]]
-        return dict(kernel=self.dispatch.name, pc=self.pc, instruction=self.inst.text,
+        return dict(kernel=self.dispatch.name, pc=self.pc,
+                    instruction=self.dispatch.code.printed(self.pc).text,
                     workgroup=tuple(int(x) for x in wg), wave=int(self.w.wave_in_group[wave]),
                     lane=lane, address=address)
 

@@ -53,7 +53,8 @@ class Operands:
         self.rsrc = inst.src[len(addresses)]
         self.ssamp = inst.src[len(addresses) + 1] if has_sampler else None
         self.data = inst.src[-1] if self.op.kind in ("store", "atomic") else (inst.dst[0] if inst.dst else None)
-        self.data_dwords = mimg.data_dwords(inst.mnemonic, m["dmask"], m["d16"], m["tfe"] | m["lwe"])
+        self.data_dwords = mimg.data_dwords(inst.mnemonic, m["dmask"], m["d16"], m["tfe"] | m["lwe"],
+                                            inst.target)
         if self.data is not None and self.data.count < self.data_dwords:
             raise step.illegal(f"{inst.mnemonic} moves {self.data_dwords} data registers, the encoding "
                                f"names {self.data.count}")

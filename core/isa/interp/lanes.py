@@ -5,9 +5,9 @@ M0-relative register moves (v_movrel*, v_swaprel, s_movrel*).
 Holds three invariants:
 - a lane never reads another lane's value except through these functions, each one numpy
   gather over a [n, lanes] array (no per-lane Python);
-- DPP: a lane whose source lane is out of its row, or inactive without fetch-inactive, is not
-  written unless bound_ctrl asks for 0; rows and banks masked off by row_mask/bank_mask are
-  not written;
+- DPP: a lane whose source lane is out of its row (out of the wave for gfx9's wave shifts),
+  or inactive without fetch-inactive, is not written unless bound_ctrl asks for 0; rows and
+  banks masked off by row_mask/bank_mask are not written;
 - v_writelane ignores EXEC (it is how the compiler spills SGPRs into VGPR lanes).
 """
 from functools import lru_cache
@@ -77,12 +77,24 @@ def _permlanex16(step, inst):
 
 # ---- DPP ----------------------------------------------------------------------------------
 @lru_cache(maxsize=None)
-def _dpp16_plan(ctrl, lanes):
-    """(source lane, source in range) per lane for a DPP16 dpp_ctrl value (gfx10)."""
+def _dpp16_plan(ctrl, lanes, gfx9):
+    """(source lane, source in range) per lane for a DPP16 dpp_ctrl value of gfx10+, or of
+    gfx9 (its whole-wave shifts and rotates by one, row broadcasts, and gfx90a's row_newbcast
+    where gfx10 has row_share)."""
     lane = np.arange(lanes)
     base = lane - lane % ROW
     pos = lane % ROW
     ok = np.ones(lanes, np.bool_)
+    if gfx9 and ctrl in _GFX9_WAVE_DPP:
+        shift, rotate = _GFX9_WAVE_DPP[ctrl]
+        src = lane + shift
+        return src % lanes, ok if rotate else (src >= 0) & (src < lanes)
+    if gfx9 and ctrl == 0x142:                           # row_bcast:15: from the row before
+        return np.maximum(base - 1, 0), lane >= ROW
+    if gfx9 and ctrl == 0x143:                           # row_bcast:31: to rows 2 and 3
+        return np.full(lanes, 2 * ROW - 1), lane >= 2 * ROW
+    if gfx9 and ctrl & 0xFF0 == 0x160:
+        raise ValueError(f"dpp_ctrl {ctrl:#x} is not a gfx9 DPP control")
     if ctrl <= 0xFF:                                     # quad_perm
         sel = (ctrl >> (2 * (lane % 4))) & 3
         return lane - lane % 4 + sel, ok
@@ -99,11 +111,15 @@ def _dpp16_plan(ctrl, lanes):
         return base + (ROW - 1 - pos), ok
     if ctrl == 0x141:                                    # row_half_mirror
         return lane - lane % 8 + (7 - lane % 8), ok
-    if kind == 0x150:                                    # row_share
+    if kind == 0x150:                                    # row_share (gfx90a: row_newbcast)
         return base + amount, ok
     if kind == 0x160:                                    # row_xmask
         return base + (pos ^ amount), ok
-    raise ValueError(f"dpp_ctrl {ctrl:#x} is not a gfx10 DPP16 control")
+    raise ValueError(f"dpp_ctrl {ctrl:#x} is not a DPP16 control")
+
+
+# gfx9 wave_shl/wave_rol/wave_shr/wave_ror by one: dpp_ctrl -> (source lane offset, rotates).
+_GFX9_WAVE_DPP = {0x130: (1, False), 0x134: (1, True), 0x138: (-1, False), 0x13C: (-1, True)}
 
 
 @lru_cache(maxsize=None)
@@ -117,7 +133,8 @@ def _plan(step, inst):
     if inst.form == "dpp8":
         return _dpp8_plan(tuple(inst.mods["dpp8"]), step.w.lanes)
     try:
-        return _dpp16_plan(int(inst.mods["dpp_ctrl"]), step.w.lanes)
+        return _dpp16_plan(int(inst.mods["dpp_ctrl"]), step.w.lanes,
+                           step.dispatch.target.generation == "gfx9")
     except ValueError as exc:
         raise step.illegal(str(exc)) from None
 

@@ -45,6 +45,7 @@ ATOMIC_STEMS = {
     "and_b64": ("and", True), "or_b64": ("or", True), "xor_b64": ("xor", True),
     "mskor_b64": ("mskor", True), "cmpst_b64": ("cmpswap", True), "cmpst_f64": ("fcmpswap", True),
     "min_f64": ("fmin", True), "max_f64": ("fmax", True), "wrxchg_rtn_b64": ("swap", True),
+    "add_f64": ("fadd", True),
     "wrap_rtn_b32": ("wrap", False),
 }
 
@@ -114,7 +115,7 @@ def _write(form, pair=False, st64=False):
     return run
 
 
-def _atomic(op, wide, returns):
+def _atomic(op, wide, returns, new_first=False):
     dtype = np.uint64 if wide else np.uint32
     words = 2 if wide else 1
     two_data = op in ("cmpswap", "fcmpswap", "mskor", "wrap")
@@ -124,11 +125,11 @@ def _atomic(op, wide, returns):
         active = step.ops.exec
         base = _addresses(step, addr) + np.uint64(int(inst.mods.get("offset", 0)))
         access = acc.lds(step, base, active, 1, 8 if wide else 4)
-        # ds_cmpst: data0 is the compare value, data1 the new one; ds_mskor: data0 the mask;
-        # ds_wrap: data0 the ring size, data1 the step.
+        # ds_cmpst: data0 is the compare value, data1 the new one (gfx11's ds_cmpstore: the
+        # other way round); ds_mskor: data0 the mask; ds_wrap: data0 the ring size, data1 the step.
         first = access.lanes.take(wide_read(step, data[0].index, words))
         second = access.lanes.take(wide_read(step, data[1].index, words)) if two_data else None
-        if op in ("cmpswap", "fcmpswap"):
+        if op in ("cmpswap", "fcmpswap") and not new_first:
             value, compare = second, first
         else:
             value, compare = first, second
@@ -184,6 +185,10 @@ def _register():
     for wide, suffix in ((False, "b32"), (True, "b64")):
         HANDLERS[f"ds_wrxchg2_rtn_{suffix}"] = _exchange2(wide, False)
         HANDLERS[f"ds_wrxchg2st64_rtn_{suffix}"] = _exchange2(wide, True)
+    for wide, size in ((False, "32"), (True, "64")):
+        for kind, op in (("b", "cmpswap"), ("f", "fcmpswap")):
+            HANDLERS[f"ds_cmpstore_{kind}{size}"] = _atomic(op, wide, False, new_first=True)
+            HANDLERS[f"ds_cmpstore_rtn_{kind}{size}"] = _atomic(op, wide, True, new_first=True)
     for stem, (op, wide) in ATOMIC_STEMS.items():
         if "_rtn_" in stem:
             HANDLERS[f"ds_{stem}"] = _atomic(op, wide, True)

@@ -63,5 +63,6 @@ def _load_handlers():
     global _loaded
     if not _loaded:
         from core.isa.interp import (  # noqa: F401  (importing a module registers its handlers)
-            control, scalar_ops, vector_ops, lanes, smem, vmem, lds, gws, images)
+            control, scalar_ops, vector_ops, lanes, smem, vmem, lds, gws, images, packed32,
+            matrix, gpr_index)
         _loaded = True

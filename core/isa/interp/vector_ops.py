@@ -3,13 +3,18 @@
 Holds three invariants:
 - the ALU op is looked up once per decoded instruction; its declared operand types decide
   how each operand is read (inline constants per type, [n, 1] scalars, lane masks) and
-  written (16-bit halves merged, 64-bit pairs split, masks to VCC/SGPRs/EXEC);
+  written (16-bit halves merged into the other half, or on gfx9 the high half zeroed, as
+  the target says; 64-bit pairs split, masks to VCC/SGPRs/EXEC);
 - DPP and SDWA forms rewrite src0 (lanes permuted, bytes/words selected) before the op runs
   and SDWA dst_sel/dst_unused shape the write, so the ALU never sees encoding details;
-- v_cmpx writes EXEC only where EXEC was set (inactive lanes stay off).
+- v_cmpx writes EXEC only where EXEC was set (inactive lanes stay off); on gfx9 it writes
+  the same mask to its VCC/SGPR destination as well.
 """
-from core.isa import alu
+import numpy as np
+
+from core.isa import alu, targets
 from core.isa.interp import lanes as lane_ops
+from core.isa.interp.operands import HALF_TYPES
 from core.isa.interp.registry import family
 from core.isa.instruction import EXEC_LO, VCC_LO, Operand
 
@@ -41,6 +46,8 @@ def valu(inst):
     dst_hi = bool(kwargs.get("op_sel", 0) >> 3 & 1) or op.dst_hi
     if op.packed:
         dst_hi = False
+    target_facts = targets.get(inst.target)
+    zero_high16 = target_facts.high16_zeroed and inst.mnemonic not in target_facts.high16_kept
 
     def run(step, inst):
         ops = step.ops
@@ -70,11 +77,11 @@ def valu(inst):
         for t, value in zip(op.dst_types, results):
             if t == "mask":
                 target = next(targets, None)
-                if cmpx and (target is None or _is_exec(target)):
+                if target is not None and not _is_exec(target):
+                    ops.write_mask(target, value, active)   # gfx9 v_cmpx: VCC/SDST too
+                if cmpx:
                     ops.write_mask(EXEC, value, active)
                     ops.invalidate_exec()
-                else:
-                    ops.write_mask(target, value, active)
                 continue
             if t == "scc":
                 step.w.scc[step.idx] = value
@@ -83,6 +90,9 @@ def valu(inst):
             if inst.form == "sdwa":
                 value = lane_ops.sdwa_dest(step, inst, target, value)
                 ops.write_vector(target, value, "b32", active)
+            elif zero_high16 and t in HALF_TYPES:
+                ops.write_vector(target, np.asarray(value, np.uint32) & np.uint32(0xFFFF), "b32",
+                                 active)
             else:
                 ops.write_vector(target, value, t, active, hi=dst_hi)
     return run
@@ -94,3 +104,31 @@ def _vcc(lanes):
 
 def _is_exec(operand):
     return operand.kind == "special" and operand.index == EXEC_LO
+
+
+def _vgprs(operands):
+    return {op.index + k for op in operands if op.kind == "vgpr" for k in range(op.count)}
+
+
+@family("VOPD")
+def vopd(inst):
+    """gfx11 dual issue. A half alone is an ordinary VALU op. The pair runs as both halves
+    reading their sources before either writes: one half first where the other does not
+    read what it writes (llvm pairs only such halves; hardware forbids the same VGPR as both
+    destinations)."""
+    if not inst.halves:
+        return valu(inst)
+    from core.isa.interp.registry import handler_for
+    halves = [(half, handler_for(half)) for half in inst.halves]
+    (x, _), (y, _) = halves
+    if _vgprs(y.src + y.dst) & _vgprs(x.dst):
+        halves.reverse()
+        if _vgprs(x.src + x.dst) & _vgprs(y.dst):
+            halves = None
+
+    def run(step, inst):
+        if halves is None:
+            raise step.illegal("VOPD halves that read each other's destinations are not modelled")
+        for half, fn in halves:
+            fn(step, half)
+    return run

@@ -39,8 +39,10 @@ ATOMICS = {
     "add": "add", "sub": "sub", "smin": "smin", "umin": "umin", "smax": "smax", "umax": "umax",
     "and": "and", "or": "or", "xor": "xor", "inc": "inc", "dec": "dec", "swap": "swap",
     "cmpswap": "cmpswap", "fcmpswap": "fcmpswap", "fmin": "fmin", "fmax": "fmax",
-    "add_f32": "fadd", "csub": "csub",
+    "add_f32": "fadd", "csub": "csub", "pk_add_f16": "pk_fadd16",
 }
+# 64-bit atomics named by their type, not _x2 (gfx90a's f64 add/min/max)
+ATOMICS_64 = {"add_f64": "fadd", "min_f64": "fmin", "max_f64": "fmax"}
 
 
 def _offset(inst):
@@ -154,7 +156,10 @@ def _named(family, inst):
         return named
     saddr_off = inst.mods.get("saddr_off", 1)
     if family == "SCRATCH":
-        # SCRATCH addresses with an SGPR, a VGPR, or neither (offset only: "off, off").
+        # SCRATCH addresses with an SGPR, a VGPR, neither (offset only: "off, off"), or
+        # (gfx11) a VGPR offset plus an SGPR base.
+        if inst.mods.get("vaddr_saddr"):
+            named["addr"] = src.pop(0)
         if not saddr_off:
             named["saddr"] = src.pop(0)
         elif not inst.mods.get("vaddr_off"):
@@ -400,11 +405,14 @@ def _register():
         for suffix, op in ATOMICS.items():
             HANDLERS[f"{prefix}_atomic_{suffix}"] = _atomic(op, False)
             HANDLERS[f"{prefix}_atomic_{suffix}_x2"] = _atomic(op, True)
+        for suffix, op in ATOMICS_64.items():
+            HANDLERS[f"{prefix}_atomic_{suffix}"] = _atomic(op, True)
 
 
 _register()
 
 
-@handles("buffer_gl0_inv", "buffer_gl1_inv", "buffer_wbinvl1", "buffer_wbinvl1_vol")
+@handles("buffer_gl0_inv", "buffer_gl1_inv", "buffer_wbinvl1", "buffer_wbinvl1_vol",
+         "buffer_wbl2", "buffer_invl2")
 def _cache_invalidate(step, inst):
     return None

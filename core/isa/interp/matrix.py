@@ -1,0 +1,226 @@
+"""Matrix instructions: gfx90a's MFMA (v_mfma_*: D = A x B + C in blocks across a wave64) and
+gfx11's WMMA (v_wmma_*: one 16x16x16 product across a wave).
+
+Holds three invariants:
+- matrix elements sit in registers and lanes exactly as AMD's matrix instruction calculator
+  lays them out (its gfx9 and gfx11 register layouts): MFMA inputs hold, per lane, the
+  K/(64/(M*B)) consecutive k of one row (A) or column (B), lanes walking rows of block 0,
+  then block 1, ..., then the next run of k; MFMA outputs hold 4-row (f64: 1-row) strips N
+  lanes wide; WMMA inputs hold row (A) / column (B) i%16 in every 16-lane group, k walking
+  the register bytes, and outputs row i in lane group i % (lanes/16) of register i // that;
+- every product term is exact (f16/bf16/f32 products are exact in double, int8 in int64) and
+  each result element is rounded once, from double, to its type: the most accurate an
+  implementation can be (hardware may round partial sums; kernels compare within tolerance);
+- MFMA's modifiers act as on hardware: CBSZ/ABID broadcast block ABID of A to groups of
+  2^CBSZ blocks, BLGP makes B read other lanes; WMMA's neg/neg_hi negate A/B halves and C
+  (neg_hi[2]: |C|), or for integer WMMA say whether A/B are signed, and clamp saturates.
+"""
+import math
+import re
+from functools import lru_cache
+
+import numpy as np
+
+from core.isa.interp.registry import HANDLERS
+
+_MFMA = re.compile(r"v_mfma_(f32|i32|f64)_(\d+)x(\d+)x(\d+)_?(f32|f16|bf16|i8|f64)(_1k)?$")
+_WMMA = re.compile(r"v_wmma_(f32|f16|bf16|i32)_16x16x16_(f16|bf16|iu8|iu4)$")
+_BITS = {"f32": 32, "f16": 16, "bf16": 16, "i8": 8, "iu8": 8, "iu4": 4, "f64": 64, "i32": 32}
+
+
+# ---- registers <-> elements ---------------------------------------------------------------
+def _registers(step, operand, count, kind="f32"):
+    """`count` consecutive registers of a vector operand as uint32 [n, lanes, count]; a
+    constant (MFMA's and WMMA's C may be one) stands for each element of `kind`."""
+    shape = (step.n, step.w.lanes, count)
+    if operand.kind != "vgpr" and kind == "f64":
+        pair = np.broadcast_to(step.ops.vector(operand, "f64"), shape[:2])
+        words = np.stack([pair & np.uint64(0xFFFFFFFF), pair >> np.uint64(32)], axis=-1)
+        return np.tile(words.astype(np.uint32), count // 2)
+    if operand.kind != "vgpr":
+        return np.broadcast_to(step.ops.vector(operand)[..., None], shape).astype(np.uint32)
+    return np.stack([np.broadcast_to(step.ops.vgpr_read(operand.index + r), shape[:2])
+                     for r in range(count)], axis=-1)
+
+
+def _elements(regs, kind, signed=True):
+    """Registers [n, lanes, r] -> their elements [n, lanes, e] as float64 (int64 for ints)."""
+    regs = np.ascontiguousarray(regs, np.uint32)
+    if kind == "f32":
+        return regs.view(np.float32).astype(np.float64)
+    if kind == "f64":
+        return regs.view(np.float64)
+    if kind == "f16":
+        return regs.view(np.float16).astype(np.float64)
+    if kind == "bf16":
+        return (regs.view(np.uint16).astype(np.uint32) << np.uint32(16)).view(np.float32).astype(np.float64)
+    if kind in ("i8", "iu8"):
+        return regs.view(np.int8 if signed else np.uint8).astype(np.int64)
+    if kind == "iu4":
+        nibbles = regs[..., None] >> (np.arange(8, dtype=np.uint32) * np.uint32(4)) & np.uint32(0xF)
+        nibbles = nibbles.reshape(regs.shape[:-1] + (-1,)).astype(np.int64)
+        return np.where(nibbles >= 8, nibbles - 16, nibbles) if signed else nibbles
+    if kind == "i32":
+        return regs.view(np.int32).astype(np.int64)
+    raise ValueError(kind)
+
+
+def _to_bits(values, kind, clamp=False):
+    """Result values (float64 / int64) -> uint32 register words (two per f64, low first)."""
+    if kind == "f32":
+        return values.astype(np.float32).view(np.uint32)
+    if kind == "f64":
+        return np.ascontiguousarray(values, np.float64).view(np.uint32)
+    if kind == "f16":
+        return values.astype(np.float16).view(np.uint16).astype(np.uint32)
+    if kind == "bf16":
+        bits = values.astype(np.float32).view(np.uint32)
+        nearest_even = bits + np.uint32(0x7FFF) + (bits >> np.uint32(16) & np.uint32(1))
+        bf16 = np.where(np.isnan(values), bits | np.uint32(0x400000), nearest_even)
+        return bf16 >> np.uint32(16)
+    if clamp:                           # i32
+        values = np.clip(values, -2**31, 2**31 - 1)
+    return (values & 0xFFFFFFFF).astype(np.uint32)
+
+
+# ---- MFMA ---------------------------------------------------------------------------------
+@lru_cache(maxsize=None)
+def mfma_input_layout(rows, k, blocks, per_lane):
+    """(lane, slot) of element [block, row, k] of an MFMA input: A's row is i, B's is j."""
+    b, i, kk = np.meshgrid(np.arange(blocks), np.arange(rows), np.arange(k), indexing="ij")
+    return b * rows + (kk // per_lane) * rows * blocks + i, kk % per_lane
+
+
+@lru_cache(maxsize=None)
+def mfma_output_layout(m, n, blocks, wide):
+    """(lane, register) of element [block, i, j] of an MFMA's C/D: 4-row strips (1-row for
+    f64, whose 'register' counts register pairs) n lanes wide, blocks side by side."""
+    height = 1 if wide else 4
+    strips_per_register = 64 // n
+    blocks_per_register = math.ceil(64 / (n * m // height))
+    b, i, j = np.meshgrid(np.arange(blocks), np.arange(m), np.arange(n), indexing="ij")
+    register = b * (m * n // 64) + i // (height * strips_per_register) * height + i % height
+    lane = (b % blocks_per_register) * n + (i // height % strips_per_register) * blocks_per_register * n + j
+    return lane, register
+
+
+def _blgp_lane(lane, blgp):
+    """The lane BLGP makes a B-matrix read come from (broadcasts and rotations of 16/32 lanes)."""
+    if blgp == 1:
+        return lane % 32
+    if blgp == 2:
+        return np.where(lane < 32, lane + 32, lane)
+    if blgp == 3:
+        return (lane + 16) % 64
+    if blgp == 4:
+        return lane % 16
+    if blgp in (5, 6, 7):
+        return lane % 16 + 16 * (blgp - 4)
+    return lane
+
+
+def _mfma(match):
+    out, m, n, k, kind, _ = match.groups()
+    m, n, k = int(m), int(n), int(k)
+
+    def run(step, inst):
+        a_op, b_op, c_op = inst.src
+        d_op = inst.dst[0]
+        per_lane = a_op.count * 32 // _BITS[kind]
+        blocks = 64 * per_lane // (m * k)
+        out_words = m * n * blocks // 64 * (2 if out == "f64" else 1)
+        a = _elements(_registers(step, a_op, a_op.count), kind)
+        b = _elements(_registers(step, b_op, b_op.count), kind)
+        c = _elements(_registers(step, c_op, out_words, out), out)
+        mods = inst.mods
+        a_lane, a_slot = mfma_input_layout(m, k, blocks, per_lane)
+        group = 1 << int(mods["cbsz"])
+        source_block = np.arange(blocks) // group * group + int(mods["abid"])
+        a_lane, a_slot = a_lane[source_block % blocks], a_slot[source_block % blocks]
+        b_lane, b_slot = mfma_input_layout(n, k, blocks, per_lane)
+        b_lane = _blgp_lane(b_lane, int(mods["blgp"]))
+        a_matrix = a[:, a_lane, a_slot]                          # [n, blocks, m, k]
+        b_matrix = b[:, b_lane, b_slot].transpose(0, 1, 3, 2)    # [n, blocks, k, n]
+        d_lane, d_reg = mfma_output_layout(m, n, blocks, out == "f64")
+        d = np.matmul(a_matrix, b_matrix) + c[:, d_lane, d_reg]
+        words = np.zeros((step.n, step.w.lanes, out_words), np.uint32)
+        bits = _to_bits(d, out)
+        if out == "f64":                # each element is a register pair: low word, then high
+            bits = bits.reshape(d.shape + (2,))
+            words[:, d_lane, 2 * d_reg] = bits[..., 0]
+            words[:, d_lane, 2 * d_reg + 1] = bits[..., 1]
+        else:
+            words[:, d_lane, d_reg] = bits
+        for r in range(out_words):
+            step.ops.vgpr_write(d_op.index + r, words[..., r], step.ops.exec)
+    return run
+
+
+# ---- WMMA ---------------------------------------------------------------------------------
+def _wmma(match):
+    out, kind = match.groups()
+    integer = kind.startswith("iu")
+
+    def run(step, inst):
+        a_op, b_op, c_op = inst.src
+        d_op = inst.dst[0]
+        lanes = step.w.lanes
+        mods = inst.mods
+        neg, neg_hi = int(mods["neg"]), int(mods["neg_hi"])
+        a = _elements(_registers(step, a_op, a_op.count), kind, signed=bool(neg & 1))[:, :16, :16]
+        b = _elements(_registers(step, b_op, b_op.count), kind, signed=bool(neg & 2))[:, :16, :16]
+        if not integer:
+            # neg negates the low halves' elements (even k), neg_hi the high halves' (odd k).
+            for index, matrix in ((0, a), (1, b)):
+                sign = np.where(np.arange(16) % 2, -1.0 if neg_hi >> index & 1 else 1.0,
+                                -1.0 if neg >> index & 1 else 1.0)
+                matrix *= sign
+        # C/D: row i in register i // groups, lanes 16 * (i % groups) + j (groups = lanes/16);
+        # 16-bit results in the low or high half of each register (op_sel bit 2).
+        groups = lanes // 16
+        i, j = np.meshgrid(np.arange(16), np.arange(16), indexing="ij")
+        lane, reg = 16 * (i % groups) + j, i // groups
+        count = 16 // groups
+        c_regs = _registers(step, c_op, count)
+        high = int(mods["op_sel"]) >> 2 & 1
+        if out in ("f16", "bf16"):
+            c = _elements(c_regs >> np.uint32(16 * high) & np.uint32(0xFFFF), out)[:, :, 0::2]
+        else:
+            c = _elements(c_regs, out)
+        c = c[:, lane, reg]
+        if not integer:
+            if neg_hi >> 2 & 1:
+                c = np.abs(c)
+            if neg >> 2 & 1:
+                c = -c
+        d = np.matmul(a, b.transpose(0, 2, 1)) + c                # b holds column j in row j
+        bits = _to_bits(d, out, clamp=bool(mods["clamp"]))
+        words = np.zeros((step.n, lanes, count), np.uint32)
+        words[:, lane, reg] = bits
+        for r in range(count):
+            value = words[..., r]
+            if out in ("f16", "bf16"):
+                old = step.ops.vgpr_read(d_op.index + r)
+                keep = np.uint32(0xFFFF << (16 * (1 - high)))
+                value = old & keep | value << np.uint32(16 * high)
+            step.ops.vgpr_write(d_op.index + r, value, step.ops.exec)
+    return run
+
+
+# gfx90a's MFMA and gfx11's WMMA opcodes (core/isa/opcodes_gfx90a.py, opcodes_gfx1100.py).
+MNEMONICS = (
+    "v_mfma_f32_32x32x1f32", "v_mfma_f32_16x16x1f32", "v_mfma_f32_4x4x1f32",
+    "v_mfma_f32_32x32x2f32", "v_mfma_f32_16x16x4f32", "v_mfma_f32_32x32x4f16",
+    "v_mfma_f32_16x16x4f16", "v_mfma_f32_4x4x4f16", "v_mfma_f32_32x32x8f16",
+    "v_mfma_f32_16x16x16f16", "v_mfma_i32_32x32x4i8", "v_mfma_i32_16x16x4i8",
+    "v_mfma_i32_4x4x4i8", "v_mfma_i32_32x32x8i8", "v_mfma_i32_16x16x16i8",
+    "v_mfma_f32_32x32x4bf16_1k", "v_mfma_f32_16x16x4bf16_1k", "v_mfma_f32_4x4x4bf16_1k",
+    "v_mfma_f32_32x32x8bf16_1k", "v_mfma_f32_16x16x16bf16_1k", "v_mfma_f32_32x32x2bf16",
+    "v_mfma_f32_16x16x2bf16", "v_mfma_f32_4x4x2bf16", "v_mfma_f32_32x32x4bf16",
+    "v_mfma_f32_16x16x8bf16", "v_mfma_f64_16x16x4f64", "v_mfma_f64_4x4x4f64",
+    "v_wmma_f32_16x16x16_f16", "v_wmma_f32_16x16x16_bf16", "v_wmma_f16_16x16x16_f16",
+    "v_wmma_bf16_16x16x16_bf16", "v_wmma_i32_16x16x16_iu8", "v_wmma_i32_16x16x16_iu4",
+)
+for _name in MNEMONICS:
+    _match = _MFMA.match(_name)
+    HANDLERS[_name] = _mfma(_match) if _match else _wmma(_WMMA.match(_name))

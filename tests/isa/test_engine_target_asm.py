@@ -1,0 +1,92 @@
+"""Instructions of gfx90a and gfx1100 clang-15 does not emit from C, reached through inline
+assembly it assembles for that target: gfx11's renamed f32 and clamped-subtract atomics and
+addtid load (gfx10's operations under gfx11 names) and s_pack_hl_b32_b16; gfx9's 16-bit
+adds, reversed subtract, accumulating dot products and AGPR-to-AGPR moves."""
+import numpy as np
+
+from tests.support.kernels import compile_opencl
+from tests.support.launch import launch
+
+RENAMED = """
+kernel void renamed(global const int *in, global int *loaded, global float *m,
+                    global float *swapped, global uint *counter, global uint *before,
+                    global uint *packed) {
+  size_t i = get_global_id(0);
+  int r;
+  __asm__ volatile("global_load_addtid_b32 %0, %1\\n s_waitcnt vmcnt(0)" : "=v"(r) : "s"(in));
+  loaded[i] = r;
+  float x = (float)in[i] * 0.25f - 3.0f;
+  __asm__ volatile("global_atomic_min_f32 %0, %1, off" : : "v"(m), "v"(x) : "memory");
+  __asm__ volatile("global_atomic_max_f32 %0, %1, off offset:4" : : "v"(m), "v"(x) : "memory");
+  float2 data = (float2)(2.5f + (float)i, 1.5f);        // (new value, compare value)
+  float old;
+  __asm__ volatile("global_atomic_cmpswap_f32 %0, %1, %2, off glc\\n s_waitcnt vmcnt(0)"
+                   : "=v"(old) : "v"(m + 2), "v"(data) : "memory");
+  swapped[i] = old;
+  uint was;
+  __asm__ volatile("global_atomic_csub_u32 %0, %1, %2, off glc\\n s_waitcnt vmcnt(0)"
+                   : "=v"(was) : "v"(counter), "v"((uint)i + 1u) : "memory");
+  before[i] = was;
+  uint p;
+  __asm__ volatile("s_pack_hl_b32_b16 %0, %1, %2" : "=s"(p) : "s"(0xAAAABBBBu), "s"(0xCCCCDDDDu));
+  packed[i] = p;
+}
+"""
+
+
+def test_gfx11_renamed_atomics_and_addtid_run_as_gfx10s(session):
+    co = compile_opencl(RENAMED, opt="-O2", mcpu="gfx1100")
+    data = np.arange(32, dtype=np.int32) * 7
+    m = np.array([100.0, -100.0, 1.5], np.float32)
+    loaded, m, swapped, counter, before, packed = launch(
+        session, co, "renamed", [data, np.zeros(32, np.int32), m, np.zeros(32, np.float32),
+                                 np.array([10000], np.uint32), np.zeros(32, np.uint32),
+                                 np.zeros(32, np.uint32)], 32, 32)[1:]
+    np.testing.assert_array_equal(loaded, data)
+    x = data.astype(np.float32) * np.float32(0.25) - np.float32(3.0)
+    assert (m[0], m[1]) == (x.min(), x.max())
+    winners = np.flatnonzero(swapped == 1.5)               # one lane swapped, the rest saw its value
+    assert winners.size == 1 and m[2] == 2.5 + winners[0]
+    assert np.all(np.delete(swapped, winners) == m[2])
+    assert counter[0] == 10000 - sum(range(1, 33))           # no lane hit the clamp at 0
+    # Each lane got the counter as it was before its own subtraction, in some serial order.
+    order = np.argsort(-before.astype(np.int64), kind="stable")
+    np.testing.assert_array_equal(before[order], 10000 - np.cumsum(np.r_[0, order[:-1] + 1]))
+    np.testing.assert_array_equal(packed, 0xDDDDAAAA)        # S0's high half low, S1's low half high
+
+
+GFX9 = """
+kernel void gfx9(global const int *a, global const int *b, global int *out) {
+  size_t i = get_global_id(0);
+  int x = a[i], y = b[i], add, sub, subrev, dot = 1000, moved;
+  __asm__ volatile("v_add_i16 %0, %1, %2 clamp" : "=v"(add) : "v"(x), "v"(y));
+  __asm__ volatile("v_sub_i16 %0, %1, %2" : "=v"(sub) : "v"(x), "v"(y));
+  __asm__ volatile("v_subrev_u16 %0, %1, %2" : "=v"(subrev) : "v"(x), "v"(y));
+  __asm__ volatile("v_dot2c_i32_i16 %0, %1, %2" : "+v"(dot) : "v"(x), "v"(y));
+  __asm__ volatile("v_accvgpr_write_b32 a1, %1\\n v_accvgpr_mov_b32 a2, a1\\n"
+                   "v_accvgpr_read_b32 %0, a2" : "=v"(moved) : "v"(x) : "a1", "a2");
+  out[5 * i] = add;
+  out[5 * i + 1] = sub;
+  out[5 * i + 2] = subrev;
+  out[5 * i + 3] = dot;
+  out[5 * i + 4] = moved;
+}
+"""
+
+
+def test_gfx9_16_bit_adds_reversed_subtract_dot_and_agpr_moves(session):
+    co = compile_opencl(GFX9, opt="-O2", mcpu="gfx90a", wave64=True)
+    rng = np.random.default_rng(5)
+    a = rng.integers(-2**31, 2**31, 64, dtype=np.int64).astype(np.int32)
+    b = rng.integers(-2**31, 2**31, 64, dtype=np.int64).astype(np.int32)
+    a[:2] = (0x7FF0, 0x1234_8000)             # saturating sums: 0x7FF0 + 0x7FF0, -32768 + -32768
+    b[:2] = (0x7FF0, 0x0000_8000)
+    out = launch(session, co, "gfx9", [a, b, np.zeros(5 * 64, np.int32)], 64, 64)[2].reshape(64, 5)
+    lo = lambda v: (v.astype(np.int64) & 0xFFFF).astype(np.int16).astype(np.int64)  # noqa: E731
+    hi = lambda v: (v.astype(np.int64) >> 16).astype(np.int16).astype(np.int64)     # noqa: E731
+    # 16-bit results leave the destination's high half zero (gfx9 without op_sel).
+    np.testing.assert_array_equal(out[:, 0], np.clip(lo(a) + lo(b), -32768, 32767) & 0xFFFF)
+    np.testing.assert_array_equal(out[:, 1], (lo(a) - lo(b)) & 0xFFFF)
+    np.testing.assert_array_equal(out[:, 2], (lo(b) - lo(a)) & 0xFFFF)
+    np.testing.assert_array_equal(out[:, 3], (1000 + lo(a) * lo(b) + hi(a) * hi(b)).astype(np.int32))
+    np.testing.assert_array_equal(out[:, 4], a)
