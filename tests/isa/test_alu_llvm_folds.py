@@ -7,7 +7,9 @@ import subprocess
 import numpy as np
 import pytest
 
-from core.isa import alu
+from tests.isa.alu_support import lookup
+
+pytestmark = pytest.mark.usefixtures("alu_impl")
 
 INF, NAN = "INFINITY", "NAN"
 
@@ -107,6 +109,6 @@ def test_alu_matches_llvms_constant_folding(folded, index):
     template, name, args, is_mask = CASES[index]
     if index not in folded:
         pytest.skip(f"clang-15 does not fold {template}")
-    got = alu.lookup(name)(*(np.array([a[1]], dtype=a[2] if len(a) > 2 else np.uint32) for a in args))[0]
+    got = lookup(name)(*(np.array([a[1]], dtype=a[2] if len(a) > 2 else np.uint32) for a in args))[0]
     got = int(bool(got[0])) if is_mask else int(got[0])
     assert got == folded[index], (template.format(*(a[0] for a in args)), hex(got), hex(folded[index]))

@@ -1,0 +1,158 @@
+"""Float classification, denormal flushing and NaN selection on bit patterns, in IR (the
+emitters' counterpart of core/isa/alu/bits.py).
+
+Invariants:
+- every test masks the format's own bits, so an f16 pattern may carry anything in its high
+  half (as the numpy helpers allow);
+- NaN results are made here, never left to LLVM: LLVM may commute a commutative fadd/fmul
+  and folds constants with its own NaNs, so a NaN lane gets the payload the numpy ALU gives,
+  chosen explicitly: the first NaN operand in the numpy op's evaluation order, quieted, else
+  x86's default NaN (sign set, quiet bit set: 0xffc00000 for f32), which is what numpy's
+  SSE/AVX arithmetic produces for invalid operations;
+- x87 rules (the numpy ALU's long double paths): of two NaNs the larger significand wins; on a
+  tie the result is negative only if both are.
+"""
+from dataclasses import dataclass
+
+from core.isa.alu.bits import FORMATS
+
+
+@dataclass(frozen=True)
+class Fmt:
+    bits: int
+    sign: int
+    exp_mask: int
+    mant_mask: int
+    quiet_bit: int
+    bias: int
+    mant_bits: int
+
+    @property
+    def magnitude(self):
+        return self.exp_mask | self.mant_mask
+
+    @property
+    def default_nan(self):
+        return self.sign | self.exp_mask | self.quiet_bit
+
+
+FMT = {t: Fmt(f.bits, int(f.sign), int(f.exp_mask), int(f.mant_mask), int(f.quiet_bit), f.bias, f.mant_bits)
+       for t, f in FORMATS.items()}
+
+
+def is_nan(k, x, t):
+    f = FMT[t]
+    return k.icmp(">", k.and_(x, f.magnitude), f.exp_mask)
+
+
+def is_snan(k, x, t):
+    return k.b.and_(is_nan(k, x, t), k.icmp("==", k.and_(x, FMT[t].quiet_bit), 0))
+
+
+def is_inf(k, x, t):
+    f = FMT[t]
+    return k.icmp("==", k.and_(x, f.magnitude), f.exp_mask)
+
+
+def is_zero(k, x, t):
+    return k.icmp("==", k.and_(x, FMT[t].magnitude), 0)
+
+
+def is_denorm(k, x, t):
+    f = FMT[t]
+    return k.b.and_(k.icmp("==", k.and_(x, f.exp_mask), 0), k.icmp("!=", k.and_(x, f.mant_mask), 0))
+
+
+def sign_set(k, x, t):
+    return k.icmp("!=", k.and_(x, FMT[t].sign), 0)
+
+
+def flush(k, x, t):
+    """Denormals -> zero of the same sign."""
+    return k.select(is_denorm(k, x, t), k.and_(x, FMT[t].sign), x)
+
+
+def quiet(k, x, t):
+    return k.or_(x, FMT[t].quiet_bit)
+
+
+def default_nan(k, like, t):
+    return k._v(FMT[t].default_nan, like)
+
+
+def nan_chain(k, t, operands, otherwise):
+    """The first NaN among operands, quieted; `otherwise` where none is NaN."""
+    acc = otherwise
+    for x in reversed(operands):
+        acc = k.select(is_nan(k, x, t), quiet(k, x, t), acc)
+    return acc
+
+
+def first_nan(k, t, r, operands):
+    """r with its NaN lanes replaced by the first NaN operand (quieted) or the default NaN."""
+    return k.unlikely(is_nan(k, r, t), r,
+                      lambda: k.select(is_nan(k, r, t), nan_chain(k, t, operands, default_nan(k, r, t)), r))
+
+
+def x87_pick(k, t, x, y):
+    """What an x87 operation returns for NaN operands x and y (either may be a number): the
+    NaN with the larger significand, negative on a tie only if both are; quieted."""
+    f = FMT[t]
+    # Operands reach x87 registers quieted (fld quiets a double sNaN), so quiet significands compare.
+    mx, my = (k.or_(k.and_(v, f.mant_mask), f.quiet_bit) for v in (x, y))
+    both = k.b.and_(is_nan(k, x, t), is_nan(k, y, t))
+    tie = k.icmp("==", mx, my)
+    larger = k.select(k.icmp(">", mx, my), x, k.select(tie, k.and_(x, k.or_(y, ~f.sign)), y))
+    pick = k.select(both, larger, k.select(is_nan(k, x, t), x, y))
+    return quiet(k, pick, t)
+
+
+# --- conversions between float formats, NaNs as numpy converts them ---------------------------
+# numpy converts to and from float16 in software (npy_half): payloads shift, nothing is quieted,
+# a payload truncated to zero becomes 1. f32 <-> f64 are hardware conversions (cvtss2sd,
+# cvtsd2ss): payloads shift and the result is quiet.
+
+def widen(k, x, src, dst):
+    """A float of format src as format dst (wider: exact), NaN payload shifted left."""
+    fs, fd = FMT[src], FMT[dst]
+    v = k.b.fpext(k.view(x, src), k.fty(dst))
+    wide = k.bits(v, dst)
+    x_wide = k.zext(x, fd.bits)
+    nan = k.or_(k.or_(k.shl(k.and_(x_wide, fs.sign), fd.bits - fs.bits), fd.exp_mask),
+                k.shl(k.and_(x_wide, fs.mant_mask), fd.mant_bits - fs.mant_bits))
+    if src != "f16":
+        nan = quiet(k, nan, dst)
+    return k.select(is_nan(k, x, src), nan, wide)
+
+
+def narrow(k, x, src, dst):
+    """A float of format src rounded to format dst (nearest even), NaN payload truncated."""
+    fs, fd = FMT[src], FMT[dst]
+    if (src, dst) == ("f64", "f16"):
+        out = narrow(k, odd_f32(k, x), "f32", "f16")
+    else:
+        out = k.bits(k.b.fptrunc(k.view(x, src), k.fty(dst)), dst)
+    drop = fs.mant_bits - fd.mant_bits
+    payload = k.zext(k.lshr(k.and_(x, fs.mant_mask), drop), 32 if dst == "f16" else fd.bits)
+    if dst == "f16":
+        payload = k.select(k.icmp("==", payload, 0), k._v(1, payload), payload)
+    else:
+        payload = k.or_(payload, fd.quiet_bit)
+    sign = k.zext(k.lshr(k.and_(x, fs.sign), fs.bits - fd.bits), k.width(payload))
+    nan = k.or_(k.or_(sign, fd.exp_mask), payload)
+    return k.select(is_nan(k, x, src), nan, out)
+
+
+def odd_f32(k, x):
+    """An f64 pattern rounded to odd at f32 precision, as f32 bits (NaNs as fptrunc makes
+    them). Rounding that once more to f16 gives the correctly rounded f16 (24 >= 11 + 2 bits)
+    without LLVM's f64 -> f16 conversion, a library call on x86 before AVX512-FP16."""
+    v = k.view(x, "f64")
+    r = k.b.fptrunc(v, k.fty("f32"))
+    back = k.b.fpext(r, k.fty("f64"))
+    rb = k.bits(r, "f32")
+    # Stepping the magnitude down where nearest rounded away gives truncation (overflow: the
+    # largest finite); forcing the last bit of an inexact result then makes it odd.
+    away = k.b.fcmp_ordered(">", k.intrinsic("fabs", [back]), k.intrinsic("fabs", [v]))
+    truncated = k.select(away, k.sub(rb, 1), rb)
+    return k.select(k.b.fcmp_ordered("!=", back, v), k.or_(truncated, 1), rb)

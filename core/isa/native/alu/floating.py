@@ -1,0 +1,279 @@
+"""VALU floating-point arithmetic for f16, f32 and f64 in IR: the emitters of
+core/isa/alu/floating.py, in its order.
+
+Invariants (besides the numpy family's):
+- values come out of IEEE operations LLVM keeps as written (no fast-math flags): f32/f64 in
+  their own width, f16 through f32 (exact for +, -, *: 24 >= 2*11 + 2 bits) as numpy does;
+- NaN lanes are finished explicitly (bits.first_nan & co.), in numpy's order for each op:
+  SSE order (first NaN operand) for f32/f64 arithmetic; numpy's float16 add and multiply
+  loops return their second operand's NaN first (this CPU's numpy computes b + a), its
+  subtract the first's; fma: a, b, then an invalid product's default NaN, then c; f64 fma
+  takes the x87 rules of numpy's long double path;
+- MODE.FP_ROUND selects rounding.py's directed paths at compile time, as numpy's `rm` test.
+"""
+from core.isa.native.alu import bits as B
+from core.isa.native.alu import fused as F
+from core.isa.native.alu import rounding as R
+from core.isa.alu.table import MODE_IEEE
+from core.isa.native.alu.table import emits
+
+ALL = ("f16", "f32", "f64")
+
+# --- + - * fma ---------------------------------------------------------------------------------
+
+def _compute_type(t):
+    return "f32" if t == "f16" else t
+
+
+def _values(k, t, xs):
+    """Operand bit patterns -> values of t's computing type (f16 widened to f32; NaN lanes
+    are finished by the caller)."""
+    ct = _compute_type(t)
+    return [k.b.fpext(k.view(x, t), k.fty(ct)) if t == "f16" else k.view(x, t) for x in xs]
+
+
+def _result(k, t, v):
+    """A value of t's computing type -> bits of t (f32 -> f16 rounds once more, exactly)."""
+    if t == "f16":
+        return k.bits(k.b.fptrunc(v, k.fty("f16")), "f16")
+    return k.bits(v, t)
+
+
+_NAN_SECOND_FIRST = {("add", "f16"), ("mul", "f16")}
+_NEAREST = {"add": lambda b: b.fadd, "mul": lambda b: b.fmul, "sub": lambda b: b.fsub}
+
+
+def _binary(name, t, swap=False):
+    """v_add/v_mul/v_sub/v_subrev: nearest through LLVM's operation, directed through
+    rounding.py; swap computes b op a (subrev)."""
+    shift = R.round_shift(t)
+    second_first = (name, t) in _NAN_SECOND_FIRST
+
+    def fn(k, a, b, mode):
+        x, y = (b, a) if swap else (a, b)
+        rm = (mode >> shift) & 3
+        if rm:
+            if name == "sub":
+                y = k.xor(y, B.FMT[t].sign)           # numpy: R.add(a, -b)
+            r = (R.mul if name == "mul" else R.add)(k, t, x, y, rm)
+            if name == "mul" and t == "f64":
+                return _x87_product_nans(k, r, x, y)
+            return B.first_nan(k, t, r, [x, y])
+        vx, vy = _values(k, t, [x, y])
+        r = _result(k, t, _NEAREST[name](k.b)(vx, vy))
+        return B.first_nan(k, t, r, [y, x] if second_first else [x, y])
+    return fn
+
+
+def _invalid_product(k, t, a, b):
+    return k.b.or_(k.b.and_(B.is_inf(k, a, t), B.is_zero(k, b, t)), k.b.and_(B.is_zero(k, a, t), B.is_inf(k, b, t)))
+
+
+def _fma_nans(k, t, r, a, b, c):
+    """NaN lanes of a*b+c as numpy's SSE fma_narrow gives them: a's, b's, an invalid
+    product's default NaN, c's, else the default NaN (inf - inf)."""
+    def fix():
+        default = B.default_nan(k, r, t)
+        chain = B.nan_chain(k, t, [a, b], k.select(_invalid_product(k, t, a, b), default,
+                                                   B.nan_chain(k, t, [c], default)))
+        return k.select(B.is_nan(k, r, t), chain, r)
+    return k.unlikely(B.is_nan(k, r, t), r, fix)
+
+
+def _x87_fma_nans(k, r, a, b, c):
+    """NaN lanes of a*b+c for doubles as numpy's long double path gives them: x87 picks
+    between a and b, an invalid product is the negative default NaN, then x87 picks between
+    that and c; else (inf - inf) the default NaN."""
+    t = "f64"
+
+    def fix():
+        default = B.default_nan(k, r, t)
+        ab_nan = k.b.or_(B.is_nan(k, a, t), B.is_nan(k, b, t))
+        product = k.select(ab_nan, B.x87_pick(k, t, a, b), default)
+        product_nan = k.b.or_(ab_nan, _invalid_product(k, t, a, b))
+        chain = k.select(product_nan, B.x87_pick(k, t, product, c),
+                         k.select(B.is_nan(k, c, t), B.quiet(k, c, t), default))
+        return k.select(B.is_nan(k, r, t), chain, r)
+    return k.unlikely(B.is_nan(k, r, t), r, fix)
+
+
+def _x87_product_nans(k, r, a, b):
+    return _x87_fma_nans(k, r, a, b, k._v(B.FMT["f64"].sign, a))
+
+
+def fma_bits(k, t, a, b, c):
+    """a*b+c rounded once to nearest, bits of t, NaNs as numpy's fma_vals gives them."""
+    if t == "f64":
+        va, vb, vc = (k.view(x, t) for x in (a, b, c))
+        return _x87_fma_nans(k, k.bits(k.intrinsic("fma", [va, vb, vc]), t), a, b, c)
+    if t == "f32":
+        va, vb, vc = (k.view(x, t) for x in (a, b, c))
+        r = k.bits(k.intrinsic("fma", [va, vb, vc]), t)
+    else:
+        wide = [k.view(B.widen(k, x, t, "f64"), "f64") for x in (a, b, c)]
+        r = F.fma_narrow(k, *wide, t)
+    return _fma_nans(k, t, r, a, b, c)
+
+
+def _fma(t):
+    shift = R.round_shift(t)
+
+    def fn(k, a, b, c, mode):
+        rm = (mode >> shift) & 3
+        if rm:
+            r = R.fma(k, t, a, b, c, rm)
+            return _x87_fma_nans(k, r, a, b, c) if t == "f64" else _fma_nans(k, t, r, a, b, c)
+        return fma_bits(k, t, a, b, c)
+    return fn
+
+
+# --- min / max / med3 ----------------------------------------------------------------------------
+
+def _sort_key(k, x, t):
+    """Signed i64 key ordering non-NaN floats with -0 < +0."""
+    f = B.FMT[t]
+    x = k.zext(x, 64)
+    mag = k.and_(x, ~f.sign)
+    return k.select(k.icmp("!=", k.and_(x, f.sign), 0), k.sub(k.sub(0, mag), 1), mag)
+
+
+def _minmax(t, want_max):
+    def fn(k, a, b, mode):
+        ka, kb = _sort_key(k, a, t), _sort_key(k, b, t)
+        pick_a = k.scmp(">=", ka, kb) if want_max else k.scmp("<=", ka, kb)
+        r = k.select(pick_a, a, b)
+        an, bn = B.is_nan(k, a, t), B.is_nan(k, b, t)
+        r = k.select(an, b, k.select(bn, a, r))      # a NaN S0 yields S1 (even a NaN S1)
+        if mode & MODE_IEEE:
+            r = k.select(B.is_snan(k, b, t), B.quiet(k, b, t), r)
+            r = k.select(B.is_snan(k, a, t), B.quiet(k, a, t), r)
+        return r
+    return fn
+
+
+def _three(t, name):
+    mn, mx = _minmax(t, False), _minmax(t, True)
+    if name == "min3":
+        return lambda k, a, b, c, mode: mn(k, mn(k, a, b, mode), c, mode)
+    if name == "max3":
+        return lambda k, a, b, c, mode: mx(k, mx(k, a, b, mode), c, mode)
+
+    def med3(k, a, b, c, mode):
+        any_nan = k.b.or_(k.b.or_(B.is_nan(k, a, t), B.is_nan(k, b, t)), B.is_nan(k, c, t))
+        med = mx(k, mn(k, a, b, mode), mn(k, mx(k, a, b, mode), c, mode), mode)
+        return k.select(any_nan, mn(k, mn(k, a, b, mode), c, mode), med)
+    return med3
+
+
+# --- rounding to integral values, fract, frexp, ldexp ----------------------------------------------
+
+def _unary(t, intrinsic):
+    """trunc/ceil/floor/rint: exact in t (f16 through f32); a NaN comes back quieted."""
+    def fn(k, a):
+        (v,) = _values(k, t, [a])
+        return B.first_nan(k, t, _result(k, t, k.intrinsic(intrinsic, [v])), [a])
+    return fn
+
+
+_BELOW_ONE = {"f16": 0x3BFF, "f32": 0x3F7FFFFF, "f64": 0x3FEFFFFFFFFFFFFF}
+_POSITIVE_QNAN = {"f16": 0x7E00, "f32": 0x7FC00000, "f64": 0x7FF8000000000000}
+
+
+def _fract(t):
+    # DX fract: x - floor(x), clamped below 1.0 (0x3f7fffff for f32); inf gives NaN (np.nan,
+    # positive), a NaN input comes back untouched.
+    def fract(k, a):
+        (v,) = _values(k, t, [a])
+        r = _result(k, t, k.b.fsub(v, k.intrinsic("floor", [v])))
+        below_one = k._v(_BELOW_ONE[t], r)
+        r = k.select(k.b.fcmp_ordered(">", k.view(r, t), k.view(below_one, t)), below_one, r)
+        r = k.select(B.is_inf(k, a, t), k._v(_POSITIVE_QNAN[t], r), r)
+        return k.select(B.is_nan(k, a, t), a, r)
+    return fract
+
+
+def _frexp(k, a, t):
+    """(mantissa bits in [0.5, 1) with a's sign, exponent as i32) of finite nonzero a;
+    a itself and 0 elsewhere (np.frexp, and numpy's np.where(isfinite) around it)."""
+    f = B.FMT[t]
+    w = k.width(a)
+    mant = k.and_(a, f.mant_mask)
+    exp_field = k.lshr(k.and_(a, f.exp_mask), f.mant_bits)
+    denorm = B.is_denorm(k, a, t)
+    # A denormal's significand moves up until its top bit is the implicit one.
+    shift = k.select(denorm, k.sub(k.intrinsic("ctlz", [mant, k.flag(False)]), w - f.mant_bits - 1), k._v(0, a))
+    e = k.sub(k.select(denorm, k.sub(k._v(1, a), shift), exp_field), f.bias - 1)
+    m = k.or_(k.or_(k.and_(a, f.sign), (f.bias - 1) << f.mant_bits), k.and_(k.shl(mant, shift), f.mant_mask))
+    ordinary = k.b.not_(k.b.or_(B.is_zero(k, a, t), k.icmp(">=", k.and_(a, f.magnitude), f.exp_mask)))
+    return k.select(ordinary, m, a), k.select(ordinary, k.trunc(e, 32) if w == 64 else e, k.i(0))
+
+
+def _frexp_mant(t):
+    return lambda k, a: _frexp(k, a, t)[0]
+
+
+def _frexp_exp(t):
+    if t == "f16":
+        return lambda k, a: k.and_(_frexp(k, a, t)[1], 0xFFFF)
+    return lambda k, a: _frexp(k, a, t)[1]
+
+
+def ldexp_bits(k, t, a, e):
+    """a * 2**e (e a per-lane i32) rounded once to t; a NaN comes back quieted."""
+    if t == "f64":
+        e = k.smax(k.smin(e, 2200), -2200)         # beyond, every finite result saturates
+        r = k.b.fptrunc(F.ldexp_ld(k, F.ld(k, k.view(a, t)), e), k.fty("f64"))
+        return B.first_nan(k, t, k.bits(r, t), [a])
+    limit = 64 if t == "f16" else 400             # f16: numpy clips to +-64; f32: saturates
+    e = k.smax(k.smin(e, limit), -limit)
+    wide = F.ldexp_f64(k, k.view(B.widen(k, a, t, "f64"), "f64"), e)
+    return B.first_nan(k, t, B.narrow(k, k.bits(wide, "f64"), "f64", t), [a])
+
+
+def _ldexp(t):
+    if t == "f16":
+        return lambda k, a, e: ldexp_bits(k, t, a, k.sext(k.trunc(e, 16), 32))
+    return lambda k, a, e: ldexp_bits(k, t, a, e)
+
+
+for _t in ALL:
+    emits(f"v_add_{_t}")(_binary("add", _t))
+    emits(f"v_mul_{_t}")(_binary("mul", _t))
+    emits(f"v_fma_{_t}")(_fma(_t))
+    emits(f"v_min_{_t}")(_minmax(_t, False))
+    emits(f"v_max_{_t}")(_minmax(_t, True))
+    emits(f"v_fract_{_t}")(_fract(_t))
+    emits(f"v_trunc_{_t}")(_unary(_t, "trunc"))
+    emits(f"v_ceil_{_t}")(_unary(_t, "ceil"))
+    emits(f"v_floor_{_t}")(_unary(_t, "floor"))
+    emits(f"v_rndne_{_t}")(_unary(_t, "roundeven"))
+    emits(f"v_frexp_mant_{_t}")(_frexp_mant(_t))
+    emits(f"v_ldexp_{_t}")(_ldexp(_t))
+    if _t != "f64":
+        emits(f"v_sub_{_t}")(_binary("sub", _t))
+        emits(f"v_subrev_{_t}")(_binary("sub", _t, swap=True))
+        emits(f"v_fmaak_{_t}", f"v_fmamk_{_t}", f"v_fmac_{_t}")(_fma(_t))
+        for _k in ("min3", "max3", "med3"):
+            emits(f"v_{_k}_{_t}")(_three(_t, _k))
+emits("v_frexp_exp_i32_f32")(_frexp_exp("f32"))
+emits("v_frexp_exp_i32_f64")(_frexp_exp("f64"))
+emits("v_frexp_exp_i16_f16")(_frexp_exp("f16"))
+
+
+# --- legacy (DX9) multiply: 0 * anything, including inf and NaN, is +0 --------------------
+
+def _legacy_zero(k, a, b):
+    zero = k.f(0.0, "f32")
+    return k.b.or_(k.b.fcmp_ordered("==", k.view(a, "f32"), zero), k.b.fcmp_ordered("==", k.view(b, "f32"), zero))
+
+
+@emits("v_mul_legacy_f32")
+def _mul_legacy(k, a, b):
+    product = B.first_nan(k, "f32", k.bits(k.b.fmul(k.view(a, "f32"), k.view(b, "f32")), "f32"), [a, b])
+    return k.select(_legacy_zero(k, a, b), k._v(0, a), product)
+
+
+@emits("v_fma_legacy_f32", "v_fmac_legacy_f32")
+def _fma_legacy(k, a, b, c):
+    c_plus_zero = B.first_nan(k, "f32", k.bits(k.b.fadd(k.view(c, "f32"), k.f(0.0, "f32")), "f32"), [c])
+    return k.select(_legacy_zero(k, a, b), c_plus_zero, fma_bits(k, "f32", a, b, c))
