@@ -26,6 +26,6 @@ conversion, compare, scalar, packed); table.py holds the pipeline, kit.py the sh
 helpers, bits.py float classification and NaN rules, fused.py exact fma helpers.
 """
 from core.isa.native.alu.table import coverage, emitter
-from core.isa.native.alu import integer, floating, conversion, compare, scalar  # noqa: F401,E402  (importing a family registers its emitters)
+from core.isa.native.alu import integer, floating, transcendental, conversion, compare, scalar, packed  # noqa: F401,E402  (importing a family registers its emitters)
 
 __all__ = ["coverage", "emitter"]

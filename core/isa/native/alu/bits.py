@@ -77,7 +77,7 @@ def quiet(k, x, t):
 
 
 def default_nan(k, like, t):
-    return k._v(FMT[t].default_nan, like)
+    return k.like(FMT[t].default_nan, like)
 
 
 def nan_chain(k, t, operands, otherwise):
@@ -135,7 +135,7 @@ def narrow(k, x, src, dst):
     drop = fs.mant_bits - fd.mant_bits
     payload = k.zext(k.lshr(k.and_(x, fs.mant_mask), drop), 32 if dst == "f16" else fd.bits)
     if dst == "f16":
-        payload = k.select(k.icmp("==", payload, 0), k._v(1, payload), payload)
+        payload = k.select(k.icmp("==", payload, 0), k.like(1, payload), payload)
     else:
         payload = k.or_(payload, fd.quiet_bit)
     sign = k.zext(k.lshr(k.and_(x, fs.sign), fs.bits - fd.bits), k.width(payload))

@@ -27,7 +27,7 @@ def to_int(k, v, lo, hi, rounding="trunc"):
     lo_v, hi_v = k.f(float(lo), "f64"), k.f(float(hi), "f64")
     r = k.select(k.b.fcmp_ordered("<", r, lo_v), lo_v, k.select(k.b.fcmp_ordered(">", r, hi_v), hi_v, r))
     i = k.b.fptosi(r, k.ity(64))
-    return k.select(k.b.fcmp_unordered("uno", v, v), k._v(0, i), i)
+    return k.select(k.b.fcmp_unordered("uno", v, v), k.like(0, i), i)
 
 
 def _f2i(t, bounds, rounding="trunc", bits=32):
@@ -101,7 +101,7 @@ def _norm(lo, scale):
         lo_v, one = k.f(float(lo), "f64"), k.f(1.0, "f64")
         c = k.select(k.b.fcmp_ordered("<", v, lo_v), lo_v, k.select(k.b.fcmp_ordered(">", v, one), one, v))
         i = k.b.fptosi(k.intrinsic("roundeven", [k.b.fmul(c, k.f(float(scale), "f64"))]), k.ity(32))
-        return k.select(k.b.fcmp_unordered("uno", v, v), k._v(0, i), k.and_(i, 0xFFFF))
+        return k.select(k.b.fcmp_unordered("uno", v, v), k.like(0, i), k.and_(i, 0xFFFF))
     return pack
 
 
@@ -118,7 +118,7 @@ emits("v_cvt_norm_u16_f16")(lambda k, a: _norm(0, 65535)(k, _f64_value(k, a, "f1
 def _pk_u8(k, a, sel, old):
     byte = k.trunc(to_int(k, _f64_value(k, a, "f32"), 0, 255, "roundeven"), 32)
     shift = k.mul(k.and_(sel, 3), 8)
-    return k.or_(k.and_(old, k.not_(k.shl(k._v(0xFF, shift), shift))), k.shl(byte, shift))
+    return k.or_(k.and_(old, k.not_(k.shl(k.like(0xFF, shift), shift))), k.shl(byte, shift))
 
 
 emits("v_pack_b32_f16")(lambda k, a, b: k.or_(k.and_(a, 0xFFFF), k.shl(k.and_(b, 0xFFFF), 16)))

@@ -98,7 +98,7 @@ def _x87_fma_nans(k, r, a, b, c):
 
 
 def _x87_product_nans(k, r, a, b):
-    return _x87_fma_nans(k, r, a, b, k._v(B.FMT["f64"].sign, a))
+    return _x87_fma_nans(k, r, a, b, k.like(B.FMT["f64"].sign, a))
 
 
 def fma_bits(k, t, a, b, c):
@@ -185,9 +185,9 @@ def _fract(t):
     def fract(k, a):
         (v,) = _values(k, t, [a])
         r = _result(k, t, k.b.fsub(v, k.intrinsic("floor", [v])))
-        below_one = k._v(_BELOW_ONE[t], r)
+        below_one = k.like(_BELOW_ONE[t], r)
         r = k.select(k.b.fcmp_ordered(">", k.view(r, t), k.view(below_one, t)), below_one, r)
-        r = k.select(B.is_inf(k, a, t), k._v(_POSITIVE_QNAN[t], r), r)
+        r = k.select(B.is_inf(k, a, t), k.like(_POSITIVE_QNAN[t], r), r)
         return k.select(B.is_nan(k, a, t), a, r)
     return fract
 
@@ -201,8 +201,8 @@ def _frexp(k, a, t):
     exp_field = k.lshr(k.and_(a, f.exp_mask), f.mant_bits)
     denorm = B.is_denorm(k, a, t)
     # A denormal's significand moves up until its top bit is the implicit one.
-    shift = k.select(denorm, k.sub(k.intrinsic("ctlz", [mant, k.flag(False)]), w - f.mant_bits - 1), k._v(0, a))
-    e = k.sub(k.select(denorm, k.sub(k._v(1, a), shift), exp_field), f.bias - 1)
+    shift = k.select(denorm, k.sub(k.intrinsic("ctlz", [mant, k.flag(False)]), w - f.mant_bits - 1), k.like(0, a))
+    e = k.sub(k.select(denorm, k.sub(k.like(1, a), shift), exp_field), f.bias - 1)
     m = k.or_(k.or_(k.and_(a, f.sign), (f.bias - 1) << f.mant_bits), k.and_(k.shl(mant, shift), f.mant_mask))
     ordinary = k.b.not_(k.b.or_(B.is_zero(k, a, t), k.icmp(">=", k.and_(a, f.magnitude), f.exp_mask)))
     return k.select(ordinary, m, a), k.select(ordinary, k.trunc(e, 32) if w == 64 else e, k.i(0))
@@ -270,10 +270,153 @@ def _legacy_zero(k, a, b):
 @emits("v_mul_legacy_f32")
 def _mul_legacy(k, a, b):
     product = B.first_nan(k, "f32", k.bits(k.b.fmul(k.view(a, "f32"), k.view(b, "f32")), "f32"), [a, b])
-    return k.select(_legacy_zero(k, a, b), k._v(0, a), product)
+    return k.select(_legacy_zero(k, a, b), k.like(0, a), product)
 
 
 @emits("v_fma_legacy_f32", "v_fmac_legacy_f32")
 def _fma_legacy(k, a, b, c):
     c_plus_zero = B.first_nan(k, "f32", k.bits(k.b.fadd(k.view(c, "f32"), k.f(0.0, "f32")), "f32"), [c])
     return k.select(_legacy_zero(k, a, b), c_plus_zero, fma_bits(k, "f32", a, b, c))
+
+
+# --- division helpers -----------------------------------------------------------------------
+
+_DIV = {  # scale exponent, |N/D| exponent gap that needs scaling, "tiny numerator" exponent
+    "f32": (64, 96, 23),
+    "f64": (128, 768, 53),
+}
+
+
+def _exponent(k, x, t):
+    f = B.FMT[t]
+    return k.lshr(k.and_(x, f.exp_mask), f.mant_bits)
+
+
+def _chain(k, conds, start):
+    """numpy's where-chain evaluated bottom-up, so that earlier conditions win."""
+    res = start
+    for cond, value in reversed(conds):
+        res = k.select(cond, value, res)
+    return res
+
+
+def _div_scale(t):
+    f = B.FMT[t]
+    scale, gap, tiny = _DIV[t]
+    smallest_normal = 2.0 ** (1 - f.bias)
+
+    def div_scale(k, s0, s1, s2):
+        x, d, n = (k.view(v, t) for v in (s0, s1, s2))
+        ed, en = _exponent(k, s1, t), _exponent(k, s2, t)
+        up, down = ldexp_bits(k, t, s0, k.i(scale)), ldexp_bits(k, t, s0, k.i(-scale))
+        zero_v = k.f(0.0, t)
+        zero = k.b.or_(k.b.fcmp_ordered("==", n, zero_v), k.b.fcmp_ordered("==", d, zero_v))
+        big_gap = k.scmp(">=", k.sub(en, ed), gap)
+        den_denorm = B.is_denorm(k, s1, t)
+        rcp_denorm = k.b.fcmp_ordered(">", k.intrinsic("fabs", [d]), k.f(1 / smallest_normal, t))
+        quot_denorm = k.b.fcmp_ordered("<", k.intrinsic("fabs", [k.b.fdiv(n, d)]), k.f(smallest_normal, t))
+        x_is_d, x_is_n = k.b.fcmp_ordered("==", x, d), k.b.fcmp_ordered("==", x, n)
+        conds = [
+            (zero, k.like(_POSITIVE_QNAN[t], s0), False),
+            (big_gap, k.select(x_is_d, up, s0), True),
+            (den_denorm, up, False),
+            (k.b.and_(rcp_denorm, quot_denorm), k.select(x_is_d, down, s0), True),
+            (rcp_denorm, down, False),
+            (quot_denorm, k.select(x_is_n, up, s0), True),
+            (k.scmp("<=", en, tiny), up, False),
+        ]
+        res = _chain(k, [(c, v) for c, v, _ in conds], s0)
+        vcc = _chain(k, [(c, k.true() if s else k.false()) for c, _, s in conds], k.false())
+        return res, vcc
+    return div_scale
+
+
+def _div_fmas(t):
+    f = B.FMT[t]
+    scale = _DIV[t][0]
+
+    def div_fmas(k, a, b, c, vcc):
+        # Post-scale undoes div_scale: up if the quotient estimate (S2) is large, else down;
+        # applied before the fma's single rounding, so a denormal quotient rounds once.
+        factor = k.select(k.icmp(">", _exponent(k, c, t), f.bias), k.i(scale), k.i(-scale))
+        e = k.select(vcc, factor, k.i(0))
+        if t == "f32":
+            wide = [k.view(B.widen(k, x, t, "f64"), "f64") for x in (a, b, c)]
+            return _fma_nans(k, t, F.fma_narrow(k, *wide, t, e), a, b, c)
+        va, vb, vc = (k.view(x, t) for x in (a, b, c))
+        fused = k.bits(k.intrinsic("fma", [va, vb, vc]), t)
+
+        def scaled():
+            wide = F.ldexp_ld(k, F.fma_f64_odd(k, va, vb, vc), e)
+            return k.select(vcc, k.bits(k.b.fptrunc(wide, k.fty("f64")), t), fused)
+        return _x87_fma_nans(k, k.unlikely(vcc, fused, scaled), a, b, c)
+    return div_fmas
+
+
+def _div_fixup(t):
+    f = B.FMT[t]
+    emax = f.exp_mask >> f.mant_bits
+    underflow_gap = {"f16": -25, "f32": -150, "f64": -1075}[t]
+
+    def div_fixup(k, q, d, n):
+        dv, nv = k.view(d, t), k.view(n, t)
+        sign = k.and_(k.xor(d, n), f.sign)
+        mag = k.and_(q, ~f.sign & ((1 << f.bits) - 1))
+        # A NaN quotient without NaN inputs comes from a failed (overflowed) division.
+        mag = k.select(B.is_nan(k, q, t), k.like(f.exp_mask, q), mag)
+        ed, en = _exponent(k, d, t), _exponent(k, n, t)
+        zero_v = k.f(0.0, t)
+        d_zero, n_zero = k.b.fcmp_ordered("==", dv, zero_v), k.b.fcmp_ordered("==", nv, zero_v)
+        d_inf, n_inf = B.is_inf(k, d, t), B.is_inf(k, n, t)
+        qnan = k.like(f.default_nan, q)
+        conds = [
+            (B.is_nan(k, n, t), B.quiet(k, n, t)),
+            (B.is_nan(k, d, t), B.quiet(k, d, t)),
+            (k.b.and_(d_zero, n_zero), qnan),
+            (k.b.and_(d_inf, n_inf), qnan),
+            (k.b.or_(d_zero, n_inf), k.or_(sign, f.exp_mask)),
+            (k.b.or_(d_inf, n_zero), sign),
+            (k.scmp("<", k.sub(en, ed), underflow_gap), sign),
+            (k.icmp("==", ed, emax), k.or_(sign, f.exp_mask)),
+        ]
+        return _chain(k, conds, k.or_(sign, mag))
+    return div_fixup
+
+
+for _t in ("f32", "f64"):
+    emits(f"v_div_scale_{_t}")(_div_scale(_t))
+    emits(f"v_div_fmas_{_t}")(_div_fmas(_t))
+for _t in ALL:
+    emits(f"v_div_fixup_{_t}")(_div_fixup(_t))
+
+
+# --- cube map coordinates (ISA guide V_CUBEID/SC/TC/MA_F32): pick the major axis ------------
+
+def _cube(kind):
+    def cube(k, x, y, z):
+        ax, ay, az = (k.intrinsic("fabs", [k.view(v, "f32")]) for v in (x, y, z))
+        z_major = k.b.and_(k.b.fcmp_ordered(">=", az, ax), k.b.fcmp_ordered(">=", az, ay))
+        y_major = k.b.and_(k.b.not_(z_major), k.b.fcmp_ordered(">=", ay, ax))
+        zero = k.f(0.0, "f32")
+        below = {name: k.b.fcmp_ordered("<", k.view(v, "f32"), zero) for name, v in (("x", x), ("y", y), ("z", z))}
+
+        def neg(v):
+            return k.xor(v, 0x80000000)
+
+        def face(a, b):
+            return k.bits(k.f(float(a), "f32"), "f32"), k.bits(k.f(float(b), "f32"), "f32")
+        if kind == "id":
+            return k.select(z_major, k.select(below["z"], *face(5, 4)),
+                            k.select(y_major, k.select(below["y"], *face(3, 2)), k.select(below["x"], *face(1, 0))))
+        if kind == "sc":
+            return k.select(z_major, k.select(below["z"], neg(x), x),
+                            k.select(y_major, x, k.select(below["x"], z, neg(z))))
+        if kind == "tc":
+            return k.select(z_major, neg(y), k.select(y_major, k.select(below["y"], neg(z), z), neg(y)))
+        axis = k.select(z_major, z, k.select(y_major, y, x))
+        return B.first_nan(k, "f32", k.bits(k.b.fmul(k.f(2.0, "f32"), k.view(axis, "f32")), "f32"), [axis])
+    return cube
+
+
+for _k in ("id", "sc", "tc", "ma"):
+    emits(f"v_cube{_k}_f32")(_cube(_k))

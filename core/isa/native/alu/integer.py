@@ -316,14 +316,14 @@ emits("v_alignbyte_b32")(
 @emits("v_perm_b32")
 def _perm(k, s0, s1, sel):
     data = _concat(k, s0, s1)
-    out = k._v(0, s0)
+    out = k.like(0, s0)
     for byte in range(4):  # four output bytes
         sk = _wide(k, k.and_(k.lshr(sel, 8 * byte), 0xFF))
         plain = k.and_(k.lshr(data, k.mul(k.and_(sk, 7), 8)), 0xFF)
         # Selectors 8..11 replicate the sign bit of bytes 1, 3, 5, 7.
         sign_byte = k.mul(k.and_(k.lshr(data, k.add(k.mul(k.and_(sk, 3), 16), 15)), 1), 0xFF)
         b = k.select(k.icmp("<", sk, 8), plain,
-                     k.select(k.icmp("<", sk, 12), sign_byte, k.select(k.icmp("==", sk, 12), 0, k._v(0xFF, sk))))
+                     k.select(k.icmp("<", sk, 12), sign_byte, k.select(k.icmp("==", sk, 12), 0, k.like(0xFF, sk))))
         out = k.or_(out, k.shl(_lo32(k, b), 8 * byte))
     return out
 
@@ -371,7 +371,7 @@ def _absdiff(k, fa, fb):
 
 
 def _absdiff_fields(k, a, b, width, count):
-    total = k._v(0, a)
+    total = k.like(0, a)
     for i in range(count):  # fixed per-field unroll (4 bytes or 2 halves)
         total = k.add(total, _absdiff(k, _field(k, a, width, i), _field(k, b, width, i)))
     return total
@@ -385,7 +385,7 @@ emits("v_sad_u32")(lambda k, a, b, c: k.add(_absdiff(k, a, b), c))
 
 @emits("v_lerp_u8")
 def _lerp(k, a, b, c):
-    out = k._v(0, a)
+    out = k.like(0, a)
     for i in range(4):  # per byte: rounded average, the rounding bit from src2's byte
         s = k.add(k.add(_field(k, a, 8, i), _field(k, b, 8, i)), k.and_(k.lshr(c, 8 * i), 1))
         out = k.or_(out, k.shl(k.lshr(s, 1), 8 * i))
@@ -394,7 +394,7 @@ def _lerp(k, a, b, c):
 
 @emits("v_msad_u8")
 def _msad(k, a, b, c):
-    total = k._v(0, a)
+    total = k.like(0, a)
     for i in range(4):  # bytes where the reference (src1) byte is 0 do not count
         fa, fb = _field(k, a, 8, i), _field(k, b, 8, i)
         total = k.add(total, k.select(k.icmp("==", fb, 0), 0, _absdiff(k, fa, fb)))
@@ -405,7 +405,7 @@ def _quad_sad(masked):
     """v_qsad_pk_u16_u8 / v_mqsad_pk_u16_u8: four (m)sad_u8 of S1 against the byte windows
     S0[8k+31:8k], each accumulating into and truncated to the 16-bit field k of S2."""
     def qsad(k, a, b, c):
-        out = k._v(0, a)
+        out = k.like(0, a)
         for i in range(4):  # fixed four windows
             window = _lo32(k, k.lshr(a, 8 * i))
             acc = _lo32(k, _field(k, c, 16, i))

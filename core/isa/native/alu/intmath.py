@@ -44,15 +44,15 @@ def low_mask(k, width, bits):
     """(1 << width) - 1 per lane of unsigned `width` (any int type), all ones where width >= bits;
     the result has `bits` bits. (Shifts by >= bits are poison in LLVM: selected away.)"""
     w = _count(k, width, bits)
-    return k.select(k.icmp(">=", w, bits), k._v(-1, w), k.sub(k.shl(k._v(1, w), w), 1))
+    return k.select(k.icmp(">=", w, bits), k.like(-1, w), k.sub(k.shl(k.like(1, w), w), 1))
 
 
 def sext(k, x, width, bits=32):
     """Sign-extend the low `width` bits of x (bits wide); width is a per-lane unsigned value
     (0 gives 0) or a Python int."""
     if isinstance(width, int):
-        return k._v(0, x) if width == 0 else k.ashr(k.shl(x, bits - width), bits - width)
+        return k.like(0, x) if width == 0 else k.ashr(k.shl(x, bits - width), bits - width)
     w = _count(k, width, bits)
-    shift = k.select(k.icmp(">=", w, bits), k._v(0, w), k.sub(k._v(bits, w), w))
+    shift = k.select(k.icmp(">=", w, bits), k.like(0, w), k.sub(k.like(bits, w), w))
     v = k.ashr(k.shl(x, shift), shift)
-    return k.select(k.icmp("==", w, 0), k._v(0, v), v)
+    return k.select(k.icmp("==", w, 0), k.like(0, v), v)

@@ -78,13 +78,14 @@ class Kit:
     def false(self):
         return self.i(0, 1)
 
-    def _v(self, x, like):
+    def like(self, x, other):
+        """x, or if x is an int, the constant x of other's type (two's complement)."""
         if not isinstance(x, int):
             return x
-        return ir.Constant(like.type, x & ((1 << self.width(like)) - 1))
+        return ir.Constant(other.type, x & ((1 << self.width(other)) - 1))
 
     def _pair(self, a, b):
-        return self._v(a, b), self._v(b, a)
+        return self.like(a, b), self.like(b, a)
 
     def broadcast(self, x):
         """A scalar source as a vector of the kit's shape (vectors pass through)."""
@@ -196,18 +197,22 @@ class Kit:
             fn = ir.Function(module, ir.FunctionType(ret, [a.type for a in args]), name)
         return self.b.call(fn, args)
 
-    def call_scalar(self, name, args):
-        """A scalar library function (same type in and out) applied per lane: one call for a
-        scalar, one per lane of a vector (libm has no vector variants)."""
+    def lanewise(self, fn, args, ret):
+        """fn (scalar values -> scalar value of element type ret) applied per lane: once for
+        scalars, once per lane of vectors (for what has no vector form)."""
         if self.lanes is None:
-            return self.call_function(name, args[0].type, args)
-        elem = args[0].type.element
-        out = args[0]
+            return fn(*args)
+        out = ir.Constant(ir.VectorType(ret, self.lanes), ir.Undefined)
         for lane in range(self.lanes):
             idx = ir.Constant(ir.IntType(32), lane)
-            r = self.call_function(name, elem, [self.b.extract_element(a, idx) for a in args])
-            out = self.b.insert_element(out, r, idx)
+            out = self.b.insert_element(out, fn(*(self.b.extract_element(a, idx) for a in args)), idx)
         return out
+
+    def call_scalar(self, name, args):
+        """A scalar library function (same type in and out) applied per lane (libm has no
+        vector variants)."""
+        elem = args[0].type.element if self.lanes else args[0].type
+        return self.lanewise(lambda *xs: self.call_function(name, elem, list(xs)), args, elem)
 
     def any(self, cond):
         """Scalar i1: some lane of cond is set."""

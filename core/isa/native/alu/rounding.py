@@ -33,7 +33,7 @@ def nextafter(k, x, t, toward):
     at_limit = k.icmp("==", x, f.exp_mask | (f.sign if down else 0))
     negative = B.sign_set(k, x, t)
     away_from_zero = negative if down else k.b.not_(negative)
-    smallest = k._v(1 | (f.sign if down else 0), x)
+    smallest = k.like(1 | (f.sign if down else 0), x)
     stepped = k.select(away_from_zero, k.add(x, 1), k.sub(x, 1))
     return k.select(at_limit, x, k.select(zero, smallest, stepped))
 
@@ -77,7 +77,7 @@ def _positive_zero(k, x, t):
 def _zero_sum_sign(k, t, r, exact_zero, both_positive_zero, rmode):
     if rmode != DOWN:
         return r
-    return k.select(k.b.and_(exact_zero, k.b.not_(both_positive_zero)), k._v(B.FMT[t].sign, r), r)
+    return k.select(k.b.and_(exact_zero, k.b.not_(both_positive_zero)), k.like(B.FMT[t].sign, r), r)
 
 
 def _wide(k, x, t):

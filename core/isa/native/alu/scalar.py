@@ -127,8 +127,8 @@ for _width in (32, 64):
     emits(f"s_ff0_i32_{_b}")(lambda k, a: M.ctz(k, k.not_(a)))
     emits(f"s_ff1_i32_{_b}")(lambda k, a: M.ctz(k, a))
     emits(f"s_flbit_i32_{_b}")(lambda k, a, w=_width: M.clz(k, a, w))
-    emits(f"s_bitset0_{_b}")(lambda k, i, d, w=_width: k.and_(d, k.not_(k.shl(k._v(1, d), _index(k, i, w)))))
-    emits(f"s_bitset1_{_b}")(lambda k, i, d, w=_width: k.or_(d, k.shl(k._v(1, d), _index(k, i, w))))
+    emits(f"s_bitset0_{_b}")(lambda k, i, d, w=_width: k.and_(d, k.not_(k.shl(k.like(1, d), _index(k, i, w)))))
+    emits(f"s_bitset1_{_b}")(lambda k, i, d, w=_width: k.or_(d, k.shl(k.like(1, d), _index(k, i, w))))
     emits(f"s_bitcmp0_{_b}")(lambda k, a, i, w=_width: k.icmp("==", k.and_(k.lshr(a, _index(k, i, w)), 1), 0))
     emits(f"s_bitcmp1_{_b}")(lambda k, a, i, w=_width: k.icmp("==", k.and_(k.lshr(a, _index(k, i, w)), 1), 1))
 emits("s_flbit_i32")(lambda k, a: M.cls(k, a, 32))
@@ -161,16 +161,16 @@ def _quads(k, x, width):
 
 def _wqm(width):
     def wqm(k, a):
-        d = k._v(0, a)
+        d = k.like(0, a)
         for q, anyset in enumerate(_quads(k, a, width)):  # fixed 8/16 groups
-            d = k.or_(d, k.select(anyset, k._v(0xF << (4 * q), a), k._v(0, a)))
+            d = k.or_(d, k.select(anyset, k.like(0xF << (4 * q), a), k.like(0, a)))
         return _nz(k, d)
     return wqm
 
 
 def _quadmask(width):
     def quadmask(k, a):
-        d = k._v(0, a)
+        d = k.like(0, a)
         for q, anyset in enumerate(_quads(k, a, width)):
             d = k.or_(d, k.shl(k.zext(anyset, width), q))
         return _nz(k, d)
@@ -185,7 +185,7 @@ for _width in (32, 64):
 @emits("s_bitreplicate_b64_b32")
 def _bitreplicate(k, a):
     a = k.zext(a, 64)
-    d = k._v(0, a)
+    d = k.like(0, a)
     for i in range(32):  # fixed 32 source bits
         bit = k.and_(k.lshr(a, i), 1)
         d = k.or_(d, k.shl(k.or_(bit, k.shl(bit, 1)), 2 * i))

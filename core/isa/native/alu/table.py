@@ -79,7 +79,7 @@ def _output_mods(k, x, t, clamp, omod, mode, ftz):
         one = k.bits(k.f(1.0, t), t)
         low = k.b.fcmp_ordered("<", v, k.f(0.0, t))
         high = k.b.fcmp_ordered(">", v, k.f(1.0, t))
-        x = k.select(B.is_nan(k, x, t), k._v(0, x), k.select(low, k._v(0, x), k.select(high, one, x)))
+        x = k.select(B.is_nan(k, x, t), k.like(0, x), k.select(low, k.like(0, x), k.select(high, one, x)))
     return x
 
 
