@@ -1,7 +1,7 @@
 """The native ALU emitters against the numpy ALU, bit for bit: every op with an emitter over
 grids of special values and random patterns, in every MODE that matters to it and with every
 modifier it takes, as wave32 vectors (every variant), wave64 vectors and scalars (the default
-MODE and a flushing one).
+MODE).
 
 Holds three invariants:
 - the grids hold, per operand type, the values IEEE and integer corner cases live at: +-0,
@@ -124,50 +124,56 @@ def sources(name, n_random=448):
     return out
 
 
+# Ops whose variants cover the shared pipeline (table.py): input modifiers, omod and clamp,
+# op_sel, separate input/output flushing, for each float width and source count. Every other
+# op is compared in the modes and with the modifiers its own body reads.
+PIPELINE_OPS = {"v_add_f32", "v_fma_f32", "v_min_f32", "v_sqrt_f32", "v_cvt_f64_f32", "v_add_f16", "v_fma_f16",
+                "v_med3_f16", "v_cvt_f32_f16", "v_sin_f16", "v_add_f64", "v_fma_f64", "v_div_fixup_f64",
+                "v_cvt_f16_f32", "v_cmp_lt_f16", "v_cmp_class_f32", "v_ldexp_f16", "v_frexp_exp_i16_f16",
+                "v_add_nc_u16", "v_mad_u32_u16", "v_cvt_pkrtz_f16_f32", "v_cndmask_b32", "v_div_scale_f32"}
+
+
 def variants(name):
     """The modifier/MODE combinations worth comparing for op `name`."""
     op = alu.lookup(name)
     floats = [i for i, t in enumerate(op.src_types) if t in FLOAT_TYPES]
     float_dst = op.dst_types[0] in FLOAT_TYPES
-    n = len(op.src_types)
     out = [{}]
+    if op.int_clamp:
+        out.append({"clamp": True})
+    if op.uses_mode:
+        out += [{"mode": _round(rm)} for rm in (1, 2, 3)] + [{"mode": IEEE_OFF}]
+        out += [{"mode": _round(rm) & FLUSH_ALL} for rm in (1, 2)]
     if op.packed:
         out += [{"op_sel": 0b101, "op_sel_hi": 0b010}, {"op_sel": 0b111, "op_sel_hi": 0}, {"op_sel_hi": None}]
         if op.elem_types[0] in FLOAT_TYPES:
             out += [{"neg": 0b101, "neg_hi": 0b011}, {"clamp": True}, {"mode": FLUSH_ALL}]
-            if op.uses_mode:
-                out += [{"mode": _round(rm)} for rm in (1, 2, 3)] + [{"mode": IEEE_OFF}]
-        if op.int_clamp:
-            out.append({"clamp": True})
         return out
     if op.mix:
         out += [{"op_sel_hi": 0b111}, {"op_sel_hi": 0b101, "op_sel": 0b011}, {"op_sel_hi": 0b010, "neg": 0b110},
                 {"op_sel_hi": 0b110, "neg_hi": 0b011, "op_sel": 0b100}, {"clamp": True, "op_sel_hi": 0b001},
                 {"mode": FLUSH_ALL, "op_sel_hi": 0b011}, {"mode": FLUSH_IN_ONLY}]
         return out
+    if floats or float_dst:
+        out.append({"mode": FLUSH_ALL})
+    if name not in PIPELINE_OPS:
+        return out
     halves = [i for i, t in enumerate(op.src_types) if t in HALF_TYPES]
     if halves:
         out += [{"op_sel": sum(1 << i for i in halves)}, {"op_sel": 1 << halves[0]}]
-    if op.int_clamp:
-        out.append({"clamp": True})
     if floats or float_dst:
-        out += [{"mode": FLUSH_ALL}, {"mode": FLUSH_IN_ONLY}, {"mode": FLUSH_OUT_ONLY}]
+        out += [{"mode": FLUSH_IN_ONLY}, {"mode": FLUSH_OUT_ONLY}]
     if floats:
         all_bits = sum(1 << i for i in floats)
         out += [{"neg": all_bits}, {"abs": all_bits}, {"neg": 0b101 & all_bits, "abs": 0b011 & all_bits}]
     if float_dst:
         out += [{"omod": 1}, {"omod": 2}, {"omod": 3, "clamp": True}, {"clamp": True}, {"omod": 1, "mode": FLUSH_ALL}]
-    if op.uses_mode:
-        out += [{"mode": _round(rm)} for rm in (1, 2, 3)] + [{"mode": IEEE_OFF}]
-        out += [{"mode": _round(rm) & FLUSH_ALL} for rm in (1, 2)]
-    del n
     return out
 
 
 def _shapes(variant):
-    """Wave32 for every variant; wave64 and scalars for the default and a flushing MODE."""
-    plain = set(variant) <= {"mode"} and variant.get("mode", DEFAULT_MODE) in (DEFAULT_MODE, FLUSH_ALL)
-    return (32, 64, None) if plain else (32,)
+    """Wave32 for every variant; wave64 and scalars for the default one."""
+    return (32, 64, None) if not variant else (32,)
 
 
 def _hex(x):
@@ -208,19 +214,26 @@ def test_coverage_of_the_numpy_library():
     assert len(coverage()) >= 150
 
 
-_RANDOM_OPS = st.sampled_from(_NAMES)
-
-
 @settings(max_examples=300, deadline=None)
-@given(_RANDOM_OPS, st.integers(0, 2**32 - 1))
-def test_random_patterns_in_the_default_mode(name, seed):
-    """Random bit patterns (hypothesis picks ops and seeds; the grids above pick the corners)."""
-    if emitter(name) is None:
-        return
+@given(st.sampled_from(_NAMES), st.data())
+def test_random_patterns_in_every_variant(name, data):
+    """Random bit patterns (hypothesis picks the op, the variant and the seed; the grids above
+    pick the corners)."""
     op = alu.lookup(name)
-    rng = np.random.default_rng(seed)
-    srcs = [_random(t, rng, 64) for t in op.src_types]
-    compare(name, srcs, {}, 32)
+    variant = data.draw(st.sampled_from(variants(name)))
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    compare(name, [_random(t, rng, 64) for t in op.src_types], variant, 32)
+
+
+_F16_UNARY = [n for n in _NAMES if alu.lookup(n).src_types == ("f16",)]
+
+
+@pytest.mark.parametrize("name", _F16_UNARY)
+def test_every_f16_input(name):
+    """One-source f16 ops (rcp, exp, sin, conversions, ...) on all 65536 patterns."""
+    every = np.arange(2**16, dtype=np.uint32)
+    for mode in (DEFAULT_MODE, FLUSH_ALL):
+        compare(name, [every], {"mode": mode}, 64)
 
 
 if __name__ == "__main__":
