@@ -26,6 +26,9 @@ conversion, compare, scalar, packed); table.py holds the pipeline, kit.py the sh
 helpers, bits.py float classification and NaN rules, fused.py exact fma helpers.
 """
 from core.isa.native.alu.table import coverage, emitter
-from core.isa.native.alu import integer, floating, transcendental, conversion, compare, scalar, packed  # noqa: F401,E402  (importing a family registers its emitters)
+# Importing a family registers its emitters (packed reuses the scalar bodies: it comes last).
+from core.isa.native.alu import (  # noqa: F401,E402
+    integer, floating, transcendental, conversion, compare, scalar, packed,
+)
 
 __all__ = ["coverage", "emitter"]

@@ -14,12 +14,6 @@ from core.isa.native.alu.table import emits
 MAX32 = 0xFFFFFFFF
 
 
-def _wide(k, x):
-    return k.zext(x, 64)
-
-
-def _s(k, x):
-    return k.sext(x, 64)
 
 
 def _lo32(k, x):
@@ -40,12 +34,12 @@ def _sat_u32(k, s, clamp):
 
 @emits("v_add_nc_u32")
 def _add_u32(k, a, b, clamp=False):
-    return _sat_u32(k, k.add(_wide(k, a), _wide(k, b)), clamp)
+    return _sat_u32(k, k.add(M.wide(k, a), M.wide(k, b)), clamp)
 
 
 @emits("v_sub_nc_u32")
 def _sub_u32(k, a, b, clamp=False):
-    d = k.sub(_wide(k, a), _wide(k, b))
+    d = k.sub(M.wide(k, a), M.wide(k, b))
     return _lo32(k, k.smax(d, 0) if clamp else d)
 
 
@@ -56,17 +50,17 @@ def _subrev_u32(k, a, b, clamp=False):
 
 @emits("v_add_nc_i32")
 def _add_i32(k, a, b, clamp=False):
-    return _sat_s32(k, k.add(_s(k, a), _s(k, b)), clamp)
+    return _sat_s32(k, k.add(M.signed(k, a), M.signed(k, b)), clamp)
 
 
 @emits("v_sub_nc_i32")
 def _sub_i32(k, a, b, clamp=False):
-    return _sat_s32(k, k.sub(_s(k, a), _s(k, b)), clamp)
+    return _sat_s32(k, k.sub(M.signed(k, a), M.signed(k, b)), clamp)
 
 
 @emits("v_add_co_u32")
 def _add_co(k, a, b, clamp=False):
-    s = k.add(_wide(k, a), _wide(k, b))
+    s = k.add(M.wide(k, a), M.wide(k, b))
     return _sat_u32(k, s, clamp), k.icmp(">", s, MAX32)
 
 
@@ -82,13 +76,13 @@ def _subrev_co(k, a, b, clamp=False):
 
 @emits("v_add_co_ci_u32")
 def _addc(k, a, b, c, clamp=False):
-    s = k.add(k.add(_wide(k, a), _wide(k, b)), k.zext(c, 64))
+    s = k.add(k.add(M.wide(k, a), M.wide(k, b)), k.zext(c, 64))
     return _sat_u32(k, s, clamp), k.icmp(">", s, MAX32)
 
 
 @emits("v_sub_co_ci_u32")
 def _subb(k, a, b, c, clamp=False):
-    d = k.sub(k.sub(_wide(k, a), _wide(k, b)), k.zext(c, 64))
+    d = k.sub(k.sub(M.wide(k, a), M.wide(k, b)), k.zext(c, 64))
     return _lo32(k, k.smax(d, 0) if clamp else d), k.scmp("<", d, 0)
 
 
@@ -116,62 +110,56 @@ def _mul_lo(k, a, b):
 
 @emits("v_mul_hi_u32")
 def _mul_hi_u(k, a, b):
-    return _lo32(k, k.lshr(k.mul(_wide(k, a), _wide(k, b)), 32))
+    return _lo32(k, k.lshr(k.mul(M.wide(k, a), M.wide(k, b)), 32))
 
 
 @emits("v_mul_hi_i32")
 def _mul_hi_i(k, a, b):
-    return _lo32(k, k.ashr(k.mul(_s(k, a), _s(k, b)), 32))
+    return _lo32(k, k.ashr(k.mul(M.signed(k, a), M.signed(k, b)), 32))
 
 
 def _u24(k, x):
-    return k.and_(_wide(k, x), 0xFFFFFF)
+    return k.and_(M.wide(k, x), 0xFFFFFF)
 
 
 def _i24(k, x):
-    return _s(k, M.sext(k, x, 24))
+    return M.signed(k, M.sext(k, x, 24))
 
 
-@emits("v_mul_u32_u24")
-def _mul_u24(k, a, b):
-    return _lo32(k, k.mul(_u24(k, a), _u24(k, b)))
+def _mul24(field, high):
+    """The product of two 24-bit fields: its low 32 bits, or bits [63:32] (high: shift op)."""
+    def mul(k, a, b):
+        p = k.mul(field(k, a), field(k, b))
+        return _lo32(k, getattr(k, high)(p, 32) if high else p)
+    return mul
 
 
-@emits("v_mul_hi_u32_u24")
-def _mul_hi_u24(k, a, b):
-    return _lo32(k, k.lshr(k.mul(_u24(k, a), _u24(k, b)), 32))
-
-
-@emits("v_mul_i32_i24")
-def _mul_i24(k, a, b):
-    return _lo32(k, k.mul(_i24(k, a), _i24(k, b)))
-
-
-@emits("v_mul_hi_i32_i24")
-def _mul_hi_i24(k, a, b):
-    return _lo32(k, k.ashr(k.mul(_i24(k, a), _i24(k, b)), 32))
+emits("v_mul_u32_u24")(_mul24(_u24, None))
+emits("v_mul_hi_u32_u24")(_mul24(_u24, "lshr"))
+emits("v_mul_i32_i24")(_mul24(_i24, None))
+emits("v_mul_hi_i32_i24")(_mul24(_i24, "ashr"))
 
 
 @emits("v_mad_u32_u24")
 def _mad_u24(k, a, b, c, clamp=False):
-    return _sat_u32(k, k.add(k.mul(_u24(k, a), _u24(k, b)), _wide(k, c)), clamp)
+    return _sat_u32(k, k.add(k.mul(_u24(k, a), _u24(k, b)), M.wide(k, c)), clamp)
 
 
 @emits("v_mad_i32_i24")
 def _mad_i24(k, a, b, c, clamp=False):
-    return _sat_s32(k, k.add(k.mul(_i24(k, a), _i24(k, b)), _s(k, c)), clamp)
+    return _sat_s32(k, k.add(k.mul(_i24(k, a), _i24(k, b)), M.signed(k, c)), clamp)
 
 
 @emits("v_mad_u64_u32")
 def _mad_u64(k, a, b, c):
-    p = k.mul(_wide(k, a), _wide(k, b))
+    p = k.mul(M.wide(k, a), M.wide(k, b))
     s = k.add(p, c)
     return s, k.icmp("<", s, p)
 
 
 @emits("v_mad_i64_i32")
 def _mad_i64(k, a, b, c):
-    p = k.mul(_s(k, a), _s(k, b))
+    p = k.mul(M.signed(k, a), M.signed(k, b))
     s = k.add(p, c)
     p_neg, c_neg, s_neg = k.scmp("<", p, 0), k.scmp("<", c, 0), k.scmp("<", s, 0)
     overflow = k.b.and_(k.icmp("==", p_neg, c_neg), k.icmp("!=", s_neg, p_neg))
@@ -186,12 +174,12 @@ def _mul_lo16(k, a, b):
 
 @emits("v_mad_u16")
 def _mad_u16(k, a, b, c, clamp=False):
-    s = k.add(k.mul(_wide(k, a), _wide(k, b)), _wide(k, c))
+    s = k.add(k.mul(M.wide(k, a), M.wide(k, b)), M.wide(k, c))
     return _lo32(k, k.umin(s, 0xFFFF) if clamp else k.and_(s, 0xFFFF))
 
 
 def _s16(k, x):
-    return _s(k, M.sext(k, x, 16))
+    return M.signed(k, M.sext(k, x, 16))
 
 
 def _pack_s16(k, v):
@@ -210,12 +198,12 @@ def _mad_i16(k, a, b, c, clamp=False):
 
 @emits("v_mad_u32_u16")
 def _mad_u32_u16(k, a, b, c, clamp=False):
-    return _sat_u32(k, k.add(k.mul(_wide(k, a), _wide(k, b)), _wide(k, c)), clamp)
+    return _sat_u32(k, k.add(k.mul(M.wide(k, a), M.wide(k, b)), M.wide(k, c)), clamp)
 
 
 @emits("v_mad_i32_i16")
 def _mad_i32_i16(k, a, b, c, clamp=False):
-    return _sat_s32(k, k.add(k.mul(_s16(k, a), _s16(k, b)), _s(k, c)), clamp)
+    return _sat_s32(k, k.add(k.mul(_s16(k, a), _s16(k, b)), M.signed(k, c)), clamp)
 
 
 # --- 16-bit add / sub / shifts / min-max ----------------------------------------------------
@@ -228,7 +216,7 @@ def _add_u16(k, a, b, clamp=False):
 
 @emits("v_sub_nc_u16")
 def _sub_u16(k, a, b, clamp=False):
-    d = k.sub(_s(k, a), _s(k, b))
+    d = k.sub(M.signed(k, a), M.signed(k, b))
     return _lo32(k, k.smax(d, 0) if clamp else k.and_(d, 0xFFFF))
 
 
@@ -254,7 +242,7 @@ def _lshr16(k, s, x):
 
 @emits("v_ashrrev_i16")
 def _ashr16(k, s, x):
-    return _pack_s16(k, k.ashr(_s16(k, x), _wide(k, k.and_(s, 15))))
+    return _pack_s16(k, k.ashr(_s16(k, x), M.wide(k, k.and_(s, 15))))
 
 
 emits("v_min_u16")(lambda k, a, b: k.umin(a, b))
@@ -268,9 +256,9 @@ emits("v_max_i16")(lambda k, a, b: _pack_s16(k, k.smax(_s16(k, a), _s16(k, b))))
 emits("v_lshlrev_b32")(lambda k, s, x: k.shl(x, k.and_(s, 31)))
 emits("v_lshrrev_b32")(lambda k, s, x: k.lshr(x, k.and_(s, 31)))
 emits("v_ashrrev_i32")(lambda k, s, x: k.ashr(x, k.and_(s, 31)))
-emits("v_lshlrev_b64")(lambda k, s, x: k.shl(x, k.and_(_wide(k, s), 63)))
-emits("v_lshrrev_b64")(lambda k, s, x: k.lshr(x, k.and_(_wide(k, s), 63)))
-emits("v_ashrrev_i64")(lambda k, s, x: k.ashr(x, k.and_(_wide(k, s), 63)))
+emits("v_lshlrev_b64")(lambda k, s, x: k.shl(x, k.and_(M.wide(k, s), 63)))
+emits("v_lshrrev_b64")(lambda k, s, x: k.lshr(x, k.and_(M.wide(k, s), 63)))
+emits("v_ashrrev_i64")(lambda k, s, x: k.ashr(x, k.and_(M.wide(k, s), 63)))
 
 emits("v_and_b32")(lambda k, a, b: k.and_(a, b))
 emits("v_or_b32")(lambda k, a, b: k.or_(a, b))
@@ -305,12 +293,12 @@ def _bfe_i(k, x, off, width):
 
 
 def _concat(k, hi, lo):
-    return k.or_(k.shl(_wide(k, hi), 32), _wide(k, lo))
+    return k.or_(k.shl(M.wide(k, hi), 32), M.wide(k, lo))
 
 
-emits("v_alignbit_b32")(lambda k, hi, lo, s: _lo32(k, k.lshr(_concat(k, hi, lo), _wide(k, k.and_(s, 31)))))
+emits("v_alignbit_b32")(lambda k, hi, lo, s: _lo32(k, k.lshr(_concat(k, hi, lo), M.wide(k, k.and_(s, 31)))))
 emits("v_alignbyte_b32")(
-    lambda k, hi, lo, s: _lo32(k, k.lshr(_concat(k, hi, lo), k.mul(_wide(k, k.and_(s, 3)), 8))))
+    lambda k, hi, lo, s: _lo32(k, k.lshr(_concat(k, hi, lo), k.mul(M.wide(k, k.and_(s, 3)), 8))))
 
 
 @emits("v_perm_b32")
@@ -318,7 +306,7 @@ def _perm(k, s0, s1, sel):
     data = _concat(k, s0, s1)
     out = k.like(0, s0)
     for byte in range(4):  # four output bytes
-        sk = _wide(k, k.and_(k.lshr(sel, 8 * byte), 0xFF))
+        sk = M.wide(k, k.and_(k.lshr(sel, 8 * byte), 0xFF))
         plain = k.and_(k.lshr(data, k.mul(k.and_(sk, 7), 8)), 0xFF)
         # Selectors 8..11 replicate the sign bit of bytes 1, 3, 5, 7.
         sign_byte = k.mul(k.and_(k.lshr(data, k.add(k.mul(k.and_(sk, 3), 16), 15)), 1), 0xFF)
@@ -336,7 +324,7 @@ def _mbcnt_lo(k, mask, acc, lane):
 
 @emits("v_mbcnt_hi_u32_b32")
 def _mbcnt_hi(k, mask, acc, lane):
-    below = M.low_mask(k, k.smax(k.sub(_wide(k, lane), 32), 0), 32)
+    below = M.low_mask(k, k.smax(k.sub(M.wide(k, lane), 32), 0), 32)
     return k.add(M.popcount(k, k.and_(mask, below)), acc)
 
 
@@ -410,7 +398,7 @@ def _quad_sad(masked):
             window = _lo32(k, k.lshr(a, 8 * i))
             acc = _lo32(k, _field(k, c, 16, i))
             total = _msad(k, window, b, acc) if masked else k.add(_absdiff_fields(k, window, b, 8, 4), acc)
-            out = k.or_(out, k.shl(_wide(k, k.and_(total, 0xFFFF)), 16 * i))
+            out = k.or_(out, k.shl(M.wide(k, k.and_(total, 0xFFFF)), 16 * i))
         return out
     return qsad
 

@@ -8,6 +8,16 @@ bit found".
 NOT_FOUND = 0xFFFFFFFF
 
 
+def wide(k, x):
+    """An unsigned operand as i64 (the numpy families' 64-bit intermediates)."""
+    return k.zext(x, 64)
+
+
+def signed(k, x):
+    """A signed operand as i64."""
+    return k.sext(x, 64)
+
+
 def popcount(k, x):
     return k.zext(k.intrinsic("ctpop", [x]), 32)
 

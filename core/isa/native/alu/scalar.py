@@ -16,12 +16,6 @@ from core.isa.native.alu.table import emits
 MAX32 = 0xFFFFFFFF
 
 
-def _w(k, x):
-    return k.zext(x, 64)
-
-
-def _s(k, x):
-    return k.sext(x, 64)
 
 
 def _nz(k, d):
@@ -39,19 +33,19 @@ def _add_u32_wide(k, s):
 
 
 def _add_u32(k, a, b, c=None):
-    s = k.add(_w(k, a), _w(k, b))
+    s = k.add(M.wide(k, a), M.wide(k, b))
     return _add_u32_wide(k, s if c is None else k.add(s, k.zext(c, 64)))
 
 
 def _sub_u32(k, a, b, c=None):
-    d = k.sub(_w(k, a), _w(k, b))
+    d = k.sub(M.wide(k, a), M.wide(k, b))
     d = d if c is None else k.sub(d, k.zext(c, 64))
     return k.trunc(d, 32), k.scmp("<", d, 0)
 
 
 def _signed(op):
     def fn(k, a, b):
-        s = op(k, _s(k, a), _s(k, b))
+        s = op(k, M.signed(k, a), M.signed(k, b))
         return k.trunc(s, 32), _overflow32(k, s)
     return fn
 
@@ -63,23 +57,24 @@ emits("s_sub_i32")(_signed(lambda k, a, b: k.sub(a, b)))
 emits("s_addk_i32")(lambda k, imm, d: _signed(lambda k, a, b: k.add(a, b))(k, d, imm))
 emits("s_mul_i32")(lambda k, a, b: k.mul(a, b))
 emits("s_mulk_i32")(lambda k, imm, d: k.mul(d, imm))
-emits("s_mul_hi_u32")(lambda k, a, b: k.trunc(k.lshr(k.mul(_w(k, a), _w(k, b)), 32), 32))
-emits("s_mul_hi_i32")(lambda k, a, b: k.trunc(k.ashr(k.mul(_s(k, a), _s(k, b)), 32), 32))
+emits("s_mul_hi_u32")(lambda k, a, b: k.trunc(k.lshr(k.mul(M.wide(k, a), M.wide(k, b)), 32), 32))
+emits("s_mul_hi_i32")(lambda k, a, b: k.trunc(k.ashr(k.mul(M.signed(k, a), M.signed(k, b)), 32), 32))
 
 
 def _abs64(k, v):
     return k.select(k.scmp("<", v, 0), k.sub(0, v), v)
 
 
-emits("s_absdiff_i32")(lambda k, a, b: _nz(k, k.trunc(_abs64(k, k.sub(_s(k, a), _s(k, b))), 32)))
-emits("s_abs_i32")(lambda k, a: _nz(k, k.trunc(_abs64(k, _s(k, a)), 32)))
+emits("s_absdiff_i32")(lambda k, a, b: _nz(k, k.trunc(_abs64(k, k.sub(M.signed(k, a), M.signed(k, b))), 32)))
+emits("s_abs_i32")(lambda k, a: _nz(k, k.trunc(_abs64(k, M.signed(k, a)), 32)))
 emits("s_min_i32")(lambda k, a, b: (k.select(k.scmp("<", a, b), a, b), k.scmp("<", a, b)))
 emits("s_max_i32")(lambda k, a, b: (k.select(k.scmp(">", a, b), a, b), k.scmp(">", a, b)))
 emits("s_min_u32")(lambda k, a, b: (k.umin(a, b), k.icmp("<", a, b)))
 emits("s_max_u32")(lambda k, a, b: (k.umax(a, b), k.icmp(">", a, b)))
 
 for _n in range(1, 5):
-    emits(f"s_lshl{_n}_add_u32")(lambda k, a, b, n=_n: _add_u32_wide(k, k.add(k.shl(_w(k, a), n), _w(k, b))))
+    emits(f"s_lshl{_n}_add_u32")(
+        lambda k, a, b, n=_n: _add_u32_wide(k, k.add(k.shl(M.wide(k, a), n), M.wide(k, b))))
 
 emits("s_sext_i32_i8")(lambda k, a: M.sext(k, a, 8))
 emits("s_sext_i32_i16")(lambda k, a: M.sext(k, a, 16))

@@ -95,6 +95,8 @@ class Emitter:
         self.body = body
 
     def __getattr__(self, name):
+        if name in ("op", "body"):       # not set yet (copy, pickle): no recursion
+            raise AttributeError(name)
         return getattr(self.op, name)
 
     def __repr__(self):

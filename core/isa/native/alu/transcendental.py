@@ -58,9 +58,8 @@ def _quadrant(k, x):
     """x revolutions -> (quarter turns mod 4 as f64, angle in radians with |angle| <= pi/4)."""
     r = k.b.fsub(x, k.intrinsic("rint", [x]))
     q = k.intrinsic("rint", [k.b.fmul(k.f(4.0, "f64"), r)])
-    # np.mod(q, 4) for q in [-2, 2]: a non-negative remainder.
-    m = k.b.frem(q, k.f(4.0, "f64"))
-    m = k.select(k.b.fcmp_ordered("<", m, k.f(0.0, "f64")), k.b.fadd(m, k.f(4.0, "f64")), m)
+    # np.mod(q, 4) for the integers q in [-2, 2]: q, or q + 4 below zero.
+    m = k.select(k.b.fcmp_ordered("<", q, k.f(0.0, "f64")), k.b.fadd(q, k.f(4.0, "f64")), q)
     angle = k.b.fmul(k.f(TWO_PI, "f64"), k.b.fsub(r, k.b.fdiv(q, k.f(4.0, "f64"))))
     return m, angle
 
