@@ -88,9 +88,18 @@ def nan_chain(k, t, operands, otherwise):
     return acc
 
 
+def any_nan_test(k, r, t):
+    """The per-lane NaN test of the fast path: one unordered compare of the value (f16 as
+    bits: a half compare would convert first)."""
+    if t == "f16":
+        return is_nan(k, r, t)
+    v = k.view(r, t)
+    return k.b.fcmp_unordered("uno", v, v)
+
+
 def first_nan(k, t, r, operands):
     """r with its NaN lanes replaced by the first NaN operand (quieted) or the default NaN."""
-    return k.unlikely(is_nan(k, r, t), r,
+    return k.unlikely(any_nan_test(k, r, t), r,
                       lambda: k.select(is_nan(k, r, t), nan_chain(k, t, operands, default_nan(k, r, t)), r))
 
 

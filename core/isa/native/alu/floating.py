@@ -77,7 +77,7 @@ def _fma_nans(k, t, r, a, b, c):
         chain = B.nan_chain(k, t, [a, b], k.select(_invalid_product(k, t, a, b), default,
                                                    B.nan_chain(k, t, [c], default)))
         return k.select(B.is_nan(k, r, t), chain, r)
-    return k.unlikely(B.is_nan(k, r, t), r, fix)
+    return k.unlikely(B.any_nan_test(k, r, t), r, fix)
 
 
 def _x87_fma_nans(k, r, a, b, c):
@@ -94,7 +94,7 @@ def _x87_fma_nans(k, r, a, b, c):
         chain = k.select(product_nan, B.x87_pick(k, t, product, c),
                          k.select(B.is_nan(k, c, t), B.quiet(k, c, t), default))
         return k.select(B.is_nan(k, r, t), chain, r)
-    return k.unlikely(B.is_nan(k, r, t), r, fix)
+    return k.unlikely(B.any_nan_test(k, r, t), r, fix)
 
 
 def _x87_product_nans(k, r, a, b):
@@ -130,9 +130,9 @@ def _fma(t):
 # --- min / max / med3 ----------------------------------------------------------------------------
 
 def _sort_key(k, x, t):
-    """Signed i64 key ordering non-NaN floats with -0 < +0."""
+    """Signed key (in x's width: magnitudes leave the top bit clear) ordering non-NaN floats
+    with -0 < +0."""
     f = B.FMT[t]
-    x = k.zext(x, 64)
     mag = k.and_(x, ~f.sign)
     return k.select(k.icmp("!=", k.and_(x, f.sign), 0), k.sub(k.sub(0, mag), 1), mag)
 
