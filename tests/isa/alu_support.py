@@ -7,13 +7,14 @@ over the same arrays (wave32 vectors for VALU ops, scalars for SALU ops); a test
 without an emitter is skipped there."""
 import ctypes
 import ctypes.util
+from functools import cache
 
 import numpy as np
 import pytest
 from hypothesis import strategies as st
 
 from core.isa import alu
-from tests.support.native_alu import native_op
+from tests.support.native_alu import compile_all, native_op
 
 _IMPLEMENTATION = ["numpy"]
 
@@ -22,22 +23,34 @@ def use(implementation):
     """Select "numpy" or "native" for `lookup`, `run` and `one`."""
     assert implementation in ("numpy", "native")
     _IMPLEMENTATION[0] = implementation
+    if implementation == "native":
+        _compile_common_forms()
+
+
+def _native(name):
+    return native_op(name, None if name.startswith("s_") else 32)
+
+
+@cache
+def _compile_common_forms():
+    """Every op's plain form (and integer clamp) in one batch, before any test runs:
+    hypothesis times each example, and a first call that compiled would miss its deadline."""
+    requests = []
+    for name in sorted(alu.coverage()):
+        op = _native(name)
+        if op is not None:
+            requests += [(op, {})] + ([(op, {"clamp": True})] if op.int_clamp else [])
+    compile_all(requests)
 
 
 def lookup(name):
     """The op under test, called like core.isa.alu.lookup(name)'s."""
     if _IMPLEMENTATION[0] == "numpy":
         return alu.lookup(name)
-    op = native_op(name, None if name.startswith("s_") else 32)
+    op = _native(name)
     if op is None:
         pytest.skip(f"{name} has no native emitter")
     return op
-
-_libm = ctypes.CDLL(ctypes.util.find_library("m"))
-_libm.fma.restype = ctypes.c_double
-_libm.fma.argtypes = [ctypes.c_double] * 3
-_libm.fmaf.restype = ctypes.c_float
-_libm.fmaf.argtypes = [ctypes.c_float] * 3
 
 
 def run(name, *srcs, **mods):
