@@ -53,6 +53,13 @@ def lookup(name):
     return op
 
 
+_libm = ctypes.CDLL(ctypes.util.find_library("m"))
+_libm.fma.restype = ctypes.c_double
+_libm.fma.argtypes = [ctypes.c_double] * 3
+_libm.fmaf.restype = ctypes.c_float
+_libm.fmaf.argtypes = [ctypes.c_float] * 3
+
+
 def run(name, *srcs, **mods):
     """All results of op `name` on the given sources."""
     return lookup(name)(*srcs, **mods)
