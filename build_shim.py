@@ -1,8 +1,9 @@
 """Build libhsa-runtime64.so.1: the C ABI edge of SoftGPU, with cffi's embedding mode.
 
 Every export returning hsa_status_t is an embedding_api function that forwards into
-Python (softgpu_shim.glue); every other export (signal values, waits, queue indices)
-is a C fast path from fastpath_exports.c that never takes the GIL. A version script
+Python (softgpu_shim.glue), except hsa_init and hsa_shut_down; those and every other
+export (signal values, waits, queue indices) are C fast paths from fastpath_exports.c
+that never take the GIL. A version script
 puts every export at ROCR_1 and hides everything else, and the SONAME matches ROCr's,
 so binaries linked against ROCr bind to this library without warnings.
 
@@ -14,7 +15,7 @@ import sys
 import cffi  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from softgpu_shim.exports_table import all_exports, prototypes  # noqa: E402
+from softgpu_shim.exports_table import all_exports, python_entries  # noqa: E402
 
 ROOT = os.path.dirname(os.path.abspath(__file__))
 SHIM = os.path.join(ROOT, "softgpu_shim")
@@ -24,7 +25,7 @@ OFFICIAL_HEADERS = ("hsa/hsa.h", "hsa/hsa_ext_amd.h", "hsa/hsa_ext_image.h",
                     "hsa/hsa_ext_finalize.h", "hsa/hsa_ven_amd_loader.h",
                     "hsa/amd_hsa_queue.h", "hsa/amd_hsa_signal.h")
 # One translation unit, in this order: headers before the code that uses them.
-C_SOURCES = ("native.h", "safe_memory.h", "fastpath.c", "safe_memory.c", "fastpath_exports.c")
+C_SOURCES = ("native.h", "safe_memory.h", "fastpath.c", "ipc_shared.c", "safe_memory.c", "fastpath_exports.c")
 
 
 def read(name):
@@ -37,7 +38,7 @@ def make_ffi(version_script):
     ffi.cdef(read("abi_types.h"))
     ffi.cdef(read("native.h"))
     ffi.cdef(read("safe_memory.h"))
-    ffi.embedding_api("\n".join(proto for _, proto, status in prototypes() if status))
+    ffi.embedding_api("\n".join(proto for _, proto in python_entries()))
     preamble = "".join(f"#include <{h}>\n" for h in OFFICIAL_HEADERS)
     ffi.set_source(MODULE, preamble + "".join(read(name) for name in C_SOURCES),
                    extra_compile_args=["-O2", "-std=gnu11", "-Wall", "-Wno-unused-function"],

@@ -3,7 +3,8 @@
 Holds three invariants:
 - agents are created once per session, in a fixed order (CPU first, then GPUs, as ROCr's
   hsa_iterate_agents lists them), and their handles stay valid until hsa_shut_down;
-- every attribute answers from the profile, never from the host machine;
+- every attribute answers from the profile, whose CPU section describes the host
+  where the profile does not pin it (core.profile, core.host_cpu);
 - caches and ISAs resolve only through the session's tables, so their handles are
   stale after hsa_shut_down like every other handle.
 Interface for other parts: `agents.all`, `agents.gpus`, `agents.cpu`, `agents.get(handle)`;
@@ -20,7 +21,7 @@ class Cache:
     def __init__(self, name, level, size):
         self.name = name          # ROCr's "<agent name> L<level>"
         self.level = level
-        self.size = size          # bytes
+        self.size = size          # bytes (hsa_cache_get_info answers KiB, as ROCr)
         self.handle = None
 
 
@@ -50,7 +51,8 @@ class Agent:
         """Bytes per cache level 1..4 (HSA_AGENT_INFO_CACHE_SIZE); 0 where there is none."""
         sizes = [0, 0, 0, 0]
         for cache in self.caches:
-            sizes[cache.level - 1] = cache.size
+            if 1 <= cache.level <= 4:
+                sizes[cache.level - 1] = cache.size & 0xFFFFFFFF     # ROCr's uint32_t wraps
         return sizes
 
 
@@ -73,7 +75,8 @@ class Agents:
 
     def _add(self, agent):
         agent.handle = self.table.add(agent)
-        for spec in sorted(agent.spec["caches"], key=lambda c: c["level"]):
+        # In the order given: ROCr lists caches as the topology does (the host's CPU by CPU).
+        for spec in agent.spec["caches"]:
             cache = Cache(f"{agent.name} L{spec['level']}", spec["level"], spec["bytes"])
             cache.handle = self.cache_table.add(cache)
             agent.caches.append(cache)

@@ -47,7 +47,6 @@ IllegalInstruction = _error("IllegalInstruction", Status.ERROR_ILLEGAL_INSTRUCTI
 InvalidFile = _error("InvalidFile", Status.ERROR_INVALID_FILE)
 MemoryFault = _error("MemoryFault", Status.ERROR_MEMORY_FAULT)
 InvalidMemoryPool = _error("InvalidMemoryPool", Status.ERROR_INVALID_MEMORY_POOL)
-RefcountOverflow = _error("RefcountOverflow", Status.ERROR_REFCOUNT_OVERFLOW)
 ResourceFree = _error("ResourceFree", Status.ERROR_RESOURCE_FREE)
 ImageFormatUnsupported = _error("ImageFormatUnsupported", ExtStatus.IMAGE_FORMAT_UNSUPPORTED)
 ImageSizeUnsupported = _error("ImageSizeUnsupported", ExtStatus.IMAGE_SIZE_UNSUPPORTED)

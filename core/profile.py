@@ -7,12 +7,15 @@ Holds three invariants:
   cross-field rules below: no key the schema does not declare ("$comment" aside), no
   missing field, every value of its kind and range;
 - a broken profile raises InvalidProfile whose message names the file and the field,
-  e.g. "profile /x/p.json: field 'gpu.compute_units' must be a positive integer".
+  e.g. "profile /x/p.json: field 'gpu.compute_units' must be a positive integer";
+- the CPU agent describes the host as ROCr does, except for the fields a profile pins
+  (HOST_CPU_FIELDS and memory.system_bytes), so CI can make its answers reproducible.
 """
 import json
 import os
 import re
 
+from core import host_cpu
 from core.errors import InvalidProfile
 from core.isa_info import ISA_NAME_PREFIX, known_isa_names
 
@@ -20,6 +23,8 @@ PROFILES_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__fi
 SCHEMA = os.path.join(PROFILES_DIR, "schema.json")
 DEFAULT = "gfx1030"
 COMMENT = "$comment"
+# The CPU agent's fields a profile may pin; unpinned ones describe the host (core.host_cpu).
+HOST_CPU_FIELDS = ("name", "compute_units", "max_clock_mhz", "caches")
 
 
 class Profile:
@@ -36,7 +41,9 @@ class Profile:
 
     @property
     def cpu(self):
-        return self.data["cpu"]
+        """The CPU section, each field the profile does not pin read from the host."""
+        host = host_cpu.description()
+        return {**{key: host[key] for key in HOST_CPU_FIELDS}, **self.data["cpu"]}
 
     @property
     def gpu(self):
@@ -53,7 +60,8 @@ class Profile:
 
     @property
     def system_bytes(self):
-        return self.data["memory"]["system_bytes"]
+        """The CPU agent's memory: pinned by the profile, or the host's."""
+        return self.data["memory"].get("system_bytes") or host_cpu.description()["system_bytes"]
 
     @property
     def arena_bytes(self):
@@ -211,7 +219,7 @@ def _cross_field_problem(data):
         return "field 'gpu.wave64_supported' must be true when 'gpu.wavefront_size' is 64"
     for agent in ("cpu", "gpu"):
         seen = set()
-        for i, cache in enumerate(data[agent]["caches"]):
+        for i, cache in enumerate(data[agent].get("caches", ())):
             if cache["level"] in seen:
                 return f"field '{agent}.caches[{i}].level' repeats level {cache['level']}"
             seen.add(cache["level"])

@@ -1,23 +1,17 @@
 """The runtime session: what exists between hsa_init and the matching hsa_shut_down.
 
 Holds three invariants:
-- hsa_init/hsa_shut_down are reference counted; the session is built on the first
-  init and torn down on the last shutdown, and every handle of it dies with it;
+- hsa_init/hsa_shut_down are reference counted in C (softgpu_shim/fastpath_exports.c);
+  the session is opened here on the first init and closed on the last shutdown, one
+  thread at a time, and every handle of it dies with it;
 - calls outside a session fail with HSA_STATUS_ERROR_NOT_INITIALIZED (require());
 - a session is built whole or not at all: a broken profile fails hsa_init and
   leaves nothing behind.
 """
-import threading
-
 from core import trace
-from core.errors import NotInitialized, RefcountOverflow
+from core.errors import NotInitialized
 
-_lock = threading.RLock()
-_refcount = 0
 _session = None
-
-# ROCr keeps its init count in a 32-bit integer.
-MAX_REFCOUNT = 0x7FFFFFFF
 
 
 class Session:
@@ -43,6 +37,7 @@ class Session:
             self.arena = self._own(Arena(self.profile.arena_bytes))
             self.agents = self._own(Agents(self.profile))
             self.memory = self._own(Memory(self))
+            self.ipc = self._own(Ipc(self))
             self.signals = self._own(Signals(self))
             self.queues = self._own(Queues(self))
             self.loader = self._own(Loader(self))
@@ -50,7 +45,6 @@ class Session:
             self.packet_processing = self._own(PacketProcessing(self))
             self.async_ops = self._own(AsyncOps(self))
             self.images = self._own(Images(self))
-            self.ipc = self._own(Ipc(self))
         except BaseException:
             self.close()
             raise
@@ -65,27 +59,19 @@ class Session:
             self._closers.pop().close()
 
 
-def init():
-    global _refcount, _session
-    with _lock:
-        if _refcount >= MAX_REFCOUNT:
-            raise RefcountOverflow("hsa_init called too many times")
-        if _refcount == 0:
-            _session = Session()
-            trace.call("hsa_init", session="created")
-        _refcount += 1
+def open_session():
+    """The first hsa_init: build the session (the C side serializes opening and closing)."""
+    global _session
+    _session = Session()
+    trace.call("hsa_init", session="created")
 
 
-def shut_down():
-    global _refcount, _session
-    with _lock:
-        if _refcount == 0:
-            raise NotInitialized("hsa_shut_down without a matching hsa_init")
-        _refcount -= 1
-        if _refcount == 0:
-            session, _session = _session, None
-            session.close()
-            trace.call("hsa_shut_down", session="destroyed")
+def close_session():
+    """The last hsa_shut_down: close the session; calls made meanwhile see it gone."""
+    global _session
+    session, _session = _session, None
+    session.close()
+    trace.call("hsa_shut_down", session="destroyed")
 
 
 def require():

@@ -1,8 +1,9 @@
 """Signals: handles into the C signal table (softgpu_shim/native.h), and what the
 runtime keeps around them (attributes, async handlers, signal groups).
 
-Holds four invariants:
-- a value lives only in the C table and changes only through it, so the C exports,
+Holds five invariants:
+- a value lives only in the C table (an IPC signal's: in its shared page) and changes only
+  through the C side, so the C exports,
   the packet processors and Python never disagree; every call here that may block
   runs in C with the GIL released (cffi drops it around each call);
 - a destroyed signal's handle never resolves again (the C slot's generation moves
@@ -10,7 +11,11 @@ Holds four invariants:
 - a wait never returns before its condition held at least once, unless its timeout
   passed or the signal was destroyed (then `satisfied` is False);
 - every signal of a session dies at its hsa_shut_down, after the async-handler
-  thread stopped, so no handler runs past shutdown.
+  thread stopped, so no handler runs past shutdown;
+- an IPC signal (HSA_AMD_SIGNAL_IPC, or attached from another process) lives in an arena
+  page shared with the other processes holding it: they see one value, wake each other,
+  and a wait returns unsatisfied once a process holding it died (ipc_shared.c). Destroying
+  it drops this process's hold only: the others keep the page.
 
 The module-level functions are the API of the packet processors and the engine:
     wait(handle, condition, value, timeout_ns=FOREVER) -> (value, satisfied)
@@ -26,9 +31,10 @@ from core import trace
 from core.errors import InvalidArgument, InvalidSignal, InvalidSignalGroup, OutOfResources
 from core.handles import HandleTable, KIND_SIGNAL_GROUP
 from core.native import ffi, lib
-from softgpu_shim.hsa_abi import SignalCondition
+from softgpu_shim.hsa_abi import HsaAmdMemoryPoolGlobalFlag, HsaAmdSignalAttribute, SignalCondition
 
 FOREVER = 2 ** 64 - 1                # a timeout that never expires (UINT64_MAX ticks)
+IPC_PAGE = 4096                      # an IPC signal's page (ROCr shares 4096 bytes per signal)
 _NOT_FOUND = 2 ** 32 - 1             # sg_signal_wait_any's "no signal satisfied"
 
 
@@ -110,14 +116,31 @@ def value_address(handle):
     return int(ffi.cast("uintptr_t", pointer))
 
 
+# ROCr's signal classes, which decide what a signal may be used for:
+INTERRUPT = "interrupt"   # InterruptSignal: the only kind hsa_amd_signal_async_handler accepts
+BUSY_WAIT = "busy-wait"   # DefaultSignal (IPC, GPU-only, no CPU consumer): has a value pointer
+DOORBELL = "doorbell"     # a queue's doorbell: neither
+
+
 class SignalInfo:
     """What the runtime remembers about a signal besides its value."""
-    __slots__ = ("consumers", "attributes", "owner")
+    __slots__ = ("consumers", "attributes", "owner", "kind", "copy_profiled", "page")
 
-    def __init__(self, consumers, attributes, owner=None):
+    def __init__(self, consumers, attributes, owner=None, kind=INTERRUPT, page=None):
         self.consumers = consumers      # agent handles named at creation (ROCr keeps them as hints)
         self.attributes = attributes    # hsa_amd_signal_attribute_t bits
         self.owner = owner              # the runtime part that alone may destroy it (a queue's doorbell)
+        self.kind = kind
+        self.copy_profiled = False      # completed a profiled async copy (it has copy timestamps)
+        self.page = page                # an IPC signal's shared page (an arena Allocation)
+
+
+def kind_for(attributes, consumers, cpu_handle):
+    """ROCr's choice of signal class: an InterruptSignal unless the signal is IPC or GPU-only,
+    or names consumers none of which is the CPU."""
+    if attributes & (HsaAmdSignalAttribute.IPC | HsaAmdSignalAttribute.AMD_GPU_ONLY):
+        return BUSY_WAIT
+    return INTERRUPT if not consumers or cpu_handle in consumers else BUSY_WAIT
 
 
 class Signals:
@@ -130,25 +153,72 @@ class Signals:
         # doorbell at handle + 8), so every GPU may touch the table, as on ROCr.
         session.memory.register(int(lib.sg_signal_table_address()), int(lib.sg_signal_table_bytes()))
         self._agents = session.agents
+        self._arena = session.arena
+        self._ipc = session.ipc
         self._info = {}
         self._lock = threading.Lock()
         self.handlers = AsyncHandlers()
         self.groups = HandleTable(KIND_SIGNAL_GROUP, InvalidSignalGroup)
 
     def create(self, initial_value, consumers=(), attributes=0, owner=None):
-        """A new signal's handle. Every consumer must be a live agent (InvalidAgent).
-        With `owner`, only destroy(handle, owner) frees it: a client's hsa_signal_destroy
+        """A new signal's handle. Consumers are agent handles, kept unchecked as ROCr keeps
+        them. With `owner`, only destroy(handle, owner) frees it: a client's hsa_signal_destroy
         of a queue's doorbell is INVALID_SIGNAL, and the packet processor never loses it."""
-        consumers = tuple(self._agents.get(c).handle for c in consumers)
+        consumers = tuple(int(c) for c in consumers)
+        if attributes & HsaAmdSignalAttribute.IPC:
+            return self._create_ipc(initial_value, consumers, attributes)
+        kind = DOORBELL if owner is not None else kind_for(attributes, consumers, self._agents.cpu.handle)
         handle = lib.sg_signal_alloc(initial_value)
         if handle == 0:
             raise OutOfResources("the signal table is full")
         with self._lock:
-            self._info[handle] = SignalInfo(consumers, attributes, owner)
+            self._info[handle] = SignalInfo(consumers, attributes, owner, kind)
         return handle
 
+    # -- IPC signals: a page of their own, shared with other processes ----------------------
+
+    def _create_ipc(self, initial_value, consumers, attributes):
+        """ROCr allocates an IPC signal in memory it can export: here a page of the arena,
+        shared from the start, whose address is the handle (ipc_shared.c lays it out)."""
+        page = self._arena.allocate(IPC_PAGE, owner=self, info={"signal": "ipc"})
+        try:
+            self._share(page)
+            handle = lib.sg_shared_signal_create(page.address, initial_value)
+            if handle == 0:
+                raise OutOfResources("this process holds too many IPC signals")
+        except BaseException:
+            self._arena.free(page.address)
+            raise
+        with self._lock:
+            self._info[handle] = SignalInfo(consumers, attributes, None, BUSY_WAIT, page)
+        return handle
+
+    def _share(self, page):
+        return self._ipc.share(page, self._agents.cpu.node, int(HsaAmdMemoryPoolGlobalFlag.FINE_GRAINED))
+
+    def ipc_handle(self, handle):
+        """hsa_amd_ipc_signal_create: the eight words another process attaches."""
+        page = self.info(handle).page
+        if page is None:
+            raise InvalidArgument("the signal was not created with HSA_AMD_SIGNAL_IPC")
+        return self._share(page)
+
+    def attach_ipc(self, words):
+        """hsa_amd_ipc_signal_attach: a handle of this process for the signal `words` names
+        (a new mapping of its page, as ROCr maps it again)."""
+        page = self._ipc.map(words)
+        if lib.sg_shared_signal_open(page.address) != 0:
+            self._arena.free(page.address)
+            raise InvalidArgument("the IPC handle's memory holds no IPC signal")
+        with self._lock:
+            self._info[page.address] = SignalInfo((), HsaAmdSignalAttribute.IPC, None, BUSY_WAIT, page)
+        return page.address
+
     def require(self, handle):
-        """`handle` if it names a live signal, else InvalidSignal."""
+        """`handle` if it names a live signal. ROCr converts every signal argument alike:
+        handle 0 is InvalidArgument, any other dead or forged handle InvalidSignal."""
+        if int(handle) == 0:
+            raise InvalidArgument("signal handle is 0")
         if not valid(handle):
             raise InvalidSignal(f"no live signal with handle {int(handle):#x}")
         return handle
@@ -159,17 +229,23 @@ class Signals:
             return self._info.get(handle) or SignalInfo((), 0)
 
     def destroy(self, handle, owner=None):
+        self.require(handle)
         with self._lock:
             info = self._info.get(handle)
             if info is not None and info.owner is not owner:
                 raise InvalidSignal(f"signal {int(handle):#x} belongs to a runtime object (a queue's doorbell)")
         # Freed in C first: two racing destroys of one handle see exactly one success.
-        if lib.sg_signal_free(handle) != 0:
+        page = info.page if info is not None else None
+        freed = lib.sg_shared_signal_close(handle) if page is not None else lib.sg_signal_free(handle)
+        if freed != 0:
             raise InvalidSignal(f"no live signal with handle {int(handle):#x}")
         with self._lock:
             self._info.pop(handle, None)
+        if page is not None:
+            self._arena.free(page.address)      # other processes keep their mappings
 
     def create_group(self, handles, consumers=()):
+        """ROCr's order: every signal (0 is InvalidArgument), then every consumer agent."""
         if not handles:
             raise InvalidArgument("a signal group needs at least one signal")
         for handle in handles:

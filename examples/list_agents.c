@@ -45,7 +45,7 @@ static hsa_status_t print_cache(hsa_cache_t cache, void *data) {
     die_on_error(hsa_cache_get_info(cache, HSA_CACHE_INFO_SIZE, &size), "hsa_cache_get_info");
     char label[8];
     snprintf(label, sizeof label, "L%u:", level);
-    field(4, label, "%u KB", size / 1024);
+    field(4, label, "%u KB", size);     /* ROCr answers cache sizes in KiB */
     return HSA_STATUS_SUCCESS;
 }
 

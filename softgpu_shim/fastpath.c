@@ -1,5 +1,9 @@
 /* C fast paths: signal values, signal waits and queue indices.
 
+   Signals live in the table below, except IPC signals, whose slot starts a page shared
+   with other processes (ipc_shared.c): resolve() finds either, and the futex operations
+   of a shared slot are process-shared.
+
    Holds three invariants:
    - a freed signal's handle never resolves again (the slot's generation moves on);
    - every value change bumps the slot's futex word, and the shared wait_any word when a
@@ -33,6 +37,12 @@ typedef struct {
 _Static_assert(sizeof(sg_signal_slot) == 128, "a slot is two cache lines: amd_signal_t, then ours");
 
 static sg_signal_slot *g_slots;  /* view 0: the one C code touches */
+
+/* IPC signals (ipc_shared.c, the same translation unit). */
+static sg_signal_slot *resolve_shared(uint64_t handle);
+static int shared_registered(uint64_t handle);
+static int shared_peer_died(const sg_signal_slot *s);
+static void close_shared_signals(void);
 /* Freed slots queue up first-in first-out, and fresh slots are used before any freed
    one, so a slot comes back only after every other has had its turn: with the
    generation's views, a stale handle resolves only after SG_SIGNAL_VIEWS such rounds. */
@@ -113,6 +123,7 @@ void sg_signal_table_close(void) {
     }
     g_live = 0;
     pthread_mutex_unlock(&g_alloc_lock);
+    close_shared_signals();
 }
 
 /* The view `handle` lies in, or -1 if it is no slot's amd_signal_t in any view. */
@@ -128,7 +139,8 @@ static int view_of(uint64_t handle, uint32_t *index) {
 static sg_signal_slot *resolve(uint64_t handle) {
     uint32_t index;
     int view = view_of(handle, &index);
-    if (view < 0 || index == 0 || index >= atomic_load_explicit(&g_high_water, memory_order_relaxed))
+    if (view < 0) return resolve_shared(handle);
+    if (index == 0 || index >= atomic_load_explicit(&g_high_water, memory_order_relaxed))
         return NULL;
     sg_signal_slot *s = &g_slots[index];
     if (!atomic_load_explicit(&s->live, memory_order_acquire) ||
@@ -141,6 +153,7 @@ static sg_signal_slot *resolve(uint64_t handle) {
 static int still_live(const sg_signal_slot *s, uint64_t handle) {
     uint32_t index;
     int view = view_of(handle, &index);
+    if (view < 0) return shared_registered(handle);
     return atomic_load_explicit(&s->live, memory_order_acquire) &&
            atomic_load_explicit(&s->generation, memory_order_relaxed) % SG_SIGNAL_VIEWS == (uint32_t)view;
 }
@@ -179,10 +192,15 @@ uint64_t sg_signal_alloc(int64_t initial_value) {
 /* Sequentially consistent on purpose: a waiter announces itself (waiters++) and then
    re-reads seq inside FUTEX_WAIT, a waker bumps seq and then reads waiters; with seq_cst
    at least one of them sees the other, so no wake-up is lost. */
+/* A slot outside the table is an IPC signal's: other processes sleep on its futex word. */
+static int is_shared(const sg_signal_slot *s) {
+    return s < g_slots || s >= g_slots + SG_MAX_SIGNALS;
+}
+
 static void wake(sg_signal_slot *s) {
     atomic_fetch_add(&s->seq, 1);
     if (atomic_load(&s->waiters))
-        syscall(SYS_futex, &s->seq, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+        syscall(SYS_futex, &s->seq, is_shared(s) ? FUTEX_WAKE : FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
     /* Only slots some wait_any watches pay for the shared word: a signal nobody
        waits on in bulk costs no syscall, even while a handler thread is waiting. */
     if (atomic_load(&s->any_waiters)) {
@@ -230,14 +248,20 @@ static int condition_holds(int condition, int64_t value, int64_t compare) {
     }
 }
 
-static void futex_sleep(_Atomic uint32_t *word, uint32_t seen, uint64_t deadline) {
+/* Each sleep is capped at 100 ms so that a waiter re-checks even if a wake were missed,
+   and looks at the processes sharing an IPC signal at least that often. */
+#define SLEEP_CAP_NS 100000000ull
+/* wait_any sleeps on a word of this process: changes other processes make to IPC signals
+   do not wake it, so with IPC signals in the set it looks again every millisecond. */
+#define SHARED_ANY_CAP_NS 1000000ull
+
+static void futex_sleep(_Atomic uint32_t *word, uint32_t seen, uint64_t deadline, uint64_t cap, int shared) {
     uint64_t now = sg_now_ns();
     if (now >= deadline) return;
     uint64_t left = deadline - now;
-    /* Cap each sleep at 100 ms so that a waiter re-checks even if a wake were missed. */
-    if (left > 100000000ull) left = 100000000ull;
+    if (left > cap) left = cap;
     struct timespec ts = {(time_t)(left / 1000000000ull), (long)(left % 1000000000ull)};
-    syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, seen, &ts, NULL, 0);
+    syscall(SYS_futex, word, shared ? FUTEX_WAIT : FUTEX_WAIT_PRIVATE, seen, &ts, NULL, 0);
 }
 
 static uint64_t deadline_after(uint64_t timeout_ns) {
@@ -250,7 +274,8 @@ int64_t sg_signal_wait(uint64_t handle, int condition, int64_t compare_value,
     sg_signal_slot *s = resolve_or_count(handle);
     *satisfied = 0;
     if (!s) return 0;
-    uint64_t deadline = deadline_after(timeout_ns);
+    uint64_t deadline = deadline_after(timeout_ns), peers_checked = 0;
+    int shared = is_shared(s);
     for (int spin = 0;; spin++) {
         uint32_t seen = atomic_load_explicit(&s->seq, memory_order_acquire);
         int64_t v = atomic_load_explicit(VALUE(s), memory_order_acquire);
@@ -258,10 +283,16 @@ int64_t sg_signal_wait(uint64_t handle, int condition, int64_t compare_value,
             *satisfied = 1;
             return v;
         }
-        if (!still_live(s, handle) || sg_now_ns() >= deadline) return v;
+        uint64_t now = sg_now_ns();
+        if (!still_live(s, handle) || now >= deadline) return v;
         if (spin < 64) continue;
+        /* A process sharing the signal died holding it: nobody can be counted on to set it. */
+        if (shared && now - peers_checked >= SLEEP_CAP_NS) {
+            if (shared_peer_died(s)) return v;
+            peers_checked = now;
+        }
         atomic_fetch_add(&s->waiters, 1);
-        futex_sleep(&s->seq, seen, deadline);
+        futex_sleep(&s->seq, seen, deadline, SLEEP_CAP_NS, shared);
         atomic_fetch_sub(&s->waiters, 1);
     }
 }
@@ -275,8 +306,8 @@ uint32_t sg_signal_wait_any(uint32_t count, const uint64_t *handles, const int *
     sg_signal_slot *small[64];
     sg_signal_slot **slots = count <= 64 ? small : malloc(sizeof *slots * count);
     if (!slots) return UINT32_MAX;
-    uint64_t deadline = deadline_after(timeout_ns);
-    uint32_t watched = 0, found = UINT32_MAX;
+    uint64_t deadline = deadline_after(timeout_ns), peers_checked = 0;
+    uint32_t watched = 0, found = UINT32_MAX, shared = 0;
     /* Mark every slot before the first look (seq_cst, paired with wake()): a change
        after the look then always bumps g_any_seq. A forged or destroyed handle ends
        the wait at once: with it the wait could never be satisfied, and a destroy
@@ -284,6 +315,7 @@ uint32_t sg_signal_wait_any(uint32_t count, const uint64_t *handles, const int *
     for (; watched < count; watched++) {
         slots[watched] = resolve(handles[watched]);
         if (!slots[watched]) break;
+        shared += is_shared(slots[watched]);
         atomic_fetch_add(&slots[watched]->any_waiters, 1);
     }
     if (watched < count) {
@@ -292,8 +324,12 @@ uint32_t sg_signal_wait_any(uint32_t count, const uint64_t *handles, const int *
         for (;;) {
             uint32_t seen = atomic_load(&g_any_seq);
             int gone = 0;
+            uint64_t now = sg_now_ns();
+            int check_peers = shared && now - peers_checked >= SLEEP_CAP_NS;
+            if (check_peers) peers_checked = now;
             for (uint32_t i = 0; i < count && found == UINT32_MAX && !gone; i++) {
-                if (!still_live(slots[i], handles[i])) {
+                if (!still_live(slots[i], handles[i]) ||
+                    (check_peers && is_shared(slots[i]) && shared_peer_died(slots[i]))) {
                     gone = 1;
                     break;
                 }
@@ -304,7 +340,7 @@ uint32_t sg_signal_wait_any(uint32_t count, const uint64_t *handles, const int *
                 }
             }
             if (found != UINT32_MAX || gone || sg_now_ns() >= deadline) break;
-            futex_sleep(&g_any_seq, seen, deadline);
+            futex_sleep(&g_any_seq, seen, deadline, shared ? SHARED_ANY_CAP_NS : SLEEP_CAP_NS, 0);
         }
     }
     for (uint32_t i = 0; i < watched; i++) atomic_fetch_sub(&slots[i]->any_waiters, 1);

@@ -1,8 +1,68 @@
-/* The exports that must not take the GIL: every memory-order variant of the signal
-   value operations, signal waits and queue index operations. Each family is written
+/* The exports that must not take the GIL: nested hsa_init/hsa_shut_down, every
+   memory-order variant of the signal value operations, signal waits and queue index
+   operations. Each family is written
    once as a macro and stamped out per memory order, so the variants cannot drift. */
 
 #define EXPORT __attribute__((visibility("default")))
+
+/* ---- hsa_init / hsa_shut_down: a reference count in C ----
+   ROCr counts nested hsa_init calls in an int32_t and refuses the one that would pass
+   INT32_MAX with HSA_STATUS_ERROR_REFCOUNT_OVERFLOW; hsa_shut_down without a session is
+   HSA_STATUS_ERROR_NOT_INITIALIZED. Nested calls only move the count (one CAS, no GIL);
+   the 0 -> 1 and 1 -> 0 steps run under g_session_lock and enter Python (the session
+   entries below, softgpu_shim/api/system.py), so a session is opened or closed by one
+   thread at a time and hsa_init returns only once the session is usable. */
+hsa_status_t sg_session_open(void);
+hsa_status_t sg_session_close(void);
+
+static _Atomic int32_t g_init_count;
+static pthread_mutex_t g_session_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* 1: counted; 0: the count is 0 (the session must be opened first); -1: at the limit. */
+static int count_nested_init(void) {
+    int32_t n = atomic_load(&g_init_count);
+    while (n > 0) {
+        if (n == INT32_MAX) return -1;
+        if (atomic_compare_exchange_weak(&g_init_count, &n, n + 1)) return 1;
+    }
+    return 0;
+}
+
+EXPORT hsa_status_t hsa_init(void) {
+    int counted = count_nested_init();
+    if (counted) return counted > 0 ? HSA_STATUS_SUCCESS : HSA_STATUS_ERROR_REFCOUNT_OVERFLOW;
+    pthread_mutex_lock(&g_session_lock);
+    hsa_status_t status = HSA_STATUS_SUCCESS;
+    counted = count_nested_init();          /* another thread may have opened it meanwhile */
+    if (counted < 0) {
+        status = HSA_STATUS_ERROR_REFCOUNT_OVERFLOW;
+    } else if (counted == 0) {
+        status = sg_session_open();
+        if (status == HSA_STATUS_SUCCESS) atomic_store(&g_init_count, 1);
+    }
+    pthread_mutex_unlock(&g_session_lock);
+    return status;
+}
+
+EXPORT hsa_status_t hsa_shut_down(void) {
+    for (;;) {
+        int32_t n = atomic_load(&g_init_count);
+        if (n == 0) return HSA_STATUS_ERROR_NOT_INITIALIZED;
+        if (n > 1) {
+            if (atomic_compare_exchange_weak(&g_init_count, &n, n - 1)) return HSA_STATUS_SUCCESS;
+            continue;
+        }
+        pthread_mutex_lock(&g_session_lock);
+        int32_t last = 1;
+        /* Counted down first: a concurrent hsa_init now waits for the lock, then reopens. */
+        if (atomic_compare_exchange_strong(&g_init_count, &last, 0)) {
+            hsa_status_t status = sg_session_close();
+            pthread_mutex_unlock(&g_session_lock);
+            return status;
+        }
+        pthread_mutex_unlock(&g_session_lock);
+    }
+}
 
 #define SIGNAL_LOAD(order_name, order)                                                    \
     EXPORT hsa_signal_value_t hsa_signal_load_##order_name(hsa_signal_t signal) {        \

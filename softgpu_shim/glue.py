@@ -63,7 +63,7 @@ def _deferred(name):
             try:
                 bound = _bind(name)
             except BaseException as error:  # the ABI boundary: an import failure too
-                trace.internal_error(name, error)
+                trace.internal_error(exports_table.reported_name(name), error)
                 return int(Status.ERROR)
         return bound(*args)
     return entry
@@ -75,8 +75,9 @@ def _bind(name):
             import softgpu_shim.api  # noqa: F401  (registers every implementation)
             for export in exports_table.python_exports():
                 impl = IMPLEMENTATIONS.get(export)
-                _bound[export] = (_unsupported(export) if impl is None
-                                  else _entry(export, impl, NEEDS_RUNTIME[export]))
+                reported = exports_table.reported_name(export)
+                _bound[export] = (_unsupported(reported) if impl is None
+                                  else _entry(reported, impl, NEEDS_RUNTIME[export]))
         return _bound[name]
 
 

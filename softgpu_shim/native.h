@@ -32,6 +32,20 @@ int sg_signal_set_timestamps(uint64_t handle, uint64_t start_ts, uint64_t end_ts
 int sg_signal_timestamps(uint64_t handle, uint64_t *start_ts, uint64_t *end_ts);
 uint64_t sg_now_ns(void);
 
+/* Pages shared with other processes (ipc_shared.c). sg_share_pages moves arena pages into
+   a new memfd named `name` (contents kept) and returns its descriptor, or -1;
+   sg_map_pages maps a memfd over arena pages; sg_unshare_pages puts private zeroed
+   memory back. An IPC signal's page starts with its slot: sg_shared_signal_create lays a
+   new one out and returns its handle (0 on failure); sg_shared_signal_open makes a page
+   mapped from another process resolvable here (-1 unless it holds a signal);
+   sg_shared_signal_close drops this process's hold (-1 if it had none). */
+int sg_share_pages(uintptr_t address, size_t size, const char *name);
+int sg_map_pages(uintptr_t address, size_t size, int fd);
+int sg_unshare_pages(uintptr_t address, size_t size);
+uint64_t sg_shared_signal_create(uintptr_t page, int64_t initial_value);
+int sg_shared_signal_open(uintptr_t page);
+int sg_shared_signal_close(uintptr_t page);
+
 /* Queues are amd_queue_t addresses (as integers). Only registered addresses pass the
    exports' checks; the sg_queue_* accessors below trust their caller (the runtime). */
 int sg_queue_register(uintptr_t amd_queue);

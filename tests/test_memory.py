@@ -32,9 +32,8 @@ def small_profile(tmp_path):
 
 
 def test_pool_layout_and_every_attribute_default_profile():
-    data = profiles.load().data
-    cprog.check("memory_pools.c", data["memory"]["system_bytes"], data["memory"]["device_bytes"],
-                data["gpu"]["lds_bytes"])
+    loaded = profiles.load()
+    cprog.check("memory_pools.c", loaded.system_bytes, loaded.device_bytes, loaded.gpu["lds_bytes"])
 
 
 def test_pool_sizes_come_from_the_profile(small_profile):

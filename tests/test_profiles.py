@@ -32,7 +32,26 @@ def test_default_profile_is_gfx1030(monkeypatch):
     loaded = profile.load()
     assert loaded.path == GFX1030
     assert loaded.gpu["compute_units"] == 72
-    assert loaded.arena_bytes == 17163091968 + 8589934592
+    assert loaded.arena_bytes == 17163091968 + host_memory_bytes()
+
+
+def host_memory_bytes():
+    with open("/proc/meminfo") as f:
+        return int(f.readline().split()[1]) * 1024      # "MemTotal:  N kB"
+
+
+def test_unpinned_cpu_fields_describe_the_host(tmp_path):
+    """A profile pins each CPU field it names; the others (and the memory) are the host's."""
+    data = gfx1030()
+    data["cpu"]["name"] = "Pinned CPU"
+    path = tmp_path / "half.json"
+    path.write_text(json.dumps(data))
+    loaded = profile.load(str(path))
+    assert loaded.cpu["name"] == "Pinned CPU"
+    assert loaded.cpu["compute_units"] == os.cpu_count()
+    assert loaded.system_bytes == host_memory_bytes()
+    assert profile.load("generic").cpu["name"] == "SoftGPU Host CPU"
+    assert profile.load("generic").system_bytes == 1 << 30
 
 
 def test_softgpu_profile_takes_a_name_or_a_path(monkeypatch, tmp_path):

@@ -44,15 +44,21 @@ def create(lib, value, agents=()):
     return status, signal.handle
 
 
-def test_consumers_must_be_live_distinct_agents(hsa):
+def test_consumers_are_distinct_hints_that_choose_the_signal_kind(hsa):
+    """As in ROCr: consumers are kept unchecked, named twice they are INVALID_ARGUMENT,
+    and a list without the CPU makes a busy-wait signal instead of an interrupt one."""
+    from core.signals import BUSY_WAIT, INTERRUPT
     lib, session = hsa
     agents = [agent.handle for agent in session.agents.all]
     status, handle = create(lib, 1, agents)
     assert status == 0 and handle
     assert session.signals.info(handle).consumers == tuple(agents)
+    assert session.signals.info(handle).kind == INTERRUPT
     assert create(lib, 1, [agents[0], agents[0]])[0] == Status.ERROR_INVALID_ARGUMENT  # duplicate
-    assert create(lib, 1, [agents[0], agents[0] ^ (1 << 32)])[0] == Status.ERROR_INVALID_AGENT  # stale
-    assert lib.hsa_signal_destroy(HsaSignal(handle)) == 0
+    status, gpu_only = create(lib, 1, [agents[1], agents[0] ^ (1 << 32)])      # a stale agent too
+    assert status == 0 and session.signals.info(gpu_only).kind == BUSY_WAIT
+    for signal in (handle, gpu_only):
+        assert lib.hsa_signal_destroy(HsaSignal(signal)) == 0
 
 
 def test_python_wait_sees_c_store_from_another_thread(hsa):

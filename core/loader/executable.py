@@ -97,27 +97,32 @@ class Executable:
             self._add_symbol(defined_variable(name, address, 0, HsaVariableAllocation.PROGRAM,
                                               HsaVariableSegment.GLOBAL), None)
 
-    def define_agent_variable(self, name, agent, segment, address):
+    def define_agent_variable(self, name, agent_handle, segment, address):
+        """The agent is ROCr's key only: it is not checked, as ROCr does not check it."""
         with self.lock:
             self._require_unfrozen()
-            if (name, agent.handle) in self.agent_symbols:
+            if (name, agent_handle) in self.agent_symbols:
                 raise VariableAlreadyDefined(f"agent variable {name!r} is already defined")
-            self._add_symbol(defined_variable(name, address, agent.handle,
-                                              HsaVariableAllocation.AGENT, segment), agent)
+            self._add_symbol(defined_variable(name, address, agent_handle,
+                                              HsaVariableAllocation.AGENT, segment), agent_handle)
 
-    def _add_symbol(self, symbol, agent):
+    def _add_symbol(self, symbol, agent_handle):
         symbol.handle = self.loader.symbols.add(symbol)
-        if agent is None:
+        if agent_handle is None:
             self.program_symbols[symbol.name] = symbol
         else:
-            self.agent_symbols[(symbol.name, agent.handle)] = symbol
+            self.agent_symbols[(symbol.name, agent_handle)] = symbol
 
     # -- loading -----------------------------------------------------------------------
-    def load(self, reader, agent):
-        """Load the reader's code object for `agent` (None: a program code object)."""
+    def load(self, reader, agent, unknown_agent=False):
+        """Load the reader's code object for `agent` (None: a program code object).
+        `unknown_agent`: the client named an agent that does not exist; ROCr finds no ISA
+        for it and refuses with IncompatibleArguments once the code object checked out."""
         with self.lock:
             self._require_unfrozen()
             code = CodeObject(reader.data)
+            if unknown_agent:
+                raise IncompatibleArguments("the agent is not a live agent: it supports no ISA")
             if agent is not None:
                 self._check_target(code, agent)
             self._check_duplicates(code, agent)
@@ -134,7 +139,7 @@ class Executable:
                 raise
             lco.handle = self.loader.loaded_code_objects.add(lco)
             for symbol in symbols:
-                self._add_symbol(symbol, agent)
+                self._add_symbol(symbol, agent.handle if agent is not None else None)
             self.loaded.append(lco)
             self.loader.register_kernels(lco)
             trace.call("loader.load", executable=self.handle, agent=agent.name if agent else None,

@@ -1,15 +1,20 @@
 """The device arena: one reserved mmap region that holds all device memory.
 
-Holds three invariants:
-- every runtime allocation (pools, regions, kernarg, code objects, ring buffers) is a
-  sub-range of the arena, so the engine sees device memory as one numpy view;
+Holds four invariants:
+- every runtime allocation (pools, regions, kernarg, code objects, ring buffers, memory
+  attached from another process) is a sub-range of the arena, so the engine sees device
+  memory as one numpy view;
 - live allocations never overlap, and freed memory is not handed out again until
   it is free (first fit over a sorted free list, coalesced on free);
-- freed pages are returned to the OS (MADV_DONTNEED), so they read as zero when reused.
+- freed pages are returned to the OS (MADV_DONTNEED), so they read as zero when reused;
+- an allocation shared with other processes (share, map_shared) is a memfd mapped over
+  its range; freeing it closes the memfd and puts private zeroed memory back, so the range
+  never stays aliased to another process's pages. Ordinary allocations never touch a memfd.
 """
 import bisect
 import ctypes
 import mmap
+import os
 import threading
 
 import numpy as np
@@ -22,13 +27,14 @@ MAP_NORESERVE = getattr(mmap, "MAP_NORESERVE", 0x4000)
 
 
 class Allocation:
-    __slots__ = ("address", "size", "owner", "info")
+    __slots__ = ("address", "size", "owner", "info", "shared_fd")
 
     def __init__(self, address, size, owner, info):
         self.address = address
         self.size = size
         self.owner = owner        # the pool/region (or runtime part) it came from
         self.info = info          # free-form: what it is for, agents allowed, ...
+        self.shared_fd = None     # the memfd behind it once shared with other processes
 
     @property
     def end(self):
@@ -52,6 +58,9 @@ class Arena:
 
     def close(self):
         self.bytes = None
+        for alloc in self._live.values():
+            if alloc.shared_fd is not None:
+                os.close(alloc.shared_fd)
         self._live.clear()
         try:
             self._map.close()
@@ -93,9 +102,45 @@ class Arena:
             self._starts.remove(address)
             self.version += 1
             self.used -= alloc.size
-            self._map.madvise(mmap.MADV_DONTNEED, alloc.address - self.base, alloc.size)
+            if alloc.shared_fd is None:
+                self._map.madvise(mmap.MADV_DONTNEED, alloc.address - self.base, alloc.size)
+            else:
+                self._unshare(alloc)
             self._release(alloc.address, alloc.size)
             return alloc
+
+    # -- memory shared with other processes ---------------------------------------------
+
+    def share(self, alloc, name):
+        """The memfd behind `alloc`, made on first use: its pages move into it, contents kept
+        (a copy of the resident pages, then a remap: writes racing with it may be lost)."""
+        from core.native import lib
+        with self._lock:
+            if alloc.shared_fd is None:
+                fd = lib.sg_share_pages(alloc.address, alloc.size, name.encode())
+                if fd < 0:
+                    raise OutOfResources(f"cannot share {alloc.size} bytes at {alloc.address:#x}")
+                alloc.shared_fd = fd
+            return alloc.shared_fd
+
+    def map_shared(self, fd, size, owner, info):
+        """A new allocation showing the `size` bytes of memfd `fd` (which it takes over)."""
+        from core.native import lib
+        alloc = self.allocate(size, owner=owner, info=info)
+        if lib.sg_map_pages(alloc.address, alloc.size, fd) != 0:
+            os.close(fd)
+            self.free(alloc.address)
+            raise OutOfResources(f"cannot map {size} shared bytes")
+        alloc.shared_fd = fd
+        return alloc
+
+    def _unshare(self, alloc):
+        """Caller holds the lock. Should the remap fail, the range is never handed out again."""
+        from core.native import lib
+        os.close(alloc.shared_fd)
+        alloc.shared_fd = None
+        if lib.sg_unshare_pages(alloc.address, alloc.size) != 0:
+            raise OutOfResources(f"cannot unmap shared memory at {alloc.address:#x}")
 
     def _release(self, address, size):
         i = bisect.bisect(self._free, (address, size))

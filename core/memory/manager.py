@@ -152,12 +152,6 @@ class Memory:
         self.arena.free(address)
         record.pool.refund(alloc.size)
 
-    def assign_agent(self, address):
-        """hsa_memory_assign_agent: ROCr accepts it for allocation starts and changes nothing."""
-        alloc, record = self._record(address)
-        if record is None or alloc.address != address:
-            raise InvalidAllocation(f"{address:#x} is not the start of a live HSA allocation")
-
     def allow_access(self, agent_handles, address):
         """hsa_amd_agents_allow_access: the listed GPUs (plus a device pool's owner) map it."""
         alloc, record = self._record(address)
@@ -209,10 +203,10 @@ class Memory:
         self.host.remove(address, LOCKED)
 
     def register(self, address, size):
-        if self.arena.contains(address, size):
-            return          # device memory is reachable already
-        if not host.is_mapped(address, size):
-            raise HsaError(f"cannot register {address:#x}+{size}: not mapped in this process")
+        """Make mapped host memory reachable by every GPU; anything else stays as it is
+        (device memory is reachable already, unmapped memory cannot be)."""
+        if self.arena.contains(address, size) or not host.is_mapped(address, size):
+            return
         self.host.add(address, size, REGISTERED, set(self.agents.gpus))
 
     def deregister(self, address, size):
@@ -270,6 +264,11 @@ class Memory:
                 return PointerInfo(PointerType.HSA, alloc.address, alloc.address, alloc.size,
                                    record.user_data, pool.owner, pool.global_flags,
                                    sorted(record.agents, key=lambda a: a.node))
+            attached = alloc.info.get("ipc")       # another process's memory (core.memory.ipc)
+            if attached is not None:
+                return PointerInfo(PointerType.IPC, alloc.address, alloc.address, alloc.size,
+                                   attached.user_data, attached.owner, attached.global_flags,
+                                   sorted(attached.agents, key=lambda a: a.node))
             # Runtime-internal memory (ring buffers, code objects): system memory every GPU maps.
             return PointerInfo(PointerType.HSA, alloc.address, alloc.address, alloc.size, 0, cpu,
                                int(PoolFlag.FINE_GRAINED), list(self.agents.gpus))
@@ -285,6 +284,7 @@ class Memory:
     def set_user_data(self, address, user_data):
         address = self.host_address(address)
         alloc, record = self._record(address)
+        record = record or (alloc.info.get("ipc") if alloc is not None else None)
         if record is not None and alloc.address == address:
             record.user_data = user_data
             return
@@ -329,7 +329,7 @@ class Memory:
         info = self.pointer_info(address)
         if info.type == PointerType.UNKNOWN or address + size > info.host_base + info.size:
             raise InvalidAllocation(f"{address:#x}+{size} is not inside one HSA or locked allocation")
-        if info.type == PointerType.HSA:
+        if info.type in (PointerType.HSA, PointerType.IPC):
             target = self.arena.view(address, size)
         else:
             target = host.view(address, size)

@@ -7,16 +7,16 @@ Holds three invariants:
   profile; an attribute ROCr rejects for that kind of agent is INVALID_ARGUMENT here too;
 - an iteration stops at the first callback status other than SUCCESS and returns it
   (HSA_STATUS_INFO_BREAK included), as ROCr does.
-Where the spec is explicit and ROCr departs from it, the spec wins: hsa_cache_get_info
-writes the name as a NUL-terminated character array (ROCr writes a const char *) and the
-size in bytes (ROCr writes KiB).
+Where the spec and ROCr differ, ROCr wins: hsa_cache_get_info writes the name as a
+const char * and the size in KiB, hsa_agent_iterate_isas on the CPU agent succeeds without
+a callback.
 """
 import weakref
 
 from _softgpu_hsa import ffi
 
 from core import runtime
-from core.errors import InvalidAgent, InvalidArgument, InvalidIndex
+from core.errors import InvalidArgument, InvalidIndex
 from softgpu_shim.api.out import (callback as require_callback, read_string, require_pointer, write, write_bytes,
                                   write_struct)
 from softgpu_shim.api.system import (EXTENSION_BITMASK_BYTES, HSA_VERSION, SYSTEM_EXTENSIONS, check_extension_id,
@@ -29,6 +29,10 @@ from softgpu_shim.hsa_abi import (AgentInfo, AmdAgentInfo, AmdAgentInfoLater, Hs
 from softgpu_shim.registry import export
 
 NAME_BYTES = 64     # HSA_AGENT_INFO_NAME, VENDOR_NAME and HSA_AMD_AGENT_INFO_PRODUCT_NAME
+GPU_NAME_BYTES = 63  # ROCr's GPU agent clears 63 bytes for its NAME and VENDOR_NAME, not 64
+KIB = 1024
+# The APU ISAs whose code objects ROCr also accepts in the full profile.
+FULL_PROFILE_PROCESSORS = ("gfx700", "gfx801")
 ISA_NAME_LIMIT = 63  # ROCr's ISA names fit its 64-byte name arrays: a longer one is unknown
 
 # The HDP flush registers a client may write to: plain host words here, one pair per GPU.
@@ -157,7 +161,6 @@ _CPU = {**_COMMON, **{
     AmdAgentInfo.DOMAIN: ("uint32_t", lambda a: 0),
     AmdAgentInfo.UUID: ("char[7]", lambda a: b"CPU-XX"),
     AmdAgentInfo.ASIC_REVISION: ("uint32_t", lambda a: 0),
-    AmdAgentInfo.SVM_DIRECT_HOST_ACCESS: ("bool", lambda a: True),
     AmdAgentInfoLater.ASIC_FAMILY_ID: ("uint32_t", lambda a: 0),
     AmdAgentInfoLater.UCODE_VERSION: ("uint32_t", lambda a: 0),
     AmdAgentInfoLater.SDMA_UCODE_VERSION: ("uint32_t", lambda a: 0),
@@ -170,6 +173,8 @@ _CPU = {**_COMMON, **{
 }}
 
 _GPU = {**_COMMON, **{
+    AgentInfo.NAME: (f"char[{GPU_NAME_BYTES}]", lambda a: _name(a.name)),
+    AgentInfo.VENDOR_NAME: (f"char[{GPU_NAME_BYTES}]", lambda a: _name(a.spec["vendor"])),
     AgentInfo.FEATURE: ("hsa_agent_feature_t", lambda a: HsaAgentFeature.KERNEL_DISPATCH),
     # A discrete GPU: ROCr reports the base profile unless the GPU is an APU.
     AgentInfo.PROFILE: ("hsa_profile_t", lambda a: HsaProfile.BASE),
@@ -201,8 +206,9 @@ _GPU = {**_COMMON, **{
     # So are the handle counts: a caller that passes a zeroed size_t reads the right value.
     HsaExtAgentInfo.MAX_IMAGE_RD_HANDLES: ("uint32_t", _image_dims("max_read_handles")),
     HsaExtAgentInfo.MAX_IMAGE_RORW_HANDLES: ("uint32_t", _image_dims("max_read_write_handles")),
-    HsaExtAgentInfo.MAX_SAMPLER_HANDLERS: ("uint32_t", _image_dims("max_samplers")),
-    HsaExtAgentInfo.IMAGE_LINEAR_ROW_PITCH_ALIGNMENT: ("size_t", _image_dims("linear_row_pitch_alignment")),
+    # ROCr 5.2.3's GPU agent falls through from this attribute into CHIP_ID (a missing
+    # break), so clients of ROCr read the chip id here.
+    HsaExtAgentInfo.MAX_SAMPLER_HANDLERS: ("uint32_t", lambda a: a.spec["chip_id"]),
     AmdAgentInfo.CHIP_ID: ("uint32_t", lambda a: a.spec["chip_id"]),
     AmdAgentInfo.MAX_ADDRESS_WATCH_POINTS: ("uint32_t", lambda a: a.spec["address_watch_points"]),
     AmdAgentInfo.BDFID: ("uint32_t", lambda a: a.bdfid),
@@ -271,8 +277,8 @@ def hsa_agent_extension_supported(extension, agent, version_major, version_minor
 def hsa_agent_major_extension_supported(extension, agent, version_major, version_minor, result):
     check_extension_id(extension)
     require_pointer(result, "result")
-    require_pointer(version_minor, "version_minor")
     write(result, "bool", False, "result")
+    # ROCr reads version_minor only when it answers true (a GPU agent, major 1 or less).
     if _agent(agent).is_gpu and version_major <= HSA_VERSION[0]:
         write(version_minor, "uint16_t", 0, "version_minor")
         write(result, "bool", True, "result")
@@ -287,15 +293,27 @@ def hsa_agent_iterate_caches(agent, callback, data):
     return _iterate([cache.handle for cache in target.caches], "hsa_cache_t", callback, data)
 
 
+# hsa_cache_get_info's NAME answers are pointers that must outlive the call: one per name.
+_CACHE_NAMES = {}
+
+
+def _cache_name(name):
+    if name not in _CACHE_NAMES:
+        _CACHE_NAMES[name] = ffi.new("char[]", name.encode())
+    return _CACHE_NAMES[name]
+
+
 @export("hsa_cache_get_info")
 def hsa_cache_get_info(cache, attribute, value):
     target = _session().agents.cache(cache.handle)
     require_pointer(value, "value")
+    # ROCr's answers: the name as a const char * (its own string), its length without the
+    # NUL, and the size in KiB (the KFD topology's unit; HSA_AGENT_INFO_CACHE_SIZE is bytes).
     answers = {
-        HsaCacheInfo.NAME_LENGTH: ("uint32_t", len(target.name)),
-        HsaCacheInfo.NAME: (f"char[{len(target.name) + 1}]", target.name.encode()),
+        HsaCacheInfo.NAME_LENGTH: ("uint32_t", len(target.name.encode())),
+        HsaCacheInfo.NAME: ("const char *", _cache_name(target.name)),
         HsaCacheInfo.LEVEL: ("uint8_t", target.level),
-        HsaCacheInfo.SIZE: ("uint32_t", target.size),
+        HsaCacheInfo.SIZE: ("uint32_t", target.size // KIB),
     }
     if attribute not in answers:
         raise InvalidArgument(f"{attribute:#x} is not an hsa_cache_info_t attribute")
@@ -321,9 +339,8 @@ def hsa_isa_from_name(name, isa):
 def hsa_agent_iterate_isas(agent, callback, data):
     require_callback(callback)
     target = _agent(agent)
-    if target.isa is None:
-        raise InvalidAgent(f"the {target.kind.upper()} agent has no ISA (ROCr answers INVALID_AGENT too)")
-    return _iterate([target.isa.handle], "hsa_isa_t", callback, data)
+    # The CPU agent has no ISA: ROCr answers SUCCESS without calling back.
+    return _iterate([target.isa.handle] if target.isa else [], "hsa_isa_t", callback, data)
 
 
 def _isa_answer(isa, attribute):
@@ -337,7 +354,7 @@ def _isa_answer(isa, attribute):
         HsaIsaInfo.CALL_CONVENTION_INFO_WAVEFRONT_SIZE: ("uint32_t", isa.wavefront_size),
         HsaIsaInfo.CALL_CONVENTION_INFO_WAVEFRONTS_PER_COMPUTE_UNIT: ("uint32_t", isa.waves_per_cu),
         HsaIsaInfo.MACHINE_MODELS: ("bool[2]", [False, True]),          # [SMALL, LARGE]
-        HsaIsaInfo.PROFILES: ("bool[2]", [True, False]),                # [BASE, FULL]
+        HsaIsaInfo.PROFILES: ("bool[2]", [True, isa.processor in FULL_PROFILE_PROCESSORS]),  # [BASE, FULL]
         HsaIsaInfo.DEFAULT_FLOAT_ROUNDING_MODES: ("bool[3]", [False, False, True]),   # NEAR only
         HsaIsaInfo.BASE_PROFILE_DEFAULT_FLOAT_ROUNDING_MODES: ("bool[3]", [False, False, True]),
         HsaIsaInfo.FAST_F16_OPERATION: ("bool", major >= 8),

@@ -1,8 +1,8 @@
 """IPC memory (hsa_amd_ipc_memory_*), shared virtual memory (hsa_amd_svm_*) and graphics
 interop (hsa_amd_interop_*): what ROCr does on a machine with this feature set.
 
-- IPC memory works within the process (core.memory.ipc); a handle taken to another
-  process does not attach there (INVALID_ARGUMENT, as ROCr when KFD rejects it).
+- IPC memory works across processes of one machine (core.memory.ipc): the exported pages
+  live in a memfd that the attaching process maps into its own arena.
 - SVM: HSA_AMD_SYSTEM_INFO_SVM_SUPPORTED is false, as on a kernel without KFD SVM.
   ROCr then validates the attribute list exactly as usual and fails in the KFD call:
   set/get answer HSA_STATUS_ERROR after the same argument checks. A prefetch is a
@@ -12,15 +12,15 @@ interop (hsa_amd_interop_*): what ROCr does on a machine with this feature set.
   interop handle fails as ROCr's does when KFD cannot register it (HSA_STATUS_ERROR);
   unmapping always succeeds, as in ROCr.
 """
-from _softgpu_hsa import ffi
+from _softgpu_hsa import ffi, lib
 
 from core import runtime, signals
 from core.errors import HsaError, IncompatibleArguments, InvalidArgument, InvalidSignal
+from core.memory.ipc import HANDLE_WORDS
 from softgpu_shim.api.out import read_array, require_pointer, write, write_bytes
 from softgpu_shim.hsa_abi import HsaAmdSvmAttribute as Svm, HsaAmdSvmModel as SvmModel
 from softgpu_shim.registry import export
 
-IPC_HANDLE_WORDS = 8
 # Longer arrays than this cannot be valid (an SVM attribute may appear once, an agent
 # once, and there are few agents); refusing them keeps a garbage count from making the
 # runtime copy gigabytes.
@@ -37,10 +37,10 @@ def _check_list(count, what):
 
 
 def _require_agents(session, agents, count):
-    """Every agent of the array resolves (INVALID_AGENT otherwise), as ROCr checks them."""
+    """The agents of the array; every one must resolve (INVALID_AGENT otherwise), as ROCr checks them."""
     _check_list(count, "agents")
-    for agent in read_array(require_pointer(agents, "agents"), "hsa_agent_t", count, "agents"):
-        session.agents.get(agent.handle)
+    return [session.agents.get(agent.handle)
+            for agent in read_array(require_pointer(agents, "agents"), "hsa_agent_t", count, "agents")]
 
 
 # ---- IPC memory -------------------------------------------------------------------------------
@@ -49,21 +49,37 @@ def _require_agents(session, agents, count):
 def hsa_amd_ipc_memory_create(ptr, len, handle):
     session = runtime.require()
     require_pointer(ptr, "ptr")
-    # Cleared first, as later ROCr releases do: an unwritable handle fails before any export.
-    write_bytes(handle, b"", 4 * IPC_HANDLE_WORDS, "handle")
-    words = session.ipc.create(_address(ptr), len)
-    write_bytes(handle, b"".join(w.to_bytes(4, "little") for w in words), 4 * IPC_HANDLE_WORDS, "handle")
+    require_pointer(handle, "handle")
+    # Checked before anything is shared; written only on success, so a failed create
+    # leaves the caller's handle as it was, as in ROCr.
+    if not lib.sg_writable(handle, 4 * HANDLE_WORDS):
+        raise InvalidArgument("handle does not point to a writable hsa_amd_ipc_memory_t")
+    address = _address(ptr)
+    info = session.memory.pointer_info(address)
+    words = session.ipc.create(address, len, info.owner.node, info.global_flags)
+    write_bytes(handle, _handle_bytes(words), 4 * HANDLE_WORDS, "handle")
+
+
+def _handle_bytes(words):
+    return b"".join(w.to_bytes(4, "little") for w in words)
+
+
+def read_handle(handle):
+    """The eight words of an IPC handle (memory or signal) the caller points at."""
+    return [int(w) for w in read_array(require_pointer(handle, "handle"), "uint32_t", HANDLE_WORDS, "handle")]
 
 
 @export("hsa_amd_ipc_memory_attach")
 def hsa_amd_ipc_memory_attach(handle, len, num_agents, mapping_agents, mapped_ptr):
     session = runtime.require()
     require_pointer(mapped_ptr, "mapped_ptr")
-    if num_agents:
-        _require_agents(session, mapping_agents, num_agents)
-    words = [int(w) for w in read_array(require_pointer(handle, "handle"), "uint32_t", IPC_HANDLE_WORDS, "handle")]
-    # The memory is already mapped for every agent that could reach it in this process.
-    write(mapped_ptr, "void *", ffi.cast("void *", session.ipc.attach(words)), "mapped_ptr")
+    agents = _require_agents(session, mapping_agents, num_agents) if num_agents else []
+    address = session.ipc.attach(read_handle(handle), [a for a in agents if a.is_gpu])
+    try:
+        write(mapped_ptr, "void *", ffi.cast("void *", address), "mapped_ptr")
+    except InvalidArgument:
+        session.ipc.detach(address)
+        raise
 
 
 @export("hsa_amd_ipc_memory_detach")

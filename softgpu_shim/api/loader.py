@@ -13,7 +13,7 @@ system module builds the extension table from them.
 from _softgpu_hsa import ffi
 
 from core import runtime
-from core.errors import (IncompatibleArguments, InvalidArgument, InvalidCodeObject, InvalidIsaName,
+from core.errors import (IncompatibleArguments, InvalidAgent, InvalidArgument, InvalidCodeObject, InvalidIsaName,
                          InvalidSymbolName)
 from core.loader.loader import SerializedCodeObject
 from core.loader.symbols import code_object_symbols
@@ -102,7 +102,7 @@ def hsa_ven_amd_loader_code_object_reader_create_from_file_with_offset_size(file
                                                                            code_object_reader):
     require_pointer(code_object_reader, "code_object_reader")
     if size == 0:
-        raise InvalidArgument("size is 0")
+        raise InvalidCodeObject("size is 0: no code object")     # ROCr's status for it
     write(code_object_reader, "uint64_t", _loader().reader_from_file(file, offset, size).handle)
 
 
@@ -147,19 +147,31 @@ def hsa_executable_destroy(executable):
     loader.destroy_executable(loader.executable(executable.handle))
 
 
+def _load_for(target, reader, agent_handle):
+    """Load `reader` into `target` for the agent ROCr would load it for: none for handle 0
+    (a program code object, as ROCr treats agent {0}), else the agent, which ROCr does not
+    resolve but asks for its ISAs: an unknown one supports none."""
+    if not agent_handle:
+        return target.load(reader, None)
+    try:
+        agent = runtime.require().agents.get(agent_handle)
+    except InvalidAgent:
+        return target.load(reader, None, unknown_agent=True)
+    return target.load(reader, agent)
+
+
 def _load(executable, agent_handle, code_object_reader, loaded_code_object):
     loader = _loader()
     target = loader.executable(executable.handle)
     reader = loader.reader(code_object_reader.handle)
-    agent = runtime.require().agents.get(agent_handle) if agent_handle is not None else None
-    lco = target.load(reader, agent)
+    lco = _load_for(target, reader, agent_handle)
     if loaded_code_object != ffi.NULL:
         write(loaded_code_object, "uint64_t", lco.handle)
 
 
 @export("hsa_executable_load_program_code_object")
 def hsa_executable_load_program_code_object(executable, code_object_reader, options, loaded_code_object):
-    _load(executable, None, code_object_reader, loaded_code_object)
+    _load(executable, 0, code_object_reader, loaded_code_object)
 
 
 @export("hsa_executable_load_agent_code_object")
@@ -191,8 +203,7 @@ def hsa_executable_global_variable_define(executable, variable_name, address):
 def _define_agent_variable(executable, agent, variable_name, address, segment):
     name = _c_string(variable_name, "variable_name")
     target = _loader().executable(executable.handle)
-    resolved = runtime.require().agents.get(agent.handle)
-    target.define_agent_variable(name, resolved, segment, int(ffi.cast("uintptr_t", address)))
+    target.define_agent_variable(name, int(agent.handle), segment, int(ffi.cast("uintptr_t", address)))
 
 
 @export("hsa_executable_agent_global_variable_define")
@@ -378,10 +389,9 @@ def hsa_executable_load_code_object(executable, agent, code_object, options):
     loader = _loader()
     target = loader.executable(executable.handle)
     co = _code_object(code_object)
-    resolved = runtime.require().agents.get(agent.handle)
     reader = loader.reader_from_memory(co.data, co.address)
     try:
-        target.load(reader, resolved)
+        _load_for(target, reader, int(agent.handle))
     finally:
         loader.destroy_reader(reader)
 
@@ -462,6 +472,8 @@ def hsa_ven_amd_loader_loaded_code_object_get_info(loaded_code_object, attribute
         data = lco.uri.encode()
         write_bytes(value, data, len(data), "value")
         return
+    if name == "AGENT" and lco.agent is None:
+        raise InvalidArgument("a program code object has no agent")
     values = {
         "EXECUTABLE": ("uint64_t", lco.executable.handle),
         "KIND": ("uint32_t", lco.kind),

@@ -179,8 +179,8 @@ def hsa_memory_assign_agent(ptr, agent, access):
     session = runtime.require()
     if ptr == ffi.NULL or not Permission.RO <= int(access) <= Permission.RW:
         raise InvalidArgument("ptr is NULL or access is not an hsa_access_permission_t")
+    # ROCr checks the agent only: any pointer is accepted and nothing changes.
     session.agents.get(agent.handle)
-    session.memory.assign_agent(_address(ptr))
 
 
 @export("hsa_memory_register")
@@ -188,6 +188,9 @@ def hsa_memory_register(ptr, size):
     session = runtime.require()
     if size == 0 and ptr != ffi.NULL:
         raise InvalidArgument("size is 0")
+    # ROCr 5.2.3 registers nothing and answers SUCCESS for any other call. SoftGPU makes
+    # mapped host memory reachable by kernels (README: deliberate differences), and
+    # answers SUCCESS for the rest too.
     if ptr != ffi.NULL:
         session.memory.register(_address(ptr), size)
 

@@ -5,7 +5,7 @@ from _softgpu_hsa import ffi
 from core import runtime
 from core.errors import InvalidArgument
 from softgpu_shim.api.out import read_array, require_pointer, write, write_bytes
-from softgpu_shim.hsa_abi import HsaAmdQueuePriority, Status
+from softgpu_shim.hsa_abi import HsaAmdQueuePriority
 from softgpu_shim.registry import export
 
 # CU masks longer than this many bits are refused rather than copied: no agent has
@@ -54,12 +54,12 @@ def hsa_soft_queue_create(region, size, type, features, doorbell_signal, queue):
 
 @export("hsa_queue_destroy")
 def hsa_queue_destroy(queue):
-    runtime.require().queues.destroy(_address(queue))
+    runtime.require().queues.destroy(_address(require_pointer(queue, "queue")))
 
 
 @export("hsa_queue_inactivate")
 def hsa_queue_inactivate(queue):
-    runtime.require().queues.inactivate(_address(queue))
+    runtime.require().queues.inactivate(_address(require_pointer(queue, "queue")))
 
 
 def _mask_words(count):
@@ -77,10 +77,9 @@ def hsa_amd_queue_cu_set_mask(queue, num_cu_mask_count, cu_mask):
     mask = list(read_array(cu_mask, "uint32_t", words, "cu_mask")) if words else []
     compute_units = target.agent.spec["compute_units"]
     bits = sum(word << (32 * i) for i, word in enumerate(mask))
+    # ROCr trims a mask to the CUs that exist and answers SUCCESS: CU_MASK_REDUCED only
+    # when its HSA_CU_MASK environment setting took CUs away, and SoftGPU has none.
     target.cu_mask = None if words == 0 else bits & ((1 << compute_units) - 1)
-    # ROCr answers CU_MASK_REDUCED when the mask names CUs the agent does not have.
-    if bits >> compute_units:
-        return Status.CU_MASK_REDUCED
 
 
 @export("hsa_amd_queue_cu_get_mask")
@@ -98,7 +97,7 @@ def hsa_amd_queue_cu_get_mask(queue, num_cu_mask_count, cu_mask):
 
 @export("hsa_amd_queue_set_priority")
 def hsa_amd_queue_set_priority(queue, priority):
-    target = runtime.require().queues.get(_address(queue))
+    target = runtime.require().queues.get(_address(require_pointer(queue, "queue")))
     if priority not in set(HsaAmdQueuePriority):
         raise InvalidArgument(f"{priority} is not an hsa_amd_queue_priority_t")
     # Accepted and recorded, as ROCr does; one software packet processor per queue has

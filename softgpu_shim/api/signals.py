@@ -1,17 +1,17 @@
 """Signal exports that return hsa_status_t: creation, destruction, value pointer,
 async handlers, signal groups, IPC. (Value operations and waits are C fast paths.)
 
-IPC signals: SoftGPU runs in one process, so an HSA_AMD_SIGNAL_IPC signal is created
-and works in-process, but no handle can be handed to another process:
-hsa_amd_ipc_signal_create answers HSA_STATUS_ERROR for such a signal (and
-INVALID_ARGUMENT for a signal created without the IPC attribute, as ROCr does), and
-hsa_amd_ipc_signal_attach answers HSA_STATUS_ERROR for every handle.
+IPC signals work across the processes of one machine (core.signals): a signal created with
+HSA_AMD_SIGNAL_IPC has a handle another process attaches, as in ROCr.
 """
 from _softgpu_hsa import ffi
 
-from core import runtime, signals, trace
-from core.errors import HsaError, InvalidArgument, InvalidSignal
-from softgpu_shim.api.out import callback, read_array, require_pointer, write, write_struct
+from core import runtime, signals
+from core.errors import InvalidArgument, InvalidSignal
+from core.memory.ipc import HANDLE_WORDS
+from core.signals import BUSY_WAIT, INTERRUPT
+from softgpu_shim.api.ipc_svm import read_handle
+from softgpu_shim.api.out import callback, read_array, require_pointer, write, write_bytes, write_struct
 from softgpu_shim.hsa_abi import HsaAmdSignalAttribute
 from softgpu_shim.registry import export
 
@@ -22,10 +22,11 @@ MAX_CONSUMERS = 4096
 MAX_GROUP_SIGNALS = 262144
 
 
-def _consumers(count, consumers):
-    """Agent handles of a consumers array; NULL with count > 0, or a duplicate, is
-    INVALID_ARGUMENT (ROCr); an unknown agent is INVALID_AGENT (Signals.create)."""
-    if count == 0:
+def _consumers(count, consumers, attributes):
+    """Agent handles of a consumers array, read as ROCr reads it: only for a signal that may
+    become an InterruptSignal (neither IPC nor GPU-only). NULL with count > 0, or a duplicate,
+    is INVALID_ARGUMENT; the agents themselves are not checked (ROCr keeps them as hints)."""
+    if count == 0 or attributes & (HsaAmdSignalAttribute.IPC | HsaAmdSignalAttribute.AMD_GPU_ONLY):
         return ()
     if count > MAX_CONSUMERS:
         raise InvalidArgument(f"{count} consumers: more than there can be agents")
@@ -38,7 +39,7 @@ def _consumers(count, consumers):
 
 def _create(initial_value, num_consumers, consumers, attributes, signal):
     require_pointer(signal, "signal")
-    handle = runtime.require().signals.create(initial_value, _consumers(num_consumers, consumers),
+    handle = runtime.require().signals.create(initial_value, _consumers(num_consumers, consumers, attributes),
                                               attributes)
     try:
         write_struct(signal, "hsa_signal_t", "signal", handle=handle)
@@ -54,8 +55,8 @@ def hsa_signal_create(initial_value, num_consumers, consumers, signal):
 
 @export("hsa_amd_signal_create")
 def hsa_amd_signal_create(initial_value, num_consumers, consumers, attributes, signal):
-    # HSA_AMD_SIGNAL_AMD_GPU_ONLY and HSA_AMD_SIGNAL_IPC change where ROCr allocates
-    # the signal, not how it behaves: both are recorded; unknown bits are ignored, as ROCr does.
+    # HSA_AMD_SIGNAL_AMD_GPU_ONLY and HSA_AMD_SIGNAL_IPC choose ROCr's signal class (see
+    # core.signals.kind_for); unknown bits are ignored, as ROCr does.
     _create(initial_value, num_consumers, consumers, attributes, signal)
 
 
@@ -67,7 +68,9 @@ def hsa_signal_destroy(signal):
 @export("hsa_amd_signal_value_pointer")
 def hsa_amd_signal_value_pointer(signal, value_ptr):
     require_pointer(value_ptr, "value_ptr")
-    runtime.require().signals.require(signal.handle)
+    if runtime.require().signals.info(signal.handle).kind != BUSY_WAIT:
+        # ROCr hands out value pointers of its busy-wait signals only.
+        raise InvalidArgument("an interrupt signal (or a doorbell) has no value pointer in ROCr")
     write(value_ptr, "int64_t *", ffi.cast("int64_t *", signals.value_address(signal.handle)))
 
 
@@ -75,7 +78,10 @@ def hsa_amd_signal_value_pointer(signal, value_ptr):
 def hsa_amd_signal_async_handler(signal, cond, value, handler, arg):
     callback(handler, "handler")
     session = runtime.require()
-    session.signals.require(signal.handle)
+    if session.signals.info(signal.handle).kind != INTERRUPT:
+        # ROCr's handler thread sleeps on interrupt events: busy-wait signals are refused.
+        raise InvalidSignal("async handlers need an interrupt signal (no IPC/GPU-only attribute, "
+                            "no consumer list without the CPU)")
 
     def call(seen):
         return bool(handler(seen, arg))
@@ -84,14 +90,18 @@ def hsa_amd_signal_async_handler(signal, cond, value, handler, arg):
 
 @export("hsa_signal_group_create")
 def hsa_signal_group_create(num_signals, signals_, num_consumers, consumers, signal_group):
-    require_pointer(signal_group, "signal_group")
     if num_signals == 0:
         raise InvalidArgument("a signal group needs at least one signal")
     if num_signals > MAX_GROUP_SIGNALS:
         raise InvalidArgument(f"{num_signals} signals: more than can be live")
     handles = [s.handle for s in read_array(signals_, "hsa_signal_t", num_signals, "signals")]
+    if num_consumers > MAX_CONSUMERS:
+        raise InvalidArgument(f"{num_consumers} consumers: more than there can be agents")
+    agents = [a.handle for a in read_array(consumers, "hsa_agent_t", num_consumers, "consumers")] \
+        if num_consumers else []
     session = runtime.require()
-    group = session.signals.create_group(handles, _consumers(num_consumers, consumers))
+    group = session.signals.create_group(handles, agents)
+    # ROCr writes the group without checking the pointer: a NULL one fails last here.
     try:
         write_struct(signal_group, "hsa_signal_group_t", "signal_group", handle=group)
     except InvalidArgument:
@@ -112,7 +122,8 @@ def _group_wait(signal_group, conditions, compare_values, signal, value):
     index, seen = signals.wait_any(handles, list(read_array(conditions, "int32_t", count, "conditions")),
                                    list(read_array(compare_values, "int64_t", count, "compare_values")))
     if index is None:
-        raise InvalidSignal("a signal of the group was destroyed during the wait")
+        # ROCr's wait_any ends with an out-of-range index, which the group wait answers so.
+        raise InvalidArgument("a signal of the group was destroyed during the wait")
     write_struct(signal, "hsa_signal_t", "signal", handle=handles[index])
     write(value, "int64_t", seen, "value")
 
@@ -132,16 +143,18 @@ def hsa_signal_group_wait_any_relaxed(signal_group, conditions, compare_values, 
 @export("hsa_amd_ipc_signal_create")
 def hsa_amd_ipc_signal_create(signal, handle):
     require_pointer(handle, "handle")
-    info = runtime.require().signals.info(signal.handle)
-    if not info.attributes & HsaAmdSignalAttribute.IPC:
-        raise InvalidArgument("the signal was not created with HSA_AMD_SIGNAL_IPC")
-    trace.event("unsupported", api="hsa_amd_ipc_signal_create", reason="no inter-process sharing")
-    raise HsaError("SoftGPU signals cannot be shared with another process")
+    words = runtime.require().signals.ipc_handle(signal.handle)
+    write_bytes(handle, b"".join(w.to_bytes(4, "little") for w in words), 4 * HANDLE_WORDS, "handle")
 
 
 @export("hsa_amd_ipc_signal_attach")
 def hsa_amd_ipc_signal_attach(handle, signal):
     require_pointer(handle, "handle")
     require_pointer(signal, "signal")
-    trace.event("unsupported", api="hsa_amd_ipc_signal_attach", reason="no inter-process sharing")
-    raise HsaError("SoftGPU cannot attach a signal of another process")
+    session = runtime.require()
+    attached = session.signals.attach_ipc(read_handle(handle))
+    try:
+        write_struct(signal, "hsa_signal_t", "signal", handle=attached)
+    except InvalidArgument:
+        session.signals.destroy(attached)
+        raise

@@ -1,4 +1,5 @@
-"""hsa_init, hsa_shut_down, hsa_status_string, hsa_system_get_info and the extension queries.
+"""Opening and closing the session (the first hsa_init, the last hsa_shut_down),
+hsa_status_string, hsa_system_get_info and the extension queries.
 
 Holds three invariants:
 - system attributes and extension answers are ROCr 5.2's, value for value, where the
@@ -97,19 +98,21 @@ def status_text(status):
     return None
 
 
-@export("hsa_init", needs_runtime=False)
-def hsa_init():
+@export("sg_session_open", needs_runtime=False)
+def sg_session_open():
+    """The first hsa_init (the C side counts nested ones)."""
     try:
-        runtime.init()
+        runtime.open_session()
     except InvalidProfile as error:
         # A configuration mistake the user must see even without SOFTGPU_TRACE.
         sys.stderr.write(f"softgpu: hsa_init failed: {error}\n")
         raise
 
 
-@export("hsa_shut_down", needs_runtime=False)
-def hsa_shut_down():
-    runtime.shut_down()
+@export("sg_session_close", needs_runtime=False)
+def sg_session_close():
+    """The last hsa_shut_down."""
+    runtime.close_session()
 
 
 @export("hsa_status_string", needs_runtime=False)
@@ -242,19 +245,28 @@ def hsa_system_get_major_extension_table(extension, version_major, table_length,
     require_pointer(table, "table")
     if table_length == 0:
         raise InvalidArgument("table_length is 0 (or no table has that extension version)")
-    builders = {Extension.EXTENSION_IMAGES: _images_table, Extension.EXTENSION_AMD_LOADER: _loader_table}
-    if extension not in builders:
+    # extension -> (the one major version ROCr hands out, its table). Without its finalizer
+    # library ROCr's finalizer table stays at version 0, whose entries answer NOT_INITIALIZED.
+    tables = {Extension.EXTENSION_IMAGES: (1, _images_table), Extension.EXTENSION_AMD_LOADER: (1, _loader_table),
+              Extension.EXTENSION_FINALIZER: (0, _finalizer_table)}
+    if extension not in tables:
         raise HsaError(f"extension {extension} has no function table in SoftGPU (ROCr needs a "
-                       "separate library for the finalizer and aqlprofile tables)")
-    if version_major != 1:
-        raise HsaError(f"extension {extension} has no version {version_major} (only 1)")
-    full = builders[extension]()
+                       "separate library for the aqlprofile table)")
+    major, builder = tables[extension]
+    if version_major != major:
+        raise HsaError(f"extension {extension} has no version {version_major} (only {major})")
+    full = builder()
     write_bytes(table, ffi.buffer(full)[:], min(table_length, ffi.sizeof(full[0])), "table")
 
 
 def _images_table():
     """hsa_ext_images_1_pfn_t pointing at this library's own image exports."""
     return _filled("hsa_ext_images_1_pfn_t", lambda name: ffi.addressof(lib, name))
+
+
+def _finalizer_table():
+    """hsa_ext_finalizer_1_00_pfn_t pointing at this library's finalizer exports (stubs)."""
+    return _filled("hsa_ext_finalizer_1_00_pfn_t", lambda name: ffi.addressof(lib, name))
 
 
 # Callbacks must outlive every table handed out: one per field, made once (under the lock,

@@ -147,7 +147,7 @@ static void sizes(img_env_t *env) {
                                     HSA_EXT_IMAGE_CHANNEL_TYPE_FLOAT), &out), IMG_SIZE_UNSUPPORTED);
     CHECK_STATUS(info(gpu, img_desc(HSA_EXT_IMAGE_GEOMETRY_2D, 64, 2, 0, 2, HSA_EXT_IMAGE_CHANNEL_ORDER_R,
                                     HSA_EXT_IMAGE_CHANNEL_TYPE_FLOAT), &out), IMG_SIZE_UNSUPPORTED);
-    CHECK_STATUS(info(gpu, img_desc(HSA_EXT_IMAGE_GEOMETRY_3D, 64, 64, 2049, 0, HSA_EXT_IMAGE_CHANNEL_ORDER_R,
+    CHECK_STATUS(info(gpu, img_desc(HSA_EXT_IMAGE_GEOMETRY_3D, 64, 64, 8193, 0, HSA_EXT_IMAGE_CHANNEL_ORDER_R,
                                     HSA_EXT_IMAGE_CHANNEL_TYPE_FLOAT), &out), IMG_SIZE_UNSUPPORTED);
     CHECK_STATUS(info(gpu, img_desc(HSA_EXT_IMAGE_GEOMETRY_2DA, 64, 64, 0, 8193, HSA_EXT_IMAGE_CHANNEL_ORDER_R,
                                     HSA_EXT_IMAGE_CHANNEL_TYPE_FLOAT), &out), IMG_SIZE_UNSUPPORTED);
@@ -183,11 +183,11 @@ static void limits(img_env_t *env) {
     CHECK_OK(hsa_amd_image_get_info_max_dim(env->gpu, (hsa_agent_info_t)HSA_EXT_AGENT_INFO_IMAGE_1D_MAX_ELEMENTS, &one));
     CHECK_EQ_U64(one, 16384);
     CHECK_OK(hsa_amd_image_get_info_max_dim(env->gpu, (hsa_agent_info_t)HSA_EXT_AGENT_INFO_IMAGE_1DB_MAX_ELEMENTS, &one));
-    CHECK_EQ_U64(one, 268435456);
+    CHECK_EQ_U64(one, 4294967295u);
     CHECK_OK(hsa_amd_image_get_info_max_dim(env->gpu, (hsa_agent_info_t)HSA_EXT_AGENT_INFO_IMAGE_2DA_MAX_ELEMENTS, two));
     CHECK(two[0] == 16384 && two[1] == 16384);
     CHECK_OK(hsa_amd_image_get_info_max_dim(env->gpu, (hsa_agent_info_t)HSA_EXT_AGENT_INFO_IMAGE_3D_MAX_ELEMENTS, three));
-    CHECK(three[0] == 2048 && three[1] == 2048 && three[2] == 2048);
+    CHECK(three[0] == 16384 && three[1] == 16384 && three[2] == 8192);   /* ROCr's gfx10 limits */
     CHECK_OK(hsa_amd_image_get_info_max_dim(env->gpu, (hsa_agent_info_t)HSA_EXT_AGENT_INFO_IMAGE_ARRAY_MAX_LAYERS, &one));
     CHECK_EQ_U64(one, 8192);
     /* The same numbers hsa_agent_get_info gives. */

@@ -32,7 +32,7 @@ int main(int argc, char **argv) {
                                                                                              &reader));
     CHECK_STATUS(loader.hsa_ven_amd_loader_code_object_reader_create_from_file_with_offset_size(fd, offset, 0,
                                                                                                  &reader),
-                 HSA_STATUS_ERROR_INVALID_ARGUMENT);
+                 HSA_STATUS_ERROR_INVALID_CODE_OBJECT);     /* ROCr's status for an empty object */
     CHECK_STATUS(loader.hsa_ven_amd_loader_code_object_reader_create_from_file_with_offset_size(
                      fd, offset, size * 100, &reader), HSA_STATUS_ERROR_INVALID_FILE);
     hsa_executable_t executable;

@@ -58,9 +58,19 @@ static void check_create(void) {
     hsa_agent_t bogus = {0x1234};
     CHECK_STATUS(hsa_signal_create(0, 0, NULL, NULL), HSA_STATUS_ERROR_INVALID_ARGUMENT);
     CHECK_STATUS(hsa_signal_create(0, 1, NULL, &sig), HSA_STATUS_ERROR_INVALID_ARGUMENT);
-    CHECK_STATUS(hsa_signal_create(0, 1, &bogus, &sig), HSA_STATUS_ERROR_INVALID_AGENT);
+    /* ROCr keeps consumers as hints: an agent that does not exist is no error... */
+    CHECK_OK(hsa_signal_create(0, 1, &bogus, &sig));
+    CHECK_OK(hsa_signal_destroy(sig));
     CHECK_STATUS(hsa_amd_signal_create(0, 1, NULL, 0, &sig), HSA_STATUS_ERROR_INVALID_ARGUMENT);
-    CHECK_STATUS(hsa_amd_signal_create(0, 1, &bogus, 0, &sig), HSA_STATUS_ERROR_INVALID_AGENT);
+    CHECK_OK(hsa_amd_signal_create(0, 1, &bogus, 0, &sig));
+    CHECK_OK(hsa_signal_destroy(sig));
+    /* ...but an agent named twice is; IPC and GPU-only signals do not read the list at all. */
+    hsa_agent_t twice[2] = {bogus, bogus};
+    CHECK_STATUS(hsa_signal_create(0, 2, twice, &sig), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+    CHECK_OK(hsa_amd_signal_create(0, 2, twice, HSA_AMD_SIGNAL_AMD_GPU_ONLY, &sig));
+    CHECK_OK(hsa_signal_destroy(sig));
+    CHECK_OK(hsa_amd_signal_create(0, 1, NULL, HSA_AMD_SIGNAL_IPC, &sig));
+    CHECK_OK(hsa_signal_destroy(sig));
     CHECK_STATUS(hsa_amd_signal_create(0, 0, NULL, 0, NULL), HSA_STATUS_ERROR_INVALID_ARGUMENT);
     /* Unreadable, unwritable or absurdly long arrays are argument errors, not crashes. */
     CHECK_STATUS(hsa_signal_create(0, 1, (const hsa_agent_t *)(uintptr_t)0x1000, &sig),
@@ -86,7 +96,13 @@ static void check_create(void) {
 static void check_value_pointer(void) {
     hsa_signal_t sig;
     volatile hsa_signal_value_t *ptr = NULL;
+    /* ROCr hands out the value pointer of busy-wait signals only (IPC, GPU-only, or with
+       consumers that exclude the CPU), not of the interrupt signals hsa_signal_create makes. */
     CHECK_OK(hsa_signal_create(5, 0, NULL, &sig));
+    CHECK_STATUS(hsa_amd_signal_value_pointer(sig, &ptr), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+    CHECK(ptr == NULL);
+    CHECK_OK(hsa_signal_destroy(sig));
+    CHECK_OK(hsa_amd_signal_create(5, 0, NULL, HSA_AMD_SIGNAL_AMD_GPU_ONLY, &sig));
     CHECK_STATUS(hsa_amd_signal_value_pointer(sig, NULL), HSA_STATUS_ERROR_INVALID_ARGUMENT);
     CHECK_OK(hsa_amd_signal_value_pointer(sig, &ptr));
     CHECK(ptr != NULL && (uintptr_t)ptr % 8 == 0);
@@ -138,6 +154,13 @@ static void check_async_handlers(void) {
     CHECK(atomic_load(&c.calls) == 3);
     CHECK_OK(hsa_signal_destroy(o.done));
 
+    /* ROCr's handler thread sleeps on interrupt signals only: a busy-wait signal is refused. */
+    hsa_signal_t busy;
+    CHECK_OK(hsa_amd_signal_create(0, 0, NULL, HSA_AMD_SIGNAL_AMD_GPU_ONLY, &busy));
+    CHECK_STATUS(hsa_amd_signal_async_handler(busy, HSA_SIGNAL_CONDITION_EQ, 0, never, NULL),
+                 HSA_STATUS_ERROR_INVALID_SIGNAL);
+    CHECK_OK(hsa_signal_destroy(busy));
+
     /* Left armed on a live signal: hsa_shut_down stops the handler thread regardless. */
     hsa_signal_t pending;
     CHECK_OK(hsa_signal_create(0, 0, NULL, &pending));
@@ -157,7 +180,12 @@ static void check_groups(void) {
     CHECK_STATUS(hsa_signal_group_create(0, sigs, 0, NULL, &group), HSA_STATUS_ERROR_INVALID_ARGUMENT);
     CHECK_STATUS(hsa_signal_group_create(2, sigs, 0, NULL, NULL), HSA_STATUS_ERROR_INVALID_ARGUMENT);
     CHECK_STATUS(hsa_signal_group_create(1, &bogus, 0, NULL, &group), HSA_STATUS_ERROR_INVALID_SIGNAL);
+    hsa_signal_t with_zero[2] = {sigs[0], {0}};
+    CHECK_STATUS(hsa_signal_group_create(2, with_zero, 0, NULL, &group), HSA_STATUS_ERROR_INVALID_ARGUMENT);
     CHECK_STATUS(hsa_signal_group_create(2, sigs, 1, &agent_bogus, &group), HSA_STATUS_ERROR_INVALID_AGENT);
+    /* ROCr checks the signals and agents before it writes the group: those errors win. */
+    CHECK_STATUS(hsa_signal_group_create(1, &bogus, 0, NULL, NULL), HSA_STATUS_ERROR_INVALID_SIGNAL);
+    CHECK_STATUS(hsa_signal_group_create(2, sigs, 1, &agent_bogus, NULL), HSA_STATUS_ERROR_INVALID_AGENT);
     CHECK_STATUS(hsa_signal_group_create(2, (const hsa_signal_t *)(uintptr_t)0x1000, 0, NULL, &group),
                  HSA_STATUS_ERROR_INVALID_ARGUMENT);
     CHECK_STATUS(hsa_signal_group_create(2, sigs, 0, NULL, (hsa_signal_group_t *)(uintptr_t)0x1000),
@@ -191,7 +219,7 @@ static void check_groups(void) {
     hsa_signal_store_relaxed(sigs[0], 1);
     CHECK_OK(hsa_signal_destroy(sigs[0]));
     CHECK_STATUS(hsa_signal_group_wait_any_scacquire(group, conds, values, HSA_WAIT_STATE_BLOCKED, &got, &value),
-                 HSA_STATUS_ERROR_INVALID_SIGNAL);
+                 HSA_STATUS_ERROR_INVALID_ARGUMENT);
     CHECK_OK(hsa_signal_group_destroy(group));
     CHECK_OK(hsa_signal_destroy(sigs[1]));
 }
@@ -207,11 +235,13 @@ static void check_ipc(void) {
     CHECK_STATUS(hsa_amd_ipc_signal_create(plain, &ipc), HSA_STATUS_ERROR_INVALID_ARGUMENT);
     CHECK_STATUS(hsa_amd_ipc_signal_create((hsa_signal_t){0x5100000000000999ull}, &ipc),
                  HSA_STATUS_ERROR_INVALID_SIGNAL);
-    /* Deliberately unsupported: no signal crosses a process boundary. */
-    CHECK_STATUS(hsa_amd_ipc_signal_create(shared, &ipc), HSA_STATUS_ERROR);
-    CHECK_STATUS(hsa_amd_ipc_signal_attach(&ipc, &attached), HSA_STATUS_ERROR);
+    /* Shared with other processes (ipc_memory.c, ipc_processes.c): here, a second handle. */
+    CHECK_OK(hsa_amd_ipc_signal_create(shared, &ipc));
+    CHECK_OK(hsa_amd_ipc_signal_attach(&ipc, &attached));
+    CHECK_EQ_U64(hsa_signal_load_relaxed(attached), 3);
     CHECK_STATUS(hsa_amd_ipc_signal_attach(NULL, &attached), HSA_STATUS_ERROR_INVALID_ARGUMENT);
     CHECK_STATUS(hsa_amd_ipc_signal_attach(&ipc, NULL), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+    CHECK_OK(hsa_signal_destroy(attached));
     CHECK_OK(hsa_signal_destroy(plain));
     CHECK_OK(hsa_signal_destroy(shared));
 }

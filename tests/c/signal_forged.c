@@ -1,11 +1,13 @@
 /* Forged, zero, destroyed and pre-shutdown signal handles: the void and value exports
-   ignore them (loads read 0) and never crash; status exports answer INVALID_SIGNAL. */
+   ignore them (loads read 0) and never crash; status exports answer INVALID_SIGNAL, and
+   INVALID_ARGUMENT for handle 0 (ROCr's signal conversion refuses 0 before it looks). */
 #include "check.h"
 #include <hsa/hsa_ext_amd.h>
 
 static bool dummy_handler(hsa_signal_value_t v, void *arg) { (void)v; (void)arg; return false; }
 
 static void check_ignored(hsa_signal_t bad) {
+    hsa_status_t refused = bad.handle ? HSA_STATUS_ERROR_INVALID_SIGNAL : HSA_STATUS_ERROR_INVALID_ARGUMENT;
     CHECK_EQ_U64(hsa_signal_load_relaxed(bad), 0);
     CHECK_EQ_U64(hsa_signal_load_scacquire(bad), 0);
     hsa_signal_store_relaxed(bad, 5);
@@ -25,11 +27,10 @@ static void check_ignored(hsa_signal_t bad) {
     hsa_signal_value_t value = 1;
     CHECK_EQ_U64(hsa_amd_signal_wait_any(1, &bad, &cond, &value, UINT64_MAX,
                                          HSA_WAIT_STATE_BLOCKED, NULL), UINT32_MAX);
-    CHECK_STATUS(hsa_signal_destroy(bad), HSA_STATUS_ERROR_INVALID_SIGNAL);
+    CHECK_STATUS(hsa_signal_destroy(bad), refused);
     volatile hsa_signal_value_t *ptr;
-    CHECK_STATUS(hsa_amd_signal_value_pointer(bad, &ptr), HSA_STATUS_ERROR_INVALID_SIGNAL);
-    CHECK_STATUS(hsa_amd_signal_async_handler(bad, HSA_SIGNAL_CONDITION_EQ, 0, dummy_handler, NULL),
-                 HSA_STATUS_ERROR_INVALID_SIGNAL);
+    CHECK_STATUS(hsa_amd_signal_value_pointer(bad, &ptr), refused);
+    CHECK_STATUS(hsa_amd_signal_async_handler(bad, HSA_SIGNAL_CONDITION_EQ, 0, dummy_handler, NULL), refused);
 }
 
 int main(void) {

@@ -9,7 +9,7 @@
 int main(void) {
     CHECK_OK(hsa_init());
     hsa_signal_t s;
-    CHECK_OK(hsa_signal_create(42, 0, NULL, &s));
+    CHECK_OK(hsa_amd_signal_create(42, 0, NULL, HSA_AMD_SIGNAL_AMD_GPU_ONLY, &s));
     amd_signal_t *amd = (amd_signal_t *)(uintptr_t)s.handle;
     CHECK_EQ_U64(amd->value, 42);
     CHECK_EQ_U64(amd->kind, AMD_SIGNAL_KIND_USER);

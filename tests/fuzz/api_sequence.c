@@ -223,7 +223,9 @@ static void op_signal_destroy(state_t *st, input_t *in) {
         FUZZ_ASSERT(status == HSA_STATUS_SUCCESS, "destroying a live signal: 0x%x", status);
         make_stale(&st->signals, i);
     } else {
-        FUZZ_ASSERT(status == HSA_STATUS_ERROR_INVALID_SIGNAL, "destroying a dead signal: 0x%x", status);
+        /* ROCr converts handle 0 to INVALID_ARGUMENT before it looks for a signal. */
+        FUZZ_ASSERT(status == (s.handle ? HSA_STATUS_ERROR_INVALID_SIGNAL : HSA_STATUS_ERROR_INVALID_ARGUMENT),
+                    "destroying a dead signal: 0x%x", status);
     }
 }
 
@@ -513,8 +515,9 @@ static void op_async_copy(state_t *st, input_t *in) {
     hsa_status_t status = CHECKED(hsa_amd_memory_async_copy(dst, dst_agent, src, src_agent, size,
                                                             how & 1 ? take_u32(in) : n_deps,
                                                             how & 2 ? dangling_page() : deps, completion));
-    /* A copy whose dependencies are met finishes: the completion signal drops. */
-    if (status == HSA_STATUS_SUCCESS && satisfied && !(how & 3))
+    /* A copy whose dependencies are met finishes: the completion signal drops (an empty copy
+       leaves it alone, as in ROCr). */
+    if (status == HSA_STATUS_SUCCESS && satisfied && size && !(how & 3))
         FUZZ_ASSERT(hsa_signal_wait_scacquire(completion, HSA_SIGNAL_CONDITION_LT, 1, BOUNDED_WAIT_NS,
                                               HSA_WAIT_STATE_BLOCKED) < 1, "async copy never completed");
 }

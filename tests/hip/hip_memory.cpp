@@ -213,7 +213,7 @@ static void arrays_within_image_limits() {
     hipDeviceProp_t props;
     HIP_CHECK(hipGetDeviceProperties(&props, 0));
     EXPECT(props.maxTexture2D[0] == 16384 && props.maxTexture2D[1] == 16384);
-    EXPECT(props.maxTexture3D[0] == 2048 && props.maxTexture3D[1] == 2048 && props.maxTexture3D[2] == 2048);
+    EXPECT(props.maxTexture3D[0] == 16384 && props.maxTexture3D[1] == 16384 && props.maxTexture3D[2] == 8192);
     hipChannelFormatDesc f32 = hipCreateChannelDesc<float>(), u8x4 = hipCreateChannelDesc<uchar4>();
     hipArray_t plane, cube, wide;
     HIP_CHECK(hipMallocArray(&plane, &f32, 64, 32, 0));

@@ -97,6 +97,10 @@ CLAIMS = {
     and "HW_REG_SH_MEM_BASES" in b.text,
     "local_bytes": lambda b: all(
         m in b.text for m in ("ds_write_b8", "ds_read_i8", "ds_read_i16")),
+    "rounding_signs": lambda b: all(
+        m in b.text for m in ("v_rndne_f16", "v_rndne_f32", "v_rndne_f64", "v_trunc_f16", "v_fract_f32")),
+    "saturating_conversions": lambda b: all(m in b.text for m in ("v_med3_f32", "v_cvt_i32_f64")),
+    "fminmax_specials": lambda b: all(m in b.text for m in ("v_min_f32", "v_max_f64")),
 }
 
 

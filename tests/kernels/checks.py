@@ -142,18 +142,21 @@ def round_to(exact, dtype, mode):
 
 
 def llvm_round(x):
-    """round() as LLVM 15 lowers it for AMDGPU (f32 and f64 alike):
+    """round() as LLVM 15 lowers it for AMDGPU (f32, f64, and f16 through f32):
     trunc(x) + (|x - trunc(x)| >= 0.5 ? copysign(1, x) : +0.0), each step rounded in x's
     format. The final addition turns a -0.0 truncation into +0.0, so round(-0.25) is +0.0
-    on the hardware, where C's round gives -0.0."""
+    on the hardware, where C's round gives -0.0: a gfx1030 reproduced it (LLVM issue 65629);
+    LLVM 18 fixed the lowering (PR 65761), the instructions were never at fault."""
     t = np.trunc(x)
     step = np.where(np.abs(x - t) >= 0.5, np.copysign(np.ones_like(x), x), np.zeros_like(x))
     return (t + step).astype(x.dtype)
 
 
 def saturate(x, lo, hi, rounding=np.trunc):
-    """convert_<int>_sat[_mode] as ROCm's device library computes it: round, then
-    fmin(fmax(x, lo), hi) before converting. fmax drops a NaN, so NaN converts to `lo`
-    (INT_MIN for int), not to 0 as the OpenCL spec says."""
+    """convert_<int>_sat[_mode] as ROCm's device library computes it (conversions.cl,
+    5.2.3 and later alike): round, then min(max(x, lo), hi) before converting. max is
+    v_max (or, at -O2, v_med3 with the bounds), which returns the other operand for a quiet
+    NaN (V_MAX_F32/V_MED3_F32 pseudocode), so NaN converts to `lo` (INT_MIN for int), not to
+    0 as the OpenCL spec says."""
     x = np.asarray(x, dtype=np.float64)
     return np.where(np.isnan(x), lo, np.clip(rounding(np.nan_to_num(x)), lo, hi)).astype(np.int64)

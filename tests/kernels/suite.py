@@ -499,6 +499,96 @@ def convert_64bit(rng, wave):
              4: np.array(to_double)})
 
 
+# --- IEEE corner cases: what the hardware computes from ROCm's device library ---
+
+F32_MAX, F32_MIN = float(np.finfo(np.float32).max), float(np.finfo(np.float32).tiny)
+F32_SNAN = float(np.array(0x7FA00001, np.uint32).view(np.float32))
+NEG_NAN = float(np.array(0xFFC00000, np.uint32).view(np.float32))
+
+
+def _specials(rng, edges, dtype, spread=3.0):
+    """The edges, then values in (-spread, spread) and small negatives in (-1, 0)."""
+    rest = np.concatenate([rng.uniform(-spread, spread, (N - len(edges)) // 2),
+                           -rng.uniform(0, 1, N - len(edges) - (N - len(edges)) // 2)])
+    return np.concatenate([np.array(edges, dtype), rest.astype(dtype)])
+
+
+def _round_fixed(x):
+    """C's round(): trunc(x) plus +-1 or a zero of x's sign (what LLVM 18 emits)."""
+    t = np.trunc(x)
+    return t + np.copysign(np.where(np.abs(x - t) >= 0.5, 1, 0).astype(x.dtype), x)
+
+
+ROUNDING_EDGES = [-0.25, -0.5, -0.75, -0.0, 0.0, 0.5, -1.5, 1.5, -2.5, 2.5, -0.49999997, 0.49999997,
+                  np.inf, -np.inf, np.nan, NEG_NAN]
+
+
+@case("ieee_corners.cl", N, 64, code_objects=(4, 5))
+def rounding_signs(rng, wave):
+    a = _specials(rng, ROUNDING_EDGES + [-1e-45, 1e-45, -F32_MIN, F32_MAX, -F32_MAX, 8388609.0], np.float32)
+    b = _specials(rng, ROUNDING_EDGES + [-5e-324, 2.0**52 + 1, -(2.0**52) - 1], np.float64)
+    c = _specials(rng, ROUNDING_EDGES[:14] + [-2.0**-24, 65504.0, -65504.0, 512.5, -512.5], np.float16)
+    with np.errstate(invalid="ignore"):
+        # fract is v_fract (x - floor(x) below 1.0, -0 -> +0) with +-inf -> +0 (OCML).
+        fract = np.where(np.isinf(a), 0, np.minimum(a - np.floor(a), np.nextafter(np.float32(1), 0)))
+        floats = np.stack([np.floor(a), np.ceil(a), np.trunc(a), np.rint(a), llvm_round(a), _round_fixed(a),
+                           fract.astype(np.float32), np.floor(a)], axis=1)
+        doubles = np.stack([np.floor(b), np.ceil(b), np.trunc(b), np.rint(b), llvm_round(b)], axis=1)
+    halves = np.stack([np.floor(c), np.ceil(c), np.trunc(c), np.rint(c)], axis=1)
+    return [a, b, c, np.zeros(8 * N, np.float32), np.zeros(5 * N), np.zeros(4 * N, np.float16)], \
+        {3: floats, 4: doubles, 5: halves}
+
+
+CONVERSION_EDGES = [np.nan, NEG_NAN, F32_SNAN, np.inf, -np.inf, F32_MAX, -F32_MAX, 2.0**31, -(2.0**31),
+                    2147483520.0, -2147483904.0, 4294967040.0, 2.0**32, -0.5, 0.5, -1.5, 1.5, -2.5, 2.5,
+                    127.5, -128.5, 128.0, -129.0, 255.5, -0.0, 32767.5, -32768.5, 65535.5, 65536.0, -1e-45]
+
+
+@case("ieee_corners.cl", N, 64, code_objects=(4, 5))
+def saturating_conversions(rng, wave):
+    a = _specials(rng, CONVERSION_EDGES, np.float32, spread=3e9)
+    b = _specials(rng, [np.nan, np.inf, -np.inf, 2147483647.5, -2147483648.5, 4294967295.5, -0.5, 2.5, 3.5,
+                        9.3e18, -9.3e18, 1.9e19, 1e300, -1e300, 2.0**63, -(2.0**63)], np.float64, spread=3e9)
+    floor, ceil = np.floor, np.ceil
+    ints_out = np.stack([
+        saturate(a, INT_MIN, INT_MAX), saturate(a, INT_MIN, INT_MAX, np.rint),
+        saturate(a, INT_MIN, INT_MAX, ceil), saturate(a, INT_MIN, INT_MAX, floor), saturate(a, INT_MIN, INT_MAX),
+        wrap32(saturate(a, 0, 2**32 - 1)), wrap32(saturate(a, 0, 2**32 - 1, np.rint)), saturate(a, -128, 127),
+        saturate(a, 0, 255, floor), saturate(a, -32768, 32767, ceil), saturate(a, 0, 65535),
+        np.where(np.isnan(a), 0, saturate(a, INT_MIN, INT_MAX)),
+        saturate(b, INT_MIN, INT_MAX), wrap32(saturate(b, 0, 2**32 - 1, np.rint))], axis=1).astype(np.int32)
+    bits = 2**64 - 1          # a Python integer's two's complement 64-bit pattern
+    longs = np.array([[_clamped_int(v, -2**63, 2**63 - 1) & bits, _clamped_int(v, 0, 2**64 - 1)] for v in b],
+                     dtype=np.uint64).view(np.int64)
+    return [a, b, np.zeros(14 * N, np.int32), np.zeros(2 * N, np.int64)], {2: ints_out, 3: longs}
+
+
+def _ordered(x, y, pick_min):
+    """fmin/fmax as v_min/v_max compute them: a NaN operand yields the other one, -0 < +0."""
+    lo_first = (x < y) | ((x == y) & np.signbit(x) & ~np.signbit(y))
+    picked = np.where(lo_first == pick_min, x, y)
+    return np.where(np.isnan(x), y, np.where(np.isnan(y), x, picked))
+
+
+MINMAX_PAIRS = [(np.nan, 1.0), (1.0, np.nan), (np.nan, np.nan), (-0.0, 0.0), (0.0, -0.0), (-0.0, -0.0),
+                (F32_SNAN, 2.0), (-2.0, F32_SNAN), (-np.inf, np.nan), (np.inf, -np.inf), (1e-45, -1e-45),
+                (NEG_NAN, -3.0), (-0.0, np.nan), (np.nan, -0.0)]
+
+
+@case("ieee_corners.cl", N, 64, code_objects=(4, 5))
+def fminmax_specials(rng, wave):
+    pairs = np.array(MINMAX_PAIRS + [(float(p), float(q)) for p, q in rng.uniform(-2, 2, (N - len(MINMAX_PAIRS), 2))])
+    a, b = pairs[:, 0].astype(np.float32), pairs[:, 1].astype(np.float32)
+    c, d = pairs[:, 0], pairs[:, 1]
+    with np.errstate(invalid="ignore"):
+        shifted = a + np.float32(0)
+        clamped = np.where(np.isnan(shifted), 0, np.clip(shifted, 0, 1))
+    floats = np.stack([_ordered(a, b, True), _ordered(a, b, False), clamped,
+                       _ordered(_ordered(a, b, True), np.full(N, -0.0, np.float32), False)], axis=1)
+    doubles = np.stack([_ordered(c, d, True), _ordered(c, d, False)], axis=1)
+    return [a, b, c, d, np.zeros(4 * N, np.float32), np.zeros(2 * N)], {4: floats.astype(np.float32), 5: doubles}
+
+
 # --- half precision ---
 
 @case("half_math.cl", N, 64)

@@ -11,11 +11,17 @@ Invariants:
   shaped [waves, 1] next to [waves, lanes] vectors); results have the broadcast shape;
 - every registered op is complete: `coverage()` is exactly the set `lookup` answers;
 - floating point is IEEE round-to-nearest-even, except that add/sub/subrev/mul/fma (and
-  fmac/fmaak/fmamk, v_pk_add/mul/fma/fmac_f16) round toward +inf, -inf or zero when
-  MODE.FP_ROUND says so (bits [1:0] for f32 results, [3:2] for f64/f16; rounding.py);
-  denormals follow MODE.FP_DENORM (flushed on input and output when the mode says so);
-  NaN results are quiet; min/max follow gfx10 IEEE mode (a quiet NaN operand yields the other
-  operand, a signalling NaN yields a quiet NaN, -0 < +0).
+  fmac/fmaak/fmamk, v_pk_add/mul/fma/fmac_f16), fract and v_cvt_f16_f32 round toward +inf,
+  -inf or zero when MODE.FP_ROUND says so (bits [1:0] for f32 results, [3:2] for f64/f16;
+  rounding.py); denormals follow MODE.FP_DENORM (flushed on input and output when the mode
+  says so; min/max/med3 never flush their output);
+- special values follow the RDNA ISA guides (pseudocode, notes, functional examples) and IEEE
+  754 where the guide says "IEEE rules": rounding ops keep the sign of zero (trunc/ceil/
+  rndne of a small negative are -0); a NaN result is the first NaN source quieted (sign and
+  payload kept, moved across widths), else the default NaN 0xffc00000 / 0xfe00 /
+  0xfff8000000000000 (table.py, bits.py); float -> int saturates and maps NaN to 0; min/max/
+  med3 select as their pseudocode says in either MODE.IEEE setting (conversion.py,
+  floating.py, transcendental.py say which op does what).
 
 Operand types (`op.src_types`, `op.dst_types`) say how each array is represented:
 - 'b32' 'u32' 'i32' 'f32': np.uint32 bit patterns;
@@ -43,7 +49,9 @@ Modifiers are the op's business, passed as the encoding's fields (bit i = source
   op_sel/op_sel_hi/neg/neg_hi per half and return both halves packed (op_sel_hi=None: the
   form has no such field, e.g. VOP2 v_pk_fmac_f16, and behaves as [1,1,1]); v_fma_mix* take
   op_sel_hi as "this source is f16" and neg_hi as abs (`op.mix`);
-- omod (1: *2, 2: *4, 3: /2) then clamp apply to float results (clamp to [0, 1], NaN -> 0);
+- omod (1: *2, 2: *4, 3: /2) then clamp apply to float results: omod only with MODE.IEEE
+  clear and output denormals flushed (the hardware ignores it otherwise; it makes -0 +0);
+  clamp to [0, 1] turns NaN into 0 only with MODE.DX10_CLAMP set (table.py);
   `clamp` on integer ops (`op.int_clamp`) saturates instead (v_add_nc_u32, v_add_co_u32,
   v_sub_*, v_add_nc_i16, v_mad_u32_u24, v_pk_add_u16, integer dots, ...);
 - mode is the MODE register value: FP_ROUND bits [3:0] (f32 in [1:0], f64/f16 in [3:2];
@@ -56,8 +64,9 @@ correctly rounded; exp = 2^x, log = log2, rsq and sin/cos (of revolutions) are w
 Hardware's own transcendentals are ~1 ulp approximations (v_rcp_f64/v_sqrt_f64 only ~2^-29
 relative), so results here can be more exact than a real GPU's, never less. Special values
 follow the ISA guide (f32 rcp/rsq/sqrt/log/exp flush denormals whatever MODE says).
-Not modelled: directed rounding of the other ops (conversions, div_fmas, legacy mul/fma,
-ldexp, fma_mix, transcendentals round to nearest whatever FP_ROUND says), exception flags, v_mullit_f32,
+Not modelled: directed rounding of the other ops (conversions other than v_cvt_f16_f32,
+div_fmas, legacy mul/fma, ldexp, fma_mix, transcendentals round to nearest whatever FP_ROUND
+says), exception flags and traps (MODE.EXCP_EN), v_mullit_f32,
 v_mqsad_u32_u8 (a 128-bit result), interpolation ops. Lane-crossing ops (readlane, permlane, DPP) are the
 executor's.
 """

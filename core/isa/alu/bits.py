@@ -1,9 +1,15 @@
 """Bit-pattern views and IEEE classification shared by the ALU families.
 
-Invariant: every helper takes and returns bit patterns of the operand's type as documented in
-core.isa.alu ('f16' in the low half of a uint32, 'f32' as uint32, 'f64' as uint64); float views
-are only ever made inside a helper, so NaN payloads are never touched by numpy conversions
-unless an op computes on them.
+Invariants:
+- every helper takes and returns bit patterns of the operand's type as documented in
+  core.isa.alu ('f16' in the low half of a uint32, 'f32' as uint32, 'f64' as uint64); float
+  views are only ever made inside a helper, so NaN payloads are never touched by numpy
+  conversions unless an op computes on them;
+- a NaN changes format (quiet_nan_as) as the hardware's conversions move it: sign kept, the
+  payload's high bits kept (truncated or zero-extended at the bottom), quiet bit set; the
+  default NaN (an invalid operation's result) is negative and quiet: 0xFE00, 0xFFC00000,
+  0xFFF8000000000000 (the RDNA ISA guides' functional examples for V_SQRT/V_LOG/V_RSQ/V_SIN/
+  V_COS print 0xffc00000 and 0xfe00).
 """
 from dataclasses import dataclass
 from functools import cached_property
@@ -37,6 +43,10 @@ class FloatFormat:
     @cached_property
     def bias(self):
         return (1 << (self.bits - 2 - self.mant_bits)) - 1
+
+    @cached_property
+    def default_nan(self):
+        return self.uint(int(self.sign) | int(self.exp_mask) | int(self.quiet_bit))
 
 
 # 'f16' operands live in the low half of a uint32, so their masks are uint32 too.
@@ -77,7 +87,8 @@ PACK = {"f16": from_f16, "f32": from_f32, "f64": from_f64}
 
 
 def is_nan(bits, fmt):
-    return ((bits & fmt.exp_mask) == fmt.exp_mask) & ((bits & fmt.mant_mask) != 0)
+    # Exponent all ones and a nonzero mantissa: the magnitude bits exceed infinity's.
+    return (bits & (fmt.exp_mask | fmt.mant_mask)) > fmt.exp_mask
 
 
 def is_snan(bits, fmt):
@@ -86,6 +97,17 @@ def is_snan(bits, fmt):
 
 def is_denorm(bits, fmt):
     return ((bits & fmt.exp_mask) == 0) & ((bits & fmt.mant_mask) != 0)
+
+
+def quiet_nan_as(bits, fmt, to):
+    """NaN bit patterns of format fmt as quiet NaNs of format `to` (other lanes: garbage)."""
+    x = np.asarray(bits, dtype=fmt.uint).astype(np.uint64)
+    sign = (x >> np.uint64(fmt.bits - 1)) & np.uint64(1)
+    payload = x & np.uint64(int(fmt.mant_mask))
+    shift = to.mant_bits - fmt.mant_bits
+    payload = payload << np.uint64(shift) if shift >= 0 else payload >> np.uint64(-shift)
+    out = (sign << np.uint64(to.bits - 1)) | np.uint64(int(to.exp_mask) | int(to.quiet_bit)) | payload
+    return out.astype(to.uint)
 
 
 def flush(bits, fmt):

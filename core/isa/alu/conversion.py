@@ -3,14 +3,18 @@
 Invariants (RDNA2/CDNA ISA guides, "out-of-range floating point values (including infinity)
 saturate. NAN is converted to 0"):
 - float -> integer truncates toward zero (cvt_flr floors, cvt_rpi rounds half up), saturates
-  to the integer range, and gives 0 for NaN;
-- integer -> float and float -> narrower float round to nearest even; f32 -> f16 makes f16
-  denormals; v_cvt_pkrtz_f16_f32 rounds toward zero (finite values never become inf);
-- normalized packs (pknorm) clamp to [-1, 1] / [0, 1] and round to nearest even.
+  to the integer range (+-inf included), and gives 0 for NaN of any sign or payload;
+- integer -> float rounds to nearest even; v_cvt_f32_f64 too; v_cvt_f16_f32 rounds as
+  MODE.FP_ROUND[3:2] says (the guide: "Output rounding based on DP rounding mode") and makes
+  f16 denormals; v_cvt_pkrtz_f16_f32 rounds toward zero (finite values never become inf);
+- a NaN keeps its sign and the high bits of its payload across a width change, quieted
+  (table.canonical_nans; v_cvt_pkrtz_f16_f32 applies the same rule to each half);
+- normalized packs (pknorm) clamp to [-1, 1] / [0, 1], round to nearest even, NaN -> 0.
 """
 import numpy as np
 
 from core.isa.alu import bits as B
+from core.isa.alu import rounding as R
 from core.isa.alu.table import op
 
 U32 = np.uint32
@@ -63,7 +67,12 @@ op("u16 -> f16", "v_cvt_f16_u16")(lambda a: B.from_f16(np.asarray(a, U32).astype
 op("f32 -> f64", "v_cvt_f64_f32")(lambda a: B.from_f64(B.f32(a).astype(np.float64)))
 op("f64 -> f32", "v_cvt_f32_f64")(lambda a: B.from_f32(B.f64(a).astype(np.float32)))
 op("f16 -> f32", "v_cvt_f32_f16")(lambda a: B.from_f32(B.f16(a).astype(np.float32)))
-op("f32 -> f16", "v_cvt_f16_f32")(lambda a: B.from_f16(B.f32(a).astype(np.float16)))
+@op("f32 -> f16", "v_cvt_f16_f32", uses_mode=True)
+def _cvt_f16_f32(a, mode):
+    rm = (mode >> R.round_shift("f16")) & 3
+    v = B.f32(a)
+    return B.from_f16(R.narrow(v, np.float16, rm) if rm else v.astype(np.float16))
+
 
 for _k in range(4):
     op("u32 -> f32", f"v_cvt_f32_ubyte{_k}")(
@@ -73,17 +82,16 @@ op("u32 -> f32", "v_cvt_off_f32_i4")(
     lambda a: B.from_f32((B.sign_extend(np.asarray(a, U32) & U32(0xF), 4) / 16).astype(np.float32)))
 
 
-def _f16_toward_zero(v):
-    """f32 values -> float16 rounded toward zero."""
-    v = np.asarray(v, dtype=np.float32)
-    rn = v.astype(np.float16)
-    overshoot = np.abs(rn.astype(np.float32)) > np.abs(v)
-    return np.where(overshoot & np.isfinite(v), np.nextafter(rn, np.float16(0)), rn).astype(np.float16)
+def _f16_toward_zero(a):
+    """f32 bit patterns -> f16 bit patterns rounded toward zero, NaNs quieted."""
+    a = np.asarray(a, dtype=U32)
+    half = B.from_f16(R.narrow(B.f32(a), np.float16, R.TOWARD_ZERO))
+    return np.where(B.is_nan(a, B.F32), B.quiet_nan_as(a, B.F32, B.F16), half)
 
 
 @op("f32 f32 -> b32", "v_cvt_pkrtz_f16_f32")
 def _pkrtz(a, b):
-    return B.from_f16(_f16_toward_zero(B.f32(a))) | (B.from_f16(_f16_toward_zero(B.f32(b))) << U32(16))
+    return _f16_toward_zero(a) | (_f16_toward_zero(b) << U32(16))
 
 
 def _norm(lo, scale):

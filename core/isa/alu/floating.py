@@ -5,20 +5,34 @@ Invariants:
 - +, -, *, fma are IEEE round-to-nearest-even (numpy's f16 arithmetic goes through f32, which
   is exact for these: 24 >= 2*11 + 2 bits), or rounded toward +inf, -inf or zero by
   rounding.py when MODE.FP_ROUND asks (only then: the nearest path tests one field);
-- gfx1030 has no unfused v_mad_f32/v_mac_f32 (gfx10.3 dropped them); v_fma_legacy_f32 is
-  the DX9 form (0 * anything = 0);
-- min/max follow gfx10 IEEE mode: sNaN -> quieted sNaN, one qNaN -> the other operand,
-  -0 < +0 (RDNA ISA guide pseudo-code for V_MIN_F32/V_MAX_F32); med3 of a NaN is min3;
+- gfx1030 has no unfused v_mad_f32/v_mac_f32 (gfx10.3 dropped them); v_mul_legacy_f32 and
+  v_fma_legacy_f32 are the DX9 forms: a zero factor makes the product +0 even against inf or
+  NaN, so fma_legacy is then S2 + 0.0 (-0 -> +0, LLVM's fold) and only a NaN S2 gives NaN;
+- trunc/ceil/floor/rndne are IEEE roundToIntegral (V_CEIL/V_FLOOR pseudocode: trunc, then
+  +-1.0 when S0 lies beyond it): the sign of zero survives, so trunc/ceil/rndne(-0.25) = -0
+  and floor(-denormal) = -1 unless MODE flushes input denormals (then -0);
+- fract is S0 + -floor(S0) rounded as FP_ROUND says, clamped below 1.0 (0x3f7fffff,
+  0x3fefffffffffffff, 0x3bff: the guide states it for f32/f64, LLVM's folder for all):
+  fract(-0) = +0, fract(-denormal) = 0x3f7fffff, fract(+-inf) = the default NaN;
+- min/max follow the RDNA2 pseudocode for V_MIN_F32/V_MAX_F32 (NaN results are their own):
+  with MODE.IEEE set an sNaN (S0 checked first) comes back quieted; otherwise, and for quiet
+  NaNs, a NaN S0 yields S1 and a NaN S1 yields S0 (two NaNs: S1, unquieted with IEEE off);
+  -0 < +0; input denormals flush as MODE says, output denormals never (RDNA3 guide note);
+  min3/max3 compose them; med3 of any NaN is min3 (so with IEEE set an sNaN in S0 or S1
+  yields S2 and in S2 a quiet NaN, as LLVM's AMDGPUInstCombineIntrinsic table says);
 - v_div_scale/v_div_fmas/v_div_fixup implement the guide's pseudo-code; where it is
   inconsistent (div_fmas' scale factor, div_scale when 1/den is denormal) the choice is
   the one that makes LLVM's division expansion correctly rounded (tests check that).
+  div_scale of a zero S1 or S2 is the default NaN, of NaN inputs S0 unchanged; div_fixup
+  returns a NaN numerator (S2) quieted before a NaN denominator, 0xffc00000 for 0/0 and
+  inf/inf; frexp_mant returns inf and NaN inputs as they are ("D.f = S0.f").
 """
 import numpy as np
 
 from core.isa.alu import bits as B
 from core.isa.alu import rounding as R
 from core.isa.alu.fused import fma_f64, fma_narrow
-from core.isa.alu.table import MODE_IEEE, op
+from core.isa.alu.table import MODE_IEEE, canonical_nans, op
 
 U32 = np.uint32
 U64 = np.uint64
@@ -114,14 +128,16 @@ def _unary(t, f):
 
 
 def _fract(t):
-    # DX fract: x - floor(x), clamped below 1.0 (0x3f7fffff for f32); inf gives NaN.
+    # S0 + -floor(S0) in MODE's rounding, clamped below 1.0 (0x3f7fffff for f32); +-inf give
+    # inf - inf, the default NaN.
     below_one = np.nextafter(np.dtype(B.FORMATS[t].float).type(1), 0)
+    shift = R.round_shift(t)
 
-    def fract(a):
+    def fract(a, mode):
         v = val(a, t)
-        r = np.minimum(v - np.floor(v), below_one)
-        r = np.where(np.isinf(v), np.nan, r).astype(v.dtype)
-        return bits(np.where(np.isnan(v), v, r), t)
+        rm = (mode >> shift) & 3
+        r = R.add(v, -np.floor(v), rm) if rm else v - np.floor(v)
+        return bits(np.minimum(r, below_one), t)
     return fract
 
 
@@ -153,6 +169,11 @@ def _ldexp(t):
     return ldexp
 
 
+# min/max/med3 select an operand by the ISA pseudocode (NaN rules of their own) and output a
+# denormal whenever MODE let it in ("Denorm flushing for this operation is effectively
+# controlled by the input denorm mode", RDNA3 guide, V_MIN_F32).
+_SELECT = dict(uses_mode=True, own_nans=True, keeps_output_denormals=True)
+
 for _t in ALL:
     s3 = f"{_t} {_t} {_t} -> {_t}"
     s2 = f"{_t} {_t} -> {_t}"
@@ -161,14 +182,14 @@ for _t in ALL:
     op(s2, f"v_add_{_t}", uses_mode=True)(_rounded(_t, np.add, R.add))
     op(s2, f"v_mul_{_t}", uses_mode=True)(_rounded(_t, np.multiply, R.mul))
     op(s3, f"v_fma_{_t}", uses_mode=True)(_fma)
-    op(s2, f"v_min_{_t}", uses_mode=True)(_minmax(_t, False))
-    op(s2, f"v_max_{_t}", uses_mode=True)(_minmax(_t, True))
-    op(s1, f"v_fract_{_t}")(_fract(_t))
+    op(s2, f"v_min_{_t}", **_SELECT)(_minmax(_t, False))
+    op(s2, f"v_max_{_t}", **_SELECT)(_minmax(_t, True))
+    op(s1, f"v_fract_{_t}", uses_mode=True)(_fract(_t))
     op(s1, f"v_trunc_{_t}")(_unary(_t, np.trunc))
     op(s1, f"v_ceil_{_t}")(_unary(_t, np.ceil))
     op(s1, f"v_floor_{_t}")(_unary(_t, np.floor))
     op(s1, f"v_rndne_{_t}")(_unary(_t, np.rint))
-    op(s1, f"v_frexp_mant_{_t}")(_frexp_mant(_t))
+    op(s1, f"v_frexp_mant_{_t}", own_nans=True)(_frexp_mant(_t))
     op(f"{_t} {'i16' if _t == 'f16' else 'i32'} -> {_t}", f"v_ldexp_{_t}")(_ldexp(_t))
     if _t != "f64":
         op(s2, f"v_sub_{_t}", uses_mode=True)(_rounded(_t, np.subtract, lambda a, b, rm: R.add(a, -b, rm)))
@@ -176,7 +197,7 @@ for _t in ALL:
         op(s3, f"v_fmaak_{_t}", f"v_fmamk_{_t}", uses_mode=True)(_fma)
         op(s3, f"v_fmac_{_t}", reads_dst=True, uses_mode=True)(_fma)
         for _k in ("min3", "max3", "med3"):
-            op(s3, f"v_{_k}_{_t}", uses_mode=True)(_three(_t, _k))
+            op(s3, f"v_{_k}_{_t}", **_SELECT)(_three(_t, _k))
 op("f32 -> i32", "v_frexp_exp_i32_f32")(_frexp_exp("f32"))
 op("f64 -> i32", "v_frexp_exp_i32_f64")(_frexp_exp("f64"))
 op("f16 -> i16", "v_frexp_exp_i16_f16")(_frexp_exp("f16"))
@@ -193,11 +214,14 @@ op("f32 f32 -> f32", "v_mul_legacy_f32")(
 
 
 def _fma_legacy(a, b, c):
-    return np.where(_legacy_zero(a, b), bits(val(c, "f32") + np.float32(0), "f32"), _fma_bits("f32")(a, b, c))
+    # A zero product is +0 even from a NaN or inf factor: only S2 can make the result NaN.
+    fused = canonical_nans(_fma_bits("f32")(a, b, c), "f32", [(a, "f32"), (b, "f32"), (c, "f32")])
+    zero = canonical_nans(bits(val(c, "f32") + np.float32(0), "f32"), "f32", [(c, "f32")])
+    return np.where(_legacy_zero(a, b), zero, fused)
 
 
-op("f32 f32 f32 -> f32", "v_fma_legacy_f32")(_fma_legacy)
-op("f32 f32 f32 -> f32", "v_fmac_legacy_f32", reads_dst=True)(_fma_legacy)
+op("f32 f32 f32 -> f32", "v_fma_legacy_f32", own_nans=True)(_fma_legacy)
+op("f32 f32 f32 -> f32", "v_fmac_legacy_f32", reads_dst=True, own_nans=True)(_fma_legacy)
 
 
 # --- division helpers -----------------------------------------------------------------------
@@ -230,7 +254,7 @@ def _div_scale(t):
         res, vcc = x, np.zeros(np.shape(x), dtype=bool)
         # Evaluate the guide's if/elif chain bottom-up so earlier branches win.
         conds = [
-            (zero, np.full_like(x, np.nan), False),
+            (zero, val(fmt.default_nan, t), False),
             (big_gap, np.where(x == d, up, x), True),
             (den_denorm, up, False),
             (rcp_denorm & quot_denorm, np.where(x == d, down, x), True),
@@ -261,7 +285,7 @@ def _div_fmas(t):
 def _div_fixup(t):
     fmt = FMT[t]
     ftype = fmt.float
-    qnan = fmt.uint(int(fmt.sign) | int(fmt.exp_mask) | int(fmt.quiet_bit))
+    qnan = fmt.default_nan
     emax = int(fmt.exp_mask >> fmt.uint(fmt.mant_bits))
     underflow_gap = {"f16": -25, "f32": -150, "f64": -1075}[t]
 
@@ -293,10 +317,10 @@ def _div_fixup(t):
 
 
 for _t in ("f32", "f64"):
-    op(f"{_t} {_t} {_t} -> {_t} mask", f"v_div_scale_{_t}", ftz=False)(_div_scale(_t))
+    op(f"{_t} {_t} {_t} -> {_t} mask", f"v_div_scale_{_t}", ftz=False, own_nans=True)(_div_scale(_t))
     op(f"{_t} {_t} {_t} mask -> {_t}", f"v_div_fmas_{_t}")(_div_fmas(_t))
 for _t in ALL:
-    op(f"{_t} {_t} {_t} -> {_t}", f"v_div_fixup_{_t}")(_div_fixup(_t))
+    op(f"{_t} {_t} {_t} -> {_t}", f"v_div_fixup_{_t}", own_nans=True)(_div_fixup(_t))
 
 
 # --- cube map coordinates (ISA guide V_CUBEID/SC/TC/MA_F32): pick the major axis ------------

@@ -4,7 +4,9 @@ Invariants:
 - results wrap modulo 2^width unless the op saturates (clamp on adds/subs, cvt_pk_*);
 - shift counts use only their low log2(width) bits (a 32-bit shift by 33 shifts by 1);
 - carry/borrow outputs are per-lane bools: carry = the unsigned result did not fit,
-  borrow = the subtraction went below zero (what VCC/sdst receive).
+  borrow = the subtraction went below zero (what VCC/sdst receive);
+- v_mov_b32 and v_cndmask_b32 move bits: neg/abs flip or clear the sign bit, nothing else
+  (no denormal flushing, a signalling NaN stays signalling).
 Sources: RDNA2/CDNA ISA guides' per-opcode descriptions.
 """
 import numpy as np
@@ -474,11 +476,11 @@ def _sat_pk_u8(a):
     return lo | (hi << U32(8))
 
 
-@op("f32 f32 mask -> f32", "v_cndmask_b32", ftz=False)
+@op("f32 f32 mask -> f32", "v_cndmask_b32", ftz=False, own_nans=True)
 def _cndmask(a, b, sel):
     return np.where(sel, b, a)
 
 
-@op("f32 -> f32", "v_mov_b32", ftz=False)
+@op("f32 -> f32", "v_mov_b32", ftz=False, own_nans=True)
 def _mov(a):
     return _u(a)

@@ -7,13 +7,14 @@ Invariants:
   here is the same function as its scalar counterpart;
 - v_fma_mix*: one exact fma of the (converted) sources, rounded once to f32 or f16;
 - dot products accumulate exactly and round once (float) or wrap/saturate (integer, with
-  clamp) — hardware accumulates without intermediate rounding too.
+  clamp) — hardware accumulates without intermediate rounding too; a NaN v_dot2_f32_f16
+  result is the first NaN of a.lo, b.lo, a.hi, b.hi, c (halves widened, quieted).
 """
 import numpy as np
 
 from core.isa.alu import bits as B
 from core.isa.alu.fused import fma_narrow
-from core.isa.alu.table import lookup, op, register
+from core.isa.alu.table import canonical_nans, lookup, op, register
 
 U32 = np.uint32
 
@@ -34,6 +35,7 @@ for _name, _scalar in _PACKED.items():
     _n = len(_s.src_types)
     register(_name, _s.fn, " ".join(["pk16"] * _n) + " -> pk16", packed=True,
              elem_types=_s.src_types, int_clamp=_s.int_clamp, uses_mode=_s.uses_mode,
+             own_nans=_s.own_nans, keeps_output_denormals=_s.keeps_output_denormals,
              reads_dst=_name == "v_pk_fmac_f16")
 
 
@@ -81,8 +83,12 @@ def _dot2_f16(a, b, c):
     hi = B.f16(a >> U32(16)).astype(np.float64) * B.f16(b >> U32(16)).astype(np.float64)
     # Each f16 product is exact in f64; their sum rounds in f64 only when the two are more
     # than 2^31 apart in magnitude, far below f32's precision.
-    return B.from_f32(fma_narrow(np.float64(1.0), lo + hi, B.f32(c), np.float32))
+    r = B.from_f32(fma_narrow(np.float64(1.0), lo + hi, B.f32(c), np.float32))
+    # A NaN result is the first NaN of a.lo, b.lo, a.hi, b.hi, c (the order of evaluation).
+    halves = [(a & U32(0xFFFF), "f16"), (b & U32(0xFFFF), "f16"), (a >> U32(16), "f16"),
+              (b >> U32(16), "f16"), (c, "f32")]
+    return canonical_nans(r, "f32", halves)
 
 
-op("b32 b32 f32 -> f32", "v_dot2_f32_f16")(_dot2_f16)
-op("b32 b32 f32 -> f32", "v_dot2c_f32_f16", reads_dst=True)(_dot2_f16)
+op("b32 b32 f32 -> f32", "v_dot2_f32_f16", own_nans=True)(_dot2_f16)
+op("b32 b32 f32 -> f32", "v_dot2c_f32_f16", reads_dst=True, own_nans=True)(_dot2_f16)

@@ -1,4 +1,5 @@
-"""Directed rounding (MODE.FP_ROUND toward +inf, -inf or zero) of +, * and fma results.
+"""Directed rounding (MODE.FP_ROUND toward +inf, -inf or zero) of +, * and fma results, and
+of the narrowing conversion f32 -> f16 (v_cvt_f16_f32, v_cvt_pkrtz_f16_f32).
 
 MODE.FP_ROUND bits [1:0] round f32 results, bits [3:2] f64 and f16 ones: 0 nearest even,
 1 toward +inf, 2 toward -inf, 3 toward zero. Ops only come here when the mode of their
@@ -63,6 +64,13 @@ def _zero_sum_sign(r, exact_zero, both_positive_zero, rmode):
     if rmode != DOWN:
         return r
     return np.where(exact_zero & ~both_positive_zero, r.dtype.type(-0.0), r)
+
+
+def narrow(x, dtype, rmode):
+    """float16/32/64 values x rounded to the narrower dtype in direction rmode (x is exact in
+    float64, so x - nearest is the exact residual's sign)."""
+    wide = np.asarray(x).astype(np.float64)
+    return _narrow(wide, np.zeros_like(wide), dtype, rmode)
 
 
 def add(x, y, rmode):

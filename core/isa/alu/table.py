@@ -11,9 +11,23 @@ Invariants:
   (s1, s0, scc); s_addk_i32 s0, k -> (k, s0) with k already sign-extended;
 - op_sel_hi=None means the encoding has no such field (VOP2 forms of packed ops); VOP3P
   forms pass the raw field (llvm prints it only when it differs from [1,1,1]);
-- float results get denormal flushing, then omod, then clamp to [0, 1] (NaN -> 0, the
-  DX10_CLAMP behaviour compute kernels run with), in that order.
+- a float result that is NaN is, unless the op declares own_nans, the first NaN among its
+  float sources in source order (S0, S1, S2, after modifiers), quieted and moved to the
+  result's format (bits.quiet_nan_as), or the result format's default NaN when no source is
+  NaN (inf - inf, 0 * inf, sqrt(-1), ...). IEEE 754 leaves the choice among NaN operands
+  open and AMD does not document it; fixing it makes results independent of the order in
+  which numpy (or an LLVM tier) happens to evaluate operands. NaNs are quieted with MODE.IEEE
+  clear too (what the guide says IEEE=0 changes is min/max, which then pass sNaN). Ops with own_nans (min/max/
+  med3 selection, div_scale/div_fixup, frexp_mant, moves) follow the ISA pseudocode;
+- float results then get (RDNA ISA guides, "Output modifiers" and the MODE register):
+  omod only when MODE.IEEE is clear and MODE flushes output denormals of the result type
+  (the hardware ignores it otherwise): the result is scaled, then denormals and -0 become +0;
+  without omod, denormal flushing when MODE's output-denormal bit for the type is clear
+  (except ops declared keeps_output_denormals: min/max/med3 output a denormal whenever the
+  input mode let one in); then clamp to [0, 1], where a NaN becomes +0 only when
+  MODE.DX10_CLAMP is set and passes through otherwise (-0 stays -0).
 """
+import math
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Callable
@@ -73,17 +87,46 @@ def _apply_input_mods(x, t, i, neg, abs_, mode, ftz):
     return x
 
 
-def _output_mods(x, t, clamp, omod, mode, ftz):
+def _holds_nan(r, t, fmt):
+    """Whether any lane of r is NaN, in one reduction (maximum propagates NaN): this is on
+    the path of every float op; a compare and any() cost 2 us of a 6 us v_add_f32 on 16
+    waves of 64 lanes, the reduction 1 us."""
+    if r.size == 0:
+        return False
+    if t == "f16":
+        return int(np.bitwise_and(r, 0x7FFF).max()) > 0x7C00
+    return math.isnan(np.maximum.reduce(r.view(fmt.float), axis=None))
+
+
+def canonical_nans(r, t, sources):
+    """Result bits r of float type t with NaN lanes replaced by the first NaN of `sources`
+    ((bits, type) in source order) quieted into t, or by t's default NaN."""
     fmt = B.FORMATS[t]
-    if ftz and flush_outputs(mode, t):
+    r = np.asarray(r, dtype=fmt.uint)
+    if not _holds_nan(r, t, fmt):
+        return r
+    nan = B.is_nan(r, fmt)
+    fix = np.full(np.shape(r), fmt.default_nan, dtype=fmt.uint)
+    for x, st in reversed(sources):
+        sfmt = B.FORMATS[st]
+        x = np.asarray(x, dtype=sfmt.uint)
+        fix = np.where(B.is_nan(x, sfmt), B.quiet_nan_as(x, sfmt, fmt), fix)
+    return np.where(nan, fix, r)
+
+
+def _output_mods(x, t, clamp, omod, mode, flush):
+    fmt = B.FORMATS[t]
+    flushing = flush_outputs(mode, t)
+    if omod and flushing and not mode & MODE_IEEE:
+        x = B.flush(B.PACK[t](B.VIEW[t](x) * fmt.float(_OMOD[omod])), fmt)
+        x = np.where((x & ~fmt.sign) == 0, fmt.uint(0), x)
+    elif flush and flushing:
         x = B.flush(x, fmt)
-    if omod or clamp:
+    if clamp:
         v = B.VIEW[t](x)
-        if omod:
-            v = v * v.dtype.type(_OMOD[omod])
-        if clamp:
-            v = np.where(np.isnan(v), v.dtype.type(0), np.clip(v, 0, 1)).astype(v.dtype)
-        x = B.PACK[t](v)
+        nan = np.isnan(v)
+        clamped = B.PACK[t](np.clip(v, 0, 1).astype(v.dtype))
+        x = np.where(nan & bool(mode & MODE_DX10_CLAMP), fmt.uint(0), np.where(nan, x, clamped))
     return x
 
 
@@ -103,6 +146,8 @@ class AluOp:
     dst_hi: bool = False        # 16-bit result goes to the high half (v_fma_mixhi_f16)
     reads_dst: bool = False     # the destination's old value is a source (see module doc)
     mix: bool = False           # v_fma_mix*: f16/f32 sources chosen by op_sel_hi
+    own_nans: bool = False      # fn's NaN results are final (see the module doc)
+    keeps_output_denormals: bool = False    # no output flushing (min/max/med3)
 
     @property
     def writes_exec(self):
@@ -173,8 +218,12 @@ class AluOp:
             kw["mode"] = mode
         out = self.fn(*vals, **kw)
         out = out if isinstance(out, tuple) else (out,)
-        if float_dst and (omod or clamp and not self.int_clamp or self.ftz and flush_outputs(mode, self.dst_types[0])):
-            first = _output_mods(out[0], self.dst_types[0], clamp and not self.int_clamp, omod, mode, self.ftz)
+        if float_dst:
+            t = self.dst_types[0]
+            first = out[0] if self.own_nans else canonical_nans(out[0], t, [(vals[i], st) for i, st in floats])
+            flush = self.ftz and not self.keeps_output_denormals
+            if omod or clamp and not self.int_clamp or flush and flush_outputs(mode, t):
+                first = _output_mods(first, t, clamp and not self.int_clamp, omod, mode, flush)
             out = (first,) + out[1:]
         return out
 
@@ -194,7 +243,10 @@ class AluOp:
             r = self.fn(*vals, **kw)
             t0 = self.elem_types[0]
             if t0 in FLOAT_TYPES:
-                r = _output_mods(r, t0, clamp and not self.int_clamp, 0, mode, self.ftz)
+                if not self.own_nans:
+                    r = canonical_nans(r, t0, [(x, t) for x, t in zip(vals, self.elem_types) if t in FLOAT_TYPES])
+                r = _output_mods(r, t0, clamp and not self.int_clamp, 0, mode,
+                                 self.ftz and not self.keeps_output_denormals)
             halves.append(np.asarray(r, dtype=np.uint32) & np.uint32(0xFFFF))
         return halves[0] | (halves[1] << np.uint32(16))
 

@@ -8,7 +8,11 @@ Invariants:
   "denormals are flushed"); f16 and f64 ones and sin/cos keep denormals;
 - sin/cos take revolutions: sin(x * 2*pi), with x reduced modulo 1 exactly first;
 - special values as the guide's examples: rcp(±0) = ±inf, rsq(-0) = -inf, log(±0) = -inf,
-  log(<0) = NaN, sqrt(-0) = -0, exp(-inf) = 0, sin/cos(±inf) = NaN.
+  log(<0) = NaN, sqrt(-0) = -0, exp(-inf) = 0, sin/cos(±inf) = NaN, sin/cos(±max) = +0/1;
+  invalid results are the default NaN (0xffc00000, 0xfe00: the examples' bits), NaN inputs
+  come back quieted (table.canonical_nans); a flushed f32 denormal is a signed zero, so
+  rcp(-denormal) = -inf and sqrt(-denormal) = -0 for f32; f16 and f64 keep the denormal
+  (sqrt of a negative one is then the default NaN).
 """
 import numpy as np
 
