@@ -167,6 +167,6 @@ def test_alu_matches_llvms_constant_folding(folded, index):
         pytest.skip(f"clang-15 does not fold {template}")
     got = lookup(name)(*(np.array([a[1]], dtype=a[2] if len(a) > 2 else np.uint32) for a in args))[0]
     got = int(bool(got[0])) if is_mask else int(got[0])
-    width = {"f16": 16, "f64": 64}.get(alu.lookup(name).dst_types[0], 32)
+    width = {"f16": 16, "f64": 64}.get(lookup(name).dst_types[0], 32)
     want = folded[index] & ((1 << width) - 1)
     assert got in (want, INVALID_NAN.get(want)), (template.format(*(a[0] for a in args)), hex(got), hex(want))

@@ -21,14 +21,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.isa import alu
-from core.isa.alu.table import DEFAULT_MODE, FLOAT_TYPES, HALF_TYPES
+from core.isa.alu.table import DEFAULT_MODE, FLOAT_TYPES, HALF_TYPES, MODE_DX10_CLAMP, MODE_IEEE
 from core.isa.native.alu import coverage, emitter
 from tests.support.native_alu import compile_all, native_op
 
 FLUSH_ALL = DEFAULT_MODE & ~(0xF << 4)
 FLUSH_IN_ONLY = (DEFAULT_MODE & ~(0xF << 4)) | (0b1010 << 4)
 FLUSH_OUT_ONLY = (DEFAULT_MODE & ~(0xF << 4)) | (0b0101 << 4)
-IEEE_OFF = DEFAULT_MODE & ~(1 << 9)
+IEEE_OFF = DEFAULT_MODE & ~MODE_IEEE
+DX10_OFF = DEFAULT_MODE & ~MODE_DX10_CLAMP
+SHADER = IEEE_OFF & ~(0b1010 << 4)        # IEEE off, output denormals flushed: omod applies
 
 
 def _round(rm):
@@ -133,29 +135,34 @@ PIPELINE_OPS = {"v_add_f32", "v_fma_f32", "v_min_f32", "v_sqrt_f32", "v_cvt_f64_
                 "v_add_nc_u16", "v_mad_u32_u16", "v_cvt_pkrtz_f16_f32", "v_cndmask_b32", "v_div_scale_f32"}
 
 
+def _sweep(op):
+    """The MODE variants test_alu_special_values sweeps every op with (compiled once for both
+    tests): IEEE off, DX10_CLAMP off with clamp, flushing, shader MODE with omod, rounding."""
+    omod = 0 if op.packed or op.mix or op.int_clamp else 1
+    return [{"mode": IEEE_OFF}, {"mode": DX10_OFF, "clamp": True}, {"mode": FLUSH_ALL},
+            {"mode": SHADER, "omod": omod}, {"mode": DEFAULT_MODE | 0b0101}, {"mode": DEFAULT_MODE | 0b1111}]
+
+
 def variants(name):
     """The modifier/MODE combinations worth comparing for op `name`."""
     op = alu.lookup(name)
     floats = [i for i, t in enumerate(op.src_types) if t in FLOAT_TYPES]
     float_dst = op.dst_types[0] in FLOAT_TYPES
-    out = [{}]
+    out = [{}] + _sweep(op)
     if op.int_clamp:
         out.append({"clamp": True})
     if op.uses_mode:
-        out += [{"mode": _round(rm)} for rm in (1, 2, 3)] + [{"mode": IEEE_OFF}]
-        out += [{"mode": _round(rm) & FLUSH_ALL} for rm in (1, 2)]
+        out += [{"mode": _round(2)}, {"mode": _round(1) & FLUSH_ALL}, {"mode": _round(2) & FLUSH_ALL}]
     if op.packed:
-        out += [{"op_sel": 0b101, "op_sel_hi": 0b010}, {"op_sel": 0b111, "op_sel_hi": 0}, {"op_sel_hi": None}]
+        out += [{"op_sel": 0b101, "op_sel_hi": 0b010}, {"op_sel": 0b111, "op_sel_hi": 0}, {"op_sel_hi": 0b111}]
         if op.elem_types[0] in FLOAT_TYPES:
-            out += [{"neg": 0b101, "neg_hi": 0b011}, {"clamp": True}, {"mode": FLUSH_ALL}]
+            out += [{"neg": 0b101, "neg_hi": 0b011}, {"clamp": True}]
         return out
     if op.mix:
         out += [{"op_sel_hi": 0b111}, {"op_sel_hi": 0b101, "op_sel": 0b011}, {"op_sel_hi": 0b010, "neg": 0b110},
                 {"op_sel_hi": 0b110, "neg_hi": 0b011, "op_sel": 0b100}, {"clamp": True, "op_sel_hi": 0b001},
                 {"mode": FLUSH_ALL, "op_sel_hi": 0b011}, {"mode": FLUSH_IN_ONLY}]
         return out
-    if floats or float_dst:
-        out.append({"mode": FLUSH_ALL})
     if name not in PIPELINE_OPS:
         return out
     halves = [i for i, t in enumerate(op.src_types) if t in HALF_TYPES]
@@ -167,7 +174,9 @@ def variants(name):
         all_bits = sum(1 << i for i in floats)
         out += [{"neg": all_bits}, {"abs": all_bits}, {"neg": 0b101 & all_bits, "abs": 0b011 & all_bits}]
     if float_dst:
-        out += [{"omod": 1}, {"omod": 2}, {"omod": 3, "clamp": True}, {"clamp": True}, {"omod": 1, "mode": FLUSH_ALL}]
+        out += [{"omod": 1}, {"omod": 3, "clamp": True}, {"clamp": True}, {"omod": 2, "mode": SHADER},
+                {"omod": 3, "clamp": True, "mode": SHADER}, {"omod": 1, "mode": SHADER & ~MODE_DX10_CLAMP},
+                {"omod": 1, "mode": FLUSH_ALL}]
     return out
 
 

@@ -21,13 +21,12 @@ import llvmlite.binding as llvm
 import numpy as np
 from llvmlite import ir
 
-from core.isa.alu.table import DEFAULT_MODE
+from core.isa.alu.table import DEFAULT_MODE, FLOAT_TYPES, MODE_DX10_CLAMP, MODE_IEEE
 from core.isa.native.alu import emitter
 
 _DTYPES = {**{t: np.uint32 for t in ("b32", "u32", "i32", "f32", "b16", "u16", "i16", "f16", "pk16", "lane")},
            **{t: np.uint64 for t in ("b64", "u64", "i64", "f64")},
            "mask": np.uint8, "scc": np.uint8}
-_MODS = ("neg", "abs", "clamp", "omod", "op_sel", "op_sel_hi", "neg_hi", "mode")
 
 
 def _ir_type(t):
@@ -103,12 +102,31 @@ def _build(module, fname, em, lanes, mods):
     b.ret_void()
 
 
-def _key(mods):
-    mods = dict(mods)
-    mods.setdefault("mode", DEFAULT_MODE)
-    unknown = set(mods) - set(_MODS)
+_DEFAULTS = {"neg": 0, "abs": 0, "clamp": False, "omod": 0, "op_sel": 0, "op_sel_hi": None, "neg_hi": 0,
+             "mode": DEFAULT_MODE}
+_ROUND, _DENORMS = 0xF, 0xF << 4
+
+
+def _key(em, mods):
+    """The compiled function's identity: the modifiers and MODE bits that can change what
+    the op computes (core/isa/alu/table.py's pipeline reads no others), so variants that
+    differ only elsewhere share one function."""
+    unknown = set(mods) - set(_DEFAULTS)
     if unknown:
         raise TypeError(f"unknown modifiers {sorted(unknown)}")
+    mods = {k: v for k, v in mods.items() if v != _DEFAULTS[k]}
+    floats = any(t in FLOAT_TYPES for t in em.src_types + em.dst_types + em.elem_types) or em.mix
+    float_dst = em.dst_types[0] in FLOAT_TYPES and not em.packed
+    if "mode" in mods:
+        relevant = (_DENORMS if floats else 0) | (_ROUND | MODE_IEEE if em.uses_mode else 0)
+        relevant |= MODE_IEEE if mods.get("omod") and float_dst else 0
+        relevant |= MODE_DX10_CLAMP if mods.get("clamp") else 0
+        mode = (mods["mode"] & relevant) | (DEFAULT_MODE & ~relevant)
+        mods["mode"] = mode
+        if mode == DEFAULT_MODE:
+            del mods["mode"]
+    if not float_dst:
+        mods.pop("omod", None)
     return tuple(sorted(mods.items()))
 
 
@@ -125,7 +143,7 @@ class NativeOp:
 
     def prepare(self, module, **mods):
         """Add this op's function for `mods` to module (see compile_all)."""
-        key = _key(mods)
+        key = _key(self.em, mods)
         if key in self._compiled:
             return None
         fname = f"{self.em.name}_{len(self._compiled)}_{self.lanes or 0}_{id(self)}"
@@ -142,7 +160,7 @@ class NativeOp:
     def __call__(self, *srcs, **mods):
         if len(srcs) != len(self.em.src_types):
             raise TypeError(f"{self.em.name} takes {len(self.em.src_types)} sources, got {len(srcs)}")
-        key = _key(mods)
+        key = _key(self.em, mods)
         if key not in self._compiled:
             compile_all([(self, mods)])
         fn = self._compiled[key]

@@ -1,16 +1,16 @@
-"""Float classification, denormal flushing and NaN selection on bit patterns, in IR (the
-emitters' counterpart of core/isa/alu/bits.py).
+"""Float classification, denormal flushing and NaN rules on bit patterns, in IR (the
+emitters' counterpart of core/isa/alu/bits.py and of table.canonical_nans).
 
 Invariants:
 - every test masks the format's own bits, so an f16 pattern may carry anything in its high
   half (as the numpy helpers allow);
-- NaN results are made here, never left to LLVM: LLVM may commute a commutative fadd/fmul
-  and folds constants with its own NaNs, so a NaN lane gets the payload the numpy ALU gives,
-  chosen explicitly: the first NaN operand in the numpy op's evaluation order, quieted, else
-  x86's default NaN (sign set, quiet bit set: 0xffc00000 for f32), which is what numpy's
-  SSE/AVX arithmetic produces for invalid operations;
-- x87 rules (the numpy ALU's long double paths): of two NaNs the larger significand wins; on a
-  tie the result is negative only if both are.
+- a NaN result is made here, never left to LLVM (which may commute a commutative fadd/fmul
+  and folds constants with its own NaNs): canonical_nans gives a NaN lane the first NaN
+  source quieted into the result's format (quiet_nan_as: sign and the payload's high bits
+  kept) or the default NaN (sign and quiet bit set: 0xfe00, 0xffc00000,
+  0xfff8000000000000), as the numpy pipeline does; bodies only need NaN-ness right;
+- conversions between formats keep NaN-ness and move payloads as the hardware does (quiet
+  bits aside, which canonical_nans sets).
 """
 from dataclasses import dataclass
 
@@ -80,12 +80,17 @@ def default_nan(k, like, t):
     return k.like(FMT[t].default_nan, like)
 
 
-def nan_chain(k, t, operands, otherwise):
-    """The first NaN among operands, quieted; `otherwise` where none is NaN."""
-    acc = otherwise
-    for x in reversed(operands):
-        acc = k.select(is_nan(k, x, t), quiet(k, x, t), acc)
-    return acc
+def quiet_nan_as(k, x, src, dst):
+    """NaN patterns of format src as quiet NaNs of format dst (other lanes: garbage)."""
+    fs, fd = FMT[src], FMT[dst]
+    width = 64 if 64 in (fs.bits, fd.bits) else 32
+    x = k.zext(x, width)
+    sign = k.and_(k.lshr(x, fs.bits - 1), 1)
+    payload = k.and_(x, fs.mant_mask)
+    shift = fd.mant_bits - fs.mant_bits
+    payload = k.shl(payload, shift) if shift >= 0 else k.lshr(payload, -shift)
+    out = k.or_(k.or_(k.shl(sign, fd.bits - 1), fd.exp_mask | fd.quiet_bit), payload)
+    return k.zext(out, 64 if dst == "f64" else 32)
 
 
 def any_nan_test(k, r, t):
@@ -97,23 +102,20 @@ def any_nan_test(k, r, t):
     return k.b.fcmp_unordered("uno", v, v)
 
 
-def first_nan(k, t, r, operands):
-    """r with its NaN lanes replaced by the first NaN operand (quieted) or the default NaN."""
-    return k.unlikely(any_nan_test(k, r, t), r,
-                      lambda: k.select(is_nan(k, r, t), nan_chain(k, t, operands, default_nan(k, r, t)), r))
+def canonical_nans(k, t, r, sources):
+    """Result bits r of float type t with NaN lanes replaced by the first NaN of `sources`
+    ((bits, type) in source order) quieted into t, or by t's default NaN."""
+    def fix():
+        acc = default_nan(k, r, t)
+        for x, st in reversed(sources):
+            acc = k.select(is_nan(k, x, st), quiet_nan_as(k, x, st, t), acc)
+        return k.select(is_nan(k, r, t), acc, r)
+    return k.unlikely(any_nan_test(k, r, t), r, fix)
 
 
-def x87_pick(k, t, x, y):
-    """What an x87 operation returns for NaN operands x and y (either may be a number): the
-    NaN with the larger significand, negative on a tie only if both are; quieted."""
-    f = FMT[t]
-    # Operands reach x87 registers quieted (fld quiets a double sNaN), so quiet significands compare.
-    mx, my = (k.or_(k.and_(v, f.mant_mask), f.quiet_bit) for v in (x, y))
-    both = k.b.and_(is_nan(k, x, t), is_nan(k, y, t))
-    tie = k.icmp("==", mx, my)
-    larger = k.select(k.icmp(">", mx, my), x, k.select(tie, k.and_(x, k.or_(y, ~f.sign)), y))
-    pick = k.select(both, larger, k.select(is_nan(k, x, t), x, y))
-    return quiet(k, pick, t)
+def quiet_or(k, t, r, x):
+    """r, or x quieted where x is NaN (ops whose one NaN source passes through)."""
+    return k.select(is_nan(k, x, t), quiet(k, x, t), r)
 
 
 # --- conversions between float formats, NaNs as numpy converts them ---------------------------

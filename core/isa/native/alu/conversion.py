@@ -3,12 +3,13 @@
 Invariants (as the numpy family's):
 - float -> integer rounds (trunc, floor, or f32 add of 0.5 then floor), saturates to the
   integer range and gives 0 for NaN, computed on the f64 value as numpy does;
-- integer -> float and float -> narrower float round to nearest even; float -> float NaNs
-  convert as numpy converts them (bits.widen / bits.narrow: software float16, hardware
-  f32 <-> f64);
-- normalized packs clamp to [-1, 1] / [0, 1], scale and round to nearest even.
+- integer -> float rounds to nearest even, v_cvt_f32_f64 too; v_cvt_f16_f32 rounds as
+  MODE.FP_ROUND[3:2] says (rounding.narrow), v_cvt_pkrtz_f16_f32 toward zero; float -> float
+  NaNs are made canonical by the pipeline (pkrtz quiets each half's itself);
+- normalized packs clamp to [-1, 1] / [0, 1], scale and round to nearest even, NaN -> 0.
 """
 from core.isa.native.alu import bits as B
+from core.isa.native.alu import rounding as R
 from core.isa.native.alu.table import emits
 
 _I32 = (-2**31, 2**31 - 1)
@@ -70,7 +71,10 @@ emits("v_cvt_f16_u16")(lambda k, a: _int_to_float(k, a, "f16", False))
 emits("v_cvt_f64_f32")(lambda k, a: B.widen(k, a, "f32", "f64"))
 emits("v_cvt_f32_f64")(lambda k, a: B.narrow(k, a, "f64", "f32"))
 emits("v_cvt_f32_f16")(lambda k, a: B.widen(k, a, "f16", "f32"))
-emits("v_cvt_f16_f32")(lambda k, a: B.narrow(k, a, "f32", "f16"))
+@emits("v_cvt_f16_f32")
+def _cvt_f16_f32(k, a, mode):
+    rm = (mode >> R.round_shift("f16")) & 3
+    return R.narrow(k, a, "f32", "f16", rm) if rm else B.narrow(k, a, "f32", "f16")
 
 for _k in range(4):
     emits(f"v_cvt_f32_ubyte{_k}")(
@@ -81,13 +85,9 @@ emits("v_cvt_off_f32_i4")(lambda k, a: k.bits(k.b.fmul(k.b.sitofp(k.ashr(k.shl(a
 
 
 def _f16_toward_zero(k, x):
-    """f32 bits -> f16 bits rounded toward zero (finite values never become inf)."""
-    rn = B.narrow(k, x, "f32", "f16")
-    v = k.view(x, "f32")
-    back = k.view(B.widen(k, rn, "f16", "f32"), "f32")
-    overshoot = k.b.fcmp_ordered(">", k.intrinsic("fabs", [back]), k.intrinsic("fabs", [v]))
-    finite = k.b.fcmp_ordered("<", k.intrinsic("fabs", [v]), k.f(float("inf"), "f32"))
-    return k.select(k.b.and_(overshoot, finite), k.sub(rn, 1), rn)
+    """f32 bits -> f16 bits rounded toward zero, NaNs quieted."""
+    half = R.narrow(k, x, "f32", "f16", R.TOWARD_ZERO)
+    return k.select(B.is_nan(k, x, "f32"), B.quiet_nan_as(k, x, "f32", "f16"), half)
 
 
 @emits("v_cvt_pkrtz_f16_f32")

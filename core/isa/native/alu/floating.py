@@ -4,20 +4,19 @@ core/isa/alu/floating.py, in its order.
 Invariants (besides the numpy family's):
 - values come out of IEEE operations LLVM keeps as written (no fast-math flags): f32/f64 in
   their own width, f16 through f32 (exact for +, -, *: 24 >= 2*11 + 2 bits) as numpy does;
-- NaN lanes are finished explicitly (bits.first_nan & co.), in numpy's order for each op:
-  SSE order (first NaN operand) for f32/f64 arithmetic; numpy's float16 add and multiply
-  loops return their second operand's NaN first (this CPU's numpy computes b + a), its
-  subtract the first's; fma: a, b, then an invalid product's default NaN, then c; f64 fma
-  takes the x87 rules of numpy's long double path;
+- bodies compute NaN-ness only: the pipeline (table.py) makes every NaN result canonical,
+  except for the ops that own their NaNs as in numpy (min/max/med3 selection, frexp_mant,
+  fma_legacy, div_scale/div_fixup), whose bodies choose them explicitly;
 - MODE.FP_ROUND selects rounding.py's directed paths at compile time, as numpy's `rm` test.
 """
+from core.isa.alu.table import MODE_IEEE
 from core.isa.native.alu import bits as B
 from core.isa.native.alu import fused as F
 from core.isa.native.alu import rounding as R
-from core.isa.alu.table import MODE_IEEE
 from core.isa.native.alu.table import emits
 
 ALL = ("f16", "f32", "f64")
+
 
 # --- + - * fma ---------------------------------------------------------------------------------
 
@@ -26,10 +25,10 @@ def _compute_type(t):
 
 
 def _values(k, t, xs):
-    """Operand bit patterns -> values of t's computing type (f16 widened to f32; NaN lanes
-    are finished by the caller)."""
-    ct = _compute_type(t)
-    return [k.b.fpext(k.view(x, t), k.fty(ct)) if t == "f16" else k.view(x, t) for x in xs]
+    """Operand bit patterns -> values of t's computing type (f16 widened exactly to f32)."""
+    if t == "f16":
+        return [k.b.fpext(k.view(x, t), k.fty("f32")) for x in xs]
+    return [k.view(x, t) for x in xs]
 
 
 def _result(k, t, v):
@@ -39,7 +38,6 @@ def _result(k, t, v):
     return k.bits(v, t)
 
 
-_NAN_SECOND_FIRST = {("add", "f16"), ("mul", "f16")}
 _NEAREST = {"add": lambda b: b.fadd, "mul": lambda b: b.fmul, "sub": lambda b: b.fsub}
 
 
@@ -47,7 +45,6 @@ def _binary(name, t, swap=False):
     """v_add/v_mul/v_sub/v_subrev: nearest through LLVM's operation, directed through
     rounding.py; swap computes b op a (subrev)."""
     shift = R.round_shift(t)
-    second_first = (name, t) in _NAN_SECOND_FIRST
 
     def fn(k, a, b, mode):
         x, y = (b, a) if swap else (a, b)
@@ -55,64 +52,18 @@ def _binary(name, t, swap=False):
         if rm:
             if name == "sub":
                 y = k.xor(y, B.FMT[t].sign)           # numpy: R.add(a, -b)
-            r = (R.mul if name == "mul" else R.add)(k, t, x, y, rm)
-            if name == "mul" and t == "f64":
-                return _x87_product_nans(k, r, x, y)
-            return B.first_nan(k, t, r, [x, y])
+            return (R.mul if name == "mul" else R.add)(k, t, x, y, rm)
         vx, vy = _values(k, t, [x, y])
-        r = _result(k, t, _NEAREST[name](k.b)(vx, vy))
-        return B.first_nan(k, t, r, [y, x] if second_first else [x, y])
+        return _result(k, t, _NEAREST[name](k.b)(vx, vy))
     return fn
 
 
-def _invalid_product(k, t, a, b):
-    return k.b.or_(k.b.and_(B.is_inf(k, a, t), B.is_zero(k, b, t)), k.b.and_(B.is_zero(k, a, t), B.is_inf(k, b, t)))
-
-
-def _fma_nans(k, t, r, a, b, c):
-    """NaN lanes of a*b+c as numpy's SSE fma_narrow gives them: a's, b's, an invalid
-    product's default NaN, c's, else the default NaN (inf - inf)."""
-    def fix():
-        default = B.default_nan(k, r, t)
-        chain = B.nan_chain(k, t, [a, b], k.select(_invalid_product(k, t, a, b), default,
-                                                   B.nan_chain(k, t, [c], default)))
-        return k.select(B.is_nan(k, r, t), chain, r)
-    return k.unlikely(B.any_nan_test(k, r, t), r, fix)
-
-
-def _x87_fma_nans(k, r, a, b, c):
-    """NaN lanes of a*b+c for doubles as numpy's long double path gives them: x87 picks
-    between a and b, an invalid product is the negative default NaN, then x87 picks between
-    that and c; else (inf - inf) the default NaN."""
-    t = "f64"
-
-    def fix():
-        default = B.default_nan(k, r, t)
-        ab_nan = k.b.or_(B.is_nan(k, a, t), B.is_nan(k, b, t))
-        product = k.select(ab_nan, B.x87_pick(k, t, a, b), default)
-        product_nan = k.b.or_(ab_nan, _invalid_product(k, t, a, b))
-        chain = k.select(product_nan, B.x87_pick(k, t, product, c),
-                         k.select(B.is_nan(k, c, t), B.quiet(k, c, t), default))
-        return k.select(B.is_nan(k, r, t), chain, r)
-    return k.unlikely(B.any_nan_test(k, r, t), r, fix)
-
-
-def _x87_product_nans(k, r, a, b):
-    return _x87_fma_nans(k, r, a, b, k.like(B.FMT["f64"].sign, a))
-
-
 def fma_bits(k, t, a, b, c):
-    """a*b+c rounded once to nearest, bits of t, NaNs as numpy's fma_vals gives them."""
-    if t == "f64":
-        va, vb, vc = (k.view(x, t) for x in (a, b, c))
-        return _x87_fma_nans(k, k.bits(k.intrinsic("fma", [va, vb, vc]), t), a, b, c)
-    if t == "f32":
-        va, vb, vc = (k.view(x, t) for x in (a, b, c))
-        r = k.bits(k.intrinsic("fma", [va, vb, vc]), t)
-    else:
+    """a*b+c rounded once to nearest, bits of t (numpy's fma_vals)."""
+    if t == "f16":
         wide = [k.view(B.widen(k, x, t, "f64"), "f64") for x in (a, b, c)]
-        r = F.fma_narrow(k, *wide, t)
-    return _fma_nans(k, t, r, a, b, c)
+        return F.fma_narrow(k, *wide, t)
+    return k.bits(k.intrinsic("fma", [k.view(x, t) for x in (a, b, c)]), t)
 
 
 def _fma(t):
@@ -120,10 +71,7 @@ def _fma(t):
 
     def fn(k, a, b, c, mode):
         rm = (mode >> shift) & 3
-        if rm:
-            r = R.fma(k, t, a, b, c, rm)
-            return _x87_fma_nans(k, r, a, b, c) if t == "f64" else _fma_nans(k, t, r, a, b, c)
-        return fma_bits(k, t, a, b, c)
+        return R.fma(k, t, a, b, c, rm) if rm else fma_bits(k, t, a, b, c)
     return fn
 
 
@@ -168,27 +116,31 @@ def _three(t, name):
 # --- rounding to integral values, fract, frexp, ldexp ----------------------------------------------
 
 def _unary(t, intrinsic):
-    """trunc/ceil/floor/rint: exact in t (f16 through f32); a NaN comes back quieted."""
+    """trunc/ceil/floor/rint: exact in t (f16 through f32)."""
     def fn(k, a):
         (v,) = _values(k, t, [a])
-        return B.first_nan(k, t, _result(k, t, k.intrinsic(intrinsic, [v])), [a])
+        return _result(k, t, k.intrinsic(intrinsic, [v]))
     return fn
 
 
 _BELOW_ONE = {"f16": 0x3BFF, "f32": 0x3F7FFFFF, "f64": 0x3FEFFFFFFFFFFFFF}
-_POSITIVE_QNAN = {"f16": 0x7E00, "f32": 0x7FC00000, "f64": 0x7FF8000000000000}
 
 
 def _fract(t):
-    # DX fract: x - floor(x), clamped below 1.0 (0x3f7fffff for f32); inf gives NaN (np.nan,
-    # positive), a NaN input comes back untouched.
-    def fract(k, a):
+    # S0 + -floor(S0) in MODE's rounding, clamped below 1.0 (0x3f7fffff for f32); +-inf give
+    # inf - inf, a NaN the pipeline makes canonical.
+    shift = R.round_shift(t)
+
+    def fract(k, a, mode):
+        rm = (mode >> shift) & 3
         (v,) = _values(k, t, [a])
-        r = _result(k, t, k.b.fsub(v, k.intrinsic("floor", [v])))
+        floor = k.intrinsic("floor", [v])
+        if rm:
+            r = R.add(k, t, a, k.xor(_result(k, t, floor), B.FMT[t].sign), rm)
+        else:
+            r = _result(k, t, k.b.fsub(v, floor))
         below_one = k.like(_BELOW_ONE[t], r)
-        r = k.select(k.b.fcmp_ordered(">", k.view(r, t), k.view(below_one, t)), below_one, r)
-        r = k.select(B.is_inf(k, a, t), k.like(_POSITIVE_QNAN[t], r), r)
-        return k.select(B.is_nan(k, a, t), a, r)
+        return k.select(k.b.fcmp_ordered(">", k.view(r, t), k.view(below_one, t)), below_one, r)
     return fract
 
 
@@ -219,15 +171,16 @@ def _frexp_exp(t):
 
 
 def ldexp_bits(k, t, a, e):
-    """a * 2**e (e a per-lane i32) rounded once to t; a NaN comes back quieted."""
+    """a * 2**e (e a per-lane i32) rounded once to t; a NaN comes back quieted (div_scale,
+    which owns its NaNs, relies on it)."""
     if t == "f64":
         e = k.smax(k.smin(e, 2200), -2200)         # beyond, every finite result saturates
         r = k.b.fptrunc(F.ldexp_ld(k, F.ld(k, k.view(a, t)), e), k.fty("f64"))
-        return B.first_nan(k, t, k.bits(r, t), [a])
+        return B.quiet_or(k, t, k.bits(r, t), a)
     limit = 64 if t == "f16" else 400             # f16: numpy clips to +-64; f32: saturates
     e = k.smax(k.smin(e, limit), -limit)
     wide = F.ldexp_f64(k, k.view(B.widen(k, a, t, "f64"), "f64"), e)
-    return B.first_nan(k, t, B.narrow(k, k.bits(wide, "f64"), "f64", t), [a])
+    return B.quiet_or(k, t, B.narrow(k, k.bits(wide, "f64"), "f64", t), a)
 
 
 def _ldexp(t):
@@ -269,14 +222,15 @@ def _legacy_zero(k, a, b):
 
 @emits("v_mul_legacy_f32")
 def _mul_legacy(k, a, b):
-    product = B.first_nan(k, "f32", k.bits(k.b.fmul(k.view(a, "f32"), k.view(b, "f32")), "f32"), [a, b])
-    return k.select(_legacy_zero(k, a, b), k.like(0, a), product)
+    return k.select(_legacy_zero(k, a, b), k.like(0, a), k.bits(k.b.fmul(k.view(a, "f32"), k.view(b, "f32")), "f32"))
 
 
 @emits("v_fma_legacy_f32", "v_fmac_legacy_f32")
 def _fma_legacy(k, a, b, c):
-    c_plus_zero = B.first_nan(k, "f32", k.bits(k.b.fadd(k.view(c, "f32"), k.f(0.0, "f32")), "f32"), [c])
-    return k.select(_legacy_zero(k, a, b), c_plus_zero, fma_bits(k, "f32", a, b, c))
+    # A zero product is +0 even from a NaN or inf factor: only S2 can make the result NaN.
+    fused = B.canonical_nans(k, "f32", fma_bits(k, "f32", a, b, c), [(a, "f32"), (b, "f32"), (c, "f32")])
+    plus_zero = k.bits(k.b.fadd(k.view(c, "f32"), k.f(0.0, "f32")), "f32")
+    return k.select(_legacy_zero(k, a, b), B.canonical_nans(k, "f32", plus_zero, [(c, "f32")]), fused)
 
 
 # --- division helpers -----------------------------------------------------------------------
@@ -317,7 +271,7 @@ def _div_scale(t):
         quot_denorm = k.b.fcmp_ordered("<", k.intrinsic("fabs", [k.b.fdiv(n, d)]), k.f(smallest_normal, t))
         x_is_d, x_is_n = k.b.fcmp_ordered("==", x, d), k.b.fcmp_ordered("==", x, n)
         conds = [
-            (zero, k.like(_POSITIVE_QNAN[t], s0), False),
+            (zero, k.like(f.default_nan, s0), False),
             (big_gap, k.select(x_is_d, up, s0), True),
             (den_denorm, up, False),
             (k.b.and_(rcp_denorm, quot_denorm), k.select(x_is_d, down, s0), True),
@@ -342,14 +296,14 @@ def _div_fmas(t):
         e = k.select(vcc, factor, k.i(0))
         if t == "f32":
             wide = [k.view(B.widen(k, x, t, "f64"), "f64") for x in (a, b, c)]
-            return _fma_nans(k, t, F.fma_narrow(k, *wide, t, e), a, b, c)
+            return F.fma_narrow(k, *wide, t, e)
         va, vb, vc = (k.view(x, t) for x in (a, b, c))
         fused = k.bits(k.intrinsic("fma", [va, vb, vc]), t)
 
         def scaled():
             wide = F.ldexp_ld(k, F.fma_f64_odd(k, va, vb, vc), e)
             return k.select(vcc, k.bits(k.b.fptrunc(wide, k.fty("f64")), t), fused)
-        return _x87_fma_nans(k, k.unlikely(vcc, fused, scaled), a, b, c)
+        return k.unlikely(vcc, fused, scaled)
     return div_fmas
 
 
@@ -414,7 +368,7 @@ def _cube(kind):
         if kind == "tc":
             return k.select(z_major, neg(y), k.select(y_major, k.select(below["y"], neg(z), z), neg(y)))
         axis = k.select(z_major, z, k.select(y_major, y, x))
-        return B.first_nan(k, "f32", k.bits(k.b.fmul(k.f(2.0, "f32"), k.view(axis, "f32")), "f32"), [axis])
+        return k.bits(k.b.fmul(k.f(2.0, "f32"), k.view(axis, "f32")), "f32")
     return cube
 
 

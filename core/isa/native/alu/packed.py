@@ -6,7 +6,8 @@ Invariants (as the numpy family's):
   picks and modifies the halves, so each packed op here is registered with its scalar twin's
   body, exactly as numpy registers its function;
 - v_fma_mix*: one exact fma of the (converted) f32 sources, rounded once to f32 or f16;
-- dot products accumulate exactly and round once (float) or wrap/saturate (integer, clamp).
+- dot products accumulate exactly and round once (float) or wrap/saturate (integer, clamp);
+  a NaN v_dot2_f32_f16 result is the first NaN of a.lo, b.lo, a.hi, b.hi, c (quieted).
 """
 from core.isa.alu.packed import _PACKED
 from core.isa.native.alu import bits as B
@@ -25,10 +26,7 @@ def _mix_f32(k, a, b, c):
 
 @emits("v_fma_mixlo_f16", "v_fma_mixhi_f16")
 def _mix_f16(k, a, b, c):
-    r = F.fma_narrow(k, *(k.view(B.widen(k, x, "f32", "f64"), "f64") for x in (a, b, c)), "f16")
-    # A NaN lane is the f32 fma's NaN narrowed as numpy narrows it (payload truncated).
-    nan = B.narrow(k, fma_bits(k, "f32", a, b, c), "f32", "f16")
-    return k.select(B.is_nan(k, r, "f16"), nan, r)
+    return F.fma_narrow(k, *(k.view(B.widen(k, x, "f32", "f64"), "f64") for x in (a, b, c)), "f16")
 
 
 def _fields(k, x, width, signed):
@@ -59,27 +57,19 @@ for _w, _n in ((16, 2), (8, 4), (4, 8)):
 emits("v_dot4c_i32_i8")(_int_dot(8, True))
 
 
-def _f64_of_half(k, x, hi):
-    h = k.lshr(x, 16) if hi else k.and_(x, 0xFFFF)
-    return B.widen(k, h, "f16", "f64")
-
-
-def _sse(k, r, operands):
-    """An f64 result (value) with numpy's NaN for it (first NaN operand, default NaN)."""
-    return B.first_nan(k, "f64", k.bits(r, "f64"), operands)
+def _half(k, x, hi):
+    return k.lshr(x, 16) if hi else k.and_(x, 0xFFFF)
 
 
 @emits("v_dot2_f32_f16", "v_dot2c_f32_f16")
 def _dot2_f16(k, a, b, c):
     # Each f16 product is exact in f64; their sum rounds in f64 only when the two are more
     # than 2^31 apart in magnitude, far below f32's precision.
-    products = []
-    for hi in (False, True):
-        x, y = _f64_of_half(k, a, hi), _f64_of_half(k, b, hi)
-        products.append(_sse(k, k.b.fmul(k.view(x, "f64"), k.view(y, "f64")), [x, y]))
-    lo, hi = products
-    s = _sse(k, k.b.fadd(k.view(lo, "f64"), k.view(hi, "f64")), [lo, hi])
-    c64 = B.widen(k, c, "f32", "f64")
-    r = F.fma_narrow(k, k.f(1.0, "f64"), k.view(s, "f64"), k.view(c64, "f64"), "f32")
-    nan = B.narrow(k, B.nan_chain(k, "f64", [s, c64], B.default_nan(k, s, "f64")), "f64", "f32")
-    return k.select(B.is_nan(k, r, "f32"), nan, r)
+    lo, hi = (k.b.fmul(*(k.view(B.widen(k, _half(k, x, h), "f16", "f64"), "f64") for x in (a, b)))
+              for h in (False, True))
+    c64 = k.view(B.widen(k, c, "f32", "f64"), "f64")
+    r = F.fma_narrow(k, k.f(1.0, "f64"), k.b.fadd(lo, hi), c64, "f32")
+    # A NaN result is the first NaN of a.lo, b.lo, a.hi, b.hi, c (the order of evaluation).
+    halves = [(_half(k, a, False), "f16"), (_half(k, b, False), "f16"), (_half(k, a, True), "f16"),
+              (_half(k, b, True), "f16"), (c, "f32")]
+    return B.canonical_nans(k, "f32", r, halves)

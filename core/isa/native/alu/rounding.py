@@ -1,5 +1,5 @@
-"""Directed rounding (MODE.FP_ROUND toward +inf, -inf or zero) of +, * and fma results, in IR:
-core/isa/alu/rounding.py's algorithm step for step.
+"""Directed rounding (MODE.FP_ROUND toward +inf, -inf or zero) of +, * and fma results and of
+the narrowing f32 -> f16 conversion, in IR: core/isa/alu/rounding.py's algorithm step for step.
 
 Invariants (as the numpy module's):
 - every result is the exact value rounded once in the requested direction: the nearest
@@ -8,8 +8,8 @@ Invariants (as the numpy module's):
   products too) and a sum is an unevaluated hi + lo (two_sum); f64 products and fmas come
   from long double rounded to odd (fused.fma_f64_odd);
 - an exact zero sum of operands that are not both +0 is -0 when rounding toward -inf;
-- operands are bit patterns of type t, results bit patterns of type t; NaN lanes come out of
-  the same operations as numpy's and are finished by the caller, which knows numpy's order.
+- operands are bit patterns of type t, results bit patterns of type t; NaN-ness comes out of
+  the same operations as numpy's (the pipeline makes NaNs canonical).
 """
 from core.isa.native.alu import bits as B
 from core.isa.native.alu import fused as F
@@ -63,6 +63,12 @@ def _narrow(k, t, hi, lo, rmode):
     r = B.narrow(k, k.bits(hi, "f64"), "f64", t)
     back = k.view(B.widen(k, r, t, "f64"), "f64")
     return _step(k, t, r, k.b.fadd(k.b.fsub(hi, back), lo), "f64", rmode)
+
+
+def narrow(k, x, src, t, rmode):
+    """A float of format src (bits) rounded to the narrower t in direction rmode: x is exact
+    in f64, so x - nearest is the exact residual's sign (numpy's rounding.narrow)."""
+    return _narrow(k, t, _wide(k, x, src), k.f(0.0, "f64"), rmode)
 
 
 def _from_long_double(k, z, rmode):

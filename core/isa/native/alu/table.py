@@ -1,13 +1,15 @@
 """The emitter registry and the modifier pipeline around every ALU body, in IR: the numpy
 pipeline of core/isa/alu/table.py step for step (op_sel halves, abs then neg, denormal
-flushing per MODE, the body, output flushing, omod, clamp; packed halves; fma_mix sources).
+flushing per MODE, the body, canonical NaNs, omod and output flushing as MODE allows them,
+clamp; packed halves; fma_mix sources).
 
 Invariants:
 - an Emitter answers every metadata question (src_types, dst_types, reads_dst, int_clamp,
-  writes_exec, ...) with its numpy op's answer: it holds that op and delegates;
+  own_nans, writes_exec, ...) with its numpy op's answer: it holds that op and delegates;
 - bodies are registered by mnemonic with the numpy body's signature plus the Kit first:
   body(k, *sources, [clamp=], [mode=]) -> one value or a tuple in dst_types order. They see
-  sources already selected, modified and flushed, as the numpy bodies do;
+  sources already selected, modified and flushed, as the numpy bodies do; a body of an op
+  without own_nans only has to get NaN-ness right, the pipeline makes the NaN's bits;
 - `mode` is a compile-time int, so every MODE test here is Python, not IR: code for the
   default mode contains no flushing at all;
 - results come back in the numpy representation of their type (16-bit results in the low
@@ -15,7 +17,8 @@ Invariants:
   of a vector op are broadcast first).
 """
 from core.isa import alu
-from core.isa.alu.table import DEFAULT_MODE, FLOAT_TYPES, HALF_TYPES, _OMOD, flush_inputs, flush_outputs
+from core.isa.alu.table import (DEFAULT_MODE, FLOAT_TYPES, HALF_TYPES, MODE_DX10_CLAMP, MODE_IEEE, _OMOD,
+                                flush_inputs, flush_outputs)
 from core.isa.native.alu import bits as B
 from core.isa.native.alu.kit import Kit, lanes_of
 
@@ -54,32 +57,35 @@ def _input_mods(k, x, t, i, neg, abs_, mode, ftz):
     return x
 
 
-def _float_result(k, v, x, t):
-    """Bits of float value v of type t computed from operand x, NaN as numpy makes it (x's
-    payload quieted: omod multiplies)."""
-    return B.first_nan(k, t, k.bits(v, t), [x])
-
-
 def _scale(k, x, t, factor):
-    """x * factor (2, 4 or 0.5) in t, as numpy multiplies (f16 through f32, rounded once)."""
+    """x * factor (2, 4 or 0.5) in t, as numpy multiplies (f16 through f32, rounded once); a
+    NaN x comes back quieted."""
     if t == "f16":
         wide = k.b.fmul(k.view(B.widen(k, x, "f16", "f32"), "f32"), k.f(factor, "f32"))
-        return B.first_nan(k, "f16", B.narrow(k, k.bits(wide, "f32"), "f32", "f16"), [x])
-    return _float_result(k, k.b.fmul(k.view(x, t), k.f(factor, t)), x, t)
+        r = B.narrow(k, k.bits(wide, "f32"), "f32", "f16")
+    else:
+        r = k.bits(k.b.fmul(k.view(x, t), k.f(factor, t)), t)
+    return B.quiet_or(k, t, r, x)
 
 
-def _output_mods(k, x, t, clamp, omod, mode, ftz):
-    if ftz and flush_outputs(mode, t):
+def _output_mods(k, x, t, clamp, omod, mode, flush):
+    """numpy's _output_mods: omod only with IEEE clear and output denormals flushed (then
+    denormals and -0 become +0), else output flushing; then clamp to [0, 1], a NaN becoming
+    +0 only with DX10_CLAMP."""
+    flushing = flush_outputs(mode, t)
+    if omod and flushing and not mode & MODE_IEEE:
+        x = B.flush(k, _scale(k, x, t, _OMOD[omod]), t)
+        x = k.select(k.icmp("==", k.and_(x, B.FMT[t].magnitude), 0), k.like(0, x), x)
+    elif flush and flushing:
         x = B.flush(k, x, t)
-    if omod:
-        x = _scale(k, x, t, _OMOD[omod])
     if clamp:
-        # np.clip: below 0 -> +0, above 1 -> 1, -0 stays; NaN -> +0 (DX10_CLAMP).
         v = k.view(x, t)
         one = k.bits(k.f(1.0, t), t)
         low = k.b.fcmp_ordered("<", v, k.f(0.0, t))
         high = k.b.fcmp_ordered(">", v, k.f(1.0, t))
-        x = k.select(B.is_nan(k, x, t), k.like(0, x), k.select(low, k.like(0, x), k.select(high, one, x)))
+        clamped = k.select(low, k.like(0, x), k.select(high, one, x))
+        nan = k.like(0, x) if mode & MODE_DX10_CLAMP else x
+        x = k.select(B.is_nan(k, x, t), nan, clamped)
     return x
 
 
@@ -128,7 +134,10 @@ class Emitter:
         out = out if isinstance(out, tuple) else (out,)
         t0 = op.dst_types[0]
         if t0 in FLOAT_TYPES:
-            first = _output_mods(k, out[0], t0, clamp and not op.int_clamp, omod, mode, op.ftz)
+            floats = [(vals[i], t) for i, t in enumerate(op.src_types) if t in FLOAT_TYPES]
+            first = out[0] if op.own_nans else B.canonical_nans(k, t0, out[0], floats)
+            flush = op.ftz and not op.keeps_output_denormals
+            first = _output_mods(k, first, t0, clamp and not op.int_clamp, omod, mode, flush)
             out = (first,) + out[1:]
         return out
 
@@ -153,7 +162,11 @@ class Emitter:
             r = self.body(k, *vals, **self._kwargs(clamp, mode))
             t0 = op.elem_types[0]
             if t0 in FLOAT_TYPES:
-                r = _output_mods(k, r, t0, clamp and not op.int_clamp, 0, mode, op.ftz)
+                if not op.own_nans:
+                    floats = [(x, t) for x, t in zip(vals, op.elem_types) if t in FLOAT_TYPES]
+                    r = B.canonical_nans(k, t0, r, floats)
+                r = _output_mods(k, r, t0, clamp and not op.int_clamp, 0, mode,
+                                 op.ftz and not op.keeps_output_denormals)
             halves.append(k.and_(r, 0xFFFF))
         return k.or_(halves[0], k.shl(halves[1], 16))
 

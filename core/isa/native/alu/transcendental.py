@@ -9,8 +9,8 @@ Invariants (as the numpy family's, whose arithmetic this repeats operation for o
   exhaustively);
 - f32 rcp/rsq/sqrt/exp/log flush denormal inputs and outputs whatever MODE says; f16 and f64
   ones and sin/cos keep denormals (the pipeline flushes those per MODE);
-- NaN lanes: a NaN input comes back quieted; an invalid operation (sqrt/log of a negative,
-  sin/cos of inf) gives the default NaN, as x86 makes it.
+- NaN-ness comes out of the same operations as numpy's; the pipeline makes NaNs canonical
+  (a NaN input quieted, an invalid operation's default NaN).
 """
 from llvmlite import ir
 
@@ -31,7 +31,6 @@ def _in_f64(t, f, flush):
             out = k.bits(f(k, k.view(a, t)), t)
         else:
             out = B.narrow(k, k.bits(f(k, k.view(B.widen(k, a, t, "f64"), "f64")), "f64"), "f64", t)
-        out = B.first_nan(k, t, out, [a])
         return B.flush(k, out, "f32") if flush else out
     return fn
 
