@@ -9,8 +9,7 @@ Invariants:
   source quieted into the result's format (quiet_nan_as: sign and the payload's high bits
   kept) or the default NaN (sign and quiet bit set: 0xfe00, 0xffc00000,
   0xfff8000000000000), as the numpy pipeline does; bodies only need NaN-ness right;
-- conversions between formats keep NaN-ness and move payloads as the hardware does (quiet
-  bits aside, which canonical_nans sets).
+- conversions between formats keep NaN-ness (the bits of a NaN are canonical_nans' business).
 """
 from dataclasses import dataclass
 
@@ -118,40 +117,20 @@ def quiet_or(k, t, r, x):
     return k.select(is_nan(k, x, t), quiet(k, x, t), r)
 
 
-# --- conversions between float formats, NaNs as numpy converts them ---------------------------
-# numpy converts to and from float16 in software (npy_half): payloads shift, nothing is quieted,
-# a payload truncated to zero becomes 1. f32 <-> f64 are hardware conversions (cvtss2sd,
-# cvtsd2ss): payloads shift and the result is quiet.
+# --- conversions between float formats --------------------------------------------------------
+# Values convert exactly (widening) or round to nearest even (narrowing); a NaN stays a NaN,
+# its bits are the pipeline's business (canonical_nans).
 
 def widen(k, x, src, dst):
-    """A float of format src as format dst (wider: exact), NaN payload shifted left."""
-    fs, fd = FMT[src], FMT[dst]
-    v = k.b.fpext(k.view(x, src), k.fty(dst))
-    wide = k.bits(v, dst)
-    x_wide = k.zext(x, fd.bits)
-    nan = k.or_(k.or_(k.shl(k.and_(x_wide, fs.sign), fd.bits - fs.bits), fd.exp_mask),
-                k.shl(k.and_(x_wide, fs.mant_mask), fd.mant_bits - fs.mant_bits))
-    if src != "f16":
-        nan = quiet(k, nan, dst)
-    return k.select(is_nan(k, x, src), nan, wide)
+    """A float of format src as format dst (wider: exact)."""
+    return k.bits(k.b.fpext(k.view(x, src), k.fty(dst)), dst)
 
 
 def narrow(k, x, src, dst):
-    """A float of format src rounded to format dst (nearest even), NaN payload truncated."""
-    fs, fd = FMT[src], FMT[dst]
+    """A float of format src rounded to format dst (nearest even)."""
     if (src, dst) == ("f64", "f16"):
-        out = narrow(k, odd_f32(k, x), "f32", "f16")
-    else:
-        out = k.bits(k.b.fptrunc(k.view(x, src), k.fty(dst)), dst)
-    drop = fs.mant_bits - fd.mant_bits
-    payload = k.zext(k.lshr(k.and_(x, fs.mant_mask), drop), 32 if dst == "f16" else fd.bits)
-    if dst == "f16":
-        payload = k.select(k.icmp("==", payload, 0), k.like(1, payload), payload)
-    else:
-        payload = k.or_(payload, fd.quiet_bit)
-    sign = k.zext(k.lshr(k.and_(x, fs.sign), fs.bits - fd.bits), k.width(payload))
-    nan = k.or_(k.or_(sign, fd.exp_mask), payload)
-    return k.select(is_nan(k, x, src), nan, out)
+        return narrow(k, odd_f32(k, x), "f32", "f16")
+    return k.bits(k.b.fptrunc(k.view(x, src), k.fty(dst)), dst)
 
 
 def odd_f32(k, x):

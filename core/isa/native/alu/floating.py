@@ -20,10 +20,6 @@ ALL = ("f16", "f32", "f64")
 
 # --- + - * fma ---------------------------------------------------------------------------------
 
-def _compute_type(t):
-    return "f32" if t == "f16" else t
-
-
 def _values(k, t, xs):
     """Operand bit patterns -> values of t's computing type (f16 widened exactly to f32)."""
     if t == "f16":
