@@ -7,10 +7,15 @@ that never take the GIL. A version script
 puts every export at ROCR_1 and hides everything else, and the SONAME matches ROCr's,
 so binaries linked against ROCr bind to this library without warnings.
 
-Usage: python3 build_shim.py [OUTDIR]   (default: build/lib)
+Usage: python3 build_shim.py [OUTDIR] [--force]   (default: build/lib; rebuilds only when an
+input changed). `pip install .` builds it into the wheel too (pyproject.toml's cmdclass).
 """
+import hashlib
+import json
 import os
+import shutil
 import sys
+import tempfile
 
 import cffi  # noqa: E402
 
@@ -25,7 +30,10 @@ OFFICIAL_HEADERS = ("hsa/hsa.h", "hsa/hsa_ext_amd.h", "hsa/hsa_ext_image.h",
                     "hsa/hsa_ext_finalize.h", "hsa/hsa_ven_amd_loader.h",
                     "hsa/amd_hsa_queue.h", "hsa/amd_hsa_signal.h")
 # One translation unit, in this order: headers before the code that uses them.
-C_SOURCES = ("native.h", "safe_memory.h", "fastpath.c", "ipc_shared.c", "safe_memory.c", "fastpath_exports.c")
+C_SOURCES = ("native.h", "safe_memory.h", "fastpath.c", "ipc_shared.c", "safe_memory.c",
+             "fastpath_exports.c", "embedding_paths.c")
+# Declared to cffi: the ABI types and the C helpers Python calls.
+CDEF_HEADERS = ("abi_types.h", "native.h", "safe_memory.h", "embedding_paths.h")
 
 
 def read(name):
@@ -33,25 +41,43 @@ def read(name):
         return f.read()
 
 
-def make_ffi(version_script):
+def make_ffi(version_script, site_paths):
     ffi = cffi.FFI()
-    ffi.cdef(read("abi_types.h"))
-    ffi.cdef(read("native.h"))
-    ffi.cdef(read("safe_memory.h"))
+    for header in CDEF_HEADERS:
+        ffi.cdef(read(header))
     ffi.embedding_api("\n".join(proto for _, proto in python_entries()))
     preamble = "".join(f"#include <{h}>\n" for h in OFFICIAL_HEADERS)
-    ffi.set_source(MODULE, preamble + "".join(read(name) for name in C_SOURCES),
+    ffi.set_source(MODULE, preamble + _paths_source(site_paths) + "".join(read(name) for name in C_SOURCES),
                    extra_compile_args=["-O2", "-std=gnu11", "-Wall", "-Wno-unused-function"],
                    extra_link_args=["-Wl,-soname," + SONAME,
                                     "-Wl,--version-script=" + version_script])
-    ffi.embedding_init_code(f"""
-import sys
-if {ROOT!r} not in sys.path:
-    sys.path.insert(0, {ROOT!r})
-from softgpu_shim import bootstrap
-bootstrap.start()
-""")
+    ffi.embedding_init_code(INIT_CODE)
     return ffi
+
+
+# The library's embedding init code: the package paths (embedding_paths.c) — already in place
+# when a running Python loaded the library — then the glue, or a clean failure of every call.
+INIT_CODE = """
+from _softgpu_hsa import ffi, lib
+lib.sg_add_package_paths()
+from softgpu_shim import bootstrap
+bootstrap.start(ffi.string(lib.sg_package_root()).decode(errors="replace"))
+"""
+
+
+def _paths_source(site_paths):
+    """The C definitions embedding_paths.c needs: the checkout it is built from and the
+    site-packages of the building Python."""
+    def literal(text):
+        return json.dumps(text)          # a JSON string is a valid C string literal for paths
+    entries = "".join(literal(p) + ", " for p in site_paths)
+    return (f"#define SG_BUILT_ROOT {literal(ROOT)}\n"
+            f"static const char *const SG_BUILD_SITE_PATHS[] = {{{entries}NULL}};\n")
+
+
+def _build_site_paths():
+    import site
+    return [p for p in site.getsitepackages() + [site.getusersitepackages()] if os.path.isdir(p)]
 
 
 def write_version_script(path):
@@ -61,22 +87,100 @@ def write_version_script(path):
         f.write("  local: *;\n};\n")
 
 
-def build(outdir):
+def build(outdir, site_paths=None, force=False, tmpdir=None, dev_link=True):
+    """Build the library into `outdir` unless the one there was built from the same inputs
+    (every file make_ffi reads, this script, the export table and the init code's paths): a
+    set-up checkout then rebuilds nothing. `site_paths`: where the runtime finds its
+    dependencies besides the package root (default: this Python's site-packages). `tmpdir`:
+    where the compiler's files go (default: OUTDIR/tmp); `dev_link`: also make the
+    libhsa-runtime64.so link that `-lhsa-runtime64` needs."""
     outdir = os.path.abspath(outdir)
-    tmpdir = os.path.join(outdir, "tmp")
+    site_paths = _build_site_paths() if site_paths is None else list(site_paths)
+    target = os.path.join(outdir, SONAME)
+    stamp = target + ".inputs"
+    digest = _inputs_digest(site_paths)
+    if not force and os.path.exists(target) and _read(stamp) == digest:
+        return target
+    tmpdir = tmpdir or os.path.join(outdir, "tmp")
     os.makedirs(tmpdir, exist_ok=True)
     version_script = os.path.join(tmpdir, "exports.map")
     write_version_script(version_script)
-    target = os.path.join(outdir, SONAME)
-    built = make_ffi(version_script).compile(tmpdir=tmpdir, target=target, verbose=False)
+    built = make_ffi(version_script, site_paths).compile(tmpdir=tmpdir, target=target, verbose=False)
     if os.path.abspath(built) != target:
         os.replace(built, target)
-    link = os.path.join(outdir, "libhsa-runtime64.so")
-    if os.path.lexists(link):
-        os.remove(link)
-    os.symlink(SONAME, link)
+    if dev_link:
+        link = os.path.join(outdir, "libhsa-runtime64.so")
+        if os.path.lexists(link):
+            os.remove(link)
+        os.symlink(SONAME, link)
+    with open(stamp, "w") as f:
+        f.write(digest)
     return target
 
 
+def _inputs_digest(site_paths):
+    digest = hashlib.sha256(repr((ROOT, site_paths, sys.version)).encode())
+    for path in [os.path.join(SHIM, name) for name in CDEF_HEADERS + C_SOURCES] + [
+            os.path.abspath(__file__), os.path.join(SHIM, "exports_table.py"), os.path.join(SHIM, "exports.h")]:
+        with open(path, "rb") as f:
+            digest.update(f.read())
+    return digest.hexdigest()
+
+
+def _read(path):
+    try:
+        with open(path) as f:
+            return f.read()
+    except OSError:
+        return None
+
+
+def __getattr__(name):
+    """pyproject.toml's cmdclass (BuildPy, BinaryWheel), made on first use so that a plain
+    `python3 build_shim.py` does not pay for importing setuptools."""
+    if name == "BuildPy":
+        return _build_py_class()
+    if name == "BinaryWheel":
+        return _binary_wheel_class()
+    raise AttributeError(f"module build_shim has no attribute {name!r}")
+
+
+def _build_py_class():
+    from setuptools.command.build_py import build_py
+
+    class BuildPy(build_py):
+        """setuptools' build_py, plus the library (softgpu_shim/lib/) and the device profiles
+        (softgpu_shim/profiles/) in the package, so a wheel carries both. Editable installs
+        skip it: a checkout uses build/lib/ (ci/setup.sh) and profiles/."""
+
+        def run(self):
+            super().run()
+            if getattr(self, "editable_mode", False):
+                return
+            package = os.path.join(self.build_lib, "softgpu_shim")
+            shutil.rmtree(os.path.join(package, "lib"), ignore_errors=True)     # no stale files
+            # The wheel's own site-packages holds the dependencies: no build paths baked in;
+            # wheels cannot hold symbolic links, and only the SONAME file is loaded.
+            with tempfile.TemporaryDirectory() as tmpdir:
+                build(os.path.join(package, "lib"), site_paths=(), force=True, tmpdir=tmpdir,
+                      dev_link=False)
+            self.copy_tree(os.path.join(ROOT, "profiles"), os.path.join(package, "profiles"))
+    return BuildPy
+
+
+def _binary_wheel_class():
+    from setuptools.command.bdist_wheel import bdist_wheel   # setuptools >= 70.1 (pyproject.toml)
+
+    class BinaryWheel(bdist_wheel):
+        """The wheel holds a shared library built for this platform and Python: it is a
+        platform wheel, its files at the root (platlib) as an extension module's would be."""
+
+        def finalize_options(self):
+            self.distribution.has_ext_modules = lambda: True
+            super().finalize_options()
+    return BinaryWheel
+
+
 if __name__ == "__main__":
-    print(build(sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build", "lib")))
+    args = [a for a in sys.argv[1:] if a != "--force"]
+    print(build(args[0] if args else os.path.join(ROOT, "build", "lib"), force="--force" in sys.argv))

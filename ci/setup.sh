@@ -12,6 +12,17 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $need >/dev/null
   fi
 fi
-# The project and its test extras, as pyproject.toml declares them (also puts `softgpu` on PATH).
-python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore -e ".[test]"
+# The project and its test extras, as pyproject.toml declares them (also puts `softgpu` on PATH),
+# unless this checkout is installed already from this very pyproject.toml.
+stamp=build/setup.stamp
+want="$(pwd) $(sha256sum pyproject.toml | cut -d' ' -f1) $(command -v python3)"
+installed_here() {
+  local here="$(pwd)/"
+  (cd / && python3 -c "import core, sys; sys.exit(not core.__file__.startswith(sys.argv[1]))" "$here") 2>/dev/null
+}
+if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ] || ! installed_here; then
+  python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore -e ".[test]"
+  mkdir -p build && echo "$want" > "$stamp"
+fi
+# Rebuilds the library only when one of its inputs changed.
 python3 build_shim.py

@@ -23,7 +23,8 @@ import sys
 _COMMANDS = {}
 
 # Modules that define subcommands; each registers itself on import.
-COMMAND_MODULES = ("core.loader.info", "core.isa.disasm_command", "core.isa.report", "core.run_command")
+COMMAND_MODULES = ("core.loader.info", "core.isa.disasm_command", "core.isa.report", "core.run_command",
+                   "core.timeline", "core.capture.replay")
 
 
 def command(name, help):

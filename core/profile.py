@@ -18,8 +18,9 @@ import re
 from core import host_cpu
 from core.errors import InvalidProfile
 from core.isa_info import ISA_NAME_PREFIX, known_isa_names
+from softgpu_shim.location import profiles_dir
 
-PROFILES_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "profiles")
+PROFILES_DIR = profiles_dir()
 SCHEMA = os.path.join(PROFILES_DIR, "schema.json")
 DEFAULT = "gfx1030"
 COMMENT = "$comment"

@@ -17,7 +17,7 @@ _session = None
 class Session:
     """Every part of the runtime, built in dependency order and closed in reverse."""
 
-    def __init__(self):
+    def __init__(self, arena_base=None):
         from core import profile, native
         from core.memory.arena import Arena
         from core.agents import Agents
@@ -34,7 +34,7 @@ class Session:
         self.profile = profile.load()
         self._closers = []
         try:
-            self.arena = self._own(Arena(self.profile.arena_bytes))
+            self.arena = self._own(Arena(self.profile.arena_bytes, arena_base))
             self.agents = self._own(Agents(self.profile))
             self.memory = self._own(Memory(self))
             self.ipc = self._own(Ipc(self))
@@ -59,10 +59,12 @@ class Session:
             self._closers.pop().close()
 
 
-def open_session():
-    """The first hsa_init: build the session (the C side serializes opening and closing)."""
+def open_session(arena_base=None):
+    """The first hsa_init: build the session (the C side serializes opening and closing).
+    `arena_base`: where device memory starts (a replay puts a captured dispatch's memory back
+    at its own addresses)."""
     global _session
-    _session = Session()
+    _session = Session(arena_base)
     trace.call("hsa_init", session="created")
 
 

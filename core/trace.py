@@ -1,10 +1,16 @@
-"""Structured trace: JSON lines for people (timelines) and for tests.
+"""Structured trace: JSON lines for tests and tools, and a Chrome/Perfetto timeline for people.
 
-SOFTGPU_TRACE=path turns it on. Events: `call` (API calls that change state),
-`error` (an export answered with an error status), `unsupported` (an export
-SoftGPU does not implement), `internal` (a bug caught at the ABI edge), and the
-packet and dispatch events of the queues. Writes are serialized by one lock, so
-lines from several threads never interleave.
+SOFTGPU_TRACE=path appends JSON lines; SOFTGPU_TIMELINE=path streams the same events as a
+trace-event file (core.timeline) that ui.perfetto.dev and chrome://tracing open. Events:
+`call` (API calls that change state), `api` (every Python-side export, with its start and
+end), `error`, `unsupported`, `internal` (a bug caught at the ABI edge), and the `dispatch`,
+`barrier`, `async`, `packet` and `queue_error` events of the queues and copy workers.
+
+Holds three invariants:
+- writes are serialized by one lock, so lines from several threads never interleave;
+- events that span time carry `start` and `end` (monotonic ns, the clock of `t`), so a
+  timeline can be rebuilt from the JSON lines alone;
+- with neither variable set, `enabled()` is False and an event costs one dictionary lookup.
 """
 import json
 import os
@@ -16,27 +22,69 @@ import traceback
 _lock = threading.Lock()
 _file = None
 _opened_for = None
+_timeline = None
+_timeline_for = None
+
+
+def enabled():
+    """True when events are recorded (callers skip measuring and building fields otherwise)."""
+    return bool(os.environ.get("SOFTGPU_TRACE") or os.environ.get("SOFTGPU_TIMELINE"))
 
 
 def _sink():
     global _file, _opened_for
     path = os.environ.get("SOFTGPU_TRACE")
     if path != _opened_for:
-        if _file is not None:
-            _file.close()
-        _file = open(path, "a", buffering=1) if path else None
+        _file = _reopen(_file, path and (lambda: open(path, "a", buffering=1)))
         _opened_for = path
     return _file
 
 
-def event(kind, **fields):
+def _timeline_sink():
+    global _timeline, _timeline_for
+    path = os.environ.get("SOFTGPU_TIMELINE")
+    if path != _timeline_for:
+        from core.timeline import TimelineWriter
+        _timeline = _reopen(_timeline, path and (lambda: TimelineWriter(path)))
+        _timeline_for = path
+    return _timeline
+
+
+def _reopen(current, make):
+    """Close `current` (the variable naming the file changed) and make the new sink, if any."""
+    if current is not None:
+        current.close()
+    return make() if make else None
+
+
+def event(kind, /, **fields):
+    if not enabled():
+        return
     with _lock:
-        sink = _sink()
-        if sink is None:
-            return
-        record = {"t": time.monotonic_ns(), "event": kind, "thread": threading.get_ident()}
+        record = {"t": time.monotonic_ns(), "event": kind, "thread": threading.get_ident(),
+                  "tid": threading.get_native_id(), "pid": os.getpid()}
         record.update(fields)
-        sink.write(json.dumps(record, default=str) + "\n")
+        sink = _sink()
+        if sink is not None:
+            sink.write(json.dumps(record, default=str) + "\n")
+        timeline = _timeline_sink()
+        if timeline is not None:
+            timeline.add(record)
+
+
+def span(kind, start, /, **fields):
+    """An event that began at `start` (time.monotonic_ns()) and ends now."""
+    event(kind, start=start, end=time.monotonic_ns(), **fields)
+
+
+def close():
+    """Finish the timeline file (its closing bracket); the JSON-lines file needs nothing."""
+    global _timeline, _timeline_for
+    with _lock:
+        if _timeline is not None:
+            _timeline.close()
+        _timeline = None
+        _timeline_for = None
 
 
 def call(api, **fields):

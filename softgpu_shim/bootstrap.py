@@ -1,10 +1,12 @@
 """The library's embedding init code: start the glue, or fail every call cleanly.
 
-If the runtime cannot even be imported (a broken Python environment), cffi would let
-every export return 0 — HSA_STATUS_SUCCESS — after printing a note. Instead each
-export then answers HSA_STATUS_ERROR and the reason is printed once. This module
-imports nothing that could fail in such an environment (no numpy, no core/).
+If the runtime cannot even be imported (a broken Python environment, or a Python that lacks
+SoftGPU's dependencies loading the library with ctypes), cffi would let every export return
+0 — HSA_STATUS_SUCCESS — after printing a note. Instead each export then answers
+HSA_STATUS_ERROR and the reason is printed once, naming what is missing and how to get it.
+This module imports nothing that could fail in such an environment (no numpy, no core/).
 """
+import importlib.util
 import sys
 import traceback
 
@@ -13,16 +15,33 @@ from _softgpu_hsa import ffi
 from softgpu_shim import exports_table
 from softgpu_shim.hsa_enums import HsaStatus
 
+# The runtime's third-party imports (import name, pip name), as pyproject.toml lists them.
+DEPENDENCIES = (("numpy", "numpy"), ("elftools", "pyelftools"), ("msgpack", "msgpack"))
 
-def start():
+
+def start(root):
+    """Install the exports; `root` is the directory the package was found in."""
+    missing = [pip for name, pip in DEPENDENCIES if importlib.util.find_spec(name) is None]
+    if missing:
+        sys.stderr.write(
+            f"softgpu: this Python ({sys.executable}, {sys.version.split()[0]}) cannot import "
+            f"{', '.join(missing)}, which SoftGPU's runtime (found in {root}) needs; every HSA call "
+            f"will fail. Install them into this Python (python3 -m pip install {' '.join(missing)}), "
+            f"or load the library from the Python environment SoftGPU was installed into.\n")
+        _fail_every_call()
+        return
     try:
         from softgpu_shim import glue
         glue.install()
     except BaseException:  # the ABI boundary, before there is a runtime to report through
         sys.stderr.write("softgpu: the runtime failed to start; every call will fail:\n"
                          + traceback.format_exc())
-        for name in exports_table.python_exports():
-            ffi.def_extern(name=name, error=int(HsaStatus.ERROR))(_failed)
+        _fail_every_call()
+
+
+def _fail_every_call():
+    for name in exports_table.python_exports():
+        ffi.def_extern(name=name, error=int(HsaStatus.ERROR))(_failed)
 
 
 def _failed(*args):

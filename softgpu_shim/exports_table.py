@@ -14,7 +14,7 @@ _PROTOTYPE = re.compile(r"^(.+?)\b(hsa_\w+)\(.*\);$")
 # nests 2^31 of each, and a trip through Python per call would take over an hour. Only the
 # first hsa_init and the last hsa_shut_down enter Python, through the internal entries.
 C_STATUS_EXPORTS = ("hsa_init", "hsa_shut_down")
-INTERNAL_ENTRIES = (("sg_session_open", "hsa_status_t sg_session_open(void);"),
+INTERNAL_ENTRIES = (("sg_session_open", "hsa_status_t sg_session_open(int *started);"),
                     ("sg_session_close", "hsa_status_t sg_session_close(void);"))
 # The export each internal entry serves: traces and error messages name the call the user made.
 _SERVES = {"sg_session_open": "hsa_init", "sg_session_close": "hsa_shut_down"}

@@ -12,7 +12,7 @@
    the 0 -> 1 and 1 -> 0 steps run under g_session_lock and enter Python (the session
    entries below, softgpu_shim/api/system.py), so a session is opened or closed by one
    thread at a time and hsa_init returns only once the session is usable. */
-hsa_status_t sg_session_open(void);
+hsa_status_t sg_session_open(int *started);
 hsa_status_t sg_session_close(void);
 
 static _Atomic int32_t g_init_count;
@@ -37,7 +37,17 @@ EXPORT hsa_status_t hsa_init(void) {
     if (counted < 0) {
         status = HSA_STATUS_ERROR_REFCOUNT_OVERFLOW;
     } else if (counted == 0) {
-        status = sg_session_open();
+        int started = 0;
+        status = sg_session_open(&started);
+        /* cffi answers 0 without running any Python when the embedded interpreter cannot
+           start (e.g. a Python without _cffi_backend loaded the library): no session then. */
+        if (!started) {
+            status = HSA_STATUS_ERROR;
+            fprintf(stderr, "softgpu: the embedded Python runtime did not start (the reason is above); "
+                            "the Python that loads SoftGPU needs cffi, numpy, pyelftools and msgpack "
+                            "(python3 -m pip install cffi numpy pyelftools msgpack), or load the library "
+                            "from the Python environment SoftGPU was installed into\n");
+        }
         if (status == HSA_STATUS_SUCCESS) atomic_store(&g_init_count, 1);
     }
     pthread_mutex_unlock(&g_session_lock);

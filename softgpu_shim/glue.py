@@ -8,6 +8,7 @@ hsa_status_t: nothing, not even an internal error, crosses the ABI.
 """
 import sys
 import threading
+import time
 
 from _softgpu_hsa import ffi
 
@@ -31,7 +32,16 @@ def _entry(name, impl, needs_runtime):
         except BaseException as error:  # the ABI boundary: nothing may cross it
             trace.internal_error(name, error)
             return int(Status.ERROR)
-    return entry
+
+    def traced_entry(*args):
+        # Every call is a slice of its thread's track in a timeline; only while tracing.
+        if not trace.enabled():
+            return entry(*args)
+        start = time.monotonic_ns()
+        status = entry(*args)
+        trace.span("api", start, api=name, status=status)
+        return status
+    return traced_entry
 
 
 def _unsupported(name):

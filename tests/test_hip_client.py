@@ -12,8 +12,10 @@ import re
 import subprocess
 import tempfile
 
+import numpy as np
 import pytest
 
+from tests.kernels.checks import EXACT, Ulps
 from tests.support import cprog
 from tests.support.paths import ROOT
 
@@ -175,3 +177,69 @@ def test_hip_device_printf_reaches_stdout(tmp_path):
         assert f"thread {i} of 4: {100 + i} {0.5 * i:.2f} {'odd' if i % 2 else 'even'}" in lines
     assert "HIP PRINTF DONE hipSuccess" in lines
     assert proc.returncode == 0
+
+
+def _hip_image_inputs(rng):
+    """The inputs hip_images.cpp reads, in its order (W=7, H=5, D=3, K=64)."""
+    from tests.kernels.image_cases import coordinates
+    w, h, d = 7, 5, 3
+    texels = rng.uniform(-2, 2, (h, w, 4)).astype(np.float32)
+    pixels = rng.integers(0, 256, (h, w, 4)).astype(np.uint8)
+    volume = rng.uniform(-2, 2, (d, h, w, 4)).astype(np.float32)
+    normalized = coordinates(rng, (w, h), True)
+    unnormalized = coordinates(rng, (w, h), False)
+    coords3 = np.concatenate([coordinates(rng, (w, h, d), True), np.zeros((64, 1), np.float32)], axis=1)
+    layered = np.concatenate([normalized, rng.integers(0, d, (64, 1)).astype(np.float32),
+                              np.zeros((64, 1), np.float32)], axis=1)
+    return texels, pixels, volume, normalized, unnormalized, coords3, layered
+
+
+@pytest.mark.parametrize("opt", ["-O2", "-O0"])
+def test_hip_arrays_textures_and_surfaces(opt, tmp_path):
+    """hipMemcpy2DToArray / hipMemcpy3D to and from arrays (HIP's blit kernels: image_store,
+    image_load), tex2D in every address and filter mode with normalized and unnormalized
+    coordinates, normalized-float reads of uchar4, tex3D, tex2DLayered, tex1Dfetch on linear
+    memory, surf2Dread/surf2Dwrite: each against the numpy reference of the sampling rules."""
+    from softgpu_shim.hsa_abi import (HsaExtImageChannelOrder as Order, HsaExtImageChannelType as Type,
+                                      HsaExtSamplerAddressingMode as Address)
+    from tests.kernels import image_reference as ref
+    rng = np.random.default_rng(14)
+    inputs = _hip_image_inputs(rng)
+    texels, pixels, volume, normalized, unnormalized, coords3, layered = inputs
+    source, result = tmp_path / "in.bin", tmp_path / "out.bin"
+    source.write_bytes(b"".join(np.ascontiguousarray(a).tobytes() for a in inputs))
+    check_ok("hip_images.cpp", source, result, tmp_path=tmp_path, marker="HIP IMAGES OK", opt=opt)
+    got = np.fromfile(result, np.float32)
+
+    plane = ref.colors(texels[None], Order.RGBA, Type.FLOAT)
+    expected, tolerances = [], []
+    modes = {"wrap": Address.REPEAT, "clamp": Address.CLAMP_TO_EDGE, "mirror": Address.MIRRORED_REPEAT,
+             "border": Address.CLAMP_TO_BORDER}
+    samples = [(m, linear, True) for m in ("wrap", "clamp", "mirror", "border") for linear in (False, True)] + \
+              [(m, linear, False) for m in ("clamp", "border") for linear in (False, True)]
+    for mode, linear, is_normalized in samples:
+        coords = normalized if is_normalized else unnormalized
+        expected.append(ref.sample(plane, coords, normalized=is_normalized, address=modes[mode], linear=linear,
+                                   order=Order.RGBA))
+        tolerances.append((f"tex2D {mode} {'linear' if linear else 'point'} "
+                           f"{'normalized' if is_normalized else 'texel'} coordinates", 1 if linear else 0))
+    expected.append(ref.sample(ref.colors(pixels[None], Order.RGBA, Type.UNORM_INT8), normalized, normalized=True,
+                               address=Address.CLAMP_TO_EDGE, linear=True, order=Order.RGBA))
+    tolerances.append(("tex2D of uchar4 as normalized floats", 1))
+    expected.append(ref.sample(ref.colors(volume, Order.RGBA, Type.FLOAT), coords3[:, :3], normalized=True,
+                               address=Address.CLAMP_TO_EDGE, linear=True, order=Order.RGBA))
+    tolerances.append(("tex3D trilinear", 1))
+    expected.append(ref.sample(ref.colors(volume, Order.RGBA, Type.FLOAT), layered[:, :3], normalized=True,
+                               address=Address.REPEAT, linear=False, order=Order.RGBA, arrayed=True))
+    tolerances.append(("tex2DLayered", 0))
+    expected.append(texels.reshape(-1)[:64])
+    tolerances.append(("tex1Dfetch", 0))
+    expected.append(texels * np.float32(2) + np.float32(1))
+    tolerances.append(("surf2Dread/surf2Dwrite", 0))
+    offset = 0
+    for want, (what, ulps) in zip(expected, tolerances):
+        want = np.ravel(want).astype(np.float32)
+        part = got[offset:offset + want.size]
+        offset += want.size
+        (Ulps(ulps) if ulps else EXACT).assert_matches(part, want, what)
+    assert offset == got.size

@@ -13,6 +13,7 @@ from core.images import formats as image_formats
 from softgpu_shim.hsa_abi import (ExtStatus, HsaExtImageChannelOrder as Order, HsaExtImageChannelType as Type,
                                   HsaExtImageGeometry as Geometry, Status)
 from tests.support import cprog
+from tests.support.images import DataInfo, Dim3, ImageDescriptor as Descriptor, Region
 from tests.support.paths import LIBRARY
 
 
@@ -29,24 +30,6 @@ def test_samplers_amd_create_and_bad_handles():
 
 
 # -- in-process, through the exports with ctypes --------------------------------------------
-
-class Descriptor(ctypes.Structure):
-    _fields_ = [("geometry", ctypes.c_int), ("width", ctypes.c_size_t), ("height", ctypes.c_size_t),
-                ("depth", ctypes.c_size_t), ("array_size", ctypes.c_size_t),
-                ("channel_type", ctypes.c_uint32), ("channel_order", ctypes.c_uint32)]
-
-
-class Dim3(ctypes.Structure):
-    _fields_ = [("x", ctypes.c_uint32), ("y", ctypes.c_uint32), ("z", ctypes.c_uint32)]
-
-
-class Region(ctypes.Structure):
-    _fields_ = [("offset", Dim3), ("range", Dim3)]
-
-
-class DataInfo(ctypes.Structure):
-    _fields_ = [("size", ctypes.c_size_t), ("alignment", ctypes.c_size_t)]
-
 
 class Runtime:
     """The library loaded in-process, with the GPU agent and its device pool."""

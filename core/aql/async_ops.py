@@ -30,19 +30,20 @@ class AsyncOps:
         self._lock = threading.Lock()
         self._closing = False
 
-    def submit(self, work, dependencies, completion_signal, what):
-        """Run work() on its own thread once `dependencies` are satisfied."""
+    def submit(self, work, dependencies, completion_signal, what, **details):
+        """Run work() on its own thread once `dependencies` are satisfied; `details` (bytes,
+        direction) go into its trace event."""
         with self._lock:
             self._threads = {t for t in self._threads if t.is_alive()}
             if len(self._threads) >= MAX_IN_FLIGHT:
                 raise OutOfResources(f"{MAX_IN_FLIGHT} asynchronous operations already pending")
             thread = threading.Thread(target=self._run, args=(work, tuple(dependencies),
-                                                              completion_signal, what),
+                                                              completion_signal, what, details),
                                       name=f"softgpu-{what}", daemon=True)
             self._threads.add(thread)
         thread.start()
 
-    def _run(self, work, dependencies, completion_signal, what):
+    def _run(self, work, dependencies, completion_signal, what, details):
         for handle in dependencies:
             while not self._closing:
                 _, satisfied = signals.wait(handle, SignalCondition.LT, 1, WAIT_SLICE_NS)
@@ -60,7 +61,7 @@ class AsyncOps:
         except Exception as error:  # the thread's edge: report, and never leave a waiter hanging
             trace.internal_error(f"async {what}", error)
         end = time.monotonic_ns()
-        trace.event("async", op=what, seconds=(end - start) / 1e9)
+        trace.event("async", op=what, start=start, end=end, seconds=(end - start) / 1e9, **details)
         if completion_signal and signals.valid(completion_signal):
             if self.copy_profiling:
                 signals.set_timestamps(completion_signal, start, end)

@@ -119,10 +119,17 @@ class PacketProcessor:
         start = time.monotonic_ns()
         if isinstance(packet, KernelDispatch):
             self._dispatch(packet, index)
-        elif isinstance(packet, Barrier) and not self._barrier(packet):
-            return None
-        elif isinstance(packet, BarrierValue) and not self._barrier_value(packet):
-            return None
+        elif isinstance(packet, Barrier):
+            if not self._barrier(packet):
+                return None
+            trace.span("barrier", start, queue=self.queue.id, packet=index,
+                       kind="barrier-OR" if packet.any else "barrier-AND",
+                       dependencies=[hex(h) for h in packet.dependencies])
+        elif isinstance(packet, BarrierValue):
+            if not self._barrier_value(packet):
+                return None
+            trace.span("barrier", start, queue=self.queue.id, packet=index, kind="barrier-value",
+                       dependencies=[hex(packet.signal)])
         return packet, start, time.monotonic_ns()
 
     def _dispatch(self, packet, index):
@@ -133,6 +140,7 @@ class PacketProcessor:
             raise PacketError(f"kernel_object {packet.kernel_object:#x} is no loaded kernel",
                               Status.ERROR_INVALID_CODE_OBJECT)
         queue = self.queue
+        start = time.monotonic_ns()
         stats = launch.run_dispatch(
             self.session, kernel, grid=packet.grid, workgroup=packet.workgroup,
             kernarg_address=packet.kernarg_address,
@@ -140,9 +148,10 @@ class PacketProcessor:
             queue_address=queue.address, dispatch_id=index,
             private_segment_size=packet.private_segment_size,
             group_segment_size=packet.group_segment_size)
-        trace.event("dispatch", queue=queue.id, dispatch_id=index, kernel=kernel.name,
-                    grid=packet.grid, workgroup=packet.workgroup, waves=stats.waves,
-                    lane_instructions=stats.lane_instructions, seconds=stats.seconds)
+        trace.span("dispatch", start, queue=queue.id, dispatch_id=index, kernel=kernel.name,
+                   grid=packet.grid, workgroup=packet.workgroup, waves=stats.waves,
+                   workgroups=stats.workgroups, lane_instructions=stats.lane_instructions,
+                   seconds=stats.seconds, tier=stats.tier)
 
     def _barrier(self, packet):
         """True once the dependencies are met; False if the queue is stopping first."""

@@ -6,8 +6,8 @@ resource (T#; a 4-dword buffer resource V# for 1DB images) followed by ROCr's th
 address of a 32-byte object whose first 4 dwords are the sampler (S#).
 
 Holds two invariants:
-- every field is placed at its gfx10 bit position (ROCr's resource_nv.h layout), so a
-  future MIMG implementation can decode what is written here;
+- every field is placed at its gfx10 bit position (ROCr's resource_nv.h layout), where
+  the engine's image instructions read it (core.isa.interp.image_resources);
 - descriptors carry the image's full device address. ROCr subtracts the GPU's local
   region base, which KFD reports as 0 on discrete GPUs; SoftGPU's local pool reports
   the arena start there, so subtracting it would leave an offset nothing could use.

@@ -7,14 +7,15 @@ Holds three invariants:
 - every supported format names its gfx10 combined hardware format (the FORMAT field of
   an image or buffer descriptor) and its element size in bytes;
 - `encode_pixel` turns the four 32-bit words of hsa_ext_image_clear into exactly one
-  element of the format, converting as an image store does (RTE rounding, saturation,
-  linear to sRGB); memory components are stored X first (packed formats: X in the
-  low bits), which is the layout the format's read swizzle expects.
+  element of the format, converting exactly as a kernel's image store does (it is the
+  engine's conversion, core.isa.interp.formats: RTE rounding, saturation, linear to sRGB).
 """
 import enum
 
 import numpy as np
 
+from core.isa.interp import formats as texel_formats
+from core.isa.interp.formats import linear_to_srgb, srgb_to_linear  # noqa: F401 (copies convert)
 from softgpu_shim.hsa_abi import (HsaExtImageCapability as Capability,
                                   HsaExtImageChannelOrder as Order,
                                   HsaExtImageChannelType as Type,
@@ -125,68 +126,12 @@ def is_srgb(order):
 
 # ---- pixel encoding (hsa_ext_image_clear) -------------------------------------------------
 
-_PACKED_BITS = {Type.UNORM_SHORT_555: (5, 5, 5), Type.UNORM_SHORT_565: (5, 6, 5),
-                Type.UNORM_SHORT_101010: (10, 10, 10)}
-_NORM = {Type.SNORM_INT8: (np.int8, 127.0, -1.0), Type.SNORM_INT16: (np.int16, 32767.0, -1.0),
-         Type.UNORM_INT8: (np.uint8, 255.0, 0.0), Type.UNORM_INT16: (np.uint16, 65535.0, 0.0)}
-_SIGNED = {Type.SIGNED_INT8: np.int8, Type.SIGNED_INT16: np.int16, Type.SIGNED_INT32: np.int32}
-_UNSIGNED = {Type.UNSIGNED_INT8: np.uint8, Type.UNSIGNED_INT16: np.uint16, Type.UNSIGNED_INT32: np.uint32}
-
-
-def linear_to_srgb(values):
-    v = np.asarray(values, dtype=np.float64)
-    return np.where(v <= 0.0031308, v * 12.92, 1.055 * np.power(np.maximum(v, 0.0), 1 / 2.4) - 0.055)
-
-
-def srgb_to_linear(values):
-    v = np.asarray(values, dtype=np.float64)
-    return np.where(v <= 0.04045, v / 12.92, np.power((v + 0.055) / 1.055, 2.4))
-
-
-def stored_channels(order):
-    """Which of (r, g, b, a) each memory component holds, X first (inverse of the swizzle)."""
-    components = []
-    for sel in (Sel.X, Sel.Y, Sel.Z, Sel.W):
-        readers = [channel for channel, s in enumerate(SWIZZLE[order]) if s == sel]
-        if readers:
-            components.append(readers[0])
-    return components
-
-
-def _normalized(values, scale, low):
-    values = np.nan_to_num(np.asarray(values, dtype=np.float64), nan=0.0)
-    return np.rint(np.clip(values, low, 1.0) * scale)
-
-
 def encode_pixel(order, channel_type, words):
     """The element bytes an image store of `words` (4 x uint32: float4, int4 or uint4 by
-    channel type, as hsa_ext_image_clear takes them) leaves in memory."""
-    words = np.asarray(words, dtype=np.uint32)
-    channels = stored_channels(order)
-    if channel_type in _PACKED_BITS:
-        floats = words.view(np.float32)[channels]
-        value = 0
-        shift = 0
-        for component, bits in zip(floats, _PACKED_BITS[channel_type]):
-            value |= int(_normalized(component, (1 << bits) - 1, 0.0)) << shift
-            shift += bits
-        width = 2 if channel_type != Type.UNORM_SHORT_101010 else 4
-        return value.to_bytes(width, "little")
-    if channel_type in _NORM:
-        dtype, scale, low = _NORM[channel_type]
-        floats = words.view(np.float32).astype(np.float64)
-        if is_srgb(order):
-            floats[:3] = linear_to_srgb(floats[:3])
-        return _normalized(floats[channels], scale, low).astype(dtype).tobytes()
-    if channel_type in _SIGNED:
-        dtype = _SIGNED[channel_type]
-        info = np.iinfo(dtype)
-        return np.clip(words.view(np.int32)[channels].astype(np.int64), info.min, info.max).astype(dtype).tobytes()
-    if channel_type in _UNSIGNED:
-        dtype = _UNSIGNED[channel_type]
-        return np.clip(words[channels].astype(np.int64), 0, np.iinfo(dtype).max).astype(dtype).tobytes()
-    if channel_type == Type.HALF_FLOAT:
-        return words.view(np.float32)[channels].astype(np.float16).tobytes()
-    if channel_type == Type.FLOAT:
-        return words.view(np.float32)[channels].tobytes()
-    raise ValueError(f"channel type {channel_type} has no encoding")
+    channel type, as hsa_ext_image_clear takes them) leaves in memory: the engine's own
+    image-store conversion for the format's hardware format and read swizzle."""
+    fmt = texel_formats.parse(_TABLE[order][channel_type].hw_format)
+    channels = np.asarray(words, dtype=np.uint32).reshape(1, 4)
+    components = texel_formats.deselect(channels, [int(sel) for sel in SWIZZLE[order]])
+    fields = texel_formats.to_memory(texel_formats.saturate(components, fmt)[:, :fmt.components], fmt)
+    return texel_formats.pack(fields, fmt)[0].tobytes()

@@ -15,8 +15,8 @@ Holds five invariants:
 - every host-side operation (import, export, copy, clear) checks its region against
   the image extent and re-checks that the image data is still live HSA or locked
   memory, so a freed backing store is INVALID_ARGUMENT, never a crash;
-- kernels cannot read images: the engine has no MIMG instructions. Descriptors are
-  written so that such an implementation could decode them.
+- kernels reach images through the descriptors alone (core.isa.interp.images reads the
+  T# and S# as gfx10 does): nothing here is consulted while a kernel runs.
 """
 import collections
 import threading

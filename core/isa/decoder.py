@@ -10,6 +10,7 @@ Invariants:
 """
 import numpy as np
 
+from core.isa import mimg
 from core.isa.instruction import Instruction, Mods, NO_MODS, Operand, INV_2PI
 from core.isa.opcodes_gfx1030 import TABLES
 
@@ -511,19 +512,39 @@ def _mtbuf(w, mem, offset, address, wave64):
 
 
 def _mimg(w, mem, offset, address, wave64):
+    """Image instructions: operand widths follow the opcode, DIM, A16, DMASK, D16 and TFE/LWE
+    (core.isa.mimg); NSA encodings list one VGPR per address word in the extra dwords."""
     op = (w >> 18) & 0x7F | (w & 1) << 7
     entry = _entry("MIMG", op)
     nsa = (w >> 1) & 3
     w1 = _dword(mem, offset + 4)
-    mods = {"dmask": (w >> 8) & 0xF, "dim": (w >> 3) & 7, "nsa": nsa}
-    # Images are decoded for their size and registers only (the engine runs no image ops):
-    # vaddr is given as its first register, its true width depends on dim and NSA.
-    vdata = vgpr((w1 >> 8) & 0xFF, max(1, bin(mods["dmask"]).count("1")))
-    src = (vgpr(w1 & 0xFF), source(((w1 >> 16) & 0x1F) * 4, 8))
-    if "store" in entry.name:
-        dst, src = (), (vdata,) + src
+    extra = [_dword(mem, offset + 8 + 4 * i) for i in range(nsa)]
+    mods = {"dmask": (w >> 8) & 0xF, "dim": (w >> 3) & 7, "nsa": nsa, "dlc": (w >> 7) & 1,
+            "unorm": (w >> 12) & 1, "glc": (w >> 13) & 1, "r128": (w >> 15) & 1,
+            "tfe": (w >> 16) & 1, "lwe": (w >> 17) & 1, "slc": (w >> 25) & 1,
+            "a16": (w1 >> 30) & 1, "d16": (w1 >> 31) & 1}
+    if nsa and mimg.nsa_default(entry.name, nsa) is None:
+        raise DecodeError(f"{entry.name} has no NSA form of {nsa} extra dwords")
+    vaddr, vdata = w1 & 0xFF, (w1 >> 8) & 0xFF
+    data_dwords, address_dwords = mimg.printed_widths(
+        entry.name, vdata, vaddr, nsa, mods["dim"], mods["a16"], mods["dmask"], mods["d16"],
+        mods["tfe"])
+    if nsa:
+        registers = [vaddr] + [word >> (8 * i) & 0xFF for word in extra for i in range(4)]
+        addr = tuple(vgpr(r) for r in registers[:address_dwords])
     else:
-        dst = (vdata,)
+        addr = (vgpr(vaddr, address_dwords),)
+    resources = (source(((w1 >> 16) & 0x1F) * 4, 8),)
+    if any(field == "ssamp" for field, *_ in entry.ops):
+        resources += (source(((w1 >> 21) & 0x1F) * 4, 4),)
+    data = vgpr(vdata, data_dwords)
+    kind = mimg.op_of(entry.name).kind
+    if kind == "store":
+        dst, src = (), addr + resources + (data,)
+    elif kind == "atomic":
+        dst, src = ((data,) if mods["glc"] else ()), addr + resources + (data,)
+    else:
+        dst, src = (data,), addr + resources
     return Instruction(address, 8 + 4 * nsa, "MIMG", op, entry.name, "", dst, src,
                        Mods(mods), (), (), wave64)
 

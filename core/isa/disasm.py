@@ -8,6 +8,7 @@ Invariants:
 import re
 import struct
 
+from core.isa import mimg
 from core.isa.decoder import table_entry
 from core.isa.instruction import INV_2PI, INV_2PI_TEXT
 from core.isa.opcodes_gfx1030 import BUFFER_FORMATS, HWREG_NAMES, SENDMSG_TEXT
@@ -402,8 +403,23 @@ def _format_buffer(inst, entry):
     return text
 
 
+_MIMG_FLAGS = ("unorm", "glc", "slc", "dlc", "r128", "a16", "tfe", "lwe", "d16")
+
+
 def _format_mimg(inst, entry):
-    return f"{inst.mnemonic} {', '.join(op.text for op in inst.dst + inst.src)}"
+    mods = inst.mods
+    resources = 2 if any(field == "ssamp" for field, *_ in entry.ops) else 1
+    kind = mimg.op_of(inst.mnemonic).kind
+    data = inst.src[-1] if kind in ("store", "atomic") else inst.dst[0]
+    addresses = inst.src[:len(inst.src) - resources - (kind in ("store", "atomic"))]
+    addr = (f"[{', '.join(op.text for op in addresses)}]" if mods["nsa"]
+            else addresses[0].text)
+    texts = [data.text, addr] + [op.text for op in inst.src[len(addresses):len(addresses) + resources]]
+    text = f"{inst.mnemonic} {', '.join(texts)}"
+    if mods["dmask"]:
+        text += f" dmask:0x{mods['dmask']:x}"
+    text += f" dim:{mimg.DIMS[mods['dim']].name}"
+    return text + "".join(f" {flag}" for flag in _MIMG_FLAGS if mods[flag])
 
 
 def _interp_param(value):

@@ -24,7 +24,13 @@ Memory operands, in `src` order (the data a store or atomic sends comes last):
   global/scratch), glc, slc, dlc;
 - MUBUF/MTBUF: src ([vaddr (2 dwords with both idxen and offen)], s[rsrc:4], soffset[,
   vdata]); loads and glc atomics have dst (vdata,); mods offset, offen, idxen, glc, slc,
-  dlc, lds, tfe (MTBUF: format).
+  dlc, lds, tfe (MTBUF: format);
+- MIMG: src (addresses..., s[srsrc:8][, s[ssamp:4]][, vdata]) — the addresses are one VGPR
+  tuple, or with NSA one VGPR per address dword; stores and atomics send vdata last, loads,
+  samples and glc atomics have dst (vdata,); mods dmask, dim (0-7: 1D, 2D, 3D, cube, 1D
+  array, 2D array, 2D MSAA, 2D MSAA array), nsa (extra dwords), unorm, glc, slc, dlc, r128,
+  tfe, lwe, a16, d16. Register widths are llvm's (core.isa.mimg): the true sizes for every
+  well-formed encoding.
 """
 from collections.abc import Mapping
 from dataclasses import dataclass, field

@@ -24,6 +24,7 @@ class DispatchStats:
     lane_instructions: int = 0      # instructions executed x lanes whose EXEC bit was set at issue
     batches: int = 0                # workgroup-aligned chunks the grid was split into
     seconds: float = 0.0
+    tier: str = "interp"            # the engine tier that ran it
 
 
 def run_dispatch(session, kernel, *, grid, workgroup, kernarg_address, packet_address,
@@ -42,10 +43,23 @@ def run_dispatch(session, kernel, *, grid, workgroup, kernarg_address, packet_ad
     ILLEGAL_INSTRUCTION, `.report` dict: kernel, pc, instruction, workgroup, wave, lane,
     address, reason).
     """
+    from core import progress
+    from core.capture import recorder
     from core.isa.interp.dispatch import Dispatch
-    return Dispatch(session, kernel, grid=grid, workgroup=workgroup,
-                    kernarg_address=kernarg_address, packet_address=packet_address,
-                    queue_address=queue_address, dispatch_id=dispatch_id,
-                    private_segment_size=private_segment_size,
-                    group_segment_size=group_segment_size,
-                    watchdog_instructions=watchdog_instructions).run()
+    arguments = dict(grid=grid, workgroup=workgroup, kernarg_address=kernarg_address,
+                     packet_address=packet_address, queue_address=queue_address,
+                     dispatch_id=dispatch_id, private_segment_size=private_segment_size,
+                     group_segment_size=group_segment_size)
+    dispatch = Dispatch(session, kernel, watchdog_instructions=watchdog_instructions, **arguments)
+    capture = recorder.begin(session, kernel, arguments)
+    # Every tier's dispatch counts `workgroups_done` of `total_workgroups` as it goes.
+    with progress.shown(dispatch.name, dispatch.total_workgroups, lambda: dispatch.workgroups_done):
+        try:
+            stats = dispatch.run()
+        except KernelFault as fault:
+            if capture is not None:
+                capture.finish(fault=fault)
+            raise
+    if capture is not None:
+        capture.finish(stats=stats)
+    return stats

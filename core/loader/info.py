@@ -1,4 +1,5 @@
-"""`softgpu info FILE`: what a code object holds, for people.
+"""`softgpu info [FILE]`: what a code object holds, for people; without FILE, the system
+as rocminfo lists it (core.system_report).
 
 Parses the file exactly as the loader does (so a refused file shows the loader's
 reason and exits 1) and prints the target, segments, symbols and, per kernel, its
@@ -12,14 +13,17 @@ from core.loader import descriptor
 from core.loader.elf import CodeObject
 
 
-@command("info", help="list the kernels and kernel descriptors of an AMDGPU code object")
+@command("info", help="list the system's agents as rocminfo does, or (with FILE) the kernels and "
+                      "kernel descriptors of an AMDGPU code object")
 def info(parser):
-    parser.add_argument("file", help="code object (ELF) path")
+    parser.add_argument("file", nargs="?", help="code object (ELF) path")
     parser.add_argument("--args", action="store_true", help="also list each kernel's arguments")
     return run
 
 
 def run(args):
+    if args.file is None:
+        return _system()
     try:
         with open(args.file, "rb") as f:
             code = CodeObject(f.read())
@@ -31,6 +35,18 @@ def run(args):
               f"({error.status.name})", file=sys.stderr)
         return 1
     for line in describe(code, args.args):
+        print(line)
+    return 0
+
+
+def _system():
+    from core.system_report import ApiError, report
+    try:
+        lines = report()
+    except (ApiError, OSError) as error:
+        print(f"softgpu info: {error}", file=sys.stderr)
+        return 1
+    for line in lines:
         print(line)
     return 0
 

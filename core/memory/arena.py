@@ -15,6 +15,7 @@ import bisect
 import ctypes
 import mmap
 import os
+import sys
 import threading
 
 import numpy as np
@@ -42,13 +43,20 @@ class Allocation:
 
 
 class Arena:
-    def __init__(self, size):
+    def __init__(self, size, base=None):
+        """`base`: put the arena at exactly this address (a replayed capture needs its device
+        addresses back); InvalidAllocation if anything is mapped there."""
         # Reserved, not committed: MAP_NORESERVE lets a 24 GiB machine reserve more
         # device memory than it has, and pages cost RAM only once touched.
-        self._map = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | MAP_NORESERVE)
+        if base is None:
+            self._map = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | MAP_NORESERVE)
+            self.base = ctypes.addressof(ctypes.c_char.from_buffer(self._map))
+            self.bytes = np.frombuffer(self._map, dtype=np.uint8)
+        else:
+            self._map = FixedMapping(base, size)
+            self.base = base
+            self.bytes = np.frombuffer(self._map.buffer, dtype=np.uint8)
         self.size = size
-        self.base = ctypes.addressof(ctypes.c_char.from_buffer(self._map))
-        self.bytes = np.frombuffer(self._map, dtype=np.uint8)
         self._free = [(self.base, size)]           # sorted (address, size)
         self._live = {}                            # address -> Allocation
         self._starts = []                          # sorted live addresses
@@ -77,14 +85,31 @@ class Arena:
             for i, (start, length) in enumerate(self._free):
                 address = -(-start // align) * align
                 if address + size <= start + length:
-                    self._take(i, start, length, address, size)
-                    alloc = Allocation(address, size, owner, info or {})
-                    self._live[address] = alloc
-                    bisect.insort(self._starts, address)
-                    self.version += 1
-                    self.used += size
-                    return alloc
+                    return self._claim(i, address, size, owner, info)
         raise OutOfResources(f"device arena exhausted: {size} bytes requested, {self.size - self.used} free")
+
+    def allocate_at(self, address, size, owner=None, info=None):
+        """An allocation of exactly [address, address + size) (page-aligned), or InvalidAllocation
+        if any of it is not free."""
+        if size <= 0 or address % PAGE:
+            raise InvalidAllocation(f"cannot allocate {size} bytes at {address:#x}")
+        size = -(-size // PAGE) * PAGE
+        with self._lock:
+            for i, (start, length) in enumerate(self._free):
+                if start <= address and address + size <= start + length:
+                    return self._claim(i, address, size, owner, info)
+        raise InvalidAllocation(f"[{address:#x}, {address + size:#x}) is not free device memory")
+
+    def _claim(self, i, address, size, owner, info):
+        """Turn [address, address + size) of free span i into a live allocation (lock held)."""
+        start, length = self._free[i]
+        self._take(i, start, length, address, size)
+        alloc = Allocation(address, size, owner, info or {})
+        self._live[address] = alloc
+        bisect.insort(self._starts, address)
+        self.version += 1
+        self.used += size
+        return alloc
 
     def _take(self, i, start, length, address, size):
         pieces = []
@@ -181,3 +206,43 @@ class Arena:
         if offset < 0 or offset + size > self.size:
             raise InvalidAllocation(f"{address:#x}+{size} is outside the device arena")
         return self.bytes[offset:offset + size]
+
+
+class FixedMapping:
+    """An anonymous private mapping at a chosen address, with the parts of mmap.mmap the arena
+    uses (madvise, close) and its bytes as `buffer`."""
+    _libc = None
+
+    def __init__(self, address, size):
+        libc = FixedMapping._libc = FixedMapping._libc or _load_libc()
+        flags = mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE
+        got = libc.mmap(ctypes.c_void_p(address), ctypes.c_size_t(size),
+                        mmap.PROT_READ | mmap.PROT_WRITE, flags, -1, 0)
+        if got != address:
+            if got not in (None, MAP_FAILED):
+                libc.munmap(ctypes.c_void_p(got), ctypes.c_size_t(size))
+            raise InvalidAllocation(f"cannot map {size} bytes at {address:#x}: the range is in use")
+        self._address, self._size = address, size
+        self.buffer = (ctypes.c_char * size).from_address(address)
+
+    def madvise(self, advice, offset, size):
+        self._libc.madvise(ctypes.c_void_p(self._address + offset), ctypes.c_size_t(size), advice)
+
+    def close(self):
+        # As mmap.mmap refuses to close under exported buffers, a mapping some numpy view still
+        # references stays (until the process ends) rather than leave that view dangling.
+        if self.buffer is not None and sys.getrefcount(self.buffer) <= 2:
+            self.buffer = None
+            self._libc.munmap(ctypes.c_void_p(self._address), ctypes.c_size_t(self._size))
+
+
+# Linux's values on every architecture (Python's mmap module lacks them).
+MAP_FIXED_NOREPLACE = 0x100000
+MAP_FAILED = (1 << 64) - 1
+
+
+def _load_libc():
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.mmap.restype = ctypes.c_void_p
+    libc.mmap.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long)
+    return libc

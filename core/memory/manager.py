@@ -342,6 +342,17 @@ class Memory:
         """Changes whenever valid_ranges() may answer differently: a cache key for the engine."""
         return (self.arena.version, self.host.version, self._access_changes)
 
+    def reachable(self, agent=None):
+        """What a kernel of `agent` (any GPU when None) may touch, unmerged: the arena
+        allocations mapped to it, and the (start, end, kind, host start) spans of locked and
+        registered host memory (locked ranges twice, at their host and agent address)."""
+        allocations = []
+        for alloc in self.arena.allocations():
+            record = alloc.info.get("memory")
+            if agent is None or record is None or agent in record.agents:
+                allocations.append(alloc)
+        return allocations, self._host_spans(agent)
+
     def valid_ranges(self, agent=None):
         """(starts, ends) sorted disjoint uint64 arrays of addresses kernels may touch.
 
@@ -354,12 +365,9 @@ class Memory:
         with self._lock:
             if self._ranges_key == key:
                 return self._ranges
-        spans = []
-        for alloc in self.arena.allocations():
-            record = alloc.info.get("memory")
-            if agent is None or record is None or agent in record.agents:
-                spans.append((alloc.address, alloc.end))
-        spans.extend((start, end) for start, end, _kind, _host in self._host_spans(agent))
+        allocations, host_spans = self.reachable(agent)
+        spans = [(alloc.address, alloc.end) for alloc in allocations]
+        spans.extend((start, end) for start, end, _kind, _host in host_spans)
         starts, ends = _merge(spans)
         with self._lock:
             self._ranges_key, self._ranges = key, (starts, ends)

@@ -8,7 +8,7 @@ succeeds without touching its completion signal, as in ROCr.
 """
 from _softgpu_hsa import ffi
 
-from core import runtime, signals
+from core import runtime, signals, trace
 from core.aql.async_ops import copy_bytes, copy_rect
 from core.errors import HsaError, InvalidAgent, InvalidArgument
 from softgpu_shim.api.out import read, read_array, require_pointer, write, write_struct
@@ -62,7 +62,8 @@ def hsa_amd_memory_async_copy(dst, dst_agent, src, src_agent, size, num_dep_sign
     # The copy runs on the CPU: agent addresses of locked memory become host addresses.
     dst_address, src_address = session.memory.host_address(dst_address), session.memory.host_address(src_address)
     _profile_copy(session, done)
-    session.async_ops.submit(copy_bytes(dst_address, src_address, size), deps, done, "copy")
+    session.async_ops.submit(copy_bytes(dst_address, src_address, size), deps, done, "copy",
+                             **_copy_details(session, dst_address, src_address, size))
 
 
 def _check_rect(dst, dst_offset, src, src_offset, range_):
@@ -112,7 +113,17 @@ def hsa_amd_memory_async_copy_rect(dst, dst_offset, src, src_offset, range_, cop
         ends.append((session.memory.host_address(first), pitched.pitch, pitched.slice))
     (d, dp, ds), (s, sp, ss) = ends
     _profile_copy(session, done)
-    session.async_ops.submit(copy_rect(d, dp, ds, s, sp, ss, width, height, depth), deps, done, "copy_rect")
+    session.async_ops.submit(copy_rect(d, dp, ds, s, sp, ss, width, height, depth), deps, done, "copy_rect",
+                             **_copy_details(session, d, s, width * height * depth))
+
+
+def _copy_details(session, dst, src, size):
+    """bytes and direction (as HIP names them: HostToDevice, ...) for a copy's trace event."""
+    if not trace.enabled():
+        return {}
+    side = ["Device" if session.memory.pointer_info(a).owner in session.agents.gpus else "Host"
+            for a in (src, dst)]
+    return {"bytes": int(size), "direction": f"{side[0]}To{side[1]}"}
 
 
 @export("hsa_amd_async_function")

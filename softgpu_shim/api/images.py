@@ -5,8 +5,8 @@ Argument checks run in ROCr's order: an agent handle of 0 is INVALID_AGENT first
 NULL pointers and out-of-range enums are INVALID_ARGUMENT, then the agent is resolved.
 Where ROCr dereferences what it was given without a check (a forged image handle, a
 NULL image_layout), SoftGPU answers HSA_STATUS_ERROR_INVALID_ARGUMENT, the status ROCr
-gives a NULL image handle. Kernels reading images (MIMG instructions) are not supported:
-images are created, filled, copied and read back on the host side only.
+gives a NULL image handle. Kernels read and write the images through their descriptors
+(core.isa.interp.images).
 """
 from _softgpu_hsa import ffi
 

@@ -99,8 +99,10 @@ def status_text(status):
 
 
 @export("sg_session_open", needs_runtime=False)
-def sg_session_open():
-    """The first hsa_init (the C side counts nested ones)."""
+def sg_session_open(started):
+    """The first hsa_init (the C side counts nested ones); `started[0] = 1` tells the C side
+    that Python really ran."""
+    started[0] = 1
     try:
         runtime.open_session()
     except InvalidProfile as error:

@@ -29,6 +29,7 @@ LAYOUT = {
     "DS": (0x36 << 26, 18, 2), "FLAT": (0x37 << 26, 18, 2), "GLOBAL": (0x37 << 26 | 2 << 14, 18, 2),
     "SCRATCH": (0x37 << 26 | 1 << 14, 18, 2), "MUBUF": (0x38 << 26, 18, 2),
     "MTBUF": (0x3A << 26, 16, 2), "VINTRP": (0x32 << 26, 16, 1), "EXP": (0x3E << 26, 0, 2),
+    "MIMG": (0x3C << 26, 18, 2), "MIMG+nsa": (0x3C << 26, 18, 5),
 }
 # VOP1/VOP2/VOPC with src0 naming a DPP16, DPP8 (with fi) or SDWA extension dword.
 EXTENSIONS = {"dpp": 250, "dpp8": 233, "dpp8fi": 234, "sdwa": 249}
@@ -44,6 +45,7 @@ FREE = {
     "VOPC": 0x0001FFFF, "VOP3": 0x0000FFFF, "VOP3B": 0x0000FFFF, "VOP3P": 0x0000FFFF,
     "DS": 0x0003FFFF, "FLAT": 0x00033FFF, "GLOBAL": 0x00033FFF, "SCRATCH": 0x00033FFF,
     "MUBUF": 0x0003FFFF, "MTBUF": 0x03F8FFFF, "VINTRP": 0x03FCFFFF, "EXP": 0x00001FFF,
+    "MIMG": 0x0203FFF8,
 }
 # Forms llvm prints in ways no compiled kernel can contain: LDS-direct loads (lds bit),
 # s_waitcnt_depctr/s_sendmsg immediates outside llvm's named set.
@@ -78,8 +80,22 @@ def _random_blob(name, rnd):
     op = rnd.choice(sorted(TABLES[family]))
     if family == "MTBUF":
         op &= 7                         # op[3] lives in the second dword, random there
-    w0 = high | op << shift | rnd.getrandbits(32) & FREE[family]
-    if ext:
+    w0 = high | (op & 0x7F if family == "MIMG" else op) << shift | rnd.getrandbits(32) & FREE[family]
+    if family == "MIMG":
+        # op[7] in bit 0; NSA (bits 2:1) names 1-3 dwords of extra address registers,
+        # mostly enough for the opcode's addresses (llvm-mc rejects texts with too few):
+        # 2-3 for derivatives, else mostly 1.
+        name = TABLES["MIMG"][op]["name"]
+        derivatives = re.search(r"_c?d(_|$)", name)
+        nsa = 0 if not ext else rnd.choice((2, 3) if derivatives else (1, 1, 2))
+        w0 |= op >> 7 | nsa << 1
+        dwords = 2 + nsa
+        if rnd.random() < 0.8 and ("gather4" in name or "atomic" in name):
+            # Mostly the DMASKs llvm-mc accepts: one channel for gather4, 1/2/4 dwords
+            # (cmpswap: 2/4) for atomics.
+            masks = (1, 2, 4, 8) if "gather4" in name else (3, 15) if "cmpswap" in name else (1, 3)
+            w0 = w0 & ~(0xF << 8) | rnd.choice(masks) << 8
+    elif ext:
         w0 = w0 & ~0x1FF | EXTENSIONS[ext]
     if family == "VOP2" and op > 0x3D:
         w0 &= ~(1 << 31)

@@ -185,8 +185,28 @@ def test_image_and_typed_buffer_instructions_decode():
     nsa = assemble("image_sample v[0:3], [v4, v6], s[8:15], s[16:19] dmask:0xf "
                    "dim:SQ_RSRC_IMG_2D")
     assert decode(nsa, 0, 0).size == len(nsa) == 12
+    assert decode(nsa, 0, 0).src == (vgpr(4), vgpr(6), sgpr(8, 8), sgpr(16, 4))
     tbuf = decoded("tbuffer_load_format_x v1, off, s[4:7], s2 format:[BUF_FMT_32_FLOAT] offset:8")
     assert tbuf.encoding == "MTBUF" and tbuf.dst == (vgpr(1),) and tbuf.mods["offset"] == 8
+
+
+def test_image_records_carry_true_operand_widths_and_every_modifier():
+    """Address and data widths follow DIM, A16, DMASK, D16 and TFE; stores and atomics
+    send their data last; the modifiers are all in the record."""
+    load = decoded("image_load v[0:2], v0, s[0:7] dmask:0xf dim:SQ_RSRC_IMG_2D unorm glc slc dlc "
+                   "a16 tfe d16")
+    assert load.dst == (vgpr(0, 3),) and load.src == (vgpr(0), sgpr(0, 8))
+    assert {k: load.mods[k] for k in ("unorm", "glc", "slc", "dlc", "a16", "tfe", "d16", "lwe", "r128")} == \
+        {"unorm": 1, "glc": 1, "slc": 1, "dlc": 1, "a16": 1, "tfe": 1, "d16": 1, "lwe": 0, "r128": 0}
+    store = decoded("image_store_mip v[4:5], v[0:3], s[8:15] dmask:0x3 dim:SQ_RSRC_IMG_2D_ARRAY unorm")
+    assert store.dst == () and store.src == (vgpr(0, 4), sgpr(8, 8), vgpr(4, 2))
+    atomic = decoded("image_atomic_cmpswap v[2:3], v[0:1], s[0:7] dmask:0x3 dim:SQ_RSRC_IMG_2D glc")
+    assert atomic.dst == (vgpr(2, 2),) and atomic.src[-1] == vgpr(2, 2)
+    gradients = decoded("image_sample_c_d_o v[0:3], [v4, v6, v1, v2, v3, v9, v10, v11, v12], s[0:7], "
+                        "s[8:11] dmask:0xf dim:SQ_RSRC_IMG_2D_ARRAY")
+    assert gradients.size == 16 and gradients.mods["nsa"] == 2 and len(gradients.src) == 11
+    gather = decoded("image_gather4_lz v[0:1], v[2:3], s[0:7], s[8:11] dmask:0x2 dim:SQ_RSRC_IMG_2D d16")
+    assert gather.dst == (vgpr(0, 2),)
 
 
 def test_decode_all_skips_zero_padding_between_functions():

@@ -90,9 +90,10 @@ def test_ds_wrxchg2_swaps_two_elements_and_returns_both(session):
 
 FORMATTED = """
 kernel void formatted(global ushort *pixels, global float *out, global uint *raw_out) {
-  // A V#: base = pixels, stride 4 bytes (one 16_16 element), 64 records, format 16_16_UNORM.
+  // A V#: base = pixels, stride 4 bytes (one 16_16 element), 64 records, format 16_16_UNORM,
+  // DST_SEL x, y, z, w (0xFAC).
   ulong base = (ulong)pixels;
-  uint4 desc = (uint4)((uint)base, (uint)(base >> 32) | (4u << 16), 64u, 23u << 12);
+  uint4 desc = (uint4)((uint)base, (uint)(base >> 32) | (4u << 16), 64u, 23u << 12 | 0xFACu);
   uint i = get_global_id(0);
   float2 v;
   __asm__ volatile("buffer_load_format_xy %0, %1, %2, 0 idxen\\n s_waitcnt vmcnt(0)"

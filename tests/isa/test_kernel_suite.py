@@ -122,6 +122,7 @@ def test_reference_rejects_untouched_buffers(case):
     buffers and no order check accepts them."""
     for wave in case.waves:
         args, expected = case.inputs(wave)
+        args = [getattr(a, "initial", a) for a in args]         # an image starts as its pixels
         for key, want in expected.items():
             if isinstance(key, tuple):
                 with pytest.raises(AssertionError):
@@ -138,8 +139,9 @@ def test_kernel_matches_reference(session, case, opt, wave, code_object):
     args, expected = case.inputs(wave)
     outputs = launch(session, path, case.kernel, args, case.grid, case.workgroup,
                      group_segment_size=case.group_segment, global_offset=case.global_offset)
-    # launch returns the global buffers in argument order; by-value vectors are arrays too.
+    # launch returns the global buffers and images in argument order; by-value vectors are
+    # arrays too.
     explicit = [a for a in _kernel_metadata(path, case.kernel)[1][".args"]
                 if not a[".value_kind"].startswith("hidden_")]
-    buffers = [i for i, a in enumerate(explicit) if a[".value_kind"] == "global_buffer"]
+    buffers = [i for i, a in enumerate(explicit) if a[".value_kind"] in ("global_buffer", "image")]
     case.check(expected, dict(zip(buffers, outputs)))

@@ -1346,3 +1346,7 @@ def _flat_scratch(name):
 
 _flat_scratch("private_array_walk")
 _flat_scratch("noinline_calls")
+
+
+# The image cases register themselves with `case` (tests/kernels/image_cases.py).
+from tests.kernels import image_cases  # noqa: E402,F401

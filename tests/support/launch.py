@@ -4,7 +4,8 @@ Holds two invariants:
 - the kernel sees what a real dispatch gives it: buffers in the arena, a kernarg segment laid
   out by the kernel's metadata (hidden arguments included, v4 and v5), a kernel dispatch
   packet in device memory that the dispatch pointer points at;
-- every allocation made here is freed before returning, also when the kernel faults.
+- every allocation made here (buffers, images, samplers) is freed before returning, also
+  when the kernel faults.
 """
 import weakref
 from dataclasses import dataclass
@@ -14,6 +15,7 @@ import numpy as np
 from core.isa.apertures import PRIVATE_APERTURE_HI, SHARED_APERTURE_HI
 from core.isa.launch import run_dispatch
 from softgpu_shim.hsa_abi import KERNEL_DISPATCH_PACKET, PacketType
+from tests.support import images
 
 _loaded = weakref.WeakKeyDictionary()     # session -> {path: {kernel name: kernel_object}}
 
@@ -61,13 +63,14 @@ def launch(session, path, name, args, grid, workgroup, *, private_segment_size=0
 
     args: one entry per kernel argument in the kernel's metadata order: a numpy array for a
     global (or constant) pointer argument — copied into a fresh arena buffer —, None for a
-    NULL pointer, a Python or numpy scalar for a by-value argument, or `Local(nbytes)` for a
-    dynamic __local pointer.
+    NULL pointer, a Python or numpy scalar for a by-value argument, `Local(nbytes)` for a
+    dynamic __local pointer, or a tests.support.images `Image` / `Sampler` for an image or
+    sampler argument (made through the images extension's exports).
     Hidden arguments (v4 hidden_global_offset_*, v5 block counts, group sizes, remainders,
     ...) are filled from grid/workgroup; global_offset (up to 3 ints, OpenCL's global work
     offset) goes to hidden_global_offset_*. grid/workgroup: int or tuple of up to 3 ints.
-    Returns one numpy array per array argument (same dtype and shape), read back after the
-    dispatch; with_stats=True returns (outputs, DispatchStats). Raises KernelFault like
+    Returns one numpy array per array or image argument (same dtype and shape; an image's
+    pixels), read back after the dispatch, in argument order; with_stats=True returns (outputs, DispatchStats). Raises KernelFault like
     run_dispatch.
     """
     kernel = loaded_kernel(session, path, name)
@@ -75,6 +78,7 @@ def launch(session, path, name, args, grid, workgroup, *, private_segment_size=0
     global_offset = tuple(int(v) for v in global_offset) + (0,) * (3 - len(global_offset))
     arena = session.arena
     allocations = []
+    objects = images.Objects(session)
 
     def allocate(size):
         block = arena.allocate(max(size, 1), info={"what": f"launch({name})"})
@@ -83,7 +87,7 @@ def launch(session, path, name, args, grid, workgroup, *, private_segment_size=0
 
     try:
         kernarg, buffers, dynamic_lds = _kernarg(kernel, args, grid, workgroup, global_offset,
-                                                 arena, allocate)
+                                                 arena, allocate, objects)
         kernarg_block = allocate(len(kernarg))
         arena.view(kernarg_block.address, len(kernarg))[:] = np.frombuffer(bytes(kernarg), np.uint8)
         group = dynamic_lds + group_segment_size
@@ -97,17 +101,22 @@ def launch(session, path, name, args, grid, workgroup, *, private_segment_size=0
                              watchdog_instructions=watchdog_instructions)
         outputs = []
         for block, array in buffers:
+            if isinstance(array, images.Image):
+                outputs.append(objects.read(block, array))
+                continue
             out = np.empty_like(array)
             out.view(np.uint8).reshape(-1)[:] = arena.view(block.address, array.nbytes)
             outputs.append(out)
         return (outputs, stats) if with_stats else outputs
     finally:
+        objects.release()
         for block in allocations:
             arena.free(block.address)
 
 
-def _kernarg(kernel, args, grid, workgroup, global_offset, arena, allocate):
-    """(kernarg bytes, [(buffer allocation, array)], dynamic LDS bytes) for `args`."""
+def _kernarg(kernel, args, grid, workgroup, global_offset, arena, allocate, objects):
+    """(kernarg bytes, [(buffer allocation or image handle, array or Image)], dynamic LDS
+    bytes) for `args`."""
     explicit = [a for a in kernel.args if not a[".value_kind"].startswith("hidden_")]
     if len(explicit) != len(args):
         raise TypeError(f"{kernel.name} takes {len(explicit)} arguments, {len(args)} given")
@@ -129,6 +138,12 @@ def _kernarg(kernel, args, grid, workgroup, global_offset, arena, allocate):
                 lds_end += value.nbytes
             elif value is None:
                 raw = bytes(size)                         # a NULL pointer (or zero) argument
+            elif isinstance(value, images.Image):
+                handle = objects.image(value)
+                buffers.append((handle, value))
+                raw = handle.to_bytes(size, "little")
+            elif isinstance(value, images.Sampler):
+                raw = objects.sampler(value).to_bytes(size, "little")
             elif kind == "global_buffer":
                 array = np.ascontiguousarray(value)
                 block = allocate(array.nbytes)

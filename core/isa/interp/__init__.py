@@ -10,7 +10,9 @@ It is reached through core.isa.launch.run_dispatch. Inside:
   control    branches, calls, barriers, hardware registers, traps
   lanes      cross-lane ops, DPP/SDWA forms, M0-relative moves
   smem / vmem / lds         scalar, vector (global/flat/scratch/buffer) and LDS memory
+  images                    image instructions (MIMG): loads, stores, atomics, samples, queries
+  image_resources / sampling   T#/S# decoding and texel layout; LOD, addressing, filtering
   access / memory / atomics / formats   address resolution, checked bytes, serial-order atomics,
-                                        buffer data formats
+                                        buffer and image data formats
   (KernelFault lives in core.isa.faults, the launch layout in core.isa.layout)
 """

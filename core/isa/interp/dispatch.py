@@ -61,6 +61,9 @@ class Dispatch:
         self.stats = DispatchStats()
         self.code = code_for(self.arena, kernel, self.desc.wave64)
         self.memory = DeviceMemory(session, getattr(kernel, "agent", None))
+        self.counts = [-(-g // w) for g, w in zip(self.grid, self.wgsize)]
+        self.total_workgroups = self.counts[0] * self.counts[1] * self.counts[2]
+        self.workgroups_done = 0        # read by the progress display while run() goes on
         self.last_waves = None          # the previous chunk's state, recycled by the next
         self._scratch = None            # arena allocation backing every chunk's scratch
 
@@ -76,8 +79,7 @@ class Dispatch:
     # ---- chunking ----------------------------------------------------------------------
     def run(self):
         start = time.perf_counter()
-        counts = [-(-g // w) for g, w in zip(self.grid, self.wgsize)]
-        total_groups = counts[0] * counts[1] * counts[2]
+        counts, total_groups = self.counts, self.total_workgroups
         lanes = self.desc.lanes
         waves_per_group = -(-int(np.prod(self.wgsize)) // lanes)
         wave_bytes = self.desc.nvgpr * lanes * 4 + self.private_bytes * lanes + 1024
@@ -88,6 +90,7 @@ class Dispatch:
                 ids = np.arange(first, min(first + per_chunk, total_groups), dtype=np.int64)
                 self._run_chunk(ids, counts, waves_per_group)
                 self.stats.batches += 1
+                self.workgroups_done += ids.size
         finally:
             if self._scratch is not None:
                 self.arena.free(self._scratch.address)

@@ -13,7 +13,7 @@ from core.isa.alu import merge16
 from core.isa.interp import access as acc
 from core.isa.interp import atomics
 from core.isa.interp.registry import HANDLERS, handles
-from core.isa.interp.vmem import _wide_read
+from core.isa.interp.vmem import wide_read
 
 READS = {
     "b32": (4, 1, False, None), "b64": (4, 2, False, None), "b96": (4, 3, False, None),
@@ -124,8 +124,8 @@ def _atomic(op, wide, returns):
         access = acc.lds(step, base, active, 1, 8 if wide else 4)
         # ds_cmpst: data0 is the compare value, data1 the new one; ds_mskor: data0 the mask;
         # ds_wrap: data0 the ring size, data1 the step.
-        first = access.lanes.take(_wide_read(step, data[0].index, words))
-        second = access.lanes.take(_wide_read(step, data[1].index, words)) if two_data else None
+        first = access.lanes.take(wide_read(step, data[0].index, words))
+        second = access.lanes.take(wide_read(step, data[1].index, words)) if two_data else None
         if op in ("cmpswap", "fcmpswap"):
             value, compare = second, first
         else:

@@ -58,5 +58,5 @@ def _load_handlers():
     global _loaded
     if not _loaded:
         from core.isa.interp import (  # noqa: F401  (importing a module registers its handlers)
-            control, scalar_ops, vector_ops, lanes, smem, vmem, lds)
+            control, scalar_ops, vector_ops, lanes, smem, vmem, lds, images)
         _loaded = True

@@ -228,8 +228,8 @@ def _atomic(op, wide):
         named = _named(family, inst)
         active = step.ops.exec
         data = named["data"]
-        value = _wide_read(step, data.index, words)
-        cmp = _wide_read(step, data.index + words, words) if compare else None
+        value = wide_read(step, data.index, words)
+        cmp = wide_read(step, data.index + words, words) if compare else None
         old_all = np.zeros((step.n, step.w.lanes), dtype)
         accesses = _resolve(step, inst, family, named, 1, 8 if wide else 4, active)
         for access in accesses:                  # every lane is checked before any applies
@@ -239,31 +239,42 @@ def _atomic(op, wide):
                 raise step.memory_fault("misaligned atomic", int(access.lanes.waves()[bad]),
                                         access.lanes.lanes()[bad], int(access.addresses[bad, 0]))
         for access in accesses:
-            at = access.addresses[:, 0]
-            old = np.zeros(at.size, dtype)
-            taken = access.lanes.take(value)
-            compared = None if cmp is None else access.lanes.take(cmp)
-            for mask, memory, index in _word_views(step, access, dtype):
-                keep = slice(None) if mask is None else mask
-                old[keep] = atomics.apply(memory, index, op, taken[keep],
-                                          None if compared is None else compared[keep])
-            access.lanes.place(old_all, old)
+            apply_atomic(step, access, op, value, cmp, old_all)
         if named["vdst"] is not None and inst.mods.get("glc"):
-            vdst = named["vdst"]
-            step.ops.vgpr_write(vdst.index, (old_all & dtype(0xFFFFFFFF)).astype(np.uint32), active)
-            if wide:
-                step.ops.vgpr_write(vdst.index + 1, (old_all >> np.uint64(32)).astype(np.uint32), active)
+            wide_write(step, named["vdst"].index, old_all, active)
     return run
 
 
-def _wide_read(step, reg, words):
+def apply_atomic(step, access, op, value, cmp, old_all):
+    """Apply `op` (core.isa.interp.atomics) at the lanes' addresses of `access` with the
+    [n, lanes] data `value` (and `cmp`); their old values go to old_all [n, lanes], whose
+    dtype (uint32 or uint64) is the atomic's width."""
+    dtype = old_all.dtype.type
+    old = np.zeros(access.addresses.shape[0], dtype)
+    taken = access.lanes.take(value)
+    compared = None if cmp is None else access.lanes.take(cmp)
+    for mask, memory, index in word_views(step, access, dtype):
+        keep = slice(None) if mask is None else mask
+        old[keep] = atomics.apply(memory, index, op, taken[keep], None if compared is None else compared[keep])
+    access.lanes.place(old_all, old)
+
+
+def wide_read(step, reg, words):
+    """One (uint32) or two (uint64, low dword first) VGPRs as [n, lanes] values."""
     lo = step.ops.vgpr_read(reg)
     if words == 1:
         return lo
     return lo.astype(np.uint64) | (step.ops.vgpr_read(reg + 1).astype(np.uint64) << np.uint64(32))
 
 
-def _word_views(step, access, dtype):
+def wide_write(step, reg, values, active):
+    """Write uint32 values to one VGPR, uint64 values to two (low dword first)."""
+    step.ops.vgpr_write(reg, (values & values.dtype.type(0xFFFFFFFF)).astype(np.uint32), active)
+    if values.dtype == np.uint64:
+        step.ops.vgpr_write(reg + 1, (values >> np.uint64(32)).astype(np.uint32), active)
+
+
+def word_views(step, access, dtype):
     """[(lane mask or None, memory as dtype words, word index per lane)] for an atomic."""
     size = np.uint64(np.dtype(dtype).itemsize)
     at = access.addresses[:, 0]
@@ -279,79 +290,92 @@ def _word_views(step, access, dtype):
 
 # ---- formatted buffer access (buffer_*_format_*, tbuffer_*) ---------------------------------
 COMPONENTS = {"x": 1, "xy": 2, "xyz": 3, "xyzw": 4}
-HALF_ONE = 0x3C00           # 1.0 as f16: the default w of a d16 load of a float-ish format
 
 
 def _buffer_format(step, inst, named):
+    """The Format and each wave's DST_SEL ([n, 1, 4]) of a formatted buffer access."""
+    words = step.ops.scalar_regs(named["srsrc"], 4)[:, 3]
     if inst.mnemonic.startswith("tbuffer"):
         number = int(inst.mods["format"])
     else:
-        words = step.ops.scalar_regs(named["srsrc"], 4)[:, 3]
         numbers = np.unique((words >> np.uint32(12)) & np.uint32(0x7F))
         if numbers.size != 1:
             raise step.illegal("a wave group mixes buffer formats")
         number = int(numbers[0])
     fmt = formats.parse(number)
-    if fmt is None:
+    if fmt is None or fmt.element_bytes not in (1, 2, 4) and fmt.packed:
         raise step.illegal(f"buffer data format {number} is not modelled")
-    return fmt
+    dst_sel = np.stack([(words >> np.uint32(3 * c)) & np.uint32(7) for c in range(4)], axis=-1)
+    return fmt, dst_sel[:, None, :]
 
 
-def _to_half(values, fmt):
-    """32-bit register values of a format -> the 16-bit values d16 instructions hold."""
-    if fmt.kind in formats.FLOATISH:
-        with np.errstate(over="ignore"):                  # overflow to inf is the conversion
-            return values.view(np.float32).astype(np.float16).view(np.uint16).astype(np.uint32)
-    return values & np.uint32(0xFFFF)
-
-
-def _from_half(values, fmt):
-    if fmt.kind in formats.FLOATISH:
-        return values.astype(np.uint16).view(np.float16).astype(np.float32).view(np.uint32)
-    return values
+def _components(step, inst, named, fmt, active):
+    """Every component of each lane's element (register values [n, lanes, 4], components the
+    format lacks at their defaults, 0 outside the buffer's range), and its Access (packed
+    formats: of one whole element)."""
+    if fmt.packed:
+        access = _buffer(step, inst, named, 1, fmt.element_bytes, active)
+        fields = formats.unpack(_element_bytes(access.load()[:, 0], fmt), fmt)
+    else:
+        access = _buffer(step, inst, named, fmt.components, fmt.component_bytes, active)
+        fields = access.load()
+    loaded = np.zeros((step.n, step.w.lanes, fmt.components), np.uint32)
+    access.lanes.place(loaded, formats.to_register(fields, fmt))
+    components = np.empty((step.n, step.w.lanes, 4), np.uint32)
+    for c in range(4):
+        components[..., c] = fmt.default(c)
+    components[..., :fmt.components] = loaded
+    return components, access
 
 
 def _format_load(count, d16):
+    """buffer/tbuffer_load_format_*: the element's components through the V#'s DST_SEL."""
     def run(step, inst):
         named = _named("MUBUF", inst)
-        fmt = _buffer_format(step, inst, named)
+        fmt, dst_sel = _buffer_format(step, inst, named)
         active = step.ops.exec
-        present = min(count, fmt.components)
-        values = np.empty((step.n, step.w.lanes, count), np.uint32)
-        for c in range(count):
-            values[..., c] = fmt.default(c)
-        access = _buffer(step, inst, named, present, fmt.bytes, active)
-        loaded = np.zeros((step.n, step.w.lanes, present), np.uint32)
-        access.lanes.place(loaded, formats.to_register(access.load(), fmt))
-        values[..., :present] = np.where(active[..., None], loaded, 0)
+        components, _ = _components(step, inst, named, fmt, active)
+        values = formats.select(components, dst_sel, fmt)[..., :count]
         vdst = named["vdst"]
         if d16:
-            halves = _to_half(values, fmt)
-            if fmt.kind in formats.FLOATISH and count == 4 and fmt.components < 4:
-                halves[..., 3] = HALF_ONE
-            halves = np.concatenate([halves, np.zeros_like(halves[..., :count % 2])], axis=-1)
-            values = halves[..., 0::2] | (halves[..., 1::2] << np.uint32(16))
+            values = formats.pack_halves(formats.to_half(values, fmt.kind in formats.FLOATISH))
         for j in range(values.shape[-1]):
             step.ops.vgpr_write(vdst.index + j, values[..., j], active)
     return run
 
 
 def _format_store(count, d16):
+    """buffer/tbuffer_store_format_*: the components the first `count` channels select
+    (DST_SEL's inverse) are written; the element's other components keep their values."""
     def run(step, inst):
         named = _named("MUBUF", inst)
-        fmt = _buffer_format(step, inst, named)
+        fmt, dst_sel = _buffer_format(step, inst, named)
         active = step.ops.exec
         data = named["data"]
+        words = -(-count // 2) if d16 else count
+        values = np.stack([step.ops.vgpr_read(data.index + j) for j in range(words)], axis=-1)
         if d16:
-            words = [step.ops.vgpr_read(data.index + j) for j in range(-(-count // 2))]
-            halves = [w >> np.uint32(16 * h) & np.uint32(0xFFFF) for w in words for h in (0, 1)]
-            values = np.stack([_from_half(v, fmt) for v in halves[:count]], axis=-1)
-        else:
-            values = np.stack([step.ops.vgpr_read(data.index + j) for j in range(count)], axis=-1)
-        present = min(count, fmt.components)
-        access = _buffer(step, inst, named, present, fmt.bytes, active)
-        access.store(formats.to_memory(access.lanes.take(values[..., :present]), fmt))
+            values = formats.from_half(formats.unpack_halves(values, count), fmt.kind in formats.FLOATISH)
+        channels = np.zeros(values.shape[:-1] + (4,), np.uint32)
+        channels[..., :count] = values
+        sel = np.broadcast_to(dst_sel, channels.shape)
+        written = np.zeros(channels.shape, bool)
+        for c in range(count):
+            written |= sel[..., c:c + 1] == 4 + np.arange(4)
+        components, access = _components(step, inst, named, fmt, active)
+        components = np.where(written, formats.deselect(channels, dst_sel), components)
+        fields = formats.to_memory(access.lanes.take(components[..., :fmt.components]), fmt)
+        if fmt.packed:
+            element = np.zeros((fields.shape[0], 4), np.uint8)
+            element[:, :fmt.element_bytes] = formats.pack(fields, fmt)
+            fields = element.view(np.uint32)
+        access.store(fields)
     return run
+
+
+def _element_bytes(values, fmt):
+    """uint32 [k] zero-extended elements -> their bytes, uint8 [k, element_bytes]."""
+    return np.ascontiguousarray(values.astype(np.uint32)).view(np.uint8).reshape(-1, 4)[:, :fmt.element_bytes]
 
 
 def _register():

@@ -1,0 +1,3 @@
+/* Where the embedded runtime finds its Python packages (embedding_paths.c). */
+const char *sg_package_root(void);
+int sg_add_package_paths(void);

@@ -1,0 +1,31 @@
+"""Where SoftGPU's files are: the library, the device profiles, the package root.
+
+Holds one invariant: a checkout and an installed wheel answer alike — the checkout's
+build/lib/ and profiles/, or the wheel's softgpu_shim/lib/ and softgpu_shim/profiles/ —
+and SOFTGPU_LIBDIR (a library built elsewhere) wins over both.
+"""
+import os
+
+SONAME = "libhsa-runtime64.so.1"
+PACKAGE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(PACKAGE)          # the checkout, or site-packages for a wheel
+
+
+def library_dir():
+    """The directory holding libhsa-runtime64.so.1 (what LD_LIBRARY_PATH needs)."""
+    if os.environ.get("SOFTGPU_LIBDIR"):
+        return os.environ["SOFTGPU_LIBDIR"]
+    installed = os.path.join(PACKAGE, "lib")
+    if os.path.exists(os.path.join(installed, SONAME)):
+        return installed
+    return os.path.join(ROOT, "build", "lib")
+
+
+def library_path():
+    """The library file, for ctypes.CDLL(library_path())."""
+    return os.path.join(library_dir(), SONAME)
+
+
+def profiles_dir():
+    checkout = os.path.join(ROOT, "profiles")
+    return checkout if os.path.isdir(checkout) else os.path.join(PACKAGE, "profiles")

@@ -1,0 +1,103 @@
+"""`softgpu run --capture DIR` and `softgpu replay DIR`: a dispatch saved from a real program runs
+again alone, without the program, and is compared with what it did."""
+import json
+import subprocess
+
+import pytest
+
+from core.capture import store
+from tests.support import cprog
+from tests.support.kernels import compile_opencl
+from tests.support.paths import ROOT
+
+
+@pytest.fixture(scope="module")
+def workload():
+    return cprog.build("tools_workload.c"), compile_opencl("aql_kernels.cl", opt="-O2")
+
+
+def softgpu(*args, env=None):
+    return subprocess.run(["python3", "-m", "core.cli", *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=600, env=env or cprog.env())
+
+
+@pytest.fixture(scope="module")
+def captured(workload, tmp_path_factory):
+    exe, code_object = workload
+    directory = tmp_path_factory.mktemp("captures")
+    proc = softgpu("run", "--capture", str(directory), "--capture-kernel", "scale_*", "--", exe, code_object,
+                   env=cprog.env())
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return directory
+
+
+def test_only_the_matching_dispatches_are_captured(captured):
+    folders = store.captures(str(captured))
+    assert len(folders) == 3
+    manifest = store.read_manifest(folders[0])
+    assert manifest["kernel"]["name"] == "scale_add"
+    assert manifest["dispatch"]["grid"] == [1024, 1, 1] and manifest["result"]["fault"] is None
+    # The kernarg bytes hold the two buffer pointers, the scale 2.0 and n = 1024.
+    kernarg = bytes.fromhex(manifest["kernarg"])
+    assert kernarg[16:20] == bytes.fromhex("00000040") and int.from_bytes(kernarg[20:24], "little") == 1024
+
+
+def test_replay_reproduces_each_capture(captured):
+    proc = softgpu("replay", str(captured))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.count("identical") == 3
+
+
+def test_replay_names_the_first_differing_bytes(captured, tmp_path):
+    folder = tmp_path / "tampered"
+    subprocess.run(["cp", "-r", store.captures(str(captured))[0], str(folder)], check=True)
+    manifest = store.read_manifest(str(folder))
+    # The output buffer is the second kernel argument: change one float of its after-state.
+    out = int.from_bytes(bytes.fromhex(manifest["kernarg"])[8:16], "little")
+    start = max(r["start"] for r in manifest["ranges"] if r["start"] <= out)
+    after = store.read_range(str(folder), "after", start).copy()
+    after[out - start + 40] ^= 0xFF
+    store.write_range(str(folder), "after", start, after)
+    proc = softgpu("replay", str(folder))
+    assert proc.returncode == 1
+    assert f"range {start:#x}" in proc.stdout
+    assert f"first difference at +{out - start + 40:#x}" in proc.stdout and "DIFFERENT" in proc.stdout
+
+
+def test_a_faulting_dispatch_replays_to_the_same_fault(workload, tmp_path):
+    exe, code_object = workload
+    proc = softgpu("run", "--capture", str(tmp_path), "--capture-kernel", "store_through", "--", exe, code_object,
+                   "fault")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    folder, = store.captures(str(tmp_path))
+    fault = store.read_manifest(folder)["result"]["fault"]
+    assert fault["status"] == "ERROR_MEMORY_APERTURE_VIOLATION" and fault["address"] == 0x10
+    replayed = softgpu("replay", folder)
+    assert replayed.returncode == 0, replayed.stdout + replayed.stderr
+    assert "identical" in replayed.stdout
+
+
+def test_a_dispatch_over_the_limit_is_skipped_with_a_message(workload, tmp_path):
+    exe, code_object = workload
+    proc = softgpu("run", "--capture", str(tmp_path), "--", exe, code_object,
+                   env=cprog.env(SOFTGPU_CAPTURE_LIMIT=4096))
+    assert proc.returncode == 0
+    assert "not capturing scale_add" in proc.stderr and "SOFTGPU_CAPTURE_LIMIT=4096" in proc.stderr
+    assert store.captures(str(tmp_path)) == []
+
+
+def test_replay_of_a_folder_without_captures_fails(tmp_path):
+    proc = softgpu("replay", str(tmp_path))
+    assert proc.returncode == 2 and "holds no capture" in proc.stderr
+
+
+def test_a_capture_of_another_format_is_refused(captured, tmp_path):
+    folder = tmp_path / "future"
+    subprocess.run(["cp", "-r", store.captures(str(captured))[0], str(folder)], check=True)
+    path = folder / store.MANIFEST
+    manifest = json.loads(path.read_text())
+    manifest["format"] = store.FORMAT + 1
+    path.write_text(json.dumps(manifest))
+    proc = softgpu("replay", str(folder))
+    assert proc.returncode == 2
+    assert f"capture format {store.FORMAT + 1}, this SoftGPU reads {store.FORMAT}" in proc.stderr

@@ -1,0 +1,111 @@
+"""Installed like a Python tool: `pip install .` makes a wheel that carries the library, and from
+any directory, with no checkout, the installed package serves `softgpu run`, `softgpu info`,
+`softgpu lib` and ctypes — also in a Python that is not the one it was installed into."""
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from tests.support.kernels import compile_opencl
+from tests.support.paths import ROOT
+
+DEBIAN_PYTHON = "/usr/bin/python3"
+
+
+def run(args, cwd, **kw):
+    env = {k: v for k, v in os.environ.items() if k not in ("SOFTGPU_LIBDIR", "PYTHONPATH")}
+    return subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=900, env=env, **kw)
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory):
+    out = tmp_path_factory.mktemp("wheel")
+    proc = run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out), ROOT], cwd=str(out))
+    assert proc.returncode == 0, proc.stderr
+    wheels = [p for p in os.listdir(out) if p.endswith(".whl")]
+    assert len(wheels) == 1 and "linux_x86_64" in wheels[0]         # a platform wheel: it holds a .so
+    return str(out / wheels[0])
+
+
+@pytest.fixture(scope="module")
+def venv(wheel, tmp_path_factory):
+    """A fresh virtual environment with SoftGPU and its dependencies installed from the wheel."""
+    where = tmp_path_factory.mktemp("venv")
+    assert run([sys.executable, "-m", "venv", str(where)], cwd=str(where)).returncode == 0
+    proc = run([str(where / "bin" / "pip"), "install", "-q", wheel], cwd=str(where))
+    assert proc.returncode == 0, proc.stderr
+    return where
+
+
+def site_packages(venv):
+    return str(venv / "lib" / f"python{sys.version_info.major}.{sys.version_info.minor}" / "site-packages")
+
+
+def test_softgpu_lib_names_the_installed_library(venv, tmp_path):
+    proc = run([str(venv / "bin" / "softgpu"), "lib"], cwd=str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == os.path.join(site_packages(venv), "softgpu_shim", "lib")
+    assert os.path.exists(os.path.join(proc.stdout.strip(), "libhsa-runtime64.so.1"))
+
+
+def test_ctypes_loads_the_installed_runtime_not_a_checkout(venv, tmp_path):
+    code = ("import ctypes, softgpu_shim, sys; lib = ctypes.CDLL(softgpu_shim.library_path()); "
+            "assert lib.hsa_init() == 0; import core; print(core.__file__); assert lib.hsa_shut_down() == 0")
+    proc = run([str(venv / "bin" / "python"), "-c", code], cwd=str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip().startswith(site_packages(venv))
+
+
+def test_softgpu_run_executes_a_program_from_anywhere(venv, tmp_path):
+    exe = tmp_path / "vector_add"
+    subprocess.run(["gcc", "-std=gnu11", "-O2", "-o", str(exe), os.path.join(ROOT, "examples", "vector_add.c"),
+                    "-lhsa-runtime64"], check=True)
+    code_object = compile_opencl(os.path.join(ROOT, "examples", "vector_add.cl"))
+    proc = run([str(venv / "bin" / "softgpu"), "run", "--", str(exe), code_object, "3000"], cwd=str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    assert "3000 elements, verified" in proc.stdout
+
+
+def test_softgpu_info_lists_the_system_from_the_installed_profiles(venv, tmp_path):
+    proc = run([str(venv / "bin" / "softgpu"), "info"], cwd=str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    assert "AMD Radeon RX 6800 XT" in proc.stdout and "amdgcn-amd-amdhsa--gfx1030" in proc.stdout
+
+
+@pytest.mark.skipif(not os.path.exists(DEBIAN_PYTHON), reason="no system Python to load the library into")
+def test_another_python_finds_the_packages_of_the_librarys_environment(venv, tmp_path):
+    library = os.path.join(site_packages(venv), "softgpu_shim", "lib", "libhsa-runtime64.so.1")
+    code = f"import ctypes; lib = ctypes.CDLL({library!r}); print(lib.hsa_init()); import numpy; print(numpy.__file__)"
+    proc = run([DEBIAN_PYTHON, "-S", "-c", code], cwd=str(tmp_path))
+    if "version mismatch" in proc.stderr or proc.returncode and "undefined symbol" in proc.stderr:
+        pytest.skip("the system Python is not the minor version SoftGPU was built for")
+    assert proc.returncode == 0, proc.stderr
+    status, numpy_path = proc.stdout.split()
+    assert status == "0" and numpy_path.startswith(site_packages(venv))
+
+
+@pytest.mark.skipif(not os.path.exists(DEBIAN_PYTHON), reason="no system Python to load the library into")
+def test_a_python_without_the_dependencies_is_told_what_is_missing(wheel, tmp_path):
+    """SoftGPU alone (no dependencies) loaded into a bare Python: first without cffi's backend,
+    then with it; each time hsa_init fails with a status and a message naming what to install."""
+    import _cffi_backend
+    target = tmp_path / "bare"
+    proc = run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target), wheel],
+               cwd=str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    library = str(target / "softgpu_shim" / "lib" / "libhsa-runtime64.so.1")
+    code = f"import ctypes; print(ctypes.CDLL({library!r}).hsa_init())"
+
+    proc = run([DEBIAN_PYTHON, "-S", "-c", code], cwd=str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    assert int(proc.stdout) != 0                     # HSA_STATUS_ERROR, not cffi's silent 0
+    assert "python3 -m pip install cffi numpy pyelftools msgpack" in proc.stderr
+
+    shutil.copy(_cffi_backend.__file__, target)
+    proc = run([DEBIAN_PYTHON, "-S", "-c", code], cwd=str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    assert int(proc.stdout) != 0
+    assert "cannot import numpy, pyelftools, msgpack" in proc.stderr
+    assert "python3 -m pip install numpy pyelftools msgpack" in proc.stderr
