@@ -1,12 +1,57 @@
 """Helpers for the ALU tests: run an op on bit patterns, make and read float bit patterns,
-and the C library's fma as the reference for fused multiply-add."""
+and the C library's fma as the reference for fused multiply-add.
+
+The ALU's tests run against both implementations: `run` calls the numpy op, or, while the
+`alu_impl` fixture (tests/isa/conftest.py) selects "native", the op's LLVM emitter JIT-compiled
+over the same arrays (wave32 vectors for VALU ops, scalars for SALU ops); a test of an op
+without an emitter is skipped there."""
 import ctypes
 import ctypes.util
+from functools import cache
 
 import numpy as np
+import pytest
 from hypothesis import strategies as st
 
 from core.isa import alu
+from tests.support.native_alu import compile_all, native_op
+
+_IMPLEMENTATION = ["numpy"]
+
+
+def use(implementation):
+    """Select "numpy" or "native" for `lookup`, `run` and `one`."""
+    assert implementation in ("numpy", "native")
+    _IMPLEMENTATION[0] = implementation
+    if implementation == "native":
+        _compile_common_forms()
+
+
+def _native(name):
+    return native_op(name, None if name.startswith("s_") else 32)
+
+
+@cache
+def _compile_common_forms():
+    """Every op's plain form (and integer clamp) in one batch, before any test runs:
+    hypothesis times each example, and a first call that compiled would miss its deadline."""
+    requests = []
+    for name in sorted(alu.coverage()):
+        op = _native(name)
+        if op is not None:
+            requests += [(op, {})] + ([(op, {"clamp": True})] if op.int_clamp else [])
+    compile_all(requests)
+
+
+def lookup(name):
+    """The op under test, called like core.isa.alu.lookup(name)'s."""
+    if _IMPLEMENTATION[0] == "numpy":
+        return alu.lookup(name)
+    op = _native(name)
+    if op is None:
+        pytest.skip(f"{name} has no native emitter")
+    return op
+
 
 _libm = ctypes.CDLL(ctypes.util.find_library("m"))
 _libm.fma.restype = ctypes.c_double
@@ -17,7 +62,7 @@ _libm.fmaf.argtypes = [ctypes.c_float] * 3
 
 def run(name, *srcs, **mods):
     """All results of op `name` on the given sources."""
-    return alu.lookup(name)(*srcs, **mods)
+    return lookup(name)(*srcs, **mods)
 
 
 def one(name, *srcs, **mods):

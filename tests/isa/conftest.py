@@ -1,4 +1,5 @@
-"""Fixtures for ISA engine tests: a live runtime session inside the pytest process.
+"""Fixtures for ISA engine tests: a live runtime session inside the pytest process, and the
+ALU implementation (numpy or native) that the ALU's tests run against.
 
 The library is cffi-embedded: loaded with ctypes into a process that already runs
 Python, its exports run in this same interpreter, so after hsa_init the session that
@@ -12,7 +13,16 @@ import os
 
 import pytest
 
+from tests.isa import alu_support
 from tests.support.paths import LIBRARY, ROOT
+
+
+@pytest.fixture(scope="module", params=["numpy", "native"])
+def alu_impl(request):
+    """The ALU implementation the module's tests run against (see tests/isa/alu_support.py)."""
+    alu_support.use(request.param)
+    yield request.param
+    alu_support.use("numpy")
 
 
 # Package scope: the session ends with the last test under tests/isa, so the runtime

@@ -9,6 +9,8 @@ from hypothesis import strategies as st
 from tests.isa.alu_support import (as_f16, as_f32, as_f64, edgy32, f16, f32, f64, one, s32, s16, same_bits_or_both_nan,
                                    u32, u64)
 
+pytestmark = pytest.mark.usefixtures("alu_impl")
+
 # Definitions from IEEE 754's predicate table, written out per condition.
 FLOAT_CONDITIONS = {
     "f": lambda a, b: False,

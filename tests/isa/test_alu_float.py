@@ -9,6 +9,8 @@ from core.isa import alu
 from tests.isa.alu_support import (as_f16, as_f32, as_f64, f16, f32, f64, libm_fma_f32, libm_fma_f64, one,
                                    run, same_bits_or_both_nan, u32)
 
+pytestmark = pytest.mark.usefixtures("alu_impl")
+
 F32_ANY = st.floats(width=32, allow_nan=True, allow_infinity=True, allow_subnormal=True)
 F64_ANY = st.floats(allow_nan=True, allow_infinity=True, allow_subnormal=True)
 

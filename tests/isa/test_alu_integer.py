@@ -1,9 +1,12 @@
 """VALU integer semantics against Python integer references (exact for every bit pattern)."""
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.isa.alu_support import edgy32, one, run, s16, s32, u32, u64, word32, word64
+
+pytestmark = pytest.mark.usefixtures("alu_impl")
 
 M32 = 0xFFFFFFFF
 M64 = 0xFFFFFFFFFFFFFFFF

@@ -12,7 +12,9 @@ import subprocess
 import numpy as np
 import pytest
 
-from core.isa import alu
+from tests.isa.alu_support import lookup
+
+pytestmark = pytest.mark.usefixtures("alu_impl")
 
 INF, NAN, SNAN = "INFINITY", "NAN", "__builtin_nansf(\"\")"
 FLT_MAX, FLT_MIN, DENORM = 3.4028234663852886e38, 1.1754943508222875e-38, 1e-45
@@ -163,8 +165,8 @@ def test_alu_matches_llvms_constant_folding(folded, index):
     template, name, args, is_mask = CASES[index]
     if index not in folded:
         pytest.skip(f"clang-15 does not fold {template}")
-    got = alu.lookup(name)(*(np.array([a[1]], dtype=a[2] if len(a) > 2 else np.uint32) for a in args))[0]
+    got = lookup(name)(*(np.array([a[1]], dtype=a[2] if len(a) > 2 else np.uint32) for a in args))[0]
     got = int(bool(got[0])) if is_mask else int(got[0])
-    width = {"f16": 16, "f64": 64}.get(alu.lookup(name).dst_types[0], 32)
+    width = {"f16": 16, "f64": 64}.get(lookup(name).dst_types[0], 32)
     want = folded[index] & ((1 << width) - 1)
     assert got in (want, INVALID_NAN.get(want)), (template.format(*(a[0] for a in args)), hex(got), hex(want))

@@ -1,7 +1,10 @@
 """VOP3P: packed 16-bit ops with op_sel/op_sel_hi/neg_lo/neg_hi, fma_mix, dot products."""
 import numpy as np
+import pytest
 
 from tests.isa.alu_support import as_f16, as_f32, f16, f32, one, u32
+
+pytestmark = pytest.mark.usefixtures("alu_impl")
 
 
 def pk(lo, hi):

@@ -6,7 +6,7 @@ import pytest
 
 from core.isa import alu
 from core.isa.alu import table
-from tests.isa.alu_support import as_f16, as_f32, f16, f32, one, run, u32
+from tests.isa.alu_support import as_f16, as_f32, f16, f32, lookup, one, run, u32
 
 _MAKERS = {
     **{t: (np.uint32, 2**32) for t in ("b32", "u32", "i32", "f32", "b16", "u16", "i16", "f16", "pk16", "lane")},
@@ -26,9 +26,10 @@ def _source(t, shape, rng):
     return rng.integers(0, top, shape, dtype=np.uint64).astype(dtype)
 
 
+@pytest.mark.usefixtures("alu_impl")
 @pytest.mark.parametrize("name", sorted(alu.coverage()))
 def test_every_op_maps_wave_arrays_to_typed_results_without_touching_inputs(name):
-    op = alu.lookup(name)
+    op = lookup(name)
     rng = np.random.default_rng(zlib.crc32(name.encode()))
     # One vector source [waves, lanes] and the rest scalar-shaped [waves, 1] must broadcast.
     srcs = [_source(t, (3, 32) if i == 0 else (3, 1), rng) for i, t in enumerate(op.src_types)]
@@ -77,6 +78,7 @@ def test_flags_describe_implicit_operands():
     assert alu.lookup("v_add_nc_u32").int_clamp and not alu.lookup("v_add_f32").int_clamp
 
 
+@pytest.mark.usefixtures("alu_impl")
 def test_neg_and_abs_modifiers_apply_to_float_sources_abs_first():
     assert as_f32(one("v_add_f32", f32(-2.0), f32(3.0), abs=0b01))[0] == 5.0
     assert as_f32(one("v_add_f32", f32(-2.0), f32(3.0), abs=0b01, neg=0b01))[0] == 1.0
@@ -87,6 +89,7 @@ def test_neg_and_abs_modifiers_apply_to_float_sources_abs_first():
 SHADER_MODE = alu.DEFAULT_MODE & ~table.MODE_IEEE & ~(2 << table.MODE_DENORM_F32_SHIFT)
 
 
+@pytest.mark.usefixtures("alu_impl")
 def test_omod_then_clamp_on_float_results():
     assert as_f32(one("v_mul_f32", f32(1.5), f32(1.0), omod=1, mode=SHADER_MODE))[0] == 3.0
     assert as_f32(one("v_mul_f32", f32(1.5), f32(1.0), omod=3, mode=SHADER_MODE))[0] == 0.75
@@ -96,11 +99,13 @@ def test_omod_then_clamp_on_float_results():
     assert as_f32(one("v_mul_f32", f32(np.inf), f32(0.0), clamp=True))[0] == 0.0
 
 
+@pytest.mark.usefixtures("alu_impl")
 def test_integer_clamp_saturates_instead_of_clamping_to_one():
     assert one("v_add_nc_u32", u32(0xFFFFFFF0), u32(0x20), clamp=True)[0] == 0xFFFFFFFF
     assert one("v_add_nc_u32", u32(0xFFFFFFF0), u32(0x20))[0] == 0x10
 
 
+@pytest.mark.usefixtures("alu_impl")
 def test_op_sel_picks_high_halves_of_16_bit_sources():
     a = f16(1.0) | (f16(4.0) << 16)
     b = f16(2.0)
@@ -115,6 +120,7 @@ def test_merge16_keeps_the_other_half():
     assert table.merge16(old, u32(0x1234), hi=True)[0] == 0x1234BBBB
 
 
+@pytest.mark.usefixtures("alu_impl")
 def test_denormals_flush_only_when_mode_says_so():
     tiny = f32(1e-40)  # an f32 denormal
     keep = alu.DEFAULT_MODE
@@ -129,6 +135,7 @@ def test_denormals_flush_only_when_mode_says_so():
     assert as_f32(one("v_mul_f32", f32(1e-20), f32(1e-20), mode=flush_all))[0] == 0.0
 
 
+@pytest.mark.usefixtures("alu_impl")
 def test_results_tuple_for_ops_with_two_destinations():
     d, carry = run("v_add_co_u32", u32(0xFFFFFFFF, 1), u32(1, 1))
     assert list(d) == [0, 2] and list(carry) == [True, False]

@@ -9,6 +9,8 @@ import pytest
 from core.isa.alu import DEFAULT_MODE
 from tests.isa.alu_support import as_f16, as_f32, as_f64, f16, f32, f64, one
 
+pytestmark = pytest.mark.usefixtures("alu_impl")
+
 UP, DOWN, TOWARD_ZERO = 1, 2, 3
 MODES = {"up": UP, "down": DOWN, "toward_zero": TOWARD_ZERO}
 TYPES = {  # type -> (dtype, bits of a value array, values of a bit array, FP_ROUND shift)

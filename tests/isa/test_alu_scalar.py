@@ -1,9 +1,12 @@
 """SALU semantics: results and SCC for every family, per wave ([waves] arrays)."""
 import numpy as np
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.isa.alu_support import edgy32, one, run, s32, u32, u64, word64
+
+pytestmark = pytest.mark.usefixtures("alu_impl")
 
 M32 = 0xFFFFFFFF
 M64 = 0xFFFFFFFFFFFFFFFF

@@ -14,7 +14,9 @@ import pytest
 
 from core.isa import alu
 from core.isa.alu import table
-from tests.isa.alu_support import one, run
+from tests.isa.alu_support import lookup, one, run
+
+pytestmark = pytest.mark.usefixtures("alu_impl")
 
 # --- bit patterns -------------------------------------------------------------------------
 
@@ -120,7 +122,7 @@ def _sources(op):
 # One test per op: the modes run inside it (7 * 583 parameters would cost more than the work).
 @pytest.mark.parametrize("name", sorted(alu.coverage()))
 def test_every_op_over_special_values_in_every_mode(name):
-    op = alu.lookup(name)
+    op = lookup(name)
     srcs = _sources(op)
     for mode_name, mode in MODES.items():
         kw = {"mode": mode, "clamp": mode_name == "dx10_off", "omod": 1 if mode_name == "shader" else 0}
@@ -642,7 +644,7 @@ INT_OPS = [  # op, sources, kwargs, results
 
 @pytest.mark.parametrize("name,srcs,kw,want", INT_OPS)
 def test_integer_ops_at_the_limits(name, srcs, kw, want):
-    op = alu.lookup(name)
+    op = lookup(name)
     args = [np.array([s & (2**64 - 1 if t.endswith("64") else 0xFFFFFFFF)],
                      dtype=np.uint64 if t.endswith("64") else np.uint32) for s, t in zip(srcs, op.src_types)]
     got = op(*args, **kw)

@@ -6,6 +6,8 @@ import pytest
 from core.isa import alu
 from tests.isa.alu_support import as_f16, as_f32, as_f64, f16, f32, f64, one, same_bits_or_both_nan, u32
 
+pytestmark = pytest.mark.usefixtures("alu_impl")
+
 NAN = np.nan
 # (op, input, expected) from the ISA guide's functional examples.
 GUIDE_F32 = [

@@ -1,0 +1,124 @@
+"""VALU conversions in IR: the emitters of core/isa/alu/conversion.py, in its order.
+
+Invariants (as the numpy family's):
+- float -> integer rounds (trunc, floor, or f32 add of 0.5 then floor), saturates to the
+  integer range and gives 0 for NaN, computed on the f64 value as numpy does;
+- integer -> float rounds to nearest even, v_cvt_f32_f64 too; v_cvt_f16_f32 rounds as
+  MODE.FP_ROUND[3:2] says (rounding.narrow), v_cvt_pkrtz_f16_f32 toward zero; float -> float
+  NaNs are made canonical by the pipeline (pkrtz quiets each half's itself);
+- normalized packs clamp to [-1, 1] / [0, 1], scale and round to nearest even, NaN -> 0.
+"""
+from core.isa.native.alu import bits as B
+from core.isa.native.alu import rounding as R
+from core.isa.native.alu.table import emits
+
+_I32 = (-2**31, 2**31 - 1)
+_U32 = (0, 2**32 - 1)
+_I16 = (-2**15, 2**15 - 1)
+_U16 = (0, 2**16 - 1)
+
+
+def _f64_value(k, x, t):
+    return k.view(B.widen(k, x, t, "f64"), "f64") if t != "f64" else k.view(x, "f64")
+
+
+def to_int(k, v, lo, hi, rounding="trunc"):
+    """An f64 value -> its rounding, saturated to [lo, hi], as i64; NaN -> 0."""
+    r = k.intrinsic(rounding, [v]) if rounding else v
+    lo_v, hi_v = k.f(float(lo), "f64"), k.f(float(hi), "f64")
+    r = k.select(k.b.fcmp_ordered("<", r, lo_v), lo_v, k.select(k.b.fcmp_ordered(">", r, hi_v), hi_v, r))
+    i = k.b.fptosi(r, k.ity(64))
+    return k.select(k.b.fcmp_unordered("uno", v, v), k.like(0, i), i)
+
+
+def _f2i(t, bounds, rounding="trunc", bits=32):
+    def f2i(k, a):
+        i = to_int(k, _f64_value(k, a, t), *bounds, rounding)
+        return k.trunc(i, 32) if bits == 32 else k.and_(k.trunc(i, 32), 0xFFFF)
+    return f2i
+
+
+emits("v_cvt_i32_f32")(_f2i("f32", _I32))
+emits("v_cvt_u32_f32")(_f2i("f32", _U32))
+emits("v_cvt_i32_f64")(_f2i("f64", _I32))
+emits("v_cvt_u32_f64")(_f2i("f64", _U32))
+emits("v_cvt_i16_f16")(_f2i("f16", _I16, bits=16))
+emits("v_cvt_u16_f16")(_f2i("f16", _U16, bits=16))
+emits("v_cvt_flr_i32_f32")(_f2i("f32", _I32, "floor"))
+
+
+@emits("v_cvt_rpi_i32_f32")
+def _cvt_rpi(k, a):
+    # floor(S0 + 0.5) with the add in f32, as the guide writes it: 2^23 + 1 rounds to 2^23 + 2.
+    s = k.b.fadd(k.view(a, "f32"), k.f(0.5, "f32"))
+    return k.trunc(to_int(k, k.b.fpext(s, k.fty("f64")), *_I32, "floor"), 32)
+
+
+def _int_to_float(k, i, t, signed):
+    conv = k.b.sitofp if signed else k.b.uitofp
+    if t == "f16":    # 16-bit integers are exact in f32: one rounding, to f16
+        return B.narrow(k, k.bits(conv(i, k.fty("f32")), "f32"), "f32", "f16")
+    return k.bits(conv(i, k.fty(t)), t)
+
+
+emits("v_cvt_f32_i32")(lambda k, a: _int_to_float(k, a, "f32", True))
+emits("v_cvt_f32_u32")(lambda k, a: _int_to_float(k, a, "f32", False))
+emits("v_cvt_f64_i32")(lambda k, a: _int_to_float(k, a, "f64", True))
+emits("v_cvt_f64_u32")(lambda k, a: _int_to_float(k, a, "f64", False))
+emits("v_cvt_f16_i16")(lambda k, a: _int_to_float(k, k.sext(k.trunc(a, 16), 32), "f16", True))
+emits("v_cvt_f16_u16")(lambda k, a: _int_to_float(k, a, "f16", False))
+
+emits("v_cvt_f64_f32")(lambda k, a: B.widen(k, a, "f32", "f64"))
+emits("v_cvt_f32_f64")(lambda k, a: B.narrow(k, a, "f64", "f32"))
+emits("v_cvt_f32_f16")(lambda k, a: B.widen(k, a, "f16", "f32"))
+@emits("v_cvt_f16_f32")
+def _cvt_f16_f32(k, a, mode):
+    rm = (mode >> R.round_shift("f16")) & 3
+    return R.narrow(k, a, "f32", "f16", rm) if rm else B.narrow(k, a, "f32", "f16")
+
+for _k in range(4):
+    emits(f"v_cvt_f32_ubyte{_k}")(
+        lambda k, a, n=_k: _int_to_float(k, k.and_(k.lshr(a, 8 * n), 0xFF), "f32", False))
+
+emits("v_cvt_off_f32_i4")(lambda k, a: k.bits(k.b.fmul(k.b.sitofp(k.ashr(k.shl(a, 28), 28), k.fty("f32")),
+                                                      k.f(1 / 16, "f32")), "f32"))
+
+
+def _f16_toward_zero(k, x):
+    """f32 bits -> f16 bits rounded toward zero, NaNs quieted."""
+    half = R.narrow(k, x, "f32", "f16", R.TOWARD_ZERO)
+    return k.select(B.is_nan(k, x, "f32"), B.quiet_nan_as(k, x, "f32", "f16"), half)
+
+
+@emits("v_cvt_pkrtz_f16_f32")
+def _pkrtz(k, a, b):
+    return k.or_(_f16_toward_zero(k, a), k.shl(_f16_toward_zero(k, b), 16))
+
+
+def _norm(lo, scale):
+    def pack(k, v):
+        """An f64 value -> rint(clip(v, lo, 1) * scale) as a 16-bit field; NaN -> 0."""
+        lo_v, one = k.f(float(lo), "f64"), k.f(1.0, "f64")
+        c = k.select(k.b.fcmp_ordered("<", v, lo_v), lo_v, k.select(k.b.fcmp_ordered(">", v, one), one, v))
+        i = k.b.fptosi(k.intrinsic("roundeven", [k.b.fmul(c, k.f(float(scale), "f64"))]), k.ity(32))
+        return k.select(k.b.fcmp_unordered("uno", v, v), k.like(0, i), k.and_(i, 0xFFFF))
+    return pack
+
+
+for _t in ("f32", "f16"):
+    for _name, _pack in (("i16", _norm(-1, 32767)), ("u16", _norm(0, 65535))):
+        emits(f"v_cvt_pknorm_{_name}_{_t}")(
+            lambda k, a, b, t=_t, p=_pack: k.or_(p(k, _f64_value(k, a, t)), k.shl(p(k, _f64_value(k, b, t)), 16)))
+
+emits("v_cvt_norm_i16_f16")(lambda k, a: _norm(-1, 32767)(k, _f64_value(k, a, "f16")))
+emits("v_cvt_norm_u16_f16")(lambda k, a: _norm(0, 65535)(k, _f64_value(k, a, "f16")))
+
+
+@emits("v_cvt_pk_u8_f32")
+def _pk_u8(k, a, sel, old):
+    byte = k.trunc(to_int(k, _f64_value(k, a, "f32"), 0, 255, "roundeven"), 32)
+    shift = k.mul(k.and_(sel, 3), 8)
+    return k.or_(k.and_(old, k.not_(k.shl(k.like(0xFF, shift), shift))), k.shl(byte, shift))
+
+
+emits("v_pack_b32_f16")(lambda k, a, b: k.or_(k.and_(a, 0xFFFF), k.shl(k.and_(b, 0xFFFF), 16)))
