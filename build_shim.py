@@ -23,8 +23,11 @@ MODULE = "_softgpu_hsa"
 OFFICIAL_HEADERS = ("hsa/hsa.h", "hsa/hsa_ext_amd.h", "hsa/hsa_ext_image.h",
                     "hsa/hsa_ext_finalize.h", "hsa/hsa_ven_amd_loader.h",
                     "hsa/amd_hsa_queue.h", "hsa/amd_hsa_signal.h")
-# One translation unit, in this order: headers before the code that uses them.
-C_SOURCES = ("native.h", "safe_memory.h", "fastpath.c", "safe_memory.c", "fastpath_exports.c")
+NATIVE_TIER = os.path.join(ROOT, "core", "isa", "native")
+# One translation unit, in this order: headers before the code that uses them. The native
+# tier's runner (core/isa/native/runner.*) is C the engine calls without the GIL.
+C_SOURCES = ("native.h", "safe_memory.h", os.path.join(NATIVE_TIER, "runner.h"), "fastpath.c",
+             "safe_memory.c", "fastpath_exports.c", os.path.join(NATIVE_TIER, "runner.c"))
 
 
 def read(name):
@@ -37,10 +40,11 @@ def make_ffi(version_script):
     ffi.cdef(read("abi_types.h"))
     ffi.cdef(read("native.h"))
     ffi.cdef(read("safe_memory.h"))
+    ffi.cdef(read(os.path.join(NATIVE_TIER, "runner.h")))
     ffi.embedding_api("\n".join(proto for _, proto, status in prototypes() if status))
     preamble = "".join(f"#include <{h}>\n" for h in OFFICIAL_HEADERS)
     ffi.set_source(MODULE, preamble + "".join(read(name) for name in C_SOURCES),
-                   extra_compile_args=["-O2", "-std=gnu11", "-Wall", "-Wno-unused-function"],
+                   extra_compile_args=["-O2", "-std=gnu11", "-D_GNU_SOURCE", "-Wall", "-Wno-unused-function"],
                    extra_link_args=["-Wl,-soname," + SONAME,
                                     "-Wl,--version-script=" + version_script])
     ffi.embedding_init_code(f"""

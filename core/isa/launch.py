@@ -8,7 +8,9 @@ Holds four invariants:
   other exception for anything the kernel does, and never writes memory outside the
   faulting access;
 - every engine tier is reached through `run_dispatch` and nothing else (the packet
-  processors, the tests and the benchmarks all call it).
+  processors, the tests and the benchmarks all call it): SOFTGPU_ENGINE=native (the
+  default) runs the native tier (core.isa.native), which hands a kernel it cannot translate
+  to the interpreter; SOFTGPU_ENGINE=interp runs the interpreter (core.isa.interp).
 """
 from dataclasses import dataclass
 
@@ -42,6 +44,17 @@ def run_dispatch(session, kernel, *, grid, workgroup, kernarg_address, packet_ad
     ILLEGAL_INSTRUCTION, `.report` dict: kernel, pc, instruction, workgroup, wave, lane,
     address, reason).
     """
+    import os
+    if os.environ.get("SOFTGPU_ENGINE", "native") != "interp":
+        from core.isa.native.dispatch import run_native
+        stats = run_native(session, kernel, grid=grid, workgroup=workgroup,
+                           kernarg_address=kernarg_address, packet_address=packet_address,
+                           queue_address=queue_address, dispatch_id=dispatch_id,
+                           private_segment_size=private_segment_size,
+                           group_segment_size=group_segment_size,
+                           watchdog_instructions=watchdog_instructions)
+        if stats is not None:
+            return stats
     from core.isa.interp.dispatch import Dispatch
     return Dispatch(session, kernel, grid=grid, workgroup=workgroup,
                     kernarg_address=kernarg_address, packet_address=packet_address,

@@ -365,6 +365,27 @@ class Memory:
             self._ranges_key, self._ranges = key, (starts, ends)
         return starts, ends
 
+    def host_views(self, agent=None):
+        """(starts, ends, deltas) sorted uint64 arrays: valid_ranges(agent) with, per range,
+        what to subtract from an address to reach host memory (nonzero for locked memory at
+        its agent address), for the native engine tier. Ranges merge only where their deltas
+        agree (a locked range's agent alias never touches memory at a host address)."""
+        spans = []
+        for alloc in self.arena.allocations():
+            record = alloc.info.get("memory")
+            if agent is None or record is None or agent in record.agents:
+                spans.append((alloc.address, alloc.end, 0))
+        spans.extend((start, end, start - host_start)
+                     for start, end, _kind, host_start in self._host_spans(agent))
+        spans.sort()
+        merged = []
+        for start, end, delta in spans:
+            if merged and start <= merged[-1][1] and delta == merged[-1][2]:
+                merged[-1][1] = max(merged[-1][1], end)
+            else:
+                merged.append([start, end, delta])
+        return np.array(merged, dtype=np.uint64).reshape(-1, 3)
+
 
 def _merge(spans):
     spans.sort()

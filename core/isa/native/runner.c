@@ -1,0 +1,411 @@
+/* The native tier's runner: workgroups of a dispatch on a pool of native threads.
+
+   Holds four invariants:
+   - every wave starts in exactly the interpreter's launch state (core/isa/interp/chunk.py):
+     user SGPRs, workgroup ids and info, scratch wave offset, work-item ids in v0-v2, EXEC
+     over the work-items of (possibly partial) workgroups, every other register zero;
+   - a workgroup's waves run round-robin; s_barrier releases when every live wave of the
+     group waits (an ended wave no longer counts), as in the interpreter;
+   - forward progress: a wave yields after `quantum` instructions in a loop; a thread whose
+     workgroups all yielded admits another (up to groups_in_flight) and round-robins them,
+     so a wave spinning on a flag another wave, group or later group sets never starves it;
+     workgroups are claimed in grid order, so results do not depend on the thread count;
+   - the first fault stops the dispatch: no thread starts a wave after it is recorded. */
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+_Static_assert(sizeof(sg_wave) <= SG_WAVE_VGPRS && SG_WAVE_VGPRS % 64 == 0,
+               "VGPRs start on a cache line after the scalar state");
+
+typedef struct {
+    sg_group group;
+    uint8_t *waves;                  /* waves_per_group states of wave_bytes */
+    uint8_t *status;                 /* per wave: 0 runnable, 1 at a barrier, 2 ended */
+    uint32_t live, waiting;
+    int active;
+} sg_slot;
+
+typedef struct sg_job {
+    const sg_dispatch *d;
+    uint64_t total_groups;
+    uint32_t groups[3];
+    _Atomic uint64_t next_group;
+    _Atomic int stop;
+    int helpers_wanted;              /* pool threads that may still join */
+    int helpers_active;
+    uint32_t next_thread_index;
+    pthread_mutex_t lock;            /* guards the outcome and the helper counts */
+    pthread_cond_t idle;
+    sg_outcome *out;
+    struct sg_job *next;
+} sg_job;
+
+static pthread_mutex_t g_pool_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t g_pool_wake = PTHREAD_COND_INITIALIZER;
+static sg_job *g_jobs;
+static uint32_t g_pool_threads;      /* workers started, plus the calling thread */
+
+static uint64_t wave_bytes(const sg_dispatch *d) {
+    return SG_WAVE_VGPRS + (uint64_t)d->nvgpr * d->lanes * 4;
+}
+
+int64_t sg_native_find_range(const sg_env *env, uint64_t lo, uint64_t hi) {
+    uint64_t first = 0, count = env->range_count;
+    if (hi < lo)
+        return -1;                   /* the access wraps past 2**64 */
+    while (count) {                  /* the last range starting at or before lo */
+        uint64_t half = count / 2;
+        if (env->ranges[first + half].start <= lo) {
+            first += half + 1;
+            count -= half + 1;
+        } else {
+            count = half;
+        }
+    }
+    if (first == 0)
+        return -1;
+    const sg_range *r = &env->ranges[first - 1];
+    return hi <= r->end ? (int64_t)(first - 1) : -1;
+}
+
+int32_t sg_native_check_lanes(const sg_env *env, const uint64_t *addresses, uint64_t mask,
+                              uint32_t lanes, uint32_t elements, uint32_t esize,
+                              uint64_t *deltas, uint64_t *bad_address) {
+    for (uint32_t lane = 0; lane < lanes; lane++) {
+        deltas[lane] = 0;
+        if (!(mask >> lane & 1))
+            continue;
+        int64_t range = -1;
+        for (uint32_t e = 0; e < elements; e++) {
+            uint64_t at = addresses[lane] + (uint64_t)e * esize;
+            int64_t found = sg_native_find_range(env, at, at + esize);
+            if (found < 0) {
+                *bad_address = at;
+                return (int32_t)lane;
+            }
+            if (range < 0)
+                range = found;
+        }
+        deltas[lane] = env->ranges[range].delta;
+    }
+    return -1;
+}
+
+static void setup_wave(const sg_dispatch *d, sg_job *job, sg_slot *slot, uint32_t w,
+                       uint64_t scratch_slot, const uint32_t local[3]) {
+    sg_wave *wave = (sg_wave *)(slot->waves + w * wave_bytes(d));
+    memset(wave, 0, wave_bytes(d));
+    memcpy(wave->sgpr, d->user_sgpr, sizeof(uint32_t) * d->user_sgpr_count);
+    for (int k = 0; k < 3; k++)
+        if (d->workgroup_id_slot[k] != SG_NO_SLOT)
+            wave->sgpr[d->workgroup_id_slot[k]] = slot->group.id[k];
+    if (d->workgroup_info_slot != SG_NO_SLOT)
+        wave->sgpr[d->workgroup_info_slot] = d->waves_per_group;
+    uint64_t offset = scratch_slot * d->wave_scratch_bytes;
+    if (d->wave_offset_slot != SG_NO_SLOT)
+        wave->sgpr[d->wave_offset_slot] = (uint32_t)offset;
+    wave->scratch = d->scratch_base + offset;
+    wave->wave_in_group = w;
+    wave->mode = d->mode;
+    uint32_t *vgpr = (uint32_t *)((uint8_t *)wave + SG_WAVE_VGPRS);
+    uint32_t dims = d->workitem_dims < d->nvgpr ? d->workitem_dims : d->nvgpr;
+    uint64_t items = (uint64_t)local[0] * local[1] * local[2];
+    uint64_t exec = 0;
+    for (uint32_t lane = 0; lane < d->lanes; lane++) {
+        uint64_t flat = (uint64_t)w * d->lanes + lane;
+        if (flat >= items)
+            continue;
+        exec |= 1ull << lane;
+        uint32_t id[3] = {(uint32_t)(flat % local[0]), (uint32_t)(flat / local[0] % local[1]),
+                          (uint32_t)(flat / ((uint64_t)local[0] * local[1]))};
+        for (uint32_t k = 0; k < dims; k++)
+            vgpr[k * d->lanes + lane] = id[k];
+    }
+    wave->sgpr[126] = (uint32_t)exec;
+    wave->sgpr[127] = d->lanes == 64 ? (uint32_t)(exec >> 32) : 0;
+    (void)job;
+}
+
+static void setup_group(const sg_dispatch *d, sg_job *job, sg_slot *slot, uint64_t index,
+                        uint64_t first_scratch_slot) {
+    uint32_t gx = job->groups[0], gy = job->groups[1];
+    slot->group.id[0] = (uint32_t)(index % gx);
+    slot->group.id[1] = (uint32_t)(index / gx % gy);
+    slot->group.id[2] = (uint32_t)(index / ((uint64_t)gx * gy));
+    slot->group.waves = d->waves_per_group;
+    uint32_t local[3];
+    for (int k = 0; k < 3; k++) {
+        uint64_t start = (uint64_t)slot->group.id[k] * d->workgroup[k];
+        uint64_t left = d->grid[k] - start;
+        local[k] = left < d->workgroup[k] ? (uint32_t)left : d->workgroup[k];
+    }
+    if (d->env.lds_bytes)
+        memset(slot->group.lds, 0, d->env.lds_bytes);
+    for (uint32_t w = 0; w < d->waves_per_group; w++) {
+        setup_wave(d, job, slot, w, first_scratch_slot + w, local);
+        slot->status[w] = 0;
+    }
+    slot->live = d->waves_per_group;
+    slot->waiting = 0;
+    slot->active = 1;
+}
+
+static void record_fault(sg_job *job, sg_slot *slot, sg_wave *wave, int32_t code) {
+    pthread_mutex_lock(&job->lock);
+    if (!job->out->fault_code) {
+        sg_outcome *o = job->out;
+        o->fault_code = code;
+        o->fault_lane = wave->fault_lane;
+        memcpy(o->fault_workgroup, slot->group.id, sizeof(o->fault_workgroup));
+        o->fault_wave = wave->wave_in_group;
+        o->fault_resume = wave->resume;
+        o->fault_pc = wave->pc;
+        o->fault_address = wave->fault_address;
+        o->fault_detail = wave->fault_detail;
+    }
+    pthread_mutex_unlock(&job->lock);
+    atomic_store(&job->stop, 1);
+}
+
+typedef struct {
+    uint64_t waves, workgroups, wave_instructions, lane_instructions;
+} sg_tally;
+
+/* Gives every runnable wave of the group turns until the group ends or a wave yields.
+   Returns 1 when the group ended, 0 when it yielded, -1 on a fault. */
+static int run_group(const sg_dispatch *d, sg_job *job, sg_slot *slot, sg_tally *tally) {
+    uint64_t bytes = wave_bytes(d);
+    for (;;) {
+        int yielded = 0;
+        for (uint32_t w = 0; w < d->waves_per_group; w++) {
+            if (slot->status[w] != 0)
+                continue;
+            if (atomic_load_explicit(&job->stop, memory_order_relaxed))
+                return -1;
+            sg_wave *wave = (sg_wave *)(slot->waves + w * bytes);
+            uint64_t budget = wave->executed + d->quantum;
+            wave->yield_at = budget < d->watchdog + 1 ? budget : d->watchdog + 1;
+            int32_t status = d->wave(wave, &slot->group, &d->env);
+            if (status == SG_YIELD) {
+                if (wave->executed > d->watchdog) {
+                    wave->fault_lane = -1;
+                    record_fault(job, slot, wave, SG_FAULT_WATCHDOG);
+                    return -1;
+                }
+                yielded = 1;
+                continue;
+            }
+            if (status == SG_FAULT) {
+                record_fault(job, slot, wave, wave->fault_code);
+                return -1;
+            }
+            if (status == SG_BARRIER) {
+                slot->status[w] = 1;
+                slot->waiting++;
+            } else {
+                slot->status[w] = 2;
+                slot->live--;
+                tally->waves++;
+                tally->wave_instructions += wave->executed;
+                tally->lane_instructions += wave->lane_instructions;
+            }
+            if (slot->live && slot->waiting == slot->live) {
+                for (uint32_t k = 0; k < d->waves_per_group; k++)
+                    if (slot->status[k] == 1)
+                        slot->status[k] = 0;
+                slot->waiting = 0;
+            }
+        }
+        if (!slot->live) {
+            slot->active = 0;
+            tally->workgroups++;
+            return 1;
+        }
+        if (yielded)
+            return 0;
+    }
+}
+
+static void work(sg_job *job, uint32_t thread_index) {
+    const sg_dispatch *d = job->d;
+    uint32_t in_flight = d->groups_in_flight ? d->groups_in_flight : 1;
+    uint64_t bytes = wave_bytes(d);
+    uint64_t lds = (d->env.lds_bytes + 63) & ~63ull;
+    sg_slot *slots = calloc(in_flight, sizeof(sg_slot));
+    sg_tally tally = {0};
+    uint32_t allocated = 0;
+    int exhausted = 0;
+    for (;;) {
+        uint32_t active = 0;
+        for (uint32_t s = 0; s < allocated; s++)
+            active += slots[s].active;
+        if (!exhausted && active < in_flight) {
+            uint64_t index = atomic_fetch_add(&job->next_group, 1);
+            if (index >= job->total_groups) {
+                exhausted = 1;
+            } else {
+                uint32_t s = 0;
+                while (s < allocated && slots[s].active)
+                    s++;
+                if (s == allocated) {
+                    slots[s].waves = aligned_alloc(64, bytes * d->waves_per_group);
+                    slots[s].status = malloc(d->waves_per_group);
+                    slots[s].group.lds = lds ? aligned_alloc(64, lds) : NULL;
+                    allocated++;
+                }
+                uint64_t scratch_slot = ((uint64_t)thread_index * in_flight + s) * d->waves_per_group;
+                setup_group(d, job, &slots[s], index, scratch_slot);
+                active++;
+            }
+        }
+        if (!active)
+            break;
+        /* Run the groups in flight once each; admit another only when all of them yielded
+           (the common case keeps one group per thread, and memory stays small). */
+        int ended = 0, fault = 0;
+        for (uint32_t s = 0; s < allocated && !fault; s++) {
+            if (!slots[s].active)
+                continue;
+            int r = run_group(d, job, &slots[s], &tally);
+            if (r < 0)
+                fault = 1;
+            else
+                ended += r;
+        }
+        if (fault || atomic_load(&job->stop))
+            break;
+        if (ended && !exhausted)
+            continue;
+        if (exhausted && !ended) {
+            /* Everything left yielded and nothing new can come: give the others a moment. */
+            sched_yield();
+        }
+    }
+    for (uint32_t s = 0; s < allocated; s++) {
+        free(slots[s].waves);
+        free(slots[s].status);
+        free(slots[s].group.lds);
+    }
+    free(slots);
+    pthread_mutex_lock(&job->lock);
+    job->out->waves += tally.waves;
+    job->out->workgroups += tally.workgroups;
+    job->out->wave_instructions += tally.wave_instructions;
+    job->out->lane_instructions += tally.lane_instructions;
+    pthread_mutex_unlock(&job->lock);
+}
+
+static uint32_t usable_cores(void) {
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
+        return (uint32_t)CPU_COUNT(&set);
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (uint32_t)n : 1;
+}
+
+static void *pool_worker(void *arg) {
+    (void)arg;
+    pthread_mutex_lock(&g_pool_lock);
+    for (;;) {
+        sg_job *job = g_jobs;
+        while (job && job->helpers_wanted <= 0)
+            job = job->next;
+        if (!job) {
+            pthread_cond_wait(&g_pool_wake, &g_pool_lock);
+            continue;
+        }
+        job->helpers_wanted--;
+        pthread_mutex_lock(&job->lock);
+        job->helpers_active++;
+        uint32_t index = job->next_thread_index++;
+        pthread_mutex_unlock(&job->lock);
+        pthread_mutex_unlock(&g_pool_lock);
+        work(job, index);
+        pthread_mutex_lock(&job->lock);
+        job->helpers_active--;
+        pthread_cond_broadcast(&job->idle);
+        pthread_mutex_unlock(&job->lock);
+        pthread_mutex_lock(&g_pool_lock);
+    }
+    return NULL;
+}
+
+/* The pool: SOFTGPU_THREADS threads in all (default: the usable cores), the calling thread
+   of each dispatch being one of them; workers start once and live as long as the process. */
+uint32_t sg_native_pool_threads(void) {
+    pthread_mutex_lock(&g_pool_lock);
+    if (!g_pool_threads) {
+        const char *env = getenv("SOFTGPU_THREADS");
+        long n = env ? strtol(env, NULL, 10) : 0;
+        g_pool_threads = n > 0 && n <= 1024 ? (uint32_t)n : usable_cores();
+        for (uint32_t i = 1; i < g_pool_threads; i++) {
+            pthread_t thread;
+            pthread_attr_t attr;
+            pthread_attr_init(&attr);
+            pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+            if (pthread_create(&thread, &attr, pool_worker, NULL) != 0)
+                g_pool_threads = i;
+            pthread_attr_destroy(&attr);
+        }
+    }
+    uint32_t n = g_pool_threads;
+    pthread_mutex_unlock(&g_pool_lock);
+    return n;
+}
+
+static uint32_t dispatch_threads(const sg_dispatch *d) {
+    uint32_t pool = sg_native_pool_threads();
+    return d->threads && d->threads < pool ? d->threads : pool;
+}
+
+uint64_t sg_native_scratch_slots(const sg_dispatch *d) {
+    uint32_t in_flight = d->groups_in_flight ? d->groups_in_flight : 1;
+    return (uint64_t)dispatch_threads(d) * in_flight * d->waves_per_group;
+}
+
+int sg_native_dispatch(const sg_dispatch *d, sg_outcome *out) {
+    memset(out, 0, sizeof(*out));
+    sg_job job;
+    memset(&job, 0, sizeof(job));
+    job.d = d;
+    job.out = out;
+    for (int k = 0; k < 3; k++)
+        job.groups[k] = (d->grid[k] + d->workgroup[k] - 1) / d->workgroup[k];
+    job.total_groups = (uint64_t)job.groups[0] * job.groups[1] * job.groups[2];
+    pthread_mutex_init(&job.lock, NULL);
+    pthread_cond_init(&job.idle, NULL);
+    uint32_t threads = dispatch_threads(d);
+    uint64_t helpers = threads - 1;
+    if (helpers > job.total_groups - 1)
+        helpers = job.total_groups ? job.total_groups - 1 : 0;
+    job.next_thread_index = 1;
+    if (helpers) {
+        job.helpers_wanted = (int)helpers;
+        pthread_mutex_lock(&g_pool_lock);
+        job.next = g_jobs;
+        g_jobs = &job;
+        pthread_cond_broadcast(&g_pool_wake);
+        pthread_mutex_unlock(&g_pool_lock);
+    }
+    work(&job, 0);
+    if (helpers) {
+        pthread_mutex_lock(&g_pool_lock);
+        job.helpers_wanted = 0;
+        sg_job **link = &g_jobs;
+        while (*link != &job)
+            link = &(*link)->next;
+        *link = job.next;
+        pthread_mutex_unlock(&g_pool_lock);
+        pthread_mutex_lock(&job.lock);
+        while (job.helpers_active)
+            pthread_cond_wait(&job.idle, &job.lock);
+        pthread_mutex_unlock(&job.lock);
+    }
+    pthread_mutex_destroy(&job.lock);
+    pthread_cond_destroy(&job.idle);
+    return out->fault_code != 0;
+}

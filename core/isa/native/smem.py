@@ -1,0 +1,93 @@
+"""Scalar memory in translated code: s_load_dword*, s_buffer_load_dword*, s_memtime.
+
+Holds one invariant (the interpreter's core/isa/interp/smem.py): a scalar load reads dwords
+from a checked, dword-aligned address and faults naming the wave (lane 0) and the first bad
+dword when it lies outside every live allocation; s_buffer_load reads 0 past the V#'s
+num_records and checks nothing there.
+"""
+import llvmlite.ir as ir
+
+from core.isa.native import operands as O
+from core.isa.native.families import HANDLERS, handles
+from core.isa.native.memory import check
+from core.isa.native.translate import I32, I64, PTR, const
+
+WIDTHS = {"dword": 1, "dwordx2": 2, "dwordx4": 4, "dwordx8": 8, "dwordx16": 16}
+
+
+def _offset(k, inst):
+    b = k.builder
+    total = const(I64, int(inst.mods.get("offset", 0)) & 0xFFFFFFFFFFFFFFFF)
+    for soffset in inst.src[1:]:
+        total = b.add(total, b.zext(O.scalar(k, soffset), I64))
+    return total
+
+
+def _lane0(k, address, active=None):
+    """Check dwords at `address` as lane 0 of a vector access; returns the host address."""
+    b = k.builder
+    vector = k.splat(address, k.lanes)
+    lane0 = ir.Constant(k.VB, [True] + [False] * (k.lanes - 1))
+    if active is not None:
+        lane0 = b.and_(lane0, k.splat(active))
+    return vector, lane0
+
+
+def _load(count, buffer):
+    def run(k, inst):
+        b = k.builder
+        slot = O.slot_of(k, inst.dst[0])
+        if buffer:
+            rsrc = O.slot_of(k, inst.src[0])
+            words = [b.zext(b.load(k.sgpr_slot(rsrc + i)), I64) for i in range(3)]
+            base = b.or_(words[0], b.shl(b.and_(words[1], const(I64, 0xFFFF)), const(I64, 32)))
+            offset = b.and_(_offset(k, inst), const(I64, 0xFFFFFFFF))
+            start = b.and_(b.add(base, offset), const(I64, ~3 & 0xFFFFFFFFFFFFFFFF))
+            values = []
+            for j in range(count):
+                inside = b.icmp_unsigned("<", b.add(offset, const(I64, 4 * j)), words[2])
+                vector, active = _lane0(k, b.add(start, const(I64, 4 * j)), inside)
+                host = b.extract_element(check(k, vector, active, 1, 4), const(I32, 0))
+                values.append((host, inside))
+            for j, (host, inside) in enumerate(values):
+                if slot + j < 128:
+                    b.store(_load_if(k, host, inside), k.sgpr_slot(slot + j))
+            return
+        base = O.scalar(k, inst.src[0], "b64")
+        start = b.and_(b.add(base, _offset(k, inst)), const(I64, ~3 & 0xFFFFFFFFFFFFFFFF))
+        vector, active = _lane0(k, start)
+        host = b.extract_element(check(k, vector, active, count, 4), const(I32, 0))
+        for j in range(count):
+            if slot + j < 128:
+                load = b.load(b.inttoptr(b.add(host, const(I64, 4 * j)), PTR), typ=I32)
+                load.align = 4
+                b.store(load, k.sgpr_slot(slot + j))
+    return run
+
+
+def _load_if(k, host, inside):
+    b = k.builder
+    before = b.block
+    read = k.new_block("smem_read")
+    done = k.new_block("smem_done")
+    b.cbranch(inside, read, done)
+    b.position_at_end(read)
+    value = b.load(b.inttoptr(host, PTR), typ=I32)
+    value.align = 4
+    b.branch(done)
+    b.position_at_end(done)
+    phi = b.phi(I32)
+    phi.add_incoming(const(I32, 0), before)
+    phi.add_incoming(value, read)
+    return phi
+
+
+for _suffix, _count in WIDTHS.items():
+    HANDLERS[f"s_load_{_suffix}"] = _load(_count, False)
+    HANDLERS[f"s_buffer_load_{_suffix}"] = _load(_count, True)
+
+
+@handles("s_memtime", "s_memrealtime")
+def _memtime(k, inst):
+    now = k.builder.call(k.intrinsic("sg_now_ns", I64, []), [])
+    O.write_scalar(k, inst.dst[0], now, "b64")
