@@ -40,11 +40,13 @@ def _init():
     target = llvm.Target.from_triple(triple)
     # -O2 code generation: the translated code is straight-line vector code whose speed
     # comes from the IR passes; codegen -O3 costs compile time for little here.
-    machine = target.create_target_machine(cpu=cpu, features=features, opt=2, reloc="pic",
-                                           codemodel="jitdefault", jit=True)
+    machine, fast_machine = (target.create_target_machine(cpu=cpu, features=features, opt=level,
+                                                          reloc="pic", codemodel="jitdefault", jit=True)
+                             for level in (2, 0))
     for name, address in external_addresses().items():
         llvm.add_symbol(name, address)
-    _state.update(triple=triple, cpu=cpu, features=features, machine=machine, engines=[],
+    _state.update(triple=triple, cpu=cpu, features=features, machine=machine,
+                  fast_machine=fast_machine, engines=[],
                   identity=_identity(cpu, features))
     return _state
 
@@ -90,7 +92,13 @@ def cache_key(parts):
     return digest.hexdigest()
 
 
-def compile_module(key, build):
+# Above this many instructions a kernel gets the -O1 pipeline and fast instruction selection:
+# compile time grows faster than linearly with the size of the function, and such kernels
+# (-O0 builds, big library kernels) spend less of their time in tight loops.
+LARGE = 500
+
+
+def compile_module(key, build, instructions=0):
     """The address of the function `function_name(key)`: loaded from the disk cache, or
     built (`build()` -> (LLVM IR text with that function, JSON-able notes)), optimised and
     compiled. Returns (address, notes, seconds spent, whether it came from disk)."""
@@ -104,7 +112,7 @@ def compile_module(key, build):
             notes = json.loads(notes)
         else:
             text, notes = build()
-            obj = _compile(state, text)
+            obj = _compile(state, text, instructions > LARGE)
             _write(path + ".json", json.dumps(notes).encode())
             _write(path + ".o", obj)
         # One engine per translation (MCJIT re-finalizing an engine that already runs code
@@ -117,21 +125,21 @@ def compile_module(key, build):
     return address, notes, time.perf_counter() - start, cached
 
 
-def _compile(state, text):
+def _compile(state, text, large):
     module = llvm.parse_assembly(text)
     module.triple = state["triple"]
-    module.data_layout = str(state["machine"].target_data)
-    module.verify()
-    tuning = llvm.create_pipeline_tuning_options(speed_level=2)
+    machine = state["fast_machine" if large else "machine"]
+    module.data_layout = str(machine.target_data)
+    tuning = llvm.create_pipeline_tuning_options(speed_level=1 if large else 2)
     # Loop vectorisation and unrolling buy nothing: the code is vector code already, and
     # its loops are the kernel's (they yield), so turning them off saves compile time.
     tuning.loop_vectorization = False
     tuning.slp_vectorization = False
     tuning.loop_unrolling = False
     tuning.loop_interleaving = False
-    builder = llvm.create_pass_builder(state["machine"], tuning)
+    builder = llvm.create_pass_builder(machine, tuning)
     builder.getModulePassManager().run(module, builder)
-    return state["machine"].emit_object(module)
+    return machine.emit_object(module)
 
 
 def _read(path, mode):

@@ -83,7 +83,7 @@ def _translate(session, kernel, desc):
         def build():
             translation = translate(program, desc.lanes, desc.nvgpr, compiler.function_name(key))
             return str(translation.module), {"reasons": translation.reasons}
-        address, notes, seconds, cached = compiler.compile_module(key, build)
+        address, notes, seconds, cached = compiler.compile_module(key, build, len(program.instructions))
     except Untranslatable as exc:
         inst = exc.instruction
         trace.event("native_fallback", kernel=name, reason=exc.reason,

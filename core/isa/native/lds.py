@@ -15,7 +15,7 @@ from core.isa.native import memory as M
 from core.isa.native import operands as O
 from core.isa.native.families import HANDLERS, handles
 from core.isa.native.translate import I32, I64, const
-from core.isa.native.vmem import _lds, _u64, _wide
+from core.isa.native.vmem import _u64, _wide, lds_space, load_space, store_spaces
 
 
 def _base(k, addr):
@@ -37,9 +37,8 @@ def _read(form, pair=False, st64=False):
             offsets = (int(inst.mods.get("offset", 0)),)
         values = []
         for off in offsets:
-            access = _lds(k, b.add(base, _u64(k, off)), active, count, esize)
-            for host, lanes in access.elements:
-                values.append(M.gather(k, host, lanes, esize))
+            space = lds_space(k, b.add(base, _u64(k, off)), active, count, esize)
+            values += load_space(k, space, count, esize)
         if signed:
             sign = k.splat(const(I32, 1 << (8 * esize - 1)))
             values = [b.sub(b.xor(v, sign), sign) for v in values]
@@ -71,9 +70,8 @@ def _write(form, pair=False, st64=False):
             values = [O.vgpr(k, source.index + j) for j in range(count)]
             if high:
                 values = [b.lshr(v, k.splat(const(I32, 16))) for v in values]
-            access = _lds(k, b.add(base, _u64(k, off)), active, count, esize)
-            for (host, lanes), value in zip(access.elements, values):
-                M.scatter(k, host, lanes, esize, value)
+            store_spaces(k, [lds_space(k, b.add(base, _u64(k, off)), active, count, esize)],
+                         count, esize, values)
     return run
 
 
@@ -87,10 +85,10 @@ def _atomic(op, wide, returns):
         vdst, addr, data = _parts(inst, returns)
         active = k.exec_mask()
         base = b.add(_base(k, addr), _u64(k, int(inst.mods.get("offset", 0))))
-        access = _lds(k, base, active, 1, size)
-        host, lanes = access.elements[0]
+        space = lds_space(k, base, active, 1, size)
+        lanes = space.lanes
         # LDS atomics address whole words (the interpreter indexes LDS by address // size).
-        host = b.and_(host, _u64(k, ~(size - 1)))
+        host = b.and_(space.addresses, _u64(k, ~(size - 1)))
         first = _wide(k, data[0].index, words)
         second = _wide(k, data[1].index, words) if two_data else None
         # ds_cmpst: data0 is the compare value, data1 the new one; ds_mskor: data0 the mask;
@@ -117,10 +115,9 @@ def _exchange2(wide, st64):
         base = _base(k, addr)
         old = []
         for n, field in enumerate(("offset0", "offset1")):
-            access = _lds(k, b.add(base, _u64(k, int(inst.mods.get(field, 0)) * scale)), active, words, 4)
-            for j, (host, lanes) in enumerate(access.elements):
-                old.append(M.gather(k, host, lanes, 4))
-                M.scatter(k, host, lanes, 4, O.vgpr(k, data[n].index + j))
+            space = lds_space(k, b.add(base, _u64(k, int(inst.mods.get(field, 0)) * scale)), active, words, 4)
+            old += load_space(k, space, words, 4)
+            store_spaces(k, [space], words, 4, [O.vgpr(k, data[n].index + j) for j in range(words)])
         for j, value in enumerate(old):
             O.write_vgpr(k, vdst.index + j, value)
     return run
@@ -221,9 +218,9 @@ def _append(k, inst, op):
     offset = b.add(b.and_(b.zext(b.load(k.sgpr_slot(124)), I64), const(I64, 0xFFFF)),
                    const(I64, int(inst.mods.get("offset", 0))))
     lane0 = ir.Constant(k.VB, [True] + [False] * (k.lanes - 1))
-    access = _lds(k, k.splat(offset), lane0, 1, 4)
-    host, lanes = access.elements[0]
-    host = b.and_(host, _u64(k, ~3))
+    space = lds_space(k, k.splat(offset), lane0, 1, 4)
+    lanes = space.lanes
+    host = b.and_(space.addresses, _u64(k, ~3))
     old = M.atomic(k, host, lanes, 32, op, k.splat(count))
     O.write_vgpr(k, vdst.index, k.splat(b.extract_element(old, const(I32, 0))))
 

@@ -1,222 +1,240 @@
 """Device memory in translated code: checked addresses, gathers, scatters, host atomics.
 
 Holds four invariants (the interpreter's core/isa/interp/memory.py, translated):
-- every active lane's access [address, address + span) is checked against the dispatch's
-  valid ranges before any byte moves: first against the range the wave hit last, then one
-  range holding all active lanes (sg_native_find_range), only then lane by lane
-  (sg_native_check_lanes), whose first bad lane (and its first bad element) faults the whole
+- every active lane's access is checked against the dispatch's valid ranges before any byte
+  moves: inline against the range the wave hit last, else lane by lane out of line
+  (sg_native_access), whose first bad lane (and its first bad element) faults the whole
   instruction with the interpreter's report;
 - a checked address reaches host memory at address - delta (locked host memory has an agent
   address; arena memory has delta 0);
 - loads and stores move little-endian elements of 1, 2 or 4 bytes, zero-extended to i32;
-  when several lanes store to one address the highest lane wins (scatter order), as in the
-  interpreter; all-active unit-stride accesses are plain vector loads and stores;
+  when several lanes store to one address the highest lane wins (lane order), as in the
+  interpreter; lane-contiguous accesses are masked vector loads and stores;
 - atomics are host atomics applied lane by lane in lane order (LLVM atomicrmw / cmpxchg),
   so they are atomic across threads and visible to host code while the kernel runs.
 """
 import llvmlite.ir as ir
 
-from core.isa.native.layout import ENV, RANGE_BYTES, SG_FAULT_MEMORY
+from core.isa.native.layout import ACCESS_CHECK, ACCESS_LOAD, ACCESS_STORE, SG_FAULT_MEMORY
 from core.isa.native.translate import I1, I8, I16, I32, I64, PTR, const
 
 ELEMENT = {1: I8, 2: I16, 4: I32, 8: I64}
 REASON = "access outside every live allocation"
 
 
-def _extern(k, name, ret, args):
-    return k.intrinsic(name, ret, args)
-
-
-def check(k, addresses, active, elements, esize):
-    """Fault unless every active lane's `elements` elements of `esize` bytes from its address
-    (<lanes x i64>) lie in valid memory. Returns the host addresses (<lanes x i64>)."""
+def _cache(k):
     b = k.builder
-    span = elements * esize
-    ones = k.splat(const(I64, -1))
-    zeros = k.splat(const(I64, 0))
-    lo = k.call(f"llvm.vector.reduce.umin.v{k.lanes}i64", I64, [b.select(active, addresses, ones)])
-    top = k.call(f"llvm.vector.reduce.umax.v{k.lanes}i64", I64, [b.select(active, addresses, zeros)])
-    hi = b.add(top, const(I64, span))
-    start = b.load(k.field("range_start"), typ=I64)
-    end = b.load(k.field("range_end"), typ=I64)
-    cached = b.load(k.field("range_delta"), typ=I64)
+    return [b.load(k.field(name), typ=I64) for name in ("range_start", "range_end", "range_delta")]
+
+
+def within(k, lo, hi):
+    """i1 and the delta: [lo, hi) lies in the range the wave hit last (and does not wrap)."""
+    b = k.builder
+    start, end, delta = _cache(k)
     inside = b.and_(b.and_(b.icmp_unsigned(">=", lo, start), b.icmp_unsigned("<=", hi, end)),
-                    b.icmp_unsigned(">=", hi, top))
-    fast = b.or_(inside, b.not_(k.any_lane(active)))
-    cached_lanes = k.splat(cached)
-    entry = b.block
-    done = k.new_block("checked")
-    slow = k.new_block("find_range")
-    b.cbranch(fast, done, slow)
+                    b.icmp_unsigned(">=", hi, lo))
+    return inside, delta
 
-    b.position_at_end(slow)
-    find = _extern(k, "sg_native_find_range", I64, [PTR, I64, I64])
-    index = b.call(find, [k.env, lo, hi])
-    hit = k.new_block("range_hit")
-    lanes = k.new_block("lane_check")
-    b.cbranch(b.icmp_signed(">=", index, const(I64, 0)), hit, lanes)
 
-    b.position_at_end(hit)
-    table = b.load(k.env_field("ranges"), typ=PTR)
-    record = b.gep(table, [b.mul(index, const(I64, RANGE_BYTES))], source_etype=I8)
-    fields = [b.load(b.gep(record, [const(I64, 8 * i)], source_etype=I8), typ=I64) for i in range(3)]
-    for name, value in zip(("range_start", "range_end", "range_delta"), fields):
-        b.store(value, k.field(name))
-    hit_lanes = k.splat(fields[2])
-    hit = b.block
-    b.branch(done)
-
-    b.position_at_end(lanes)
-    buffer, deltas, bad = k.scratch_buffers()
+def _out_of_line(k, addresses, active, count, esize, stride, flags, values=None):
+    """Call sg_native_access; faults where it reports a bad lane. Returns (host addresses
+    <lanes x i64>, loaded rows) as the C side left them."""
+    b = k.builder
+    buffer, data = k.scratch_buffers()
     b.store(addresses, buffer)
+    if values is not None:
+        for e, value in enumerate(values):
+            b.store(value, b.gep(data, [const(I64, 4 * e * k.lanes)], source_etype=I8))
     bits = b.bitcast(active, k.MASK)
     if k.lanes == 32:
         bits = b.zext(bits, I64)
-    check_lanes = _extern(k, "sg_native_check_lanes", I32, [PTR, PTR, I64, I32, I32, I32, PTR, PTR])
-    lane = b.call(check_lanes, [k.env, buffer, bits, const(I32, k.lanes), const(I32, elements),
-                                const(I32, esize), deltas, bad])
-    k.fault(SG_FAULT_MEMORY, lane=lane, address=b.load(bad, typ=I64),
-            detail=k.reason(REASON), condition=b.icmp_signed(">=", lane, const(I32, 0)))
-    per_lane = b.load(deltas, typ=k.V64)
-    from_lanes = b.block
-    b.branch(done)
-
-    b.position_at_end(done)
-    delta = b.phi(k.V64)
-    delta.add_incoming(cached_lanes, entry)
-    delta.add_incoming(hit_lanes, hit)
-    delta.add_incoming(per_lane, from_lanes)
-    return b.sub(addresses, delta)
+    fn = k.intrinsic("sg_native_access", I32, [PTR, PTR, PTR, I64, I32, I32, I32, I64, PTR, I32])
+    lane = b.call(fn, [k.env, k.wave, buffer, bits, const(I32, k.lanes), const(I32, count),
+                       const(I32, esize), const(I64, stride), data, const(I32, flags)])
+    if flags & ACCESS_CHECK:
+        k.fault(SG_FAULT_MEMORY, lane=lane, address=b.load(k.field("fault_address"), typ=I64),
+                detail=k.reason(REASON), condition=b.icmp_signed(">=", lane, const(I32, 0)))
+    rows = [b.load(b.gep(data, [const(I64, 4 * e * k.lanes)], source_etype=I8), typ=k.V)
+            for e in range(count)] if flags & ACCESS_LOAD else []
+    return b.load(buffer, typ=k.V64), rows
 
 
-def pointers(k, host):
-    return k.builder.inttoptr(host, ir.VectorType(PTR, k.lanes))
-
-
-def gather(k, host, active, esize):
-    """<lanes x i32>: the element at each active lane's host address (0 elsewhere)."""
+def checked(k, addresses, active, count, esize, stride=None):
+    """Host addresses (<lanes x i64>) of an access whose every active lane's `count`
+    elements of `esize` bytes (`stride` apart, default esize) must lie in valid memory;
+    faults otherwise, before anything moves."""
     b = k.builder
-    etype = ELEMENT[esize]
-    vtype = ir.VectorType(etype, k.lanes)
-    ptrs = pointers(k, host)
-    fn = k.intrinsic(f"llvm.masked.gather.v{k.lanes}i{8 * esize}.v{k.lanes}p0", vtype,
-                     [ptrs.type, I32, k.VB, vtype])
-    value = b.call(fn, [ptrs, const(I32, 1), active, ir.Constant(vtype, None)])
-    return b.zext(value, k.V) if esize < 4 else value
-
-
-def scatter(k, host, active, esize, values):
-    """Store the low `esize` bytes of each active lane's value, in lane order."""
-    b = k.builder
-    etype = ELEMENT[esize]
-    vtype = ir.VectorType(etype, k.lanes)
-    if values.type != vtype:
-        values = b.trunc(values, vtype)
-    ptrs = pointers(k, host)
-    fn = k.intrinsic(f"llvm.masked.scatter.v{k.lanes}i{8 * esize}.v{k.lanes}p0", ir.VoidType(),
-                     [vtype, ptrs.type, I32, k.VB])
-    b.call(fn, [values, ptrs, const(I32, 1), active])
-
-
-def unit_stride(k, addresses, active, stride):
-    """i1: every lane is active and lane i's address is lane 0's + i * stride."""
-    b = k.builder
-    first = b.extract_element(addresses, const(I32, 0))
-    want = b.add(k.splat(first), ir.Constant(k.V64, [i * stride for i in range(k.lanes)]))
-    same = k.call(f"llvm.vector.reduce.and.v{k.lanes}i1", I1, [b.icmp_unsigned("==", addresses, want)])
-    full = k.call(f"llvm.vector.reduce.and.v{k.lanes}i1", I1, [active])
-    return b.and_(same, full)
-
-
-def load_dwords(k, host, active, count):
-    """`count` consecutive dwords from each lane's host address: a list of <lanes x i32>.
-    All-active unit-stride lanes load as one vector; others gather."""
-    b = k.builder
-    dense = unit_stride(k, host, active, 4 * count)
-    fast = k.new_block("dense_load")
-    slow = k.new_block("gather_load")
-    done = k.new_block("loaded")
-    b.cbranch(dense, fast, slow)
-    b.position_at_end(fast)
-    wide = ir.VectorType(I32, k.lanes * count)
-    base = b.inttoptr(b.extract_element(host, const(I32, 0)), PTR)
-    whole = b.load(base, typ=wide)
-    whole.align = 1
-    quick = [b.shuffle_vector(whole, ir.Constant(wide, None),
-                              ir.Constant(ir.VectorType(I32, k.lanes), [i * count + j for i in range(k.lanes)]))
-             for j in range(count)]
-    fast_end = b.block
-    b.branch(done)
+    stride = esize if stride is None else stride
+    span = (count - 1) * stride + esize
+    lo = k.call(f"llvm.vector.reduce.umin.v{k.lanes}i64", I64,
+                [b.select(active, addresses, k.splat(const(I64, -1)))])
+    top = k.call(f"llvm.vector.reduce.umax.v{k.lanes}i64", I64,
+                 [b.select(active, addresses, k.splat(const(I64, 0)))])
+    inside, delta = within(k, lo, b.add(top, const(I64, span)))
+    fast_host = b.sub(addresses, k.splat(delta))
+    fast = b.or_(inside, b.not_(k.any_lane(active)))
+    entry = b.block
+    slow = k.new_block("check_lanes")
+    done = k.new_block("checked")
+    b.cbranch(fast, done, slow)
     b.position_at_end(slow)
-    four = k.splat(const(I64, 4))
-    slow_values = []
-    at = host
-    for j in range(count):
-        slow_values.append(gather(k, at, active, 4))
-        at = b.add(at, four)
+    slow_host, _ = _out_of_line(k, addresses, active, count, esize, stride, ACCESS_CHECK)
     slow_end = b.block
     b.branch(done)
     b.position_at_end(done)
+    host = b.phi(k.V64)
+    host.add_incoming(fast_host, entry)
+    host.add_incoming(slow_host, slow_end)
+    return host
+
+
+def check_scalar(k, address, count):
+    """Host address of `count` dwords at the scalar `address` (lane 0 of the wave), checked."""
+    b = k.builder
+    inside, delta = within(k, address, b.add(address, const(I64, 4 * count)))
+    entry = b.block
+    fast_host = b.sub(address, delta)
+    slow = k.new_block("check_scalar")
+    done = k.new_block("checked_scalar")
+    b.cbranch(inside, done, slow)
+    b.position_at_end(slow)
+    lane0 = ir.Constant(k.VB, [True] + [False] * (k.lanes - 1))
+    hosts, _ = _out_of_line(k, k.splat(address), lane0, count, 4, 4, ACCESS_CHECK)
+    slow_host = b.extract_element(hosts, const(I32, 0))
+    slow_end = b.block
+    b.branch(done)
+    b.position_at_end(done)
+    host = b.phi(I64)
+    host.add_incoming(fast_host, entry)
+    host.add_incoming(slow_host, slow_end)
+    return host
+
+
+def _dense(k, addresses, active, lane_stride):
+    """(i1, base i64): every active lane's address is base + lane * lane_stride."""
+    b = k.builder
+    steps = ir.Constant(k.V64, [i * lane_stride for i in range(k.lanes)])
+    starts = b.sub(addresses, steps)
+    base = k.call(f"llvm.vector.reduce.umin.v{k.lanes}i64", I64,
+                  [b.select(active, starts, k.splat(const(I64, -1)))])
+    want = b.add(k.splat(base), steps)
+    same = b.icmp_unsigned("==", b.select(active, addresses, want), want)
+    return k.call(f"llvm.vector.reduce.and.v{k.lanes}i1", I1, [same]), base
+
+
+def _layout(k, count, esize, stride):
+    """(lane stride, interleaved): elements `stride` apart either follow each other in one
+    lane (stride == esize: one vector of lanes * count elements) or form rows (private
+    memory: each element a vector of its own, `stride` bytes after the previous one)."""
+    if stride == esize:
+        return esize * count, True
+    return esize, False
+
+
+def access(k, addresses, active, count, esize, stride=None, values=None, check=True):
+    """Load (values None: returns a list of <lanes x i32>, zero-extended, 0 in inactive lanes)
+    or store (`values`, a list of <lanes x i32>) `count` elements per active lane. Device
+    addresses are checked (check=True) before anything moves; LDS addresses (check=False) are
+    host addresses already. Lane-contiguous accesses inside the wave's last range move as
+    masked vectors; anything else goes through sg_native_access, lane by lane."""
+    b = k.builder
+    stride = esize if stride is None else stride
+    lane_stride, interleaved = _layout(k, count, esize, stride)
+    dense, base = _dense(k, addresses, active, lane_stride)
+    if check:
+        span = lane_stride * k.lanes if interleaved else (count - 1) * stride + esize * k.lanes
+        inside, delta = within(k, base, b.add(base, const(I64, span)))
+        fast = b.and_(dense, inside)
+        base = b.sub(base, delta)
+    else:
+        fast = dense
+    entry = b.block
+    quick = k.new_block("vector_access")
+    slow = k.new_block("lane_access")
+    done = k.new_block("accessed")
+    b.cbranch(fast, quick, slow)
+    b.position_at_end(quick)
+    fast_rows = _vector_access(k, base, active, count, esize, stride, interleaved, values)
+    quick_end = b.block
+    b.branch(done)
+    b.position_at_end(slow)
+    flags = (ACCESS_CHECK if check else 0) | (ACCESS_LOAD if values is None else ACCESS_STORE)
+    _, slow_rows = _out_of_line(k, addresses, active, count, esize, stride, flags, values)
+    slow_end = b.block
+    b.branch(done)
+    b.position_at_end(done)
+    del entry
     out = []
-    for q, s in zip(quick, slow_values):
+    for q, s_ in zip(fast_rows, slow_rows):
         phi = b.phi(k.V)
-        phi.add_incoming(q, fast_end)
-        phi.add_incoming(s, slow_end)
+        phi.add_incoming(q, quick_end)
+        phi.add_incoming(s_, slow_end)
         out.append(phi)
     return out
 
 
-def store_dwords(k, host, active, values):
-    """Store consecutive dwords (`values`, a list of <lanes x i32>) at each lane's address."""
+def _vector_access(k, base, active, count, esize, stride, interleaved, values):
     b = k.builder
-    count = len(values)
-    dense = unit_stride(k, host, active, 4 * count)
-    fast = k.new_block("dense_store")
-    slow = k.new_block("scatter_store")
-    done = k.new_block("stored")
-    b.cbranch(dense, fast, slow)
-    b.position_at_end(fast)
-    if count == 1:
-        whole = values[0]
+    etype = ELEMENT[esize]
+    if interleaved and count > 1:
+        wide = ir.VectorType(etype, k.lanes * count)
+        spread = ir.Constant(ir.VectorType(I32, k.lanes * count), [i // count for i in range(k.lanes * count)])
+        mask = b.shuffle_vector(active, ir.Constant(k.VB, None), spread)
+        if values is not None:
+            narrow = [_narrow(k, v, etype) for v in values]
+            masked_store(k, base, mask, _interleave(k, narrow), esize)
+            return []
+        whole = masked_load(k, base, mask, wide, esize)
+        rows = [b.shuffle_vector(whole, ir.Constant(wide, None), ir.Constant(
+            ir.VectorType(I32, k.lanes), [i * count + j for i in range(k.lanes)])) for j in range(count)]
     else:
-        whole = _interleave(k, values)
-    base = b.inttoptr(b.extract_element(host, const(I32, 0)), PTR)
-    st = b.store(whole, base)
-    st.align = 1
-    b.branch(done)
-    b.position_at_end(slow)
-    at = host
-    four = k.splat(const(I64, 4))
-    for value in values:
-        scatter(k, at, active, 4, value)
-        at = b.add(at, four)
-    b.branch(done)
-    b.position_at_end(done)
+        vtype = ir.VectorType(etype, k.lanes)
+        rows = []
+        for e in range(count):
+            at = base if e == 0 else b.add(base, const(I64, e * stride))
+            if values is not None:
+                masked_store(k, at, active, _narrow(k, values[e], etype), esize)
+            else:
+                rows.append(masked_load(k, at, active, vtype, esize))
+        if values is not None:
+            return []
+    return [b.zext(r, k.V) if esize < 4 else r for r in rows]
+
+
+def _narrow(k, value, etype):
+    return value if etype == I32 else k.builder.trunc(value, ir.VectorType(etype, k.lanes))
+
+
+def masked_load(k, base, mask, vtype, esize):
+    fn = k.intrinsic(f"llvm.masked.load.v{vtype.count}i{8 * esize}.p0", vtype,
+                     [PTR, I32, mask.type, vtype])
+    return k.builder.call(fn, [k.builder.inttoptr(base, PTR), const(I32, 1), mask, ir.Constant(vtype, None)])
+
+
+def masked_store(k, base, mask, values, esize):
+    fn = k.intrinsic(f"llvm.masked.store.v{values.type.count}i{8 * esize}.p0", ir.VoidType(),
+                     [values.type, PTR, I32, mask.type])
+    k.builder.call(fn, [values, k.builder.inttoptr(base, PTR), const(I32, 1), mask])
 
 
 def _interleave(k, values):
-    """[a, b, ...] of <lanes x i32> -> <lanes*count x i32> a0 b0 .. a1 b1 .."""
+    """[a, b, ...] of <lanes x iN> -> <lanes*count x iN>: a0 b0 .. a1 b1 .."""
     b = k.builder
     count = len(values)
     lanes = k.lanes
-    # Widen pairwise with shuffles: concatenate all, then one permutation.
     parts = list(values)
-    while len(parts) > 1:
+    while len(parts) > 1:                      # concatenate pairwise (padding odd counts)
         nxt = []
         for i in range(0, len(parts), 2):
-            if i + 1 == len(parts):
-                nxt.append(parts[i])
-                continue
-            a, c = parts[i], parts[i + 1]
+            a = parts[i]
             n = a.type.count
+            c = parts[i + 1] if i + 1 < len(parts) else ir.Constant(a.type, None)
             if c.type.count != n:
-                pad = ir.Constant(ir.VectorType(I32, c.type.count), None)
-                c = b.shuffle_vector(c, pad, ir.Constant(ir.VectorType(I32, n),
-                                                         [x if x < c.type.count else c.type.count for x in range(n)]))
+                c = b.shuffle_vector(c, ir.Constant(c.type, None), ir.Constant(
+                    ir.VectorType(I32, n), [x if x < c.type.count else 0 for x in range(n)]))
             nxt.append(b.shuffle_vector(a, c, ir.Constant(ir.VectorType(I32, 2 * n), list(range(2 * n)))))
         parts = nxt
     concat = parts[0]
-    # concat holds value j's lane i at j * lanes + i (padding beyond count * lanes).
     order = [j * lanes + i for i in range(lanes) for j in range(count)]
     return b.shuffle_vector(concat, ir.Constant(concat.type, None),
                             ir.Constant(ir.VectorType(I32, lanes * count), order))

@@ -95,6 +95,136 @@ int32_t sg_native_check_lanes(const sg_env *env, const uint64_t *addresses, uint
     return -1;
 }
 
+int32_t sg_native_access(const sg_env *env, sg_wave *wave, uint64_t *addresses, uint64_t mask,
+                         uint32_t lanes, uint32_t elements, uint32_t esize, uint64_t stride,
+                         uint32_t *data, uint32_t flags) {
+    if (flags & SG_ACCESS_CHECK) {
+        int64_t cached = -1;
+        for (uint32_t lane = 0; lane < lanes; lane++) {
+            if (!(mask >> lane & 1))
+                continue;
+            int64_t range = -1;
+            for (uint32_t e = 0; e < elements; e++) {
+                uint64_t at = addresses[lane] + e * stride;
+                int64_t found = sg_native_find_range(env, at, at + esize);
+                if (found < 0) {
+                    wave->fault_address = at;
+                    return (int32_t)lane;
+                }
+                if (range < 0)
+                    range = found;
+            }
+            if (cached < 0)
+                cached = range;
+            addresses[lane] -= env->ranges[range].delta;
+        }
+        if (cached >= 0) {           /* the next access most likely lands there too */
+            wave->range_start = env->ranges[cached].start;
+            wave->range_end = env->ranges[cached].end;
+            wave->range_delta = env->ranges[cached].delta;
+        }
+    }
+    for (uint32_t lane = 0; lane < lanes; lane++) {
+        if (!(mask >> lane & 1)) {
+            for (uint32_t e = 0; e < elements && (flags & SG_ACCESS_LOAD); e++)
+                data[e * lanes + lane] = 0;
+            continue;
+        }
+        for (uint32_t e = 0; e < elements; e++) {
+            uint8_t *at = (uint8_t *)(uintptr_t)(addresses[lane] + e * stride);
+            uint32_t *value = &data[e * lanes + lane];
+            if (flags & SG_ACCESS_LOAD) {
+                uint32_t v = 0;
+                memcpy(&v, at, esize);
+                *value = v;
+            } else if (flags & SG_ACCESS_STORE) {
+                memcpy(at, value, esize);
+            }
+        }
+    }
+    return -1;
+}
+
+/* Device address of element e of a lane through a V#; 0 when a linear V#'s bounds exclude it. */
+static uint64_t buffer_address(const uint32_t *rsrc, uint64_t index, uint64_t offset,
+                               uint32_t esize, uint64_t start, int *inside) {
+    uint64_t stride = rsrc[1] >> 16 & 0x3FFF;
+    if (rsrc[1] >> 31) {             /* swizzled: index_stride lanes of dwords */
+        uint64_t istride = 8ull << (rsrc[3] >> 21 & 3);
+        *inside = 1;
+        return start + (index / istride * stride + offset / 4 * 4) * istride
+               + index % istride * 4 + offset % 4;
+    }
+    uint64_t records = rsrc[2];
+    *inside = stride == 0 ? offset + esize <= records : index < records && offset < stride;
+    return start + index * stride + offset;
+}
+
+int32_t sg_native_buffer(const sg_env *env, sg_wave *wave, const uint32_t *rsrc,
+                         uint32_t soffset, uint32_t offset, uint32_t offen, uint32_t idxen,
+                         const uint32_t *vindex, const uint32_t *voffset, uint64_t mask,
+                         uint32_t lanes, uint32_t elements, uint32_t esize, uint64_t *addresses,
+                         uint32_t *data, uint32_t flags) {
+    uint64_t base = rsrc[0] | (uint64_t)(rsrc[1] & 0xFFFF) << 32;
+    uint64_t start = base + soffset;
+    uint64_t add_tid = rsrc[3] >> 23 & 1;
+    int64_t cached = -1;
+    for (int pass = 0; pass < 2; pass++) {   /* check every element, then move them */
+        if (pass == 0 && !(flags & SG_ACCESS_CHECK))
+            continue;
+        for (uint32_t lane = 0; lane < lanes; lane++) {
+            if (!(mask >> lane & 1)) {
+                for (uint32_t e = 0; e < elements && pass && (flags & SG_ACCESS_LOAD); e++)
+                    data[e * lanes + lane] = 0;
+                continue;
+            }
+            uint64_t index = (idxen ? vindex[lane] : 0) + add_tid * lane;
+            uint64_t lane_offset = (uint64_t)offset + (offen ? voffset[lane] : 0);
+            if (pass == 0 && addresses)
+                addresses[lane] = 0;
+            for (uint32_t e = 0; e < elements; e++) {
+                int inside;
+                uint64_t at = buffer_address(rsrc, index, lane_offset + (uint64_t)e * esize, esize,
+                                             start, &inside);
+                int64_t range = inside ? sg_native_find_range(env, at, at + esize) : -1;
+                if (pass == 0) {
+                    if (!inside)
+                        continue;
+                    if (range < 0) {
+                        wave->fault_address = at;
+                        return (int32_t)lane;
+                    }
+                    if (cached < 0)
+                        cached = range;
+                    if (e == 0 && addresses)
+                        addresses[lane] = at - env->ranges[range].delta;
+                    continue;
+                }
+                uint32_t *value = &data[e * lanes + lane];
+                if (!inside || range < 0) {      /* unchecked accesses trust their caller */
+                    if (flags & SG_ACCESS_LOAD)
+                        *value = 0;
+                    continue;
+                }
+                uint8_t *host = (uint8_t *)(uintptr_t)(at - env->ranges[range].delta);
+                if (flags & SG_ACCESS_LOAD) {
+                    uint32_t v = 0;
+                    memcpy(&v, host, esize);
+                    *value = v;
+                } else if (flags & SG_ACCESS_STORE) {
+                    memcpy(host, value, esize);
+                }
+            }
+        }
+    }
+    if (cached >= 0) {
+        wave->range_start = env->ranges[cached].start;
+        wave->range_end = env->ranges[cached].end;
+        wave->range_delta = env->ranges[cached].delta;
+    }
+    return -1;
+}
+
 static void setup_wave(const sg_dispatch *d, sg_job *job, sg_slot *slot, uint32_t w,
                        uint64_t scratch_slot, const uint32_t local[3]) {
     sg_wave *wave = (sg_wave *)(slot->waves + w * wave_bytes(d));

@@ -29,7 +29,7 @@ typedef struct sg_range {
 } sg_range;
 
 /* What translated code reads besides its wave and workgroup. Translated code calls
-   sg_native_find_range, sg_native_check_lanes and sg_now_ns (bound by the JIT). */
+   sg_native_find_range, sg_native_access and sg_now_ns (bound by the JIT). */
 typedef struct sg_env {
     uint64_t code_base;              /* device address PCs in the translation are relative to */
     const sg_range *ranges;          /* sorted, disjoint, touching ranges merged */
@@ -98,6 +98,25 @@ typedef struct sg_outcome {
     uint64_t fault_pc, fault_address, fault_detail;
 } sg_outcome;
 
+/* sg_native_access flags: check addresses (and turn them into host addresses), load
+   elements into data, store elements from data. */
+#define SG_ACCESS_CHECK 1
+#define SG_ACCESS_LOAD 2
+#define SG_ACCESS_STORE 4
+
+/* A MUBUF access through the V# `rsrc` (the interpreter's core/isa/interp/vmem.py rules:
+   swizzled, the private segment buffer among them, or linear with bounds), out of line:
+   lane i (mask bit i) has offset `offset` + soffset (+ voffset[i] when `offen`) and index
+   vindex[i] (when `idxen`) plus i (ADD_TID). Elements outside a linear V#'s bounds are not
+   checked, load 0 and are not stored; with SG_ACCESS_CHECK alone, addresses[i] receives the
+   host address of lane i's first element (0 when it is out of bounds). Returns as
+   sg_native_access. */
+int32_t sg_native_buffer(const sg_env *env, sg_wave *wave, const uint32_t *rsrc,
+                         uint32_t soffset, uint32_t offset, uint32_t offen, uint32_t idxen,
+                         const uint32_t *vindex, const uint32_t *voffset, uint64_t mask,
+                         uint32_t lanes, uint32_t elements, uint32_t esize, uint64_t *addresses,
+                         uint32_t *data, uint32_t flags);
+
 /* Runs every workgroup of `d`; returns 0, or 1 with the first fault in `out`. */
 int sg_native_dispatch(const sg_dispatch *d, sg_outcome *out);
 uint64_t sg_native_scratch_slots(const sg_dispatch *d);
@@ -110,3 +129,12 @@ int64_t sg_native_find_range(const sg_env *env, uint64_t lo, uint64_t hi);
 int32_t sg_native_check_lanes(const sg_env *env, const uint64_t *addresses, uint64_t mask,
                               uint32_t lanes, uint32_t elements, uint32_t esize,
                               uint64_t *deltas, uint64_t *bad_address);
+/* The out-of-line path of a vector memory instruction: lane i (mask bit i) accesses
+   `elements` elements of `esize` bytes at addresses[i] + e * stride. With SG_ACCESS_CHECK
+   every element is checked first (the first bad lane is returned, its first bad element's
+   address in wave->fault_address, and nothing moves) and addresses become host addresses;
+   LOAD reads data[e * lanes + i] (zero-extended), STORE writes its low bytes, lane by lane
+   in lane order. Returns -1 when the access completed. */
+int32_t sg_native_access(const sg_env *env, sg_wave *wave, uint64_t *addresses, uint64_t mask,
+                         uint32_t lanes, uint32_t elements, uint32_t esize, uint64_t stride,
+                         uint32_t *data, uint32_t flags);

@@ -5,11 +5,9 @@ from a checked, dword-aligned address and faults naming the wave (lane 0) and th
 dword when it lies outside every live allocation; s_buffer_load reads 0 past the V#'s
 num_records and checks nothing there.
 """
-import llvmlite.ir as ir
-
 from core.isa.native import operands as O
 from core.isa.native.families import HANDLERS, handles
-from core.isa.native.memory import check
+from core.isa.native.memory import check_scalar
 from core.isa.native.translate import I32, I64, PTR, const
 
 WIDTHS = {"dword": 1, "dwordx2": 2, "dwordx4": 4, "dwordx8": 8, "dwordx16": 16}
@@ -23,14 +21,22 @@ def _offset(k, inst):
     return total
 
 
-def _lane0(k, address, active=None):
-    """Check dwords at `address` as lane 0 of a vector access; returns the host address."""
+def _check_if(k, address, inside):
+    """The checked host address of the dword at `address` where `inside` holds (else 0)."""
     b = k.builder
-    vector = k.splat(address, k.lanes)
-    lane0 = ir.Constant(k.VB, [True] + [False] * (k.lanes - 1))
-    if active is not None:
-        lane0 = b.and_(lane0, k.splat(active))
-    return vector, lane0
+    before = b.block
+    check = k.new_block("smem_check")
+    done = k.new_block("smem_checked")
+    b.cbranch(inside, check, done)
+    b.position_at_end(check)
+    host = check_scalar(k, address, 1)
+    end = b.block
+    b.branch(done)
+    b.position_at_end(done)
+    phi = b.phi(I64)
+    phi.add_incoming(const(I64, 0), before)
+    phi.add_incoming(host, end)
+    return phi
 
 
 def _load(count, buffer):
@@ -46,8 +52,7 @@ def _load(count, buffer):
             values = []
             for j in range(count):
                 inside = b.icmp_unsigned("<", b.add(offset, const(I64, 4 * j)), words[2])
-                vector, active = _lane0(k, b.add(start, const(I64, 4 * j)), inside)
-                host = b.extract_element(check(k, vector, active, 1, 4), const(I32, 0))
+                host = _check_if(k, b.add(start, const(I64, 4 * j)), inside)
                 values.append((host, inside))
             for j, (host, inside) in enumerate(values):
                 if slot + j < 128:
@@ -55,8 +60,7 @@ def _load(count, buffer):
             return
         base = O.scalar(k, inst.src[0], "b64")
         start = b.and_(b.add(base, _offset(k, inst)), const(I64, ~3 & 0xFFFFFFFFFFFFFFFF))
-        vector, active = _lane0(k, start)
-        host = b.extract_element(check(k, vector, active, count, 4), const(I32, 0))
+        host = check_scalar(k, start, count)
         for j in range(count):
             if slot + j < 128:
                 load = b.load(b.inttoptr(b.add(host, const(I64, 4 * j)), PTR), typ=I32)

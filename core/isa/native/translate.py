@@ -72,6 +72,7 @@ class Kernel:
         self.code_base = self.pro.load(self.pro.gep(self.env, [const(I64, ENV["code_base"])],
                                                     source_etype=I8), typ=I64)
         self._buffers = None
+        self._buffer_scratch = None
         self.reasons = []
         self.blocks = {}
         self._intrinsics = {}
@@ -144,12 +145,21 @@ class Kernel:
                                 ir.Constant(ir.VectorType(I32, lanes), [0] * lanes))
 
     def scratch_buffers(self):
-        """Stack space for the lane-by-lane address check: addresses, deltas, bad address."""
+        """Stack space for out-of-line memory accesses: lane addresses, up to 4 rows of data."""
         if self._buffers is None:
-            self._buffers = (self.pro.alloca(self.V64, name="addresses"),
-                             self.pro.alloca(self.V64, name="deltas"),
-                             self.pro.alloca(I64, name="bad_address"))
+            # As untyped pointers (llvmlite types an alloca's pointer by what it holds).
+            self._buffers = tuple(
+                self.pro.inttoptr(self.pro.ptrtoint(self.pro.alloca(t, name=n), I64), PTR)
+                for t, n in ((self.V64, "addresses"), (ir.VectorType(I32, 4 * self.lanes), "data")))
         return self._buffers
+
+    def buffer_scratch(self):
+        """Stack space for out-of-line buffer accesses: the V# words, two lanes of VGPRs."""
+        if self._buffer_scratch is None:
+            self._buffer_scratch = tuple(
+                self.pro.inttoptr(self.pro.ptrtoint(self.pro.alloca(t, name=n), I64), PTR)
+                for t, n in ((ir.VectorType(I32, 4), "rsrc"), (ir.VectorType(I32, 2 * self.lanes), "vaddr")))
+        return self._buffer_scratch
 
     def lane_ids(self, type_=I32):
         return ir.Constant(ir.VectorType(type_, self.lanes), list(range(self.lanes)))

@@ -20,18 +20,24 @@ from core.isa.interp.vmem import ATOMICS, LOADS, STORES, _family, _named
 from core.isa.native import operands as O
 from core.isa.native import memory as M
 from core.isa.native.families import HANDLERS
+from core.isa.native import layout as C
 from core.isa.native.layout import ENV, GROUP_LDS, SG_FAULT_MISALIGNED_ATOMIC
 from core.isa.native.translate import I8, I32, I64, PTR, const
 
 
-class Access:
-    """Element addresses of one instruction in one space, checked: `elements` is a list of
-    (host address <lanes x i64>, lanes <lanes x i1>); `dense`: element j is element 0 plus
-    4 * j with the same lanes (a candidate for whole-vector moves)."""
+class Space:
+    """The lanes of one instruction that reach one space: element 0 addresses (device
+    addresses when `checked`, host addresses of LDS otherwise), the lanes taking part, and
+    how far apart a lane's elements lie (`stride`). `rows`: per element (addresses, lanes)
+    when elements differ in their lanes (bounded buffers), else None."""
 
-    def __init__(self, elements, dense=False):
-        self.elements = elements
-        self.dense = dense
+    def __init__(self, addresses, lanes, stride, checked=True, rows=None, partial=None):
+        self.addresses = addresses
+        self.lanes = lanes
+        self.stride = stride
+        self.checked = checked
+        self.rows = rows
+        self.partial = partial      # LDS: lanes whose last elements fall outside LDS
 
 
 def _u64(k, value):
@@ -50,53 +56,37 @@ def _global_base(k, inst, named):
     return b.add(base, _u64(k, int(inst.mods.get("offset", 0))))
 
 
-def _linear(k, addresses, active, m, esize):
-    """Checked global access of m elements of esize bytes from each lane's address."""
-    host = M.check(k, addresses, active, m, esize)
-    step = _u64(k, esize)
-    elements = []
-    at = host
-    for _ in range(m):
-        elements.append((at, active))
-        at = k.builder.add(at, step)
-    return Access(elements, dense=esize == 4)
-
-
-def _private(k, offsets, active, m, esize, wave_base=None):
-    """Checked scratch access: byte `off` of lane t lies at base + off // 4 * 4 * lanes +
-    4 * t + off % 4 (the interleaved layout), per element."""
+def _private(k, offsets, active, esize, wave_base=None):
+    """Scratch: byte `off` of lane t lies at base + off // 4 * 4 * lanes + 4 * t + off % 4
+    (the interleaved layout), so a lane's next dword is 4 * lanes bytes further."""
     b = k.builder
     if wave_base is None:
         wave_base = k.splat(b.load(k.field("scratch"), typ=I64))
     lane4 = b.mul(k.lane_ids(I64), _u64(k, 4))
-    elements = []
-    for j in range(m):
-        off = b.add(offsets, _u64(k, j * esize))
-        address = b.add(b.add(wave_base, b.mul(b.udiv(off, _u64(k, 4)), _u64(k, 4 * k.lanes))),
-                        b.add(lane4, b.urem(off, _u64(k, 4))))
-        elements.append((M.check(k, address, active, 1, esize), active))
-    return Access(elements)
+    address = b.add(b.add(wave_base, b.mul(b.udiv(offsets, _u64(k, 4)), _u64(k, 4 * k.lanes))),
+                    b.add(lane4, b.urem(offsets, _u64(k, 4))))
+    return Space(address, active, 4 * k.lanes if esize == 4 else esize)
 
 
-def _lds(k, offsets, active, m, esize, stride=None):
-    """LDS access: in-range elements only (reads outside give 0, writes are dropped)."""
+def lds_space(k, offsets, active, m, esize, stride=None):
+    """LDS: reads outside it give 0 and writes are dropped, element by element."""
     b = k.builder
     lds = b.ptrtoint(b.load(b.gep(k.group, [const(I64, GROUP_LDS)], source_etype=I8), typ=PTR), I64)
     size = k.splat(b.load(b.gep(k.env, [const(I64, ENV["lds_bytes"])], source_etype=I8), typ=I64))
     off = b.and_(offsets, _u64(k, 0xFFFFFFFF))
-    elements = []
-    for j in range(m):
-        at = b.add(off, _u64(k, j * (esize if stride is None else stride)))
-        ok = b.icmp_unsigned("<=", b.add(at, _u64(k, esize)), size)
-        elements.append((b.add(k.splat(lds), at), b.and_(active, ok)))
-    return Access(elements)
+    stride = esize if stride is None else stride
+    first = b.icmp_unsigned("<=", b.add(off, _u64(k, esize)), size)
+    last = b.icmp_unsigned("<=", b.add(off, _u64(k, (m - 1) * stride + esize)), size)
+    whole = b.and_(active, last)
+    partial = b.and_(active, b.and_(first, b.not_(last))) if m > 1 else None
+    return Space(b.add(k.splat(lds), off), whole, stride, checked=False, partial=partial)
 
 
 def resolve(k, inst, family, named, m, esize, active):
-    """The checked Accesses of one instruction (one per space it touches)."""
+    """The Spaces of one instruction (GLOBAL, FLAT, SCRATCH, MUBUF addressing)."""
     b = k.builder
     if family == "GLOBAL":
-        return [_linear(k, _global_base(k, inst, named), active, m, esize)]
+        return [Space(_global_base(k, inst, named), active, esize)]
     if family == "FLAT":
         address = _global_base(k, inst, {"addr": named["addr"]})
         hi = b.trunc(b.lshr(address, _u64(k, 32)), k.V)
@@ -104,8 +94,8 @@ def resolve(k, inst, family, named, m, esize, active):
         private = b.and_(active, b.icmp_unsigned("==", hi, k.splat(const(I32, PRIVATE_APERTURE_HI))))
         rest = b.and_(active, b.not_(b.or_(shared, private)))
         low = b.and_(address, _u64(k, 0xFFFFFFFF))
-        return [_linear(k, address, rest, m, esize), _lds(k, low, shared, m, esize),
-                _private(k, low, private, m, esize)]
+        return [Space(address, rest, esize), lds_space(k, low, shared, m, esize),
+                _private(k, low, private, esize)]
     if family == "SCRATCH":
         offset = _u64(k, int(inst.mods.get("offset", 0)) & 0xFFFFFFFF)
         if named.get("addr") is not None and named["addr"].kind == "vgpr":
@@ -113,49 +103,154 @@ def resolve(k, inst, family, named, m, esize, active):
         saddr = named.get("saddr")
         if saddr is not None and saddr.kind not in ("off", "null"):
             offset = b.add(offset, k.splat(b.zext(O.scalar(k, saddr), I64)))
-        return [_private(k, b.and_(offset, _u64(k, 0xFFFFFFFF)), active, m, esize)]
-    return [_buffer(k, inst, named, m, esize, active)]
+        return [_private(k, b.and_(offset, _u64(k, 0xFFFFFFFF)), active, esize)]
+    raise ValueError(f"{family} is not a resolved family")
 
 
-def _buffer(k, inst, named, m, esize, active):
+def buffer_access(k, inst, named, m, esize, active, values=None, hosts=False):
+    """A MUBUF access: loads (values None) return rows, stores write `values`; hosts=True only
+    checks and returns (host addresses, lanes in bounds) for an atomic. The private segment
+    buffer with a uniform offset (-O0 spills and private arrays) moves inline as masked rows;
+    every other V# goes out of line (sg_native_buffer), with the interpreter's rules."""
     b = k.builder
     slot = O.slot_of(k, named["srsrc"])
-    words = [b.zext(b.load(k.sgpr_slot(slot + i)), I64) for i in range(4)]
-    base = b.or_(words[0], b.shl(b.and_(words[1], const(I64, 0xFFFF)), const(I64, 32)))
-    stride = b.and_(b.lshr(words[1], const(I64, 16)), const(I64, 0x3FFF))
-    swizzle = b.trunc(b.lshr(words[1], const(I64, 31)), ir.IntType(1))
-    records = words[2]
-    index_stride = b.shl(const(I64, 8), b.and_(b.lshr(words[3], const(I64, 21)), const(I64, 3)))
-    add_tid = b.and_(b.lshr(words[3], const(I64, 23)), const(I64, 1))
-    soffset = b.zext(O.scalar(k, named["soffset"]), I64)
+    words = [b.load(k.sgpr_slot(slot + i)) for i in range(4)]
+    soffset = O.scalar(k, named["soffset"])
+    offset = int(inst.mods.get("offset", 0))
+    offen, idxen = int(bool(inst.mods.get("offen"))), int(bool(inst.mods.get("idxen")))
+    uniform = not offen and not idxen and esize == 4 and not hosts
+    done = k.new_block("buffer_done")
+    fast_rows, fast_end = [], None
+    if uniform:
+        w = [b.zext(x, I64) for x in words]
+        private = b.and_(b.and_(b.icmp_unsigned("==", b.lshr(w[1], const(I64, 31)), const(I64, 1)),
+                                b.icmp_unsigned("==", b.and_(b.lshr(w[1], const(I64, 16)), const(I64, 0x3FFF)),
+                                                const(I64, 0))),
+                         b.icmp_unsigned("==", b.and_(b.lshr(w[3], const(I64, 21)), const(I64, 7)),
+                                         const(I64, 4 | (3 if k.lanes == 64 else 2))))
+        base = b.or_(w[0], b.shl(b.and_(w[1], const(I64, 0xFFFF)), const(I64, 32)))
+        row = b.add(b.add(base, b.zext(soffset, I64)),
+                    const(I64, offset // 4 * 4 * k.lanes + offset % 4))
+        inside, delta = M.within(k, row, b.add(row, const(I64, 4 * k.lanes * m)))
+        quick = k.new_block("private_rows")
+        slow = k.new_block("buffer_slow")
+        b.cbranch(b.and_(private, inside), quick, slow)
+        b.position_at_end(quick)
+        host = b.sub(row, delta)
+        for e in range(m):
+            at = b.add(host, const(I64, 4 * k.lanes * e))
+            if values is None:
+                fast_rows.append(M.masked_load(k, at, active, k.V, 4))
+            else:
+                M.masked_store(k, at, active, values[e], 4)
+        fast_end = b.block
+        b.branch(done)
+        b.position_at_end(slow)
+    rsrc, lanes_buffer = k.buffer_scratch()
+    for i, word in enumerate(words):
+        b.store(word, b.gep(rsrc, [const(I64, 4 * i)], source_etype=I8))
     vaddr = named.get("vaddr")
-    offset = _u64(k, int(inst.mods.get("offset", 0)))
-    index = _u64(k, 0)
-    if inst.mods.get("idxen") and inst.mods.get("offen"):
-        index = b.zext(O.vector(k, vaddr), k.V64)
-        offset = b.add(offset, b.zext(O.vgpr(k, vaddr.index + 1), k.V64))
-    elif inst.mods.get("idxen"):
-        index = b.zext(O.vector(k, vaddr), k.V64)
-    elif inst.mods.get("offen"):
-        offset = b.add(offset, b.zext(O.vector(k, vaddr), k.V64))
-    index = b.add(index, b.mul(k.splat(add_tid), k.lane_ids(I64)))
-    start = k.splat(b.add(base, soffset))
-    stride_v, records_v, istride = k.splat(stride), k.splat(records), k.splat(index_stride)
-    four = _u64(k, 4)
-    elements = []
-    for j in range(m):
-        off = b.add(offset, _u64(k, j * esize))
-        swizzled = b.add(start, b.add(
-            b.mul(b.add(b.mul(b.udiv(index, istride), stride_v), b.mul(b.udiv(off, four), four)), istride),
-            b.add(b.mul(b.urem(index, istride), four), b.urem(off, four))))
-        linear = b.add(start, b.add(b.mul(index, stride_v), off))
-        bounded = b.select(b.icmp_unsigned("==", stride_v, _u64(k, 0)),
-                           b.icmp_unsigned("<=", b.add(off, _u64(k, esize)), records_v),
-                           b.and_(b.icmp_unsigned("<", index, records_v), b.icmp_unsigned("<", off, stride_v)))
-        lanes = b.select(swizzle, active, b.and_(active, bounded))
-        address = b.select(swizzle, swizzled, linear)
-        elements.append((address, lanes))
-    return Access([(M.check(k, address, lanes, 1, esize), lanes) for address, lanes in elements])
+    vindex = voffset = ir.Constant(PTR, None)
+    if idxen or offen:
+        b.store(O.vgpr(k, vaddr.index), lanes_buffer)
+        if idxen and offen:
+            second = b.gep(lanes_buffer, [const(I64, 4 * k.lanes)], source_etype=I8)
+            b.store(O.vgpr(k, vaddr.index + 1), second)
+            vindex, voffset = lanes_buffer, second
+        elif idxen:
+            vindex = lanes_buffer
+        else:
+            voffset = lanes_buffer
+    addresses, data = k.scratch_buffers()
+    if values is not None:
+        for e, value in enumerate(values):
+            b.store(value, b.gep(data, [const(I64, 4 * e * k.lanes)], source_etype=I8))
+    bits = b.bitcast(active, k.MASK)
+    if k.lanes == 32:
+        bits = b.zext(bits, I64)
+    flags = C.ACCESS_CHECK | (0 if hosts else C.ACCESS_LOAD if values is None else C.ACCESS_STORE)
+    fn = k.intrinsic("sg_native_buffer", I32, [PTR, PTR, PTR, I32, I32, I32, I32, PTR, PTR, I64,
+                                                I32, I32, I32, PTR, PTR, I32])
+    lane = b.call(fn, [k.env, k.wave, rsrc, soffset, const(I32, offset), const(I32, offen),
+                       const(I32, idxen), vindex, voffset, bits, const(I32, k.lanes), const(I32, m),
+                       const(I32, esize), addresses if hosts else ir.Constant(PTR, None), data,
+                       const(I32, flags)])
+    k.fault(C.SG_FAULT_MEMORY, lane=lane, address=b.load(k.field("fault_address"), typ=I64),
+            detail=k.reason(M.REASON), condition=b.icmp_signed(">=", lane, const(I32, 0)))
+    if hosts:
+        host = b.load(addresses, typ=k.V64)
+        b.branch(done)
+        b.position_at_end(done)
+        return host, b.and_(active, b.icmp_unsigned("!=", host, _u64(k, 0)))
+    slow_rows = [b.load(b.gep(data, [const(I64, 4 * e * k.lanes)], source_etype=I8), typ=k.V)
+                 for e in range(m)] if values is None else []
+    slow_end = b.block
+    b.branch(done)
+    b.position_at_end(done)
+    if values is not None:
+        return []
+    if not uniform:
+        return slow_rows
+    out = []
+    for q, s_ in zip(fast_rows, slow_rows):
+        phi = b.phi(k.V)
+        phi.add_incoming(q, fast_end)
+        phi.add_incoming(s_, slow_end)
+        out.append(phi)
+    return out
+
+
+def load_space(k, space, m, esize):
+    """The rows (list of <lanes x i32>) one space gives, 0 outside its lanes."""
+    b = k.builder
+    if space.rows is not None:
+        return [M.access(k, at, lanes, 1, esize, check=space.checked)[0] for at, lanes in space.rows]
+    rows = M.access(k, space.addresses, space.lanes, m, esize, space.stride, check=space.checked)
+    if space.partial is not None:
+        for e in range(m):
+            at = b.add(space.addresses, _u64(k, e * space.stride))
+            lanes = b.and_(space.partial, _in_lds(k, space, e, esize))
+            got = M.access(k, at, lanes, 1, esize, check=False)[0]
+            rows[e] = b.select(lanes, got, rows[e])
+    return rows
+
+
+def _in_lds(k, space, e, esize):
+    """Lanes of an LDS space whose element e lies inside LDS (for partially inside lanes)."""
+    b = k.builder
+    lds = b.ptrtoint(b.load(b.gep(k.group, [const(I64, GROUP_LDS)], source_etype=I8), typ=PTR), I64)
+    size = b.load(b.gep(k.env, [const(I64, ENV["lds_bytes"])], source_etype=I8), typ=I64)
+    end = k.splat(b.add(lds, size))
+    return b.icmp_unsigned("<=", b.add(space.addresses, _u64(k, e * space.stride + esize)), end)
+
+
+def lane_rows(space, m):
+    """(lanes of element e) for each element, for merging loads of several spaces."""
+    if space.rows is not None:
+        return [lanes for _, lanes in space.rows]
+    return [space.lanes] * m
+
+
+def store_spaces(k, spaces, m, esize, values):
+    """Store `values` (rows) through every space; every checked space is checked before any
+    space stores (a fault writes nothing)."""
+    b = k.builder
+    if len(spaces) > 1:
+        hosts = [M.checked(k, s.addresses, s.lanes, m, esize, s.stride) if s.checked else s.addresses
+                 for s in spaces]
+        spaces = [Space(h, s.lanes, s.stride, False, s.rows, s.partial) for h, s in zip(hosts, spaces)]
+    for space in spaces:
+        if space.rows is not None:
+            for (at, lanes), value in zip(space.rows, values):
+                M.access(k, at, lanes, 1, esize, values=[value], check=space.checked)
+            continue
+        M.access(k, space.addresses, space.lanes, m, esize, space.stride, values=values,
+                 check=space.checked)
+        if space.partial is not None:
+            for e in range(m):
+                at = b.add(space.addresses, _u64(k, e * space.stride))
+                lanes = b.and_(space.partial, _in_lds(k, space, e, esize))
+                M.access(k, at, lanes, 1, esize, values=[values[e]], check=False)
 
 
 def _load(form):
@@ -166,14 +261,13 @@ def _load(form):
         family = _family(inst)
         named = _named(family, inst)
         active = k.exec_mask()
-        results = [ir.Constant(k.V, None)] * count
-        for access in resolve(k, inst, family, named, count, esize, active):
-            if access.dense:
-                host, lanes = access.elements[0]
-                values = M.load_dwords(k, host, lanes, count)
-            else:
-                values = [M.gather(k, host, lanes, esize) for host, lanes in access.elements]
-            results = [b.select(access.elements[j][1], values[j], results[j]) for j in range(count)]
+        if family == "MUBUF":
+            results = buffer_access(k, inst, named, count, esize, active)
+        else:
+            results = [ir.Constant(k.V, None)] * count
+            for space in resolve(k, inst, family, named, count, esize, active):
+                rows = load_space(k, space, count, esize)
+                results = [b.select(lanes, row, r) for lanes, row, r in zip(lane_rows(space, count), rows, results)]
         if signed:
             sign = k.splat(const(I32, 1 << (8 * esize - 1)))
             results = [b.sub(b.xor(r, sign), sign) for r in results]
@@ -200,14 +294,10 @@ def _store(form):
         values = [O.vgpr(k, data.index + j) for j in range(count)]
         if high:
             values = [b.lshr(v, k.splat(const(I32, 16))) for v in values]
-        accesses = resolve(k, inst, family, named, count, esize, active)
-        for access in accesses:
-            if access.dense:
-                host, lanes = access.elements[0]
-                M.store_dwords(k, host, lanes, values)
-            else:
-                for (host, lanes), value in zip(access.elements, values):
-                    M.scatter(k, host, lanes, esize, value)
+        if family == "MUBUF":
+            buffer_access(k, inst, named, count, esize, active, values)
+        else:
+            store_spaces(k, resolve(k, inst, family, named, count, esize, active), count, esize, values)
     return run
 
 
@@ -224,15 +314,17 @@ def _atomic(op, wide):
         data = named["data"]
         value = _wide(k, data.index, words)
         cmp = _wide(k, data.index + words, words) if compare else None
-        accesses = resolve(k, inst, family, named, 1, size, active)
-        for access in accesses:              # every lane is checked before any applies
-            host, lanes = access.elements[0]
+        if family == "MUBUF":
+            targets = [buffer_access(k, inst, named, 1, size, active, hosts=True)]
+        else:                                   # every lane is checked before any applies
+            targets = [(M.checked(k, sp.addresses, sp.lanes, 1, size) if sp.checked else sp.addresses,
+                        sp.lanes) for sp in resolve(k, inst, family, named, 1, size, active)]
+        for host, lanes in targets:
             misaligned = b.and_(lanes, b.icmp_unsigned("!=", b.urem(host, _u64(k, size)), _u64(k, 0)))
             _fault_first(k, misaligned, host)
         vtype = k.V64 if wide else k.V
         old = ir.Constant(vtype, None)
-        for access in accesses:
-            host, lanes = access.elements[0]
+        for host, lanes in targets:
             got = M.atomic(k, host, lanes, 64 if wide else 32, op, value, cmp)
             old = b.select(lanes, got, old)
         vdst = named["vdst"]
