@@ -91,8 +91,19 @@ class Program:
         return inst
 
     def _discover(self):
-        self._leaders = set()
-        self._walk([self.entry])
+        # Call targets spilled to VGPR lanes (v_writelane / v_readlane, as -O0 code keeps
+        # them across calls and barriers) resolve once the spill's value is known: walk again
+        # while that teaches something new.
+        self.lane_values = {}         # (function, vgpr, lane) -> the one constant written, or None
+        self.poisoned = set()         # (function, vgpr) written otherwise than by v_writelane
+        while True:
+            before = dict(self.lane_values), set(self.poisoned)
+            self._leaders = set()
+            self.constants.clear()
+            self.return_sites.clear()
+            self._walk([self.entry])
+            if (dict(self.lane_values), set(self.poisoned)) == before:
+                break
         unresolved = any(a not in self.constants for a, i in self.instructions.items()
                          if i.mnemonic == "s_swappc_b64")
         if unresolved:
@@ -100,15 +111,18 @@ class Program:
             self._walk(sorted(f for f in self.functions if self.base <= f < self.limit))
 
     def _walk(self, roots):
-        work = list(roots)
+        """Decode from `roots` (each the start of a function); calls start new functions."""
+        work = [(root, root, None) for root in roots]
         self._leaders.update(roots)
         seen = set()
         while work:
-            address = work.pop()
+            address, function, carried = work.pop()
             if address in seen:
                 continue
             seen.add(address)
-            known = {}                           # SGPR slot -> value (block-local constants)
+            # SGPR slot -> value: block-local constants (carried past an s_barrier, which
+            # splits a block without joining control flow).
+            known = carried or {"function": function}
             while True:
                 inst = self._decode(address)
                 if len(self.instructions) > MAX_INSTRUCTIONS:
@@ -116,13 +130,14 @@ class Program:
                 targets, falls_through = self._targets(inst, known)
                 for target in targets:
                     self._leaders.add(target)
-                    work.append(target)
+                    work.append((target, target if inst.mnemonic in CALLS else function, None))
                 nxt = inst.next_address
                 if not falls_through:
                     break
                 if _ends_block(inst) or nxt in self._leaders:
+                    carry = dict(known) if inst.mnemonic == "s_barrier" and nxt not in self._leaders else None
                     self._leaders.add(nxt)
-                    work.append(nxt)
+                    work.append((nxt, function, carry))
                     break
                 address = nxt
 
@@ -148,8 +163,37 @@ class Program:
                 self.return_sites.add(inst.next_address)
                 return ((target,) if target is not None else ()), True
             return ((target,) if target is not None else ()), False
+        self._track_lanes(inst, known)
         _track_constants(inst, known)
         return (), True
+
+    def _track_lanes(self, inst, known):
+        """Constants of VGPR lanes, flow-insensitive within a function (its callees save and
+        restore what they use): a lane written only by v_writelane of one known constant
+        reads back as that constant."""
+        name = inst.mnemonic
+        function = known["function"]
+        if name == "v_writelane_b32" and inst.src[1].kind == "inline_int":
+            key = (function, inst.dst[0].index, int(inst.src[1].value))
+            value = _constant(known, inst.src[0])
+            if key in self.lane_values and self.lane_values[key] != value:
+                value = None
+            self.lane_values[key] = value
+            return
+        if name == "v_readlane_b32" and inst.src[0].kind == "vgpr" and inst.src[1].kind == "inline_int":
+            key = (function, inst.src[0].index, int(inst.src[1].value))
+            value = self.lane_values.get(key)
+            slot = _slot(inst.dst[0])
+            if value is not None and (function, inst.src[0].index) not in self.poisoned and slot is not None:
+                known["readlane"] = (slot, value)
+            return
+        if inst.encoding in ("MUBUF", "SCRATCH", "FLAT", "GLOBAL") and "load" in name:
+            # Reloads: -O0 callees save and restore the VGPRs they use (the spill VGPR among
+            # them) through scratch, which gives a lane back the value it had.
+            return
+        for op in inst.dst:
+            if op.kind == "vgpr":
+                self.poisoned.update((function, v) for v in range(op.index, op.index + op.count))
 
     def _split(self):
         """Cut the discovered instructions into blocks at every leader."""
@@ -294,6 +338,16 @@ def _constant(known, op):
 def _track_constants(inst, known):
     """Block-local constant propagation of the call-address arithmetic clang emits."""
     name = inst.mnemonic
+    lane = known.pop("readlane", None)
+    if lane is not None:
+        known[lane[0]] = lane[1]
+        return
+    if name == "s_mov_b64" and inst.src[0].kind in ("sgpr", "special", "ttmp"):
+        value = _pair_value(known, inst.src[0])
+        _forget(known, inst.dst[0])
+        if value is not None:
+            _set_pair(known, inst.dst[0], value)
+        return
     if name in ("s_add_u32", "s_addc_u32", "s_sub_u32", "s_subb_u32", "s_mov_b32"):
         values = [_constant(known, op) for op in inst.src]
         carry = known.get("scc") if name in ("s_addc_u32", "s_subb_u32") else 0
