@@ -6,7 +6,9 @@ Each opcode of the generated tables (core/isa/opcodes_gfx1030.py) is one of:
 - implemented: the engine executes it, but no suite kernel contains it;
 - missing: it faults as ILLEGAL_INSTRUCTION, naming itself.
 Coverage is static (the suite's code objects, decoded), so "tested" means "in a checked
-kernel", not "on every path of it".
+kernel", not "on every path of it". A second column says what the native tier does with it:
+translated (to native code), interpreter only (a kernel using it runs on the interpreter),
+or missing.
 """
 import collections
 import io
@@ -21,6 +23,7 @@ from core.isa.interp.registry import implemented
 from core.isa.opcodes_gfx1030 import TABLES
 
 STATUSES = ("tested", "implemented", "missing")
+TIERS = ("translated", "interpreter only", "missing")
 
 
 def opcodes():
@@ -48,12 +51,15 @@ def suite_coverage():
     return covered
 
 
-def classify(executable, covered):
+def classify(executable, covered, translated=frozenset()):
     rows = []
     for encoding, opcode, mnemonic in opcodes():
         status = ("missing" if mnemonic not in executable
                   else "tested" if mnemonic in covered else "implemented")
-        rows.append({"encoding": encoding, "opcode": opcode, "mnemonic": mnemonic, "status": status})
+        native = ("translated" if mnemonic in translated
+                  else "interpreter only" if mnemonic in executable else "missing")
+        rows.append({"encoding": encoding, "opcode": opcode, "mnemonic": mnemonic, "status": status,
+                     "native": native})
     return rows
 
 
@@ -65,17 +71,20 @@ def declare(parser):
 
 
 def run(args):
-    rows = classify(implemented(), suite_coverage())
+    from core.isa.native.families import translated
+    rows = classify(implemented(), suite_coverage(), translated())
     shown = [r for r in rows if args.status in (None, r["status"])]
     for row in shown:
         print(json.dumps(row) if args.json else
-              f"{row['encoding']:8} {row['opcode']:4} {row['mnemonic']:36} {row['status']}")
+              f"{row['encoding']:8} {row['opcode']:4} {row['mnemonic']:36} {row['status']:12} {row['native']}")
     # The summary goes to stderr, so stdout stays one row per opcode in both formats.
     totals = collections.Counter(r["status"] for r in rows)
     by_family = collections.defaultdict(collections.Counter)
     for r in rows:
         by_family[r["encoding"]][r["status"]] += 1
     print(f"\n{len(rows)} opcodes: " + ", ".join(f"{totals[s]} {s}" for s in STATUSES), file=sys.stderr)
+    tiers = collections.Counter(r["native"] for r in rows)
+    print("native tier: " + ", ".join(f"{tiers[t]} {t}" for t in TIERS), file=sys.stderr)
     for family, counts in sorted(by_family.items()):
         print(f"  {family:8} " + ", ".join(f"{counts[s]} {s}" for s in STATUSES), file=sys.stderr)
     return 0

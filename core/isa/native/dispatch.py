@@ -31,9 +31,11 @@ from core.isa.native.program import Program, Untranslatable
 from core.native import ffi, lib
 from softgpu_shim.hsa_abi import Status
 
-# Instructions a wave runs in a loop before it lets the other waves of its thread run:
-# ~10 us of a spinning loop, small against a dispatch, large against a yield (~50 ns).
-QUANTUM = 1 << 16
+# Instructions a wave runs in a loop before it lets the other waves of its thread run: a few
+# microseconds of a spinning loop, long against a yield (~0.1 us: the registers go to memory
+# and come back), short enough that a chain of 160 workgroups waiting on each other resolves
+# within the interpreter's watchdog.
+QUANTUM = 1 << 14
 
 _BY_CODE_OBJECT = weakref.WeakKeyDictionary()   # LoadedCodeObject -> {(entry, wave64): Native}
 _lock = threading.Lock()

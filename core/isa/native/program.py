@@ -94,6 +94,7 @@ class Program:
         # Call targets spilled to VGPR lanes (v_writelane / v_readlane, as -O0 code keeps
         # them across calls and barriers) resolve once the spill's value is known: walk again
         # while that teaches something new.
+        self.setreg_values = {}       # s_setreg_b32 address -> the constant it writes, or None
         self.lane_values = {}         # (function, vgpr, lane) -> the one constant written, or None
         self.poisoned = set()         # (function, vgpr) written otherwise than by v_writelane
         while True:
@@ -163,6 +164,9 @@ class Program:
                 self.return_sites.add(inst.next_address)
                 return ((target,) if target is not None else ()), True
             return ((target,) if target is not None else ()), False
+        if name == "s_setreg_b32":
+            # MODE written from a register stays static when the register holds a constant.
+            self.setreg_values[inst.address] = _constant(known, inst.src[0])
         self._track_lanes(inst, known)
         _track_constants(inst, known)
         return (), True
@@ -257,7 +261,7 @@ class Program:
             current = block.mode
             for inst in block.instructions:
                 self.modes[inst.address] = current
-                current = _mode_after(inst, current)
+                current = _mode_after(inst, current, self.setreg_values.get(inst.address))
             for succ in block.successors:
                 targets = self.indirect_targets if succ == "indirect" else (succ,)
                 for target in targets:
@@ -281,7 +285,7 @@ def _ends_block(inst):
             or name == "s_barrier")
 
 
-def _mode_after(inst, mode):
+def _mode_after(inst, mode, register_value=None):
     name = inst.mnemonic
     if name == "s_denorm_mode":
         return (mode & ~0xF0) | (int(inst.src[0].value) & 0xF) << 4
@@ -291,10 +295,11 @@ def _mode_after(inst, mode):
         reg, offset, size = inst.mods["hwreg"]
         if reg != HW_REG_MODE:
             return mode
-        if name == "s_setreg_b32":
+        if name == "s_setreg_b32" and register_value is None:
             raise Untranslatable("s_setreg_b32 writes MODE from a register: MODE is not static", inst)
+        written = register_value if name == "s_setreg_b32" else int(inst.src[0].value)
         field_mask = ((1 << size) - 1) << offset
-        value = (int(inst.src[0].value) << offset) & field_mask
+        value = (written << offset) & field_mask
         return (mode & ~field_mask) | value
     return mode
 

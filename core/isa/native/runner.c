@@ -124,23 +124,31 @@ int32_t sg_native_access(const sg_env *env, sg_wave *wave, uint64_t *addresses, 
             wave->range_delta = env->ranges[cached].delta;
         }
     }
+    int32_t previous = -1;
     for (uint32_t lane = 0; lane < lanes; lane++) {
         if (!(mask >> lane & 1)) {
             for (uint32_t e = 0; e < elements && (flags & SG_ACCESS_LOAD); e++)
                 data[e * lanes + lane] = 0;
             continue;
         }
+        /* Lanes that read one address see one value, as the GPU reads it once per
+           instruction (a wave polling a flag relies on it while another thread stores). */
+        int same = previous >= 0 && addresses[previous] == addresses[lane];
         for (uint32_t e = 0; e < elements; e++) {
             uint8_t *at = (uint8_t *)(uintptr_t)(addresses[lane] + e * stride);
             uint32_t *value = &data[e * lanes + lane];
             if (flags & SG_ACCESS_LOAD) {
                 uint32_t v = 0;
-                memcpy(&v, at, esize);
+                if (same)
+                    v = data[e * lanes + previous];
+                else
+                    memcpy(&v, at, esize);
                 *value = v;
             } else if (flags & SG_ACCESS_STORE) {
                 memcpy(at, value, esize);
             }
         }
+        previous = (int32_t)lane;
     }
     return -1;
 }
@@ -369,35 +377,42 @@ static void work(sg_job *job, uint32_t thread_index) {
     sg_tally tally = {0};
     uint32_t allocated = 0;
     int exhausted = 0;
+    uint32_t admit = 1, round = 0;
     for (;;) {
         uint32_t active = 0;
         for (uint32_t s = 0; s < allocated; s++)
             active += slots[s].active;
-        if (!exhausted && active < in_flight) {
+        /* Admit `admit` groups: one while groups end on their own, twice as many as are in
+           flight once they all yielded, so a grid whose groups wait on each other becomes
+           resident in a few rounds, as on a GPU that holds them all. */
+        for (uint32_t n = 0; n < admit && !exhausted && active < in_flight; n++) {
             uint64_t index = atomic_fetch_add(&job->next_group, 1);
             if (index >= job->total_groups) {
                 exhausted = 1;
-            } else {
-                uint32_t s = 0;
-                while (s < allocated && slots[s].active)
-                    s++;
-                if (s == allocated) {
-                    slots[s].waves = aligned_alloc(64, bytes * d->waves_per_group);
-                    slots[s].status = malloc(d->waves_per_group);
-                    slots[s].group.lds = lds ? aligned_alloc(64, lds) : NULL;
-                    allocated++;
-                }
-                uint64_t scratch_slot = ((uint64_t)thread_index * in_flight + s) * d->waves_per_group;
-                setup_group(d, job, &slots[s], index, scratch_slot);
-                active++;
+                break;
             }
+            uint32_t s = 0;
+            while (s < allocated && slots[s].active)
+                s++;
+            if (s == allocated) {
+                slots[s].waves = aligned_alloc(64, bytes * d->waves_per_group);
+                slots[s].status = malloc(d->waves_per_group);
+                slots[s].group.lds = lds ? aligned_alloc(64, lds) : NULL;
+                allocated++;
+            }
+            uint64_t scratch_slot = ((uint64_t)thread_index * in_flight + s) * d->waves_per_group;
+            setup_group(d, job, &slots[s], index, scratch_slot);
+            active++;
         }
         if (!active)
             break;
-        /* Run the groups in flight once each; admit another only when all of them yielded
-           (the common case keeps one group per thread, and memory stays small). */
+        /* Run the groups in flight once each, alternately first to last and last to first:
+           a chain of groups each waiting on the next (or on the previous, as look-back scans
+           do) then moves all along within a round. */
         int ended = 0, fault = 0;
-        for (uint32_t s = 0; s < allocated && !fault; s++) {
+        round++;
+        for (uint32_t n = 0; n < allocated && !fault; n++) {
+            uint32_t s = round & 1 ? n : allocated - 1 - n;
             if (!slots[s].active)
                 continue;
             int r = run_group(d, job, &slots[s], &tally);
@@ -408,12 +423,9 @@ static void work(sg_job *job, uint32_t thread_index) {
         }
         if (fault || atomic_load(&job->stop))
             break;
-        if (ended && !exhausted)
-            continue;
-        if (exhausted && !ended) {
-            /* Everything left yielded and nothing new can come: give the others a moment. */
-            sched_yield();
-        }
+        admit = ended ? 1 : (active < 1 ? 1 : active);
+        if (exhausted && !ended)
+            sched_yield();           /* all that is left waits: let the other threads run */
     }
     for (uint32_t s = 0; s < allocated; s++) {
         free(slots[s].waves);

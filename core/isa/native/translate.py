@@ -126,9 +126,10 @@ class Kernel:
 
     # ---- helpers -----------------------------------------------------------------------
     def intrinsic(self, name, ret, args):
-        fn = self._intrinsics.get(name)
+        fn = self._intrinsics.get(name) or self.module.globals.get(name)
         if fn is None:
-            fn = self._intrinsics[name] = ir.Function(self.module, ir.FunctionType(ret, args), name=name)
+            fn = ir.Function(self.module, ir.FunctionType(ret, args), name=name)
+        self._intrinsics[name] = fn
         return fn
 
     def call(self, name, ret, args):
