@@ -15,7 +15,7 @@ from core.isa.native import memory as M
 from core.isa.native import operands as O
 from core.isa.native.families import HANDLERS, handles
 from core.isa.native.translate import I32, I64, const
-from core.isa.native.vmem import _u64, _wide, lds_space, load_space, store_spaces
+from core.isa.native.vmem import _u64, _wide, lds_hosts, lds_space, load_space, store_spaces
 
 
 def _base(k, addr):
@@ -88,7 +88,7 @@ def _atomic(op, wide, returns):
         space = lds_space(k, base, active, 1, size)
         lanes = space.lanes
         # LDS atomics address whole words (the interpreter indexes LDS by address // size).
-        host = b.and_(space.addresses, _u64(k, ~(size - 1)))
+        host = b.and_(lds_hosts(k, space), _u64(k, ~(size - 1)))
         first = _wide(k, data[0].index, words)
         second = _wide(k, data[1].index, words) if two_data else None
         # ds_cmpst: data0 is the compare value, data1 the new one; ds_mskor: data0 the mask;
@@ -220,7 +220,7 @@ def _append(k, inst, op):
     lane0 = ir.Constant(k.VB, [True] + [False] * (k.lanes - 1))
     space = lds_space(k, k.splat(offset), lane0, 1, 4)
     lanes = space.lanes
-    host = b.and_(space.addresses, _u64(k, ~3))
+    host = b.and_(lds_hosts(k, space), _u64(k, ~3))
     old = M.atomic(k, host, lanes, 32, op, k.splat(count))
     O.write_vgpr(k, vdst.index, k.splat(b.extract_element(old, const(I32, 0))))
 

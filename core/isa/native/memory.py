@@ -15,7 +15,7 @@ Holds four invariants (the interpreter's core/isa/interp/memory.py, translated):
 """
 import llvmlite.ir as ir
 
-from core.isa.native.layout import ACCESS_CHECK, ACCESS_LOAD, ACCESS_STORE, SG_FAULT_MEMORY
+from core.isa.native.layout import ACCESS_CHECK, ACCESS_LOAD, ACCESS_STORE, GROUP_LDS, SG_FAULT_MEMORY
 from core.isa.native.translate import I1, I8, I16, I32, I64, PTR, const
 
 ELEMENT = {1: I8, 2: I16, 4: I32, 8: I64}
@@ -135,40 +135,106 @@ def access(k, addresses, active, count, esize, stride=None, values=None, check=T
     """Load (values None: returns a list of <lanes x i32>, zero-extended, 0 in inactive lanes)
     or store (`values`, a list of <lanes x i32>) `count` elements per active lane. Device
     addresses are checked (check=True) before anything moves; LDS addresses (check=False) are
-    host addresses already. Lane-contiguous accesses inside the wave's last range move as
-    masked vectors; anything else goes through sg_native_access, lane by lane."""
+    host addresses already. Inside the range the wave hit last, lane-contiguous accesses move
+    as masked vectors and others as gathers/scatters; anything else goes through
+    sg_native_access, lane by lane."""
     b = k.builder
     stride = esize if stride is None else stride
     lane_stride, interleaved = _layout(k, count, esize, stride)
     dense, base = _dense(k, addresses, active, lane_stride)
+    quick = k.new_block("vector_access")
+    scattered = k.new_block("gather_access")
+    done = k.new_block("accessed")
+    delta = None
     if check:
         span = lane_stride * k.lanes if interleaved else (count - 1) * stride + esize * k.lanes
         inside, delta = within(k, base, b.add(base, const(I64, span)))
-        fast = b.and_(dense, inside)
         base = b.sub(base, delta)
+        b.cbranch(b.and_(dense, inside), quick, scattered)
     else:
-        fast = dense
-    entry = b.block
-    quick = k.new_block("vector_access")
-    slow = k.new_block("lane_access")
-    done = k.new_block("accessed")
-    b.cbranch(fast, quick, slow)
+        b.cbranch(dense, quick, scattered)
     b.position_at_end(quick)
     fast_rows = _vector_access(k, base, active, count, esize, stride, interleaved, values)
-    quick_end = b.block
+    ends = [(fast_rows, b.block)]
     b.branch(done)
-    b.position_at_end(slow)
-    flags = (ACCESS_CHECK if check else 0) | (ACCESS_LOAD if values is None else ACCESS_STORE)
-    _, slow_rows = _out_of_line(k, addresses, active, count, esize, stride, flags, values)
-    slow_end = b.block
+    b.position_at_end(scattered)
+    if check:
+        lo = k.call(f"llvm.vector.reduce.umin.v{k.lanes}i64", I64,
+                    [b.select(active, addresses, k.splat(const(I64, -1)))])
+        top = k.call(f"llvm.vector.reduce.umax.v{k.lanes}i64", I64,
+                     [b.select(active, addresses, k.splat(const(I64, 0)))])
+        inside, delta = within(k, lo, b.add(top, const(I64, (count - 1) * stride + esize)))
+        gather = k.new_block("gather_inside")
+        slow = k.new_block("lane_access")
+        b.cbranch(inside, gather, slow)
+        b.position_at_end(gather)
+        rows = _gather_scatter(k, b.sub(addresses, k.splat(delta)), active, count, esize, stride, values)
+        ends.append((rows, b.block))
+        b.branch(done)
+        b.position_at_end(slow)
+        flags = ACCESS_CHECK | (ACCESS_LOAD if values is None else ACCESS_STORE)
+        _, rows = _out_of_line(k, addresses, active, count, esize, stride, flags, values)
+        ends.append((rows, b.block))
+    else:                       # LDS: no check to make
+        rows = _gather_scatter(k, addresses, active, count, esize, stride, values)
+        ends.append((rows, b.block))
     b.branch(done)
     b.position_at_end(done)
-    del entry
     out = []
-    for q, s_ in zip(fast_rows, slow_rows):
+    for e in range(count if values is None else 0):
         phi = b.phi(k.V)
-        phi.add_incoming(q, quick_end)
-        phi.add_incoming(s_, slow_end)
+        for rows, block in ends:
+            phi.add_incoming(rows[e], block)
+        out.append(phi)
+    return out
+
+
+def lds_access(k, offsets, active, count, esize, stride, values=None):
+    """An LDS access at 32-bit byte offsets (already bounded): a masked vector where lanes are
+    contiguous, else gathers/scatters off the group's LDS base (lower lanes store first)."""
+    b = k.builder
+    lds = b.load(b.gep(k.group, [const(I64, GROUP_LDS)], source_etype=I8), typ=PTR)
+    lane_stride, interleaved = _layout(k, count, esize, stride)
+    steps = ir.Constant(k.V, [i * lane_stride for i in range(k.lanes)])
+    first = k.call(f"llvm.vector.reduce.umin.v{k.lanes}i32", I32,
+                   [b.select(active, b.sub(offsets, steps), k.splat(const(I32, -1)))])
+    want = b.add(k.splat(first), steps)
+    dense = k.call(f"llvm.vector.reduce.and.v{k.lanes}i1", I1,
+                   [b.icmp_unsigned("==", b.select(active, offsets, want), want)])
+    quick = k.new_block("lds_vector")
+    scattered = k.new_block("lds_gather")
+    done = k.new_block("lds_done")
+    b.cbranch(dense, quick, scattered)
+    b.position_at_end(quick)
+    base = b.ptrtoint(b.gep(lds, [b.zext(first, I64)], source_etype=I8), I64)
+    ends = [(_vector_access(k, base, active, count, esize, stride, interleaved, values), b.block)]
+    b.branch(done)
+    b.position_at_end(scattered)
+    etype = ELEMENT[esize]
+    vtype = ir.VectorType(etype, k.lanes)
+    ptype = ir.VectorType(PTR, k.lanes)
+    rows = []
+    for e in range(count):
+        at = offsets if e == 0 else b.add(offsets, k.splat(const(I32, e * stride)))
+        ptrs = b.gep(lds, [at], source_etype=I8)
+        ptrs.type = ptype
+        if values is None:
+            fn = k.intrinsic(f"llvm.masked.gather.v{k.lanes}i{8 * esize}.v{k.lanes}p0", vtype,
+                             [ptype, I32, k.VB, vtype])
+            row = b.call(fn, [ptrs, const(I32, 1), active, ir.Constant(vtype, None)])
+            rows.append(b.zext(row, k.V) if esize < 4 else row)
+        else:
+            fn = k.intrinsic(f"llvm.masked.scatter.v{k.lanes}i{8 * esize}.v{k.lanes}p0", ir.VoidType(),
+                             [vtype, ptype, I32, k.VB])
+            b.call(fn, [_narrow(k, values[e], etype), ptrs, const(I32, 1), active])
+    ends.append((rows, b.block))
+    b.branch(done)
+    b.position_at_end(done)
+    out = []
+    for e in range(count if values is None else 0):
+        phi = b.phi(k.V)
+        for got, block in ends:
+            phi.add_incoming(got[e], block)
         out.append(phi)
     return out
 
@@ -199,6 +265,29 @@ def _vector_access(k, base, active, count, esize, stride, interleaved, values):
         if values is not None:
             return []
     return [b.zext(r, k.V) if esize < 4 else r for r in rows]
+
+
+def _gather_scatter(k, addresses, active, count, esize, stride, values):
+    """Masked gathers (loads) or scatters (stores, lower lanes first: the highest lane wins)
+    of `count` elements `stride` apart at host addresses."""
+    b = k.builder
+    etype = ELEMENT[esize]
+    vtype = ir.VectorType(etype, k.lanes)
+    ptype = ir.VectorType(PTR, k.lanes)
+    rows = []
+    for e in range(count):
+        at = addresses if e == 0 else b.add(addresses, k.splat(const(I64, e * stride)))
+        ptrs = b.inttoptr(at, ptype)
+        if values is None:
+            fn = k.intrinsic(f"llvm.masked.gather.v{k.lanes}i{8 * esize}.v{k.lanes}p0", vtype,
+                             [ptype, I32, k.VB, vtype])
+            row = b.call(fn, [ptrs, const(I32, 1), active, ir.Constant(vtype, None)])
+            rows.append(b.zext(row, k.V) if esize < 4 else row)
+        else:
+            fn = k.intrinsic(f"llvm.masked.scatter.v{k.lanes}i{8 * esize}.v{k.lanes}p0", ir.VoidType(),
+                             [vtype, ptype, I32, k.VB])
+            b.call(fn, [_narrow(k, values[e], etype), ptrs, const(I32, 1), active])
+    return rows
 
 
 def _narrow(k, value, etype):

@@ -41,6 +41,7 @@ typedef struct sg_job {
     pthread_mutex_t lock;            /* guards the outcome and the helper counts */
     pthread_cond_t idle;
     sg_outcome *out;
+    uint8_t *full_group;             /* the waves of a full workgroup, before placement */
     struct sg_job *next;
 } sg_job;
 
@@ -106,7 +107,9 @@ int32_t sg_native_access(const sg_env *env, sg_wave *wave, uint64_t *addresses, 
             int64_t range = -1;
             for (uint32_t e = 0; e < elements; e++) {
                 uint64_t at = addresses[lane] + e * stride;
-                int64_t found = sg_native_find_range(env, at, at + esize);
+                int64_t found = range >= 0 && at >= env->ranges[range].start
+                                && at + esize <= env->ranges[range].end && at + esize >= at
+                                ? range : sg_native_find_range(env, at, at + esize);
                 if (found < 0) {
                     wave->fault_address = at;
                     return (int32_t)lane;
@@ -233,20 +236,12 @@ int32_t sg_native_buffer(const sg_env *env, sg_wave *wave, const uint32_t *rsrc,
     return -1;
 }
 
-static void setup_wave(const sg_dispatch *d, sg_job *job, sg_slot *slot, uint32_t w,
-                       uint64_t scratch_slot, const uint32_t local[3]) {
-    sg_wave *wave = (sg_wave *)(slot->waves + w * wave_bytes(d));
+/* A wave's launch state that does not depend on which workgroup it belongs to. */
+static void fill_wave(const sg_dispatch *d, sg_wave *wave, uint32_t w, const uint32_t local[3]) {
     memset(wave, 0, wave_bytes(d));
     memcpy(wave->sgpr, d->user_sgpr, sizeof(uint32_t) * d->user_sgpr_count);
-    for (int k = 0; k < 3; k++)
-        if (d->workgroup_id_slot[k] != SG_NO_SLOT)
-            wave->sgpr[d->workgroup_id_slot[k]] = slot->group.id[k];
     if (d->workgroup_info_slot != SG_NO_SLOT)
         wave->sgpr[d->workgroup_info_slot] = d->waves_per_group;
-    uint64_t offset = scratch_slot * d->wave_scratch_bytes;
-    if (d->wave_offset_slot != SG_NO_SLOT)
-        wave->sgpr[d->wave_offset_slot] = (uint32_t)offset;
-    wave->scratch = d->scratch_base + offset;
     wave->wave_in_group = w;
     wave->mode = d->mode;
     uint32_t *vgpr = (uint32_t *)((uint8_t *)wave + SG_WAVE_VGPRS);
@@ -265,7 +260,6 @@ static void setup_wave(const sg_dispatch *d, sg_job *job, sg_slot *slot, uint32_
     }
     wave->sgpr[126] = (uint32_t)exec;
     wave->sgpr[127] = d->lanes == 64 ? (uint32_t)(exec >> 32) : 0;
-    (void)job;
 }
 
 static void setup_group(const sg_dispatch *d, sg_job *job, sg_slot *slot, uint64_t index,
@@ -276,15 +270,29 @@ static void setup_group(const sg_dispatch *d, sg_job *job, sg_slot *slot, uint64
     slot->group.id[2] = (uint32_t)(index / ((uint64_t)gx * gy));
     slot->group.waves = d->waves_per_group;
     uint32_t local[3];
+    int full = 1;
     for (int k = 0; k < 3; k++) {
         uint64_t start = (uint64_t)slot->group.id[k] * d->workgroup[k];
         uint64_t left = d->grid[k] - start;
         local[k] = left < d->workgroup[k] ? (uint32_t)left : d->workgroup[k];
+        full &= local[k] == d->workgroup[k];
     }
     if (d->env.lds_bytes)
         memset(slot->group.lds, 0, d->env.lds_bytes);
+    uint64_t bytes = wave_bytes(d);
+    if (full)                        /* full groups start from one template (work-item ids) */
+        memcpy(slot->waves, job->full_group, bytes * d->waves_per_group);
     for (uint32_t w = 0; w < d->waves_per_group; w++) {
-        setup_wave(d, job, slot, w, first_scratch_slot + w, local);
+        sg_wave *wave = (sg_wave *)(slot->waves + w * bytes);
+        if (!full)
+            fill_wave(d, wave, w, local);
+        for (int k = 0; k < 3; k++)
+            if (d->workgroup_id_slot[k] != SG_NO_SLOT)
+                wave->sgpr[d->workgroup_id_slot[k]] = slot->group.id[k];
+        uint64_t offset = (first_scratch_slot + w) * d->wave_scratch_bytes;
+        if (d->wave_offset_slot != SG_NO_SLOT)
+            wave->sgpr[d->wave_offset_slot] = (uint32_t)offset;
+        wave->scratch = d->scratch_base + offset;
         slot->status[w] = 0;
     }
     slot->live = d->waves_per_group;
@@ -520,6 +528,10 @@ int sg_native_dispatch(const sg_dispatch *d, sg_outcome *out) {
     job.total_groups = (uint64_t)job.groups[0] * job.groups[1] * job.groups[2];
     pthread_mutex_init(&job.lock, NULL);
     pthread_cond_init(&job.idle, NULL);
+    uint32_t full[3] = {d->workgroup[0], d->workgroup[1], d->workgroup[2]};
+    job.full_group = aligned_alloc(64, wave_bytes(d) * d->waves_per_group);
+    for (uint32_t w = 0; w < d->waves_per_group; w++)
+        fill_wave(d, (sg_wave *)(job.full_group + w * wave_bytes(d)), w, full);
     uint32_t threads = dispatch_threads(d);
     uint64_t helpers = threads - 1;
     if (helpers > job.total_groups - 1)
@@ -547,6 +559,7 @@ int sg_native_dispatch(const sg_dispatch *d, sg_outcome *out) {
             pthread_cond_wait(&job.idle, &job.lock);
         pthread_mutex_unlock(&job.lock);
     }
+    free(job.full_group);
     pthread_mutex_destroy(&job.lock);
     pthread_cond_destroy(&job.idle);
     return out->fault_code != 0;

@@ -31,13 +31,14 @@ class Space:
     how far apart a lane's elements lie (`stride`). `rows`: per element (addresses, lanes)
     when elements differ in their lanes (bounded buffers), else None."""
 
-    def __init__(self, addresses, lanes, stride, checked=True, rows=None, partial=None):
-        self.addresses = addresses
+    def __init__(self, addresses, lanes, stride, checked=True, rows=None, partial=None, lds=False):
+        self.addresses = addresses  # LDS: byte offsets (<lanes x i32>) into the group's LDS
         self.lanes = lanes
         self.stride = stride
         self.checked = checked
         self.rows = rows
         self.partial = partial      # LDS: lanes whose last elements fall outside LDS
+        self.lds = lds
 
 
 def _u64(k, value):
@@ -69,17 +70,31 @@ def _private(k, offsets, active, esize, wave_base=None):
 
 
 def lds_space(k, offsets, active, m, esize, stride=None):
-    """LDS: reads outside it give 0 and writes are dropped, element by element."""
+    """LDS: reads outside it give 0 and writes are dropped, element by element. Offsets stay
+    32-bit (LDS is at most 64 KiB), so its gathers take 16 lanes an instruction."""
     b = k.builder
-    lds = b.ptrtoint(b.load(b.gep(k.group, [const(I64, GROUP_LDS)], source_etype=I8), typ=PTR), I64)
-    size = k.splat(b.load(b.gep(k.env, [const(I64, ENV["lds_bytes"])], source_etype=I8), typ=I64))
-    off = b.and_(offsets, _u64(k, 0xFFFFFFFF))
     stride = esize if stride is None else stride
-    first = b.icmp_unsigned("<=", b.add(off, _u64(k, esize)), size)
-    last = b.icmp_unsigned("<=", b.add(off, _u64(k, (m - 1) * stride + esize)), size)
-    whole = b.and_(active, last)
-    partial = b.and_(active, b.and_(first, b.not_(last))) if m > 1 else None
-    return Space(b.add(k.splat(lds), off), whole, stride, checked=False, partial=partial)
+    off = b.trunc(offsets, k.V)
+    last = b.and_(_fits(k, off, (m - 1) * stride + esize), active)
+    partial = b.and_(active, b.and_(_fits(k, off, esize), b.not_(last))) if m > 1 else None
+    return Space(off, last, stride, checked=False, partial=partial, lds=True)
+
+
+def _fits(k, off, span):
+    """Lanes whose `span` bytes from byte offset `off` lie inside the group's LDS."""
+    b = k.builder
+    size = b.load(b.gep(k.env, [const(I64, ENV["lds_bytes"])], source_etype=I8), typ=I64)
+    room = b.select(b.icmp_unsigned(">=", size, const(I64, span)),
+                    b.trunc(b.sub(size, const(I64, span)), I32), const(I32, 0))
+    some = b.icmp_unsigned(">=", size, const(I64, span))
+    return b.and_(b.icmp_unsigned("<=", off, k.splat(room)), k.splat(some))
+
+
+def lds_hosts(k, space):
+    """Host addresses (<lanes x i64>) of an LDS space's first elements (for atomics)."""
+    b = k.builder
+    base = b.ptrtoint(b.load(b.gep(k.group, [const(I64, GROUP_LDS)], source_etype=I8), typ=PTR), I64)
+    return b.add(k.splat(base), b.zext(space.addresses, k.V64))
 
 
 def resolve(k, inst, family, named, m, esize, active):
@@ -205,23 +220,16 @@ def load_space(k, space, m, esize):
     b = k.builder
     if space.rows is not None:
         return [M.access(k, at, lanes, 1, esize, check=space.checked)[0] for at, lanes in space.rows]
-    rows = M.access(k, space.addresses, space.lanes, m, esize, space.stride, check=space.checked)
+    if not space.lds:
+        return M.access(k, space.addresses, space.lanes, m, esize, space.stride, check=space.checked)
+    rows = M.lds_access(k, space.addresses, space.lanes, m, esize, space.stride)
     if space.partial is not None:
         for e in range(m):
-            at = b.add(space.addresses, _u64(k, e * space.stride))
-            lanes = b.and_(space.partial, _in_lds(k, space, e, esize))
-            got = M.access(k, at, lanes, 1, esize, check=False)[0]
+            at = b.add(space.addresses, k.splat(const(I32, e * space.stride)))
+            lanes = b.and_(space.partial, _fits(k, at, esize))
+            got = M.lds_access(k, at, lanes, 1, esize, esize)[0]
             rows[e] = b.select(lanes, got, rows[e])
     return rows
-
-
-def _in_lds(k, space, e, esize):
-    """Lanes of an LDS space whose element e lies inside LDS (for partially inside lanes)."""
-    b = k.builder
-    lds = b.ptrtoint(b.load(b.gep(k.group, [const(I64, GROUP_LDS)], source_etype=I8), typ=PTR), I64)
-    size = b.load(b.gep(k.env, [const(I64, ENV["lds_bytes"])], source_etype=I8), typ=I64)
-    end = k.splat(b.add(lds, size))
-    return b.icmp_unsigned("<=", b.add(space.addresses, _u64(k, e * space.stride + esize)), end)
 
 
 def lane_rows(space, m):
@@ -238,19 +246,22 @@ def store_spaces(k, spaces, m, esize, values):
     if len(spaces) > 1:
         hosts = [M.checked(k, s.addresses, s.lanes, m, esize, s.stride) if s.checked else s.addresses
                  for s in spaces]
-        spaces = [Space(h, s.lanes, s.stride, False, s.rows, s.partial) for h, s in zip(hosts, spaces)]
+        spaces = [Space(h, s.lanes, s.stride, False, s.rows, s.partial, s.lds) for h, s in zip(hosts, spaces)]
     for space in spaces:
         if space.rows is not None:
             for (at, lanes), value in zip(space.rows, values):
                 M.access(k, at, lanes, 1, esize, values=[value], check=space.checked)
             continue
-        M.access(k, space.addresses, space.lanes, m, esize, space.stride, values=values,
-                 check=space.checked)
+        if not space.lds:
+            M.access(k, space.addresses, space.lanes, m, esize, space.stride, values=values,
+                     check=space.checked)
+            continue
+        M.lds_access(k, space.addresses, space.lanes, m, esize, space.stride, values)
         if space.partial is not None:
             for e in range(m):
-                at = b.add(space.addresses, _u64(k, e * space.stride))
-                lanes = b.and_(space.partial, _in_lds(k, space, e, esize))
-                M.access(k, at, lanes, 1, esize, values=[values[e]], check=False)
+                at = b.add(space.addresses, k.splat(const(I32, e * space.stride)))
+                lanes = b.and_(space.partial, _fits(k, at, esize))
+                M.lds_access(k, at, lanes, 1, esize, esize, [values[e]])
 
 
 def _load(form):
@@ -317,7 +328,7 @@ def _atomic(op, wide):
         if family == "MUBUF":
             targets = [buffer_access(k, inst, named, 1, size, active, hosts=True)]
         else:                                   # every lane is checked before any applies
-            targets = [(M.checked(k, sp.addresses, sp.lanes, 1, size) if sp.checked else sp.addresses,
+            targets = [(lds_hosts(k, sp) if sp.lds else M.checked(k, sp.addresses, sp.lanes, 1, size),
                         sp.lanes) for sp in resolve(k, inst, family, named, 1, size, active)]
         for host, lanes in targets:
             misaligned = b.and_(lanes, b.icmp_unsigned("!=", b.urem(host, _u64(k, size)), _u64(k, 0)))
