@@ -26,8 +26,10 @@ DEBUG_BRANCHES = ("s_cbranch_cdbgsys", "s_cbranch_cdbguser", "s_cbranch_cdbgsys_
                   "s_cbranch_cdbgsys_and_user")
 ENDS = ("s_endpgm", "s_endpgm_saved", "s_code_end", "s_trap")
 CALLS = ("s_swappc_b64", "s_call_b64")
-# Code beyond this many instructions is not worth a translation (compile time grows with it).
-MAX_INSTRUCTIONS = 60000
+# Kernels with more reachable instructions run on the interpreter: translation costs about
+# 1-2 ms an instruction (Python building the IR, then LLVM), so a 2,500-instruction kernel
+# already takes seconds; -O0 HIP kernels with cooperative groups reach 10,000 and more.
+MAX_INSTRUCTIONS = 2500
 
 
 class Untranslatable(Exception):
@@ -127,7 +129,8 @@ class Program:
             while True:
                 inst = self._decode(address)
                 if len(self.instructions) > MAX_INSTRUCTIONS:
-                    raise Untranslatable(f"more than {MAX_INSTRUCTIONS} reachable instructions")
+                    raise Untranslatable(f"more than {MAX_INSTRUCTIONS} reachable instructions: "
+                                         "translating would take longer than interpreting")
                 targets, falls_through = self._targets(inst, known)
                 for target in targets:
                     self._leaders.add(target)
