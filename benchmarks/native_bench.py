@@ -24,24 +24,10 @@ import numpy as np
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
+from benchmarks.engine_bench import KERNELS as ENGINE_KERNELS  # noqa: E402
 from tests.support.kernels import compile_opencl  # noqa: E402
 
-KERNELS = """
-kernel void vadd(global const float *a, global const float *b, global float *c) {
-  size_t i = get_global_id(0);
-  c[i] = a[i] + b[i];
-}
-
-kernel void fma_loop(global float *x, int iters) {
-  size_t i = get_global_id(0);
-  float a = x[i], b = 1.0f - x[i];
-  for (int k = 0; k < iters; k++) {
-    a = a * 0.999f + 0.001f;
-    b = b * 0.998f + a;
-  }
-  x[i] = a + b;
-}
-
+KERNELS = ENGINE_KERNELS + """
 #define TILE 16
 kernel void sgemm(global const float *A, global const float *B, global float *C, int n) {
   local float As[TILE][TILE], Bs[TILE][TILE];

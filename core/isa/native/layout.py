@@ -17,7 +17,6 @@ USER_SGPRS = lib.SG_USER_SGPRS
 NO_SLOT = lib.SG_NO_SLOT
 
 ENV = {name: ffi.offsetof("sg_env", name) for name in ("code_base", "ranges", "range_count", "lds_bytes")}
-RANGE_BYTES = ffi.sizeof("sg_range")
 # C functions translated code calls, by name (the JIT binds them to these addresses).
 EXTERNALS = ("sg_native_find_range", "sg_native_access", "sg_native_buffer", "sg_now_ns")
 ACCESS_CHECK, ACCESS_LOAD, ACCESS_STORE = lib.SG_ACCESS_CHECK, lib.SG_ACCESS_LOAD, lib.SG_ACCESS_STORE
@@ -26,7 +25,6 @@ ACCESS_CHECK, ACCESS_LOAD, ACCESS_STORE = lib.SG_ACCESS_CHECK, lib.SG_ACCESS_LOA
 def external_addresses():
     return {name: int(ffi.cast("uintptr_t", ffi.addressof(lib, name))) for name in EXTERNALS}
 GROUP_LDS = ffi.offsetof("sg_group", "lds")
-GROUP_ID = ffi.offsetof("sg_group", "id")
 
 
 @lru_cache(maxsize=None)

@@ -210,23 +210,13 @@ def lds_access(k, offsets, active, count, esize, stride, values=None):
     ends = [(_vector_access(k, base, active, count, esize, stride, interleaved, values), b.block)]
     b.branch(done)
     b.position_at_end(scattered)
-    etype = ELEMENT[esize]
-    vtype = ir.VectorType(etype, k.lanes)
-    ptype = ir.VectorType(PTR, k.lanes)
-    rows = []
-    for e in range(count):
+
+    def pointers(e):
         at = offsets if e == 0 else b.add(offsets, k.splat(const(I32, e * stride)))
         ptrs = b.gep(lds, [at], source_etype=I8)
-        ptrs.type = ptype
-        if values is None:
-            fn = k.intrinsic(f"llvm.masked.gather.v{k.lanes}i{8 * esize}.v{k.lanes}p0", vtype,
-                             [ptype, I32, k.VB, vtype])
-            row = b.call(fn, [ptrs, const(I32, 1), active, ir.Constant(vtype, None)])
-            rows.append(b.zext(row, k.V) if esize < 4 else row)
-        else:
-            fn = k.intrinsic(f"llvm.masked.scatter.v{k.lanes}i{8 * esize}.v{k.lanes}p0", ir.VoidType(),
-                             [vtype, ptype, I32, k.VB])
-            b.call(fn, [_narrow(k, values[e], etype), ptrs, const(I32, 1), active])
+        ptrs.type = ir.VectorType(PTR, k.lanes)     # a GEP over lane offsets: lane pointers
+        return ptrs
+    rows = _element_rows(k, pointers, active, count, esize, values)
     ends.append((rows, b.block))
     b.branch(done)
     b.position_at_end(done)
@@ -271,13 +261,24 @@ def _gather_scatter(k, addresses, active, count, esize, stride, values):
     """Masked gathers (loads) or scatters (stores, lower lanes first: the highest lane wins)
     of `count` elements `stride` apart at host addresses."""
     b = k.builder
+    ptype = ir.VectorType(PTR, k.lanes)
+
+    def pointers(e):
+        at = addresses if e == 0 else b.add(addresses, k.splat(const(I64, e * stride)))
+        return b.inttoptr(at, ptype)
+    return _element_rows(k, pointers, active, count, esize, values)
+
+
+def _element_rows(k, pointers, active, count, esize, values):
+    """Gather (values None: returns the rows) or scatter `count` elements, element e at the
+    lane pointers `pointers(e)`."""
+    b = k.builder
     etype = ELEMENT[esize]
     vtype = ir.VectorType(etype, k.lanes)
     ptype = ir.VectorType(PTR, k.lanes)
     rows = []
     for e in range(count):
-        at = addresses if e == 0 else b.add(addresses, k.splat(const(I64, e * stride)))
-        ptrs = b.inttoptr(at, ptype)
+        ptrs = pointers(e)
         if values is None:
             fn = k.intrinsic(f"llvm.masked.gather.v{k.lanes}i{8 * esize}.v{k.lanes}p0", vtype,
                              [ptype, I32, k.VB, vtype])

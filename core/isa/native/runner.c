@@ -73,29 +73,6 @@ int64_t sg_native_find_range(const sg_env *env, uint64_t lo, uint64_t hi) {
     return hi <= r->end ? (int64_t)(first - 1) : -1;
 }
 
-int32_t sg_native_check_lanes(const sg_env *env, const uint64_t *addresses, uint64_t mask,
-                              uint32_t lanes, uint32_t elements, uint32_t esize,
-                              uint64_t *deltas, uint64_t *bad_address) {
-    for (uint32_t lane = 0; lane < lanes; lane++) {
-        deltas[lane] = 0;
-        if (!(mask >> lane & 1))
-            continue;
-        int64_t range = -1;
-        for (uint32_t e = 0; e < elements; e++) {
-            uint64_t at = addresses[lane] + (uint64_t)e * esize;
-            int64_t found = sg_native_find_range(env, at, at + esize);
-            if (found < 0) {
-                *bad_address = at;
-                return (int32_t)lane;
-            }
-            if (range < 0)
-                range = found;
-        }
-        deltas[lane] = env->ranges[range].delta;
-    }
-    return -1;
-}
-
 int32_t sg_native_access(const sg_env *env, sg_wave *wave, uint64_t *addresses, uint64_t mask,
                          uint32_t lanes, uint32_t elements, uint32_t esize, uint64_t stride,
                          uint32_t *data, uint32_t flags) {

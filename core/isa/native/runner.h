@@ -123,12 +123,6 @@ uint64_t sg_native_scratch_slots(const sg_dispatch *d);
 uint32_t sg_native_pool_threads(void);
 /* The index of the range holding [lo, hi), or -1. */
 int64_t sg_native_find_range(const sg_env *env, uint64_t lo, uint64_t hi);
-/* Checks `lanes` addresses (mask bit i: lane i takes part) of `elements` elements of
-   `esize` bytes: writes each lane's delta, returns the first bad lane (its first bad
-   element's address in *bad_address) or -1. */
-int32_t sg_native_check_lanes(const sg_env *env, const uint64_t *addresses, uint64_t mask,
-                              uint32_t lanes, uint32_t elements, uint32_t esize,
-                              uint64_t *deltas, uint64_t *bad_address);
 /* The out-of-line path of a vector memory instruction: lane i (mask bit i) accesses
    `elements` elements of `esize` bytes at addresses[i] + e * stride. With SG_ACCESS_CHECK
    every element is checked first (the first bad lane is returned, its first bad element's

@@ -93,9 +93,6 @@ class Kernel:
         """The device address of code at `address` (translations are position independent)."""
         return self.builder.add(self.code_base, self.offset(address))
 
-    def env_field(self, name):
-        return self.builder.gep(self.env, [const(I64, ENV[name])], source_etype=I8)
-
     def _alloca(self, type_, name, offset, stored=None):
         """An alloca loaded from the wave state at `offset` in the prologue and stored back at
         exits (`stored`: the state's type when it differs, e.g. SCC as i32)."""
@@ -183,14 +180,6 @@ class Kernel:
 
     def exec_mask(self):
         return self.builder.bitcast(self.exec_bits(), self.VB)
-
-    def write_mask_bits(self, slot, bits):
-        b = self.builder
-        if self.lanes == 32:
-            b.store(bits, self.sgpr_slot(slot))
-            return
-        b.store(b.trunc(bits, I32), self.sgpr_slot(slot))
-        b.store(b.trunc(b.lshr(bits, const(I64, 32)), I32), self.sgpr_slot(slot + 1))
 
     def popcount(self, bits):
         count = self.call(f"llvm.ctpop.i{self.lanes}", self.MASK, [bits])
