@@ -4,7 +4,7 @@ Holds five invariants:
 - every register the code touches lives in an alloca (SGPRs and VCC/EXEC/M0 as i32 by
   operand field id, VGPRs as <lanes x i32>, SCC as i1, the instruction counts as i64),
   loaded from the wave state in the prologue and stored back at every exit that resumes
-  (SG_BARRIER, SG_YIELD; SG_END too, for the counts), so mem2reg keeps them in SSA form;
+  (SG_BARRIER, SG_YIELD; SG_END stores the counts only), so mem2reg keeps them in SSA form;
 - the function resumes where the wave left it: the prologue switches on `wave.resume`
   over the program's resume points (entry, after each s_barrier, each backward branch's
   target);
@@ -228,10 +228,12 @@ class Kernel:
         b.branch(self.exit_block)
 
     def end(self):
+        """s_endpgm: only the counts outlive an ended wave, so no register is stored."""
         b = self.builder
         b.store(self.offset(self.inst.address), self.field("pc"))
-        b.store(const(I32, SG_END), self.status)
-        b.branch(self.exit_block)
+        b.store(b.load(self.executed), self.field("executed"))
+        b.store(b.load(self.lane_count), self.field("lane_instructions"))
+        b.ret(const(I32, SG_END))
 
     def jump(self, target):
         """Branch to the block at `target`; a backward branch may yield first."""
