@@ -206,7 +206,8 @@ def lds_access(k, offsets, active, count, esize, stride, values=None):
     done = k.new_block("lds_done")
     b.cbranch(dense, quick, scattered)
     b.position_at_end(quick)
-    base = b.ptrtoint(b.gep(lds, [b.zext(first, I64)], source_etype=I8), I64)
+    # Signed: with lane 0 inactive, a run starting at offset 0 has its base below it.
+    base = b.ptrtoint(b.gep(lds, [b.sext(first, I64)], source_etype=I8), I64)
     ends = [(_vector_access(k, base, active, count, esize, stride, interleaved, values), b.block)]
     b.branch(done)
     b.position_at_end(scattered)
