@@ -7,6 +7,7 @@ ci/gen/isa_tables.py from llvm-mc-15 / llvm-objdump-15 and never edited by hand.
 Shared by every engine tier: the decoder and its instruction records, the ALU's ops and
 declared operand types (`core.isa.alu`), the launch layout a kernel descriptor asks for
 (`core.isa.layout`), the flat apertures (`core.isa.apertures`) and kernel faults
-(`core.isa.faults`). The tiers sit side by side: `core.isa.interp` (numpy, the oracle).
+(`core.isa.faults`). The tiers sit side by side: `core.isa.interp` (numpy, the oracle) and
+`core.isa.native` (translated through LLVM to native code, run on a pool of threads).
 `core.isa.launch.run_dispatch` is the one way in.
 """
