@@ -70,7 +70,7 @@ uint64_t sg_invalid_fastpath_calls(void);
    (sg_kernel_bind). The queue threads then run that kernel's dispatch packets in C, with no
    Python, unless they are being recorded (the dispatch then goes to Python). The entry
    runs the whole dispatch on the caller's thread (it may use its own pool) and returns
-   HSA_STATUS_SUCCESS, or a fault's status with `fault` filled in. `*stop` (read it with a
+   HSA_STATUS_SUCCESS, a fault's status with `fault` filled in, or SG_ENTRY_DECLINED. `*stop` (read it with a
    relaxed atomic load) turns nonzero when the queue is destroyed or deactivated: the entry
    may then end between workgroups, returning HSA_STATUS_INFO_BREAK, and the packet is
    neither retired nor completed, as the interpreter's dispatch ends (run_dispatch's `stop`).
@@ -82,10 +82,16 @@ typedef struct {
     uint32_t wave, lane;
     char instruction[96];
     char reason[160];
+    int32_t native_code;                 /* nonzero: the native tier's fault code and detail, */
+    uint64_t native_detail;              /* which Python turns into the report (reason empty) */
 } sg_fault;
 typedef uint32_t (*sg_dispatch_entry)(void *kernel, const hsa_kernel_dispatch_packet_t *packet,
                                       uint64_t packet_address, uint64_t queue_address,
                                       uint64_t dispatch_id, const int *stop, sg_fault *fault);
+/* What an entry returns for a packet it leaves to Python (a launch shape it has not seen,
+   memory that changed since its ranges were published): the packet goes to Python as one of
+   a kernel without an entry. */
+#define SG_ENTRY_DECLINED 0xFFFFFFFF
 int sg_kernel_bind(uint64_t kernel_object, sg_dispatch_entry entry, void *kernel);
 void sg_kernel_unbind(uint64_t kernel_object);
 

@@ -122,6 +122,7 @@ static int run_native(sg_proc *p, uint64_t index, sg_proc_event *ev) {
     if (--b->in_flight == 0) pthread_cond_broadcast(&g_bindings_idle);
     pthread_mutex_unlock(&g_bindings_lock);
     if (status == HSA_STATUS_SUCCESS) return SG_PROC_CONTINUE;
+    if (status == SG_ENTRY_DECLINED) return SG_PROC_DISPATCH;
     if (status == HSA_STATUS_INFO_BREAK) return SG_PROC_STOPPED;   /* ended early: *stop was set */
     ev->status = status;
     return SG_PROC_FAULT;

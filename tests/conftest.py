@@ -9,6 +9,12 @@ if ROOT not in sys.path:
 
 from tests.support.paths import LIBRARY  # noqa: E402
 
+# The suite checks behaviour on the interpreter, the oracle, unless a test (or the caller's
+# environment) chooses a tier: translating every kernel the suite builds costs minutes. The
+# native tier has its own tests (tests/isa/test_native_differential.py, test_native_programs.py,
+# the ALU's tests against the native emitters, progress).
+os.environ.setdefault("SOFTGPU_ENGINE", "interp")
+
 
 def pytest_configure(config):
     if not os.path.exists(LIBRARY):

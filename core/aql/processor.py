@@ -63,7 +63,8 @@ class PacketProcessor:
         if proc == ffi.NULL:
             raise OutOfResources("no memory for a packet processor")
         self._proc = ffi.gc(proc, lib.sg_proc_destroy)
-        self._stop = threading.Event()      # ends the dispatch in progress (run_dispatch)
+        from core.isa.launch import StopFlag
+        self._stop = StopFlag()             # ends the dispatch in progress (run_dispatch)
         self._thread = threading.Thread(target=self._run, name=f"softgpu-queue-{queue.id}",
                                         daemon=True)
         self._thread.start()
@@ -160,6 +161,9 @@ class PacketProcessor:
         from core.loader import find_kernel
         kernel = find_kernel(self.session, event.packet.kernel_object)
         fault = event.fault
+        if fault.native_code and kernel is not None:
+            from core.isa.native.dispatch import entry_fault
+            return entry_fault(self.session, kernel, fault)
         return KernelFault(ffi.string(fault.reason).decode(errors="replace"), event.status,
                            kernel=kernel.name if kernel else None, pc=fault.pc,
                            instruction=ffi.string(fault.instruction).decode(errors="replace"),

@@ -16,6 +16,7 @@ declared operand types (`core.isa.alu`), the launch layout a kernel descriptor a
 (`core.isa.faults`), how many workgroups the GPU holds at once (`core.isa.occupancy`), a
 queue's GWS and GDS state (`core.isa.global_sync`) and the counters kernels read
 (`core.isa.clocks`). The tiers sit side by side:
-`core.isa.interp` (numpy, the oracle).
+`core.isa.interp` (numpy, the oracle) and `core.isa.native` (translated through LLVM to
+native code, run on a pool of threads).
 `core.isa.launch.run_dispatch` is the one way in.
 """

@@ -15,7 +15,9 @@ Holds five invariants:
   wait for, and the workgroups a GPU of the profile holds at once are resident together, so
   kernels that wait on other waves or workgroups (flags, look-back scans, grid barriers) end;
 - every engine tier is reached through `run_dispatch` and nothing else (the packet
-  processors, the tests and the benchmarks all call it).
+  processors, the tests and the benchmarks all call it): SOFTGPU_ENGINE=native (the
+  default) runs the native tier (core.isa.native), which hands a kernel it cannot translate
+  to the interpreter; SOFTGPU_ENGINE=interp runs the interpreter (core.isa.interp).
 """
 import os
 import sys
@@ -42,6 +44,21 @@ class DispatchStats:
     tier: str = "interp"            # the engine tier that ran it
 
 
+class StopFlag:
+    """run_dispatch's `stop`: one C int both tiers poll, the interpreter between admissions of
+    workgroups and the native runner's threads between rounds of theirs."""
+
+    def __init__(self):
+        from core.native import ffi
+        self.pointer = ffi.new("int *")
+
+    def set(self):
+        self.pointer[0] = 1
+
+    def is_set(self):
+        return self.pointer[0] != 0
+
+
 class DispatchStopped(Exception):
     """run_dispatch's `stop` was set: the dispatch ended between chunks of workgroups, as the
     command processor drops the waves of a queue it takes off the hardware."""
@@ -62,33 +79,40 @@ def run_dispatch(session, kernel, *, grid, workgroup, kernarg_address, packet_ad
     fill it); group_segment_limit: the most the agent holds (the profile's lds_bytes).
     global_sync: the queue's core.isa.global_sync.GlobalSync (GWS resources and GDS), None
     for a queue that has none. watchdog_instructions: fault after this many instructions per
-    wave (None: the engine's default). stop: a threading.Event; once it is set, the dispatch
-    ends before its next chunk of workgroups and raises DispatchStopped (its queue is going
-    away: hsa_queue_destroy, inactivation; a hostile grid of billions of work-items must not
-    hold the destroy for hours).
+    wave (None: the engine's default). stop: a StopFlag; once it is set, the dispatch
+    ends before its next workgroups and raises DispatchStopped (its queue is going away:
+    hsa_queue_destroy, inactivation; a hostile grid of billions of work-items must not hold
+    the destroy for hours).
     Returns DispatchStats. Raises KernelFault (status MEMORY_APERTURE_VIOLATION,
     ILLEGAL_INSTRUCTION, EXCEPTION or INVALID_ALLOCATION, `.report` dict: kernel, pc,
     instruction, workgroup, wave, lane, address, reason).
     """
     from core import progress
     from core.capture import recorder
-    from core.isa.interp.dispatch import Dispatch
     _check_launch(session, kernel, grid, workgroup, group_segment_size, group_segment_limit)
     arguments = dict(grid=grid, workgroup=workgroup, kernarg_address=kernarg_address,
                      packet_address=packet_address, queue_address=queue_address,
                      dispatch_id=dispatch_id, private_segment_size=private_segment_size,
                      group_segment_size=group_segment_size)
-    dispatch = Dispatch(session, kernel, watchdog_instructions=watchdog_instructions,
-                        global_sync=global_sync, stop=stop, **arguments)
     capture = recorder.begin(session, kernel, arguments)
-    # Every tier's dispatch counts `workgroups_done` of `total_workgroups` as it goes.
-    with progress.shown(dispatch.name, dispatch.total_workgroups, lambda: dispatch.workgroups_done):
-        try:
-            stats = dispatch.run()
-        except KernelFault as fault:
-            if capture is not None:
-                capture.finish(fault=fault)
-            raise
+    try:
+        stats = None
+        if os.environ.get("SOFTGPU_ENGINE", "native") != "interp":
+            from core.isa.native.dispatch import run_native
+            stats = run_native(session, kernel, watchdog_instructions=watchdog_instructions,
+                               global_sync=global_sync, stop=stop, **arguments)
+        if stats is None:
+            from core.isa.interp.dispatch import Dispatch
+            dispatch = Dispatch(session, kernel, watchdog_instructions=watchdog_instructions,
+                                global_sync=global_sync, stop=stop, **arguments)
+            # Every tier's dispatch counts `workgroups_done` of `total_workgroups` as it goes.
+            with progress.shown(dispatch.name, dispatch.total_workgroups,
+                                lambda: dispatch.workgroups_done):
+                stats = dispatch.run()
+    except KernelFault as fault:
+        if capture is not None:
+            capture.finish(fault=fault)
+        raise
     if capture is not None:
         capture.finish(stats=stats)
     return stats

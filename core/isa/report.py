@@ -10,7 +10,10 @@ halves included) is one of:
 An opcode executes when the engine has semantics for the operation it names
 (core.isa.targets.semantic_name: gfx11's ds_load_b32 is gfx1030's ds_read_b32, a VOPD half
 v_dual_mul_f32 is v_mul_f32). Coverage is static (the suite's code objects, decoded), so
-"tested" means "in a checked kernel", not "on every path of it".
+"tested" means "in a checked kernel", not "on every path of it". A second column says what
+the native tier does with it: translated (to native code), interpreter only (a kernel using
+it runs on the interpreter), or missing. The native tier translates gfx1030 code only: other
+targets' kernels run on the interpreter.
 """
 import collections
 import io
@@ -25,6 +28,7 @@ from core.isa.decoder import decode_all
 from core.isa.interp.registry import implemented
 
 STATUSES = ("tested", "implemented", "missing")
+TIERS = ("translated", "interpreter only", "missing")
 
 
 def opcodes(target="gfx1030"):
@@ -64,12 +68,15 @@ def suite_coverage(target="gfx1030"):
     return covered
 
 
-def classify(executable, covered, target="gfx1030"):
+def classify(executable, covered, target="gfx1030", translated=frozenset()):
     rows = []
     for encoding, opcode, mnemonic in opcodes(target):
-        status = ("missing" if _operation(mnemonic, target) not in executable
-                  else "tested" if mnemonic in covered else "implemented")
-        rows.append({"encoding": encoding, "opcode": opcode, "mnemonic": mnemonic, "status": status})
+        runs = _operation(mnemonic, target) in executable
+        status = "missing" if not runs else "tested" if mnemonic in covered else "implemented"
+        native = ("translated" if mnemonic in translated
+                  else "interpreter only" if runs else "missing")
+        rows.append({"encoding": encoding, "opcode": opcode, "mnemonic": mnemonic, "status": status,
+                     "native": native})
     return rows
 
 
@@ -83,11 +90,13 @@ def declare(parser):
 
 
 def run(args):
-    rows = classify(implemented(), suite_coverage(args.target), args.target)
+    from core.isa.native.families import translated
+    native = translated() if args.target == "gfx1030" else frozenset()
+    rows = classify(implemented(), suite_coverage(args.target), args.target, native)
     shown = [r for r in rows if args.status in (None, r["status"])]
     for row in shown:
         print(json.dumps(row) if args.json else
-              f"{row['encoding']:8} {row['opcode']:4} {row['mnemonic']:36} {row['status']}")
+              f"{row['encoding']:8} {row['opcode']:4} {row['mnemonic']:36} {row['status']:12} {row['native']}")
     # The summary goes to stderr, so stdout stays one row per opcode in both formats.
     totals = collections.Counter(r["status"] for r in rows)
     by_family = collections.defaultdict(collections.Counter)
@@ -95,6 +104,8 @@ def run(args):
         by_family[r["encoding"]][r["status"]] += 1
     print(f"\n{args.target}: {len(rows)} opcodes: " +
           ", ".join(f"{totals[s]} {s}" for s in STATUSES), file=sys.stderr)
+    tiers = collections.Counter(r["native"] for r in rows)
+    print("native tier: " + ", ".join(f"{tiers[t]} {t}" for t in TIERS), file=sys.stderr)
     for family, counts in sorted(by_family.items()):
         print(f"  {family:8} " + ", ".join(f"{counts[s]} {s}" for s in STATUSES), file=sys.stderr)
     return 0

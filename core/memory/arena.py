@@ -64,6 +64,7 @@ class Arena:
         self._starts = []                          # sorted live addresses
         self._lock = threading.Lock()
         self.version = 0                           # bumps on every change: caches key on it
+        self.on_change = None                      # called after every change (the native tier's C copy)
         self.used = 0
 
     @property
@@ -108,12 +109,17 @@ class Arena:
                 return self._claim(address, size, owner, info)
         raise InvalidAllocation(f"[{address:#x}, {address + size:#x}) is not free device memory")
 
+    def _changed(self):
+        self.version += 1
+        if self.on_change is not None:
+            self.on_change()
+
     def _claim(self, address, size, owner, info):
         """Record [address, address + size), taken from the free spans, as live (lock held)."""
         alloc = Allocation(address, size, owner, info or {})
         self._live[address] = alloc
         bisect.insort(self._starts, address)
-        self.version += 1
+        self._changed()
         self.used += size
         return alloc
 
@@ -123,7 +129,7 @@ class Arena:
             if alloc is None:
                 raise InvalidAllocation(f"{address:#x} is not the start of a live allocation")
             del self._starts[bisect.bisect_left(self._starts, address)]
-            self.version += 1
+            self._changed()
             self.used -= alloc.size
             if alloc.shared_fd is None:
                 self._map.madvise(mmap.MADV_DONTNEED, alloc.address - self.base, alloc.size)

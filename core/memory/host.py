@@ -87,6 +87,7 @@ class HostRanges:
         self._ranges = []          # sorted by (start, kind)
         self._lock = threading.Lock()
         self.version = 0
+        self.on_change = None      # called after every change (the native tier's C copy)
 
     def add(self, start, size, kind, agents, pool=None):
         """Record a range, or count it again if the same range is already there."""
@@ -98,8 +99,13 @@ class HostRanges:
             entry = HostRange(start, size, kind, agents, pool)
             keys = [(r.start, r.kind) for r in self._ranges]
             self._ranges.insert(bisect.bisect(keys, (start, kind)), entry)
-            self.version += 1
+            self._changed()
             return entry
+
+    def _changed(self):
+        self.version += 1
+        if self.on_change is not None:
+            self.on_change()
 
     def remove(self, start, kind, size=None):
         """Drop one count of the latest range recorded at `start`; False if there is none."""
@@ -112,7 +118,7 @@ class HostRanges:
             entry.count -= 1
             if entry.count == 0:
                 self._ranges.remove(entry)
-                self.version += 1
+                self._changed()
             return True
 
     def containing(self, address, kind=None):
@@ -132,4 +138,4 @@ class HostRanges:
     def clear(self):
         with self._lock:
             self._ranges = []
-            self.version += 1
+            self._changed()

@@ -70,6 +70,10 @@ class Memory:
             for pool in agent_pools:
                 pool.handle = self.table.add(pool)
         self.host = HostRanges()
+        # The native tier's C dispatches check their copy of the valid ranges against this.
+        from core.native import lib
+        self._native_changed = lib.sg_native_memory_changed
+        self.arena.on_change = self.host.on_change = self._native_changed
         self.coherency = {gpu: Coherency.COHERENT for gpu in self.agents.gpus}
         self._lock = threading.RLock()
         self._access_changes = 0
@@ -163,6 +167,7 @@ class Memory:
         with self._lock:
             record.agents = gpus
             self._access_changes += 1
+        self._native_changed()
 
     def register_callback(self, address, key, fn, user_data):
         with self._lock:
@@ -371,6 +376,28 @@ class Memory:
         with self._lock:
             self._ranges_key, self._ranges = key, (starts, ends)
         return starts, ends
+
+    def host_views(self, agent=None):
+        """(starts, ends, deltas) sorted uint64 arrays: valid_ranges(agent) with, per range,
+        what to subtract from an address to reach host memory (nonzero for locked memory at
+        its agent address), for the native engine tier. Ranges merge only where their deltas
+        agree (a locked range's agent alias never touches memory at a host address)."""
+        import numpy as np
+        spans = []
+        for alloc in self.arena.allocations():
+            record = alloc.info.get("memory")
+            if agent is None or record is None or agent in record.agents:
+                spans.append((alloc.address, alloc.end, 0))
+        spans.extend((start, end, start - host_start)
+                     for start, end, _kind, host_start in self._host_spans(agent))
+        spans.sort()
+        merged = []
+        for start, end, delta in spans:
+            if merged and start <= merged[-1][1] and delta == merged[-1][2]:
+                merged[-1][1] = max(merged[-1][1], end)
+            else:
+                merged.append([start, end, delta])
+        return np.array(merged, dtype=np.uint64).reshape(-1, 3)
 
 
 def _merge(spans):

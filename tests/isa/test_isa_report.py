@@ -25,6 +25,18 @@ def test_every_opcode_has_exactly_one_status():
         assert (row["status"] == "missing") == (row["mnemonic"] not in implemented())
 
 
+def test_native_column_says_what_the_native_tier_translates():
+    from core.isa.native.families import translated
+    rows = classify(implemented(), suite_coverage(), translated())
+    native = {r["mnemonic"]: r["native"] for r in rows}
+    assert native["v_add_f32"] == "translated"
+    assert native["global_load_dword"] == "translated"
+    assert native["v_movrels_b32"] == "interpreter only"     # M0-relative moves: interpreter
+    assert native["image_load"] == "missing"
+    for row in rows:
+        assert (row["native"] == "translated") == (row["mnemonic"] in translated())
+
+
 def test_a_mnemonic_outside_the_suite_is_only_implemented():
     rows = classify({"v_add_f32", "v_sub_f32"}, {"v_add_f32"})
     status = {r["mnemonic"]: r["status"] for r in rows}

@@ -1,4 +1,5 @@
-"""Progress of long dispatches: shown on a terminal (or with SOFTGPU_PROGRESS=1), never in a pipe."""
+"""Progress of long dispatches, on either engine tier: shown on a terminal (or with
+SOFTGPU_PROGRESS=1), never in a pipe."""
 import numpy as np
 import pytest
 
@@ -22,30 +23,42 @@ def quick_display(monkeypatch):
     monkeypatch.setattr(progress, "REFRESH", 0.01)
 
 
-def run_spin(session, rounds=200):
+# Rounds that make the spin long enough to show on each tier (the native tier is ~1000x faster).
+LONG = {"interp": 200, "native": 200_000}
+
+
+@pytest.fixture(params=sorted(LONG))
+def tier(request, monkeypatch):
+    monkeypatch.setenv("SOFTGPU_ENGINE", request.param)
+    return request.param
+
+
+def run_spin(session, rounds):
     co = compile_opencl(SPIN, opt="-O2")
     out, = launch(session, co, "spin", [np.zeros(4096, np.float32), rounds], 4096, 64)
     return out
 
 
-def test_a_long_dispatch_shows_workgroups_done_of_total(session, quick_display, monkeypatch, capsys):
+def test_a_long_dispatch_shows_workgroups_done_of_total(session, tier, quick_display, monkeypatch,
+                                                        capsys):
     monkeypatch.setenv("SOFTGPU_PROGRESS", "1")
-    run_spin(session)
+    run_spin(session, LONG[tier])
     err = capsys.readouterr().err
     assert "softgpu spin" in err and "/64" in err and "wg" in err
 
 
 @pytest.mark.parametrize("setting", [None, "0"])
-def test_nothing_is_shown_in_a_pipe_or_when_turned_off(session, quick_display, monkeypatch, capsys, setting):
+def test_nothing_is_shown_in_a_pipe_or_when_turned_off(session, tier, quick_display, monkeypatch, capsys,
+                                                       setting):
     if setting is None:
         monkeypatch.delenv("SOFTGPU_PROGRESS", raising=False)     # capsys's stderr is no terminal
     else:
         monkeypatch.setenv("SOFTGPU_PROGRESS", setting)
-    run_spin(session)
+    run_spin(session, LONG[tier])
     assert capsys.readouterr().err == ""
 
 
-def test_a_short_dispatch_shows_nothing(session, monkeypatch, capsys):
+def test_a_short_dispatch_shows_nothing(session, tier, monkeypatch, capsys):
     monkeypatch.setenv("SOFTGPU_PROGRESS", "1")
     run_spin(session, rounds=1)
     assert capsys.readouterr().err == ""

@@ -69,9 +69,24 @@ class Local:
     nbytes: int
 
 
+def fresh_kernel(session, path, name):
+    """A LoadedKernel of its own copy of the code object (program globals start as the file
+    has them), and the executable to destroy after use."""
+    from core.loader.kernels import find_kernel
+    loader = session.loader
+    with open(path, "rb") as f:
+        reader = loader.reader_from_file(f.fileno())
+    executable = loader.create_executable()
+    executable.load(reader, session.agents.gpus[0])
+    executable.freeze()
+    loader.destroy_reader(reader)
+    objects = {k.name: k.kernel_object for lco in executable.loaded for k in lco.kernels.values()}
+    return find_kernel(session, objects[name]), executable
+
+
 def launch(session, path, name, args, grid, workgroup, *, private_segment_size=0,
            group_segment_size=0, global_sync=None, watchdog_instructions=None, with_stats=False,
-           global_offset=()):
+           global_offset=(), kernel=None):
     """Load a code object, run one kernel on numpy arguments, return its outputs.
 
     args: one entry per kernel argument in the kernel's metadata order: a numpy array for a
@@ -86,10 +101,11 @@ def launch(session, path, name, args, grid, workgroup, *, private_segment_size=0
     ...) are filled from grid/workgroup; global_offset (up to 3 ints, OpenCL's global work
     offset) goes to hidden_global_offset_*. grid/workgroup: int or tuple of up to 3 ints.
     Returns one numpy array per array or image argument (same dtype and shape; an image's
-    pixels), read back after the dispatch, in argument order; with_stats=True returns (outputs, DispatchStats). Raises KernelFault like
-    run_dispatch.
+    pixels), read back after the dispatch, in argument order; with_stats=True returns
+    (outputs, DispatchStats). Raises KernelFault like run_dispatch. kernel: a LoadedKernel to
+    run instead of `name` of the session's shared copy of `path` (see fresh_kernel).
     """
-    kernel = loaded_kernel(session, path, name)
+    kernel = kernel or loaded_kernel(session, path, name)
     grid, workgroup = _dim3(grid), _dim3(workgroup)
     global_offset = tuple(int(v) for v in global_offset) + (0,) * (3 - len(global_offset))
     arena = session.arena

@@ -1,0 +1,241 @@
+"""Native engine tier benchmark (not a test): the figures of issue 9, as ratios against gcc -O2
+C measured in the same run, min and median of repeats.
+
+    python3 benchmarks/native_bench.py [--repeat 5] [--sgemm 1024]
+
+Each measurement runs in a fresh process (SOFTGPU_THREADS is fixed when the thread pool
+starts): vector add of 2^22 floats (dispatch only, warm translation), the FMA loop's
+lane-instructions per second on one core, a 16x16 LDS-tiled SGEMM on one and on two threads,
+peak RSS of the vector add beyond the process's size before its buffers, and translation time
+(empty cache) of the largest suite kernel and of a ~1,000-instruction one.
+"""
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+from benchmarks.engine_bench import KERNELS as ENGINE_KERNELS  # noqa: E402
+from tests.support.kernels import compile_opencl  # noqa: E402
+
+KERNELS = ENGINE_KERNELS + """
+#define TILE 16
+kernel void sgemm(global const float *A, global const float *B, global float *C, int n) {
+  local float As[TILE][TILE], Bs[TILE][TILE];
+  int tx = get_local_id(0), ty = get_local_id(1);
+  int col = get_global_id(0), row = get_global_id(1);
+  float acc = 0.0f;
+  for (int t = 0; t < n; t += TILE) {
+    As[ty][tx] = A[row * n + t + tx];
+    Bs[ty][tx] = B[(t + ty) * n + col];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int k = 0; k < TILE; k++)
+      acc += As[ty][k] * Bs[k][tx];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  C[row * n + col] = acc;
+}
+"""
+
+C_REFERENCE = r"""
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + t.tv_nsec * 1e-9; }
+int main(int argc, char **argv) {
+  long n = atol(argv[1]); int m = atoi(argv[2]), reps = atoi(argv[3]);
+  float *a = malloc(n * 4), *b = malloc(n * 4), *c = malloc(n * 4);
+  for (long i = 0; i < n; i++) { a[i] = i; b[i] = 2; }
+  double sum = 0;
+  for (int r = 0; r < reps; r++) {
+    double t = now();
+    for (long i = 0; i < n; i++) c[i] = a[i] + b[i];
+    printf("vadd %.9f\n", now() - t); sum += c[r];
+  }
+  float *A = malloc((long)m * m * 4), *B = malloc((long)m * m * 4), *C = malloc((long)m * m * 4);
+  for (long i = 0; i < (long)m * m; i++) { A[i] = (i % 7) * 0.25f; B[i] = (i % 5) * 0.5f; }
+  double t = now();
+  for (int i = 0; i < m; i++) for (int j = 0; j < m; j++) {
+    float acc = 0; for (int k = 0; k < m; k++) acc += A[(long)i * m + k] * B[(long)k * m + j];
+    C[(long)i * m + j] = acc; }
+  printf("sgemm %.9f\nchecksum %f\n", now() - t, sum + C[m + 1]);
+  return 0;
+}
+"""
+
+
+def _session():
+    import ctypes
+    from tests.support.paths import LIBRARY
+    library = ctypes.CDLL(LIBRARY)
+    assert library.hsa_init() == 0
+    from core import runtime
+    return runtime.require()
+
+
+def _peak_rss():
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+def _rss():
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def worker(what, repeat, size):
+    """One measurement in this process; prints a JSON object."""
+    from tests.support.launch import launch
+    session = _session()
+    path = compile_opencl(KERNELS, opt="-O2")
+    out = {}
+    if what == "vadd":
+        n = 1 << 22
+        a, b = np.arange(n, dtype=np.float32), np.full(n, 2.0, np.float32)
+        zeros = np.zeros_like(a)
+        launch(session, path, "vadd", [a[:256], b[:256], zeros[:256]], 256, 256)
+        before = _rss()
+        times = []
+        for _ in range(repeat):
+            (_, _, c), stats = launch(session, path, "vadd", [a, b, zeros], n, 256, with_stats=True)
+            assert np.array_equal(c, a + b)
+            times.append(stats.seconds)
+            del c
+        # launch() reads the 3 buffers back into fresh arrays after the dispatch (while the
+        # arena still holds them): that copy is the harness's, not the engine's.
+        out = {"times": times, "rss_beyond": _peak_rss() - before - 3 * a.nbytes,
+               "buffers": 3 * a.nbytes}
+    elif what == "fma":
+        n, iters = 1 << 16, 1024
+        x = (np.arange(n) % 1000 * 0.001).astype(np.float32)
+        launch(session, path, "fma_loop", [x[:256], np.int32(4)], 256, 256)
+        rates = []
+        for _ in range(repeat):
+            _, stats = launch(session, path, "fma_loop", [x, np.int32(iters)], n, 256, with_stats=True)
+            rates.append(stats.lane_instructions / stats.seconds)
+        out = {"rates": rates}
+    elif what == "sgemm":
+        A = ((np.arange(size * size) % 7) * 0.25).astype(np.float32)
+        B = ((np.arange(size * size) % 5) * 0.5).astype(np.float32)
+        launch(session, path, "sgemm", [A[:256], B[:256], np.zeros(256, np.float32), np.int32(16)], (16, 16), (16, 16))
+        times = []
+        for _ in range(repeat):
+            (_, _, C), stats = launch(session, path, "sgemm", [A, B, np.zeros_like(A), np.int32(size)],
+                                      (size, size), (16, 16), with_stats=True)
+            times.append(stats.seconds)
+        want = A.reshape(size, size).astype(np.float64) @ B.reshape(size, size).astype(np.float64)
+        assert np.allclose(C.reshape(size, size), want, rtol=1e-4)
+        out = {"times": times}
+    elif what == "translate":
+        out = translation_times(session)
+    print(json.dumps(out))
+
+
+def translation_times(session):
+    """Seconds to translate (empty cache) the largest suite kernel and one of ~1,000
+    instructions, and their sizes."""
+    from core.isa.layout import layout
+    from core.isa.native.dispatch import _translate
+    from tests.kernels.suite import CASES
+    from tests.support.launch import fresh_kernel
+    from core.isa.native.program import Program, Untranslatable
+    from core.isa.native.dispatch import _functions
+    sizes = []
+    for case in CASES:
+        for opt in case.opts:
+            path = case.compile(opt, 32)
+            kernel, executable = fresh_kernel(session, path, case.kernel)
+            alloc = session.arena.find(kernel.entry)
+            memory = session.arena.bytes[alloc.address - session.arena.base:alloc.end - session.arena.base]
+            desc = layout(kernel)
+            try:
+                program = Program(memory, alloc.address, alloc.end, kernel.entry, False,
+                                  desc.initial_mode, _functions(kernel))
+                sizes.append((len(program.instructions), case, opt))
+            except Untranslatable:
+                pass
+            session.loader.destroy_executable(executable)
+    sizes.sort(key=lambda s: s[0])
+    largest = sizes[-1]
+    near_1000 = min(sizes, key=lambda s: abs(s[0] - 1000))
+    out = {}
+    for label, (count, case, opt) in (("largest", largest), ("about_1000", near_1000)):
+        kernel, executable = fresh_kernel(session, case.compile(opt, 32), case.kernel)
+        start = time.perf_counter()
+        _translate(session, kernel, layout(kernel))
+        out[label] = {"kernel": f"{case.name}{opt}", "instructions": count,
+                      "seconds": time.perf_counter() - start}
+        session.loader.destroy_executable(executable)
+    return out
+
+
+def run(what, threads, repeat, size, cache):
+    env = dict(os.environ, SOFTGPU_THREADS=str(threads), XDG_CACHE_HOME=cache)
+    done = subprocess.run([sys.executable, __file__, "--worker", what, "--repeat", str(repeat),
+                           "--sgemm", str(size)], env=env, capture_output=True, text=True, check=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def c_reference(size, repeat):
+    with tempfile.TemporaryDirectory() as tmp:
+        source, exe = os.path.join(tmp, "ref.c"), os.path.join(tmp, "ref")
+        with open(source, "w") as f:
+            f.write(C_REFERENCE)
+        subprocess.run(["gcc", "-O2", "-o", exe, source], check=True)
+        lines = subprocess.run([exe, str(1 << 22), str(size), str(repeat)], check=True,
+                               capture_output=True, text=True).stdout.split("\n")
+    vadd = [float(line.split()[1]) for line in lines if line.startswith("vadd")]
+    sgemm = [float(line.split()[1]) for line in lines if line.startswith("sgemm")][0]
+    return vadd, sgemm
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--sgemm", type=int, default=1024)
+    parser.add_argument("--worker", help=argparse.SUPPRESS)
+    options = parser.parse_args()
+    if options.worker:
+        worker(options.worker, options.repeat, options.sgemm)
+        return
+    cache = tempfile.mkdtemp(prefix="softgpu-bench-cache-")
+    c_vadd, c_sgemm = c_reference(options.sgemm, options.repeat)
+
+    def summary(values):
+        return min(values), statistics.median(values)
+
+    cv = summary(c_vadd)
+    for threads in (1, 2):
+        r = run("vadd", threads, options.repeat, options.sgemm, cache)
+        v = summary(r["times"])
+        print(f"vector add 2^22, {threads} thread(s): min {v[0] * 1e3:.2f} ms median {v[1] * 1e3:.2f} ms; "
+              f"C min {cv[0] * 1e3:.2f} ms median {cv[1] * 1e3:.2f} ms; ratio min {v[0] / cv[0]:.2f}x "
+              f"median {v[1] / cv[1]:.2f}x")
+        if threads == 1:
+            print(f"  peak RSS beyond the process before the dispatches (less the harness's read-back"
+                  f" copies): {r['rss_beyond'] / 2**20:.1f} MiB = {r['rss_beyond'] / r['buffers']:.2f}x"
+                  f" the 3 buffers ({r['buffers'] / 2**20:.0f} MiB, in the arena)")
+    r = run("fma", 1, options.repeat, options.sgemm, cache)
+    f = summary(r["rates"])
+    print(f"FMA loop, 1 thread: min {f[0] / 1e9:.2f} G median {f[1] / 1e9:.2f} G lane-instructions/s")
+    one = summary(run("sgemm", 1, max(1, options.repeat // 2), options.sgemm, cache)["times"])
+    two = summary(run("sgemm", 2, max(1, options.repeat // 2), options.sgemm, cache)["times"])
+    print(f"SGEMM {options.sgemm}^3 16x16 LDS-tiled: 1 thread min {one[0]:.3f} s median {one[1]:.3f} s; "
+          f"2 threads min {two[0]:.3f} s median {two[1]:.3f} s; speed-up (min) {one[0] / two[0]:.2f}x; "
+          f"C (naive triple loop) {c_sgemm:.3f} s")
+    t = run("translate", 1, 1, options.sgemm, tempfile.mkdtemp(prefix="softgpu-bench-cold-"))
+    for label, row in t.items():
+        print(f"translation ({label.replace('_', ' ')}): {row['kernel']}, {row['instructions']} "
+              f"instructions, {row['seconds']:.2f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,198 @@
+"""Program flow in translated code: branches, calls and returns, s_endpgm, s_barrier, traps,
+hardware registers (the interpreter's core/isa/interp/control.py, translated).
+
+Holds three invariants:
+- direct branches are LLVM branches; backward ones may yield (Kernel.jump); s_setpc_b64 and
+  unresolved s_swappc_b64 switch over the program's indirect targets, and any other address
+  faults as the interpreter does when the PC leaves the code;
+- s_barrier stores the wave and returns SG_BARRIER, resuming after it; s_endpgm returns SG_END;
+- MODE is static (core/isa/native/program.py): s_getreg of MODE reads the value the program
+  analysis knows, and MODE writes emit nothing.
+"""
+import llvmlite.ir as ir
+
+from core.isa.apertures import PRIVATE_APERTURE_HI, SHARED_APERTURE_HI
+from core.isa.interp.control import (HW_REG_FLAT_SCR_HI, HW_REG_FLAT_SCR_LO, HW_REG_GPR_ALLOC,
+                                     HW_REG_HW_ID, HW_REG_HW_ID1, HW_REG_HW_ID2, HW_REG_IB_STS,
+                                     HW_REG_LDS_ALLOC, HW_REG_MODE, HW_REG_SH_MEM_BASES,
+                                     HW_REG_SHADER_CYCLES, HW_REG_STATUS, HW_REG_TRAPSTS,
+                                     _hwreg_fields)
+from core.isa.native import operands as O
+from core.isa.native.families import handles
+from core.isa.native.layout import SG_FAULT_TRAP
+from core.isa.native.translate import I32, I64, SG_BARRIER, const
+
+
+@handles("s_nop", "s_waitcnt", "s_waitcnt_vscnt", "s_waitcnt_vmcnt", "s_waitcnt_expcnt",
+         "s_waitcnt_lgkmcnt", "s_waitcnt_depctr", "s_clause", "s_inst_prefetch", "s_sleep",
+         "s_setprio", "s_icache_inv", "s_dcache_inv", "s_ttracedata", "s_ttracedata_imm",
+         "s_incperflevel", "s_decperflevel", "s_wakeup", "s_version", "s_dcache_wb",
+         "s_gl1_inv", "s_wait_idle", "s_setkill", "s_atc_probe", "s_atc_probe_buffer", "v_nop",
+         "v_clrexcp", "v_pipeflush", "s_denorm_mode", "s_round_mode", "buffer_gl0_inv",
+         "buffer_gl1_inv", "buffer_wbinvl1", "buffer_wbinvl1_vol",
+         "s_cbranch_cdbgsys", "s_cbranch_cdbguser", "s_cbranch_cdbgsys_or_user",
+         "s_cbranch_cdbgsys_and_user")
+def _no_op(k, inst):
+    return None
+
+
+@handles("s_endpgm", "s_endpgm_saved")
+def _endpgm(k, inst):
+    k.end()
+
+
+@handles("s_code_end")
+def _code_end(k, inst):
+    k.illegal("execution ran into s_code_end padding past the end of the kernel")
+
+
+@handles("s_trap")
+def _trap(k, inst):
+    text = f"s_trap {inst.src[0].value if inst.src else ''}: the kernel trapped"
+    k.fault(SG_FAULT_TRAP, lane=const(I32, -1), detail=k.reason(text))
+
+
+@handles("s_sethalt")
+def _sethalt(k, inst):
+    if inst.src and inst.src[0].value and int(inst.src[0].value) & 1:
+        k.illegal("s_sethalt: the kernel halted its wave")
+
+
+@handles("s_sendmsg", "s_sendmsghalt")
+def _sendmsg(k, inst):
+    k.illegal("s_sendmsg: host calls (printf, hostcall) are not supported")
+
+
+@handles("s_barrier")
+def _barrier(k, inst):
+    k.leave(SG_BARRIER, inst.next_address)
+
+
+@handles("s_branch")
+def _branch(k, inst):
+    k.jump(int(inst.src[0].value))
+
+
+def _cbranch(condition):
+    def run(k, inst):
+        k.branch_if(condition(k), int(inst.src[0].value), inst.next_address)
+    return run
+
+
+def _zero(k, slot):
+    return k.builder.icmp_unsigned("==", k.mask_bits(slot), const(k.MASK, 0))
+
+
+handles("s_cbranch_scc0")(_cbranch(lambda k: k.builder.not_(k.builder.load(k.scc))))
+handles("s_cbranch_scc1")(_cbranch(lambda k: k.builder.load(k.scc)))
+handles("s_cbranch_vccz")(_cbranch(lambda k: _zero(k, 106)))
+handles("s_cbranch_vccnz")(_cbranch(lambda k: k.builder.not_(_zero(k, 106))))
+handles("s_cbranch_execz")(_cbranch(lambda k: _zero(k, 126)))
+handles("s_cbranch_execnz")(_cbranch(lambda k: k.builder.not_(_zero(k, 126))))
+
+
+@handles("s_getpc_b64")
+def _getpc(k, inst):
+    O.write_scalar(k, inst.dst[0], k.pc(inst.next_address), "b64")
+
+
+def _go(k, inst, target):
+    known = k.program.constants.get(inst.address)
+    if known is not None:
+        k.jump(known)
+    else:
+        k.indirect(target, k.program.indirect_targets)
+
+
+@handles("s_setpc_b64")
+def _setpc(k, inst):
+    _go(k, inst, O.scalar(k, inst.src[0], "b64"))
+
+
+@handles("s_swappc_b64")
+def _swappc(k, inst):
+    target = O.scalar(k, inst.src[0], "b64")
+    O.write_scalar(k, inst.dst[0], k.pc(inst.next_address), "b64")
+    _go(k, inst, target)
+
+
+@handles("s_call_b64")
+def _call(k, inst):
+    O.write_scalar(k, inst.dst[0], k.pc(inst.next_address), "b64")
+    _go(k, inst, None)
+
+
+# ---- hardware registers -------------------------------------------------------------------
+def _read_hwreg(k, reg):
+    """The register's value as i64, or None after faulting on an unmodelled one."""
+    b = k.builder
+    if reg == HW_REG_MODE:
+        return const(I64, k.mode)
+    if reg == HW_REG_FLAT_SCR_LO:
+        return b.and_(b.load(k.field("scratch"), typ=I64), const(I64, 0xFFFFFFFF))
+    if reg == HW_REG_FLAT_SCR_HI:
+        return b.lshr(b.load(k.field("scratch"), typ=I64), const(I64, 32))
+    if reg == HW_REG_SH_MEM_BASES:
+        return const(I64, (PRIVATE_APERTURE_HI >> 16) | ((SHARED_APERTURE_HI >> 16) << 16))
+    if reg == HW_REG_HW_ID1:
+        return b.zext(b.and_(b.load(k.field("wave_in_group"), typ=I32), const(I32, 0x1F)), I64)
+    if reg == HW_REG_GPR_ALLOC:
+        blocks = k.nvgpr // (4 if k.lanes == 64 else 8) - 1
+        return const(I64, blocks << 8 | 0xF << 24)
+    if reg == HW_REG_LDS_ALLOC:
+        from core.isa.native.layout import ENV
+        lds = b.load(b.gep(k.env, [const(I64, ENV["lds_bytes"])], source_etype=ir.IntType(8)), typ=I64)
+        size = b.and_(b.add(_max(b, lds, const(I64, 8)), const(I64, 7)), const(I64, ~7))
+        return b.shl(b.udiv(size, const(I64, 512)), const(I64, 12))
+    if reg == HW_REG_SHADER_CYCLES:
+        now = b.call(k.intrinsic("sg_now_ns", I64, []), [])
+        return b.and_(now, const(I64, 0xFFFFF))
+    if reg in (HW_REG_STATUS, HW_REG_TRAPSTS, HW_REG_HW_ID, HW_REG_IB_STS, HW_REG_HW_ID2):
+        return const(I64, 0)
+    k.illegal(f"hardware register {reg} is not modelled")
+    return None
+
+
+def _max(b, x, y):
+    return b.select(b.icmp_unsigned(">", x, y), x, y)
+
+
+@handles("s_getreg_b32")
+def _getreg(k, inst):
+    reg, offset, size = _hwreg_fields(inst)
+    value = _read_hwreg(k, reg)
+    if value is None:
+        return
+    b = k.builder
+    value = b.and_(b.lshr(value, const(I64, offset)), const(I64, (1 << size) - 1))
+    O.write_scalar(k, inst.dst[0], b.trunc(value, I32))
+
+
+def _setreg(k, inst, value):
+    reg, offset, size = _hwreg_fields(inst)
+    if reg in (HW_REG_MODE, HW_REG_STATUS, HW_REG_TRAPSTS):
+        return          # MODE is static (the program analysis applied it); the others read 0
+    if reg not in (HW_REG_FLAT_SCR_LO, HW_REG_FLAT_SCR_HI):
+        k.illegal(f"s_setreg of hardware register {reg} is not modelled")
+        return
+    b = k.builder
+    field = ((1 << size) - 1) << offset
+    new = b.or_(b.and_(_read_hwreg(k, reg), const(I64, ~field & 0xFFFFFFFFFFFFFFFF)),
+                b.and_(b.shl(b.zext(value, I64), const(I64, offset)), const(I64, field)))
+    scratch = b.load(k.field("scratch"), typ=I64)
+    if reg == HW_REG_FLAT_SCR_LO:
+        scratch = b.or_(b.and_(scratch, const(I64, 0xFFFFFFFF00000000)), new)
+    else:
+        scratch = b.or_(b.and_(scratch, const(I64, 0xFFFFFFFF)), b.shl(new, const(I64, 32)))
+    b.store(scratch, k.field("scratch"))
+
+
+@handles("s_setreg_b32")
+def _setreg_b32(k, inst):
+    _setreg(k, inst, O.scalar(k, inst.src[0]))
+
+
+@handles("s_setreg_imm32_b32")
+def _setreg_imm(k, inst):
+    _setreg(k, inst, const(I32, int(inst.src[0].value) & 0xFFFFFFFF))
+

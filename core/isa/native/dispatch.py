@@ -1,0 +1,302 @@
+"""One dispatch on the native tier: the kernel's translation (once), its launch template, and
+the C runner called with the GIL released.
+
+Holds four invariants:
+- a kernel is translated at most once per loaded code object and wave size (and loaded from
+  the disk cache when another process translated it); a kernel that cannot be translated is
+  remembered as such, traced once with the instruction that stops it, and runs on the
+  interpreter (run_native answers None);
+- the launch template is the interpreter's launch state (core/isa/interp/chunk.py): the same
+  user SGPRs, workgroup ids and info, scratch layout (interleaved per wave), work-item ids
+  and EXEC, MODE from the descriptor;
+- every access is checked against the valid ranges as the dispatch starts (arena allocations
+  mapped to the kernel's agent, locked and registered host memory), and scratch is one arena
+  allocation for the waves in flight, freed when the dispatch ends, also on a fault;
+- a fault raises KernelFault with the interpreter's report and status.
+"""
+import math
+import threading
+import time
+import weakref
+
+import numpy as np
+
+from core import trace
+from core.isa.faults import KernelFault, illegal_instruction, memory_fault
+from core.isa.interp.dispatch import DEFAULT_WATCHDOG, DYNAMIC_STACK_BYTES, _dim3
+from core.isa.interp.chunk import SCRATCH_NUM_RECORDS
+from core.isa.layout import layout, lds_allocation, user_sgpr_width
+from core.isa.native import compiler, layout as C
+from core.isa.native.program import Program, Untranslatable
+from core.isa.occupancy import resident_workgroups
+from core.native import ffi, lib
+from softgpu_shim.hsa_abi import Status
+
+# Instructions a wave runs in a loop before it lets the other waves of its thread run: a few
+# microseconds of a spinning loop, long against a yield (~0.1 us: the registers go to memory
+# and come back), short enough that a chain of 160 workgroups waiting on each other resolves
+# within the interpreter's watchdog.
+QUANTUM = 1 << 14
+# The processor the translator reads code of; other targets' kernels run on the interpreter.
+TRANSLATED_TARGET = "gfx1030"
+
+_BY_CODE_OBJECT = weakref.WeakKeyDictionary()   # LoadedCodeObject -> {(entry, wave64): Native}
+_lock = threading.Lock()
+
+
+class Native:
+    """A kernel's translation: its entry point and what fault reports need."""
+
+    def __init__(self, program, address, reasons):
+        self.program = program
+        self.address = address
+        self.reasons = reasons          # fault detail -> the interpreter's reason text
+
+
+class Fallback:
+    """A kernel the translator cannot take, and why."""
+
+    def __init__(self, error):
+        self.error = error
+
+
+def native_for(session, kernel, desc):
+    """The Native translation of `kernel`, or a Fallback (translated at most once)."""
+    owner = getattr(kernel, "code_object", None)
+    key = (kernel.entry, desc.wave64)
+    with _lock:
+        cache = _BY_CODE_OBJECT.setdefault(owner, {}) if owner is not None else {}
+        found = cache.get(key)
+        if found is None:
+            found = cache[key] = _translate(session, kernel, desc)
+    return found
+
+
+def _translate(session, kernel, desc):
+    from core.isa.native.translate import translate  # llvmlite loads on first translation
+    name = getattr(kernel, "name", None) or "kernel"
+    arena = session.arena
+    alloc = arena.find(kernel.entry)
+    try:
+        if alloc is None:
+            raise Untranslatable("the kernel entry lies outside every live allocation")
+        memory = arena.bytes[alloc.address - arena.base:alloc.end - arena.base]
+        program = Program(memory, alloc.address, alloc.end, kernel.entry, desc.wave64,
+                          desc.initial_mode, _functions(kernel))
+        key = compiler.cache_key(_key_parts(program, desc))
+
+        def build():
+            translation = translate(program, desc.lanes, desc.nvgpr, compiler.function_name(key))
+            return str(translation.module), {"reasons": translation.reasons}
+        address, notes, seconds, cached = compiler.compile_module(key, build, len(program.instructions))
+    except Untranslatable as exc:
+        inst = exc.instruction
+        trace.event("native_fallback", kernel=name, reason=exc.reason,
+                    instruction=inst.text if inst is not None else None,
+                    pc=inst.address if inst is not None else None)
+        return Fallback(exc)
+    trace.event("native_compile", kernel=name, seconds=seconds, cached=cached,
+                instructions=len(program.instructions))
+    return Native(program, address, notes["reasons"])
+
+
+def _functions(kernel):
+    owner = getattr(kernel, "code_object", None)
+    if owner is None:
+        return ()
+    return tuple(owner.device_address(s.value) for s in owner.code.symbols
+                 if s.type == "STT_FUNC" and s.defined)
+
+
+def _key_parts(program, desc):
+    base = program.base
+    body = bytearray()
+    for address in sorted(program.instructions):
+        inst = program.instructions[address]
+        body += (address - base).to_bytes(8, "little")
+        body += bytes(program.memory[address - base:address - base + inst.size])
+    targets = b"".join((t - base).to_bytes(8, "little", signed=True) for t in sorted(program.functions))
+    params = f"{program.entry - base}:{desc.wave64}:{desc.nvgpr}:{desc.initial_mode}".encode()
+    return [bytes(body), targets, params]
+
+
+# ---- the dispatch ---------------------------------------------------------------------------
+def run_native(session, kernel, *, grid, workgroup, kernarg_address, packet_address,
+               queue_address=0, dispatch_id=0, private_segment_size=0, group_segment_size=0,
+               global_sync=None, watchdog_instructions=None, stop=None):
+    """Run a dispatch on the native tier; None when the kernel must run on the interpreter.
+    run_dispatch has checked the launch (sizes, LDS, target); its arguments mean the same."""
+    from core import progress
+    from core.isa.launch import DispatchStats, DispatchStopped
+    start = time.perf_counter()
+    name = getattr(kernel, "name", None) or "kernel"
+    desc = layout(kernel)
+    if desc.target.name != TRANSLATED_TARGET:
+        return None
+    grid, wgsize = _dim3(grid), _dim3(workgroup)
+    private = max(desc.private_segment_size, private_segment_size)
+    if desc.uses_dynamic_stack:
+        private += DYNAMIC_STACK_BYTES
+    private_bytes = -(-private // 16) * 16
+    lds_bytes = lds_allocation(group_segment_size)
+    native = native_for(session, kernel, desc)
+    if isinstance(native, Fallback):
+        return None
+    watchdog = watchdog_instructions or DEFAULT_WATCHDOG
+    lanes = desc.lanes
+    waves_per_group = -(-int(np.prod(wgsize)) // lanes)
+    spec = _spec(session, kernel)
+    d = ffi.new("sg_dispatch *")
+    d.wave = ffi.cast("sg_wave_fn", native.address)
+    d.lanes, d.nvgpr, d.waves_per_group = lanes, desc.nvgpr, waves_per_group
+    d.workitem_dims = min(desc.workitem_id_dims, 3)
+    d.grid, d.workgroup = list(grid), list(wgsize)
+    d.mode = desc.initial_mode
+    d.wave_scratch_bytes = private_bytes * lanes
+    threads = lib.sg_native_pool_threads()
+    d.groups_in_flight = max(1, -(-resident_workgroups(spec, desc, waves_per_group, lds_bytes)
+                                  // threads))
+    d.threads = 0
+    d.watchdog = watchdog
+    d.quantum = QUANTUM
+    d.stop = stop.pointer if stop is not None else ffi.NULL
+    done = ffi.new("uint64_t *")
+    d.workgroups_done = done
+    d.env.code_base = native.program.base
+    d.env.lds_bytes = lds_bytes
+    d.env.clock_mhz = spec["max_clock_mhz"]
+    scratch = None
+    arena = session.arena
+    slots = lib.sg_native_scratch_slots(d)
+    total = math.prod(-(-g // w) for g, w in zip(grid, wgsize))
+    try:
+        if private_bytes:
+            scratch = arena.allocate(int(slots) * private_bytes * lanes,
+                                     info={"what": f"scratch of {name}"})
+            d.scratch_base = scratch.address
+        sources = _launch_sgprs(d, desc, d.scratch_base, kernarg_address, packet_address,
+                                queue_address, dispatch_id, private_bytes, lanes)
+        version = lib.sg_native_memory_version()       # before the ranges it stands for
+        ranges = _ranges(session, kernel)
+        d.env.ranges = ffi.cast("sg_range *", ranges.ctypes.data)
+        d.env.range_count = len(ranges)
+        out = ffi.new("sg_outcome *")
+        with progress.shown(name, total, lambda: done[0]):
+            faulted = lib.sg_native_dispatch(d, out)
+    finally:
+        if scratch is not None:
+            arena.free(scratch.address)
+    if faulted:
+        raise _fault(name, native, out.fault_code, out.fault_pc, tuple(out.fault_workgroup),
+                     out.fault_wave, out.fault_lane, out.fault_address, out.fault_detail, watchdog)
+    if out.stopped:
+        raise DispatchStopped(f"{name}: stopped after {done[0]} of {total} workgroups")
+    if not private_bytes and getattr(kernel, "kernel_object", 0):
+        _bind(kernel, d, sources, wgsize, group_segment_size, private_segment_size, ranges, version)
+    return DispatchStats(waves=out.waves, workgroups=out.workgroups,
+                         wave_instructions=out.wave_instructions,
+                         lane_instructions=out.lane_instructions, batches=1,
+                         seconds=time.perf_counter() - start, tier="native")
+
+
+def _spec(session, kernel):
+    agent = getattr(kernel, "agent", None)
+    return agent.spec if agent is not None else session.profile.gpu
+
+
+def _bind(kernel, d, sources, workgroup, group_segment_size, private_segment_size, ranges, version):
+    """Let the packet processors' C loops run this kernel's next packets of the same launch
+    shape without Python (runner.h: sg_native_entry); kernels with scratch stay in Python,
+    which allocates it per dispatch."""
+    binding = kernel.engine_cache.get("native binding")
+    bind = binding is None
+    if bind:
+        binding = lib.sg_native_binding_create()
+        if binding == ffi.NULL:
+            return
+        binding = kernel.engine_cache["native binding"] = ffi.gc(binding, lib.sg_native_binding_destroy)
+    if lib.sg_native_binding_prepare(binding, d, bytes(sources), list(workgroup), group_segment_size,
+                                     private_segment_size, ffi.cast("sg_range *", ranges.ctypes.data),
+                                     len(ranges), version) == 0 and bind:
+        entry = ffi.cast("sg_dispatch_entry", ffi.addressof(lib, "sg_native_entry"))
+        lib.sg_kernel_bind(kernel.kernel_object, entry, binding)
+
+
+def entry_fault(session, kernel, fault):
+    """The KernelFault of a fault a native entry reported (sg_fault.native_code set), as
+    run_native reports one."""
+    name = getattr(kernel, "name", None) or "kernel"
+    native = native_for(session, kernel, layout(kernel))
+    lane = -1 if fault.lane == 0xFFFFFFFF else fault.lane
+    return _fault(name, native, fault.native_code, fault.pc, tuple(fault.workgroup), fault.wave,
+                  lane, fault.address, fault.native_detail, DEFAULT_WATCHDOG)
+
+
+def _launch_sgprs(d, desc, scratch_base, kernarg, packet, queue, dispatch_id, private_bytes, lanes):
+    """Fill d's user SGPRs and slots; returns each user SGPR's source (runner.h SG_SOURCE_*):
+    which of them a native entry takes from the packet."""
+    values = {
+        "private_segment_buffer": [scratch_base & 0xFFFFFFFF, (scratch_base >> 32) & 0xFFFF | 1 << 31,
+                                   SCRATCH_NUM_RECORDS, (3 if lanes == 64 else 2) << 21 | 1 << 23],
+        "dispatch_ptr": _split(packet), "queue_ptr": _split(queue),
+        "kernarg_segment_ptr": _split(kernarg), "dispatch_id": _split(dispatch_id),
+        "flat_scratch_init": _split(scratch_base), "private_segment_size": [private_bytes],
+    }
+    per_packet = {"kernarg_segment_ptr": lib.SG_SOURCE_KERNARG, "dispatch_ptr": lib.SG_SOURCE_PACKET,
+                  "queue_ptr": lib.SG_SOURCE_QUEUE, "dispatch_id": lib.SG_SOURCE_DISPATCH_ID}
+    sources = bytearray(C.USER_SGPRS)
+    slot = 0
+    for name in desc.user_sgprs:
+        for k, value in enumerate(values[name][:user_sgpr_width(name)]):
+            if slot + k < C.USER_SGPRS:
+                d.user_sgpr[slot + k] = value
+                if name in per_packet:
+                    sources[slot + k] = per_packet[name] + k
+        slot += user_sgpr_width(name)
+    d.user_sgpr_count = min(slot, C.USER_SGPRS)
+    slot = max(slot, desc.user_sgpr_count)
+    for dim in range(3):
+        d.workgroup_id_slot[dim] = C.NO_SLOT
+        if desc.workgroup_id[dim]:
+            d.workgroup_id_slot[dim] = slot
+            slot += 1
+    d.workgroup_info_slot = d.wave_offset_slot = C.NO_SLOT
+    if desc.workgroup_info:
+        d.workgroup_info_slot = slot
+        slot += 1
+    if desc.private_segment_wave_offset:
+        d.wave_offset_slot = slot
+    return sources
+
+
+def _split(value):
+    return [value & 0xFFFFFFFF, (value >> 32) & 0xFFFFFFFF]
+
+
+def _ranges(session, kernel):
+    memory = getattr(session, "memory", None)
+    if memory is not None:
+        return np.ascontiguousarray(memory.host_views(getattr(kernel, "agent", None)))
+    starts, ends = session.arena.live_ranges()
+    return np.ascontiguousarray(np.stack([starts, ends, np.zeros_like(starts)], axis=1))
+
+
+def _fault(name, native, code, pc, workgroup, wave, lane, address, detail, watchdog):
+    """The KernelFault of a runner fault: `pc` relative to the translation's code base, lane
+    -1 for none, `detail` the translation's reason index."""
+    pc = native.program.base + pc
+    inst = native.program.instructions.get(pc)
+    report = dict(kernel=name, pc=pc, instruction=inst.text if inst is not None else None,
+                  workgroup=tuple(int(x) for x in workgroup), wave=int(wave))
+    lane = None if lane < 0 else int(lane)
+    if code == C.SG_FAULT_MEMORY:
+        return memory_fault("access outside every live allocation", lane=lane,
+                            address=int(address), **report)
+    if code == C.SG_FAULT_MISALIGNED_ATOMIC:
+        return memory_fault("misaligned atomic", lane=lane, address=int(address), **report)
+    if code == C.SG_FAULT_WATCHDOG:
+        return illegal_instruction(f"watchdog: a wave ran more than {watchdog} instructions", **report)
+    reason = native.reasons[detail]
+    if code == C.SG_FAULT_TRAP:
+        return KernelFault(reason, Status.ERROR_EXCEPTION, **report)
+    return illegal_instruction(reason, lane=lane, **report)

@@ -1,0 +1,167 @@
+"""Cross-lane operations in translated code: v_readlane/v_writelane/v_readfirstlane,
+v_permlane16/x16, v_swap_b32, and the DPP16/DPP8/SDWA operand forms of VALU instructions
+(the interpreter's core/isa/interp/lanes.py, translated; M0-relative moves stay on the
+interpreter).
+
+Holds two invariants:
+- DPP sources are constant lane permutations (shufflevector over the interpreter's plans):
+  a lane whose source is out of its row, or inactive without fetch-inactive, reads 0 and is
+  not written unless bound_ctrl asks for it; rows and banks masked off are not written;
+- v_writelane ignores EXEC (the compiler spills SGPRs into VGPR lanes with it).
+"""
+import llvmlite.ir as ir
+
+from core.isa.interp.lanes import ROW, SDWA_BITS, SDWA_SHIFT, _dpp16_plan, _dpp8_plan
+from core.isa.native import operands as O
+from core.isa.native.families import handles
+from core.isa.native.program import Untranslatable
+from core.isa.native.translate import I1, I32, I64, const
+
+
+def _plan(k, inst):
+    if inst.form == "dpp8":
+        return _dpp8_plan(tuple(inst.mods["dpp8"]), k.lanes)
+    try:
+        return _dpp16_plan(int(inst.mods["dpp_ctrl"]), k.lanes, gfx9=False)     # gfx1030 code only
+    except ValueError as exc:
+        # A dpp_ctrl gfx10 does not define: the interpreter faults on it, naming it.
+        raise Untranslatable(str(exc), inst) from None
+
+
+def _readable(k, inst, source, in_range):
+    b = k.builder
+    in_range = ir.Constant(k.VB, [bool(x) for x in in_range])
+    if inst.mods.get("fi"):
+        return in_range
+    alive = b.shuffle_vector(k.exec_mask(), ir.Constant(k.VB, None),
+                             ir.Constant(k.V, [int(s) for s in source]))
+    return b.and_(in_range, alive)
+
+
+def dpp_source(k, inst, values):
+    b = k.builder
+    source, in_range = _plan(k, inst)
+    moved = b.shuffle_vector(values, ir.Constant(values.type, None),
+                             ir.Constant(k.V, [int(s) for s in source]))
+    return b.select(_readable(k, inst, source, in_range), moved, ir.Constant(values.type, None))
+
+
+def dpp_write_mask(k, inst):
+    source, in_range = _plan(k, inst)
+    if inst.mods.get("bound_ctrl"):
+        mask = ir.Constant(k.VB, [True] * k.lanes)
+    else:
+        mask = _readable(k, inst, source, in_range)
+    if inst.form == "dpp":
+        row_mask = int(inst.mods.get("row_mask", 0xF))
+        bank_mask = int(inst.mods.get("bank_mask", 0xF))
+        enabled = [bool((row_mask >> (lane // ROW % 4)) & 1 and (bank_mask >> (lane % ROW // 4)) & 1)
+                   for lane in range(k.lanes)]
+        mask = k.builder.and_(mask, ir.Constant(k.VB, enabled))
+    return mask
+
+
+def sdwa_source(k, inst, values, i, type_):
+    b = k.builder
+    if type_ == "mask" or values.type.element == I1:
+        return values
+    sel = int(inst.mods.get(f"src{i}_sel", 6))
+    if sel == 6:
+        return values
+    bits = SDWA_BITS[sel]
+    field = b.and_(b.lshr(values, k.splat(const(I32, SDWA_SHIFT[sel]))), k.splat(const(I32, (1 << bits) - 1)))
+    if inst.mods.get(f"src{i}_sext"):
+        sign = k.splat(const(I32, 1 << (bits - 1)))
+        field = b.sub(b.xor(field, sign), sign)
+    return field
+
+
+def sdwa_dest(k, inst, target, value):
+    b = k.builder
+    sel = int(inst.mods.get("dst_sel", 6))
+    if sel == 6:
+        return value
+    unused = int(inst.mods.get("dst_unused", 0))
+    shift, bits = SDWA_SHIFT[sel], SDWA_BITS[sel]
+    field_mask = ((1 << bits) - 1) << shift
+    placed = b.and_(b.shl(value, k.splat(const(I32, shift))), k.splat(const(I32, field_mask)))
+    if unused == 2:                                      # UNUSED_PRESERVE
+        old = O.vgpr(k, target.index)
+        return b.or_(b.and_(old, k.splat(const(I32, ~field_mask & 0xFFFFFFFF))), placed)
+    if unused == 1:                                      # UNUSED_SEXT
+        top = k.splat(const(I32, 1 << (shift + bits - 1)))
+        above = (0xFFFFFFFF << (shift + bits)) & 0xFFFFFFFF if shift + bits < 32 else 0
+        negative = b.icmp_unsigned("!=", b.and_(placed, top), k.splat(const(I32, 0)))
+        return b.or_(placed, b.select(negative, k.splat(const(I32, above)), k.splat(const(I32, 0))))
+    return placed
+
+
+def _lane(k, op):
+    b = k.builder
+    return b.urem(O.scalar(k, op), const(I32, k.lanes))
+
+
+@handles("v_readlane_b32")
+def _readlane(k, inst):
+    values = O.vector(k, inst.src[0])
+    O.write_scalar(k, inst.dst[0], k.builder.extract_element(values, _lane(k, inst.src[1])))
+
+
+@handles("v_readfirstlane_b32")
+def _readfirstlane(k, inst):
+    b = k.builder
+    values = O.vector(k, inst.src[0])
+    bits = k.exec_bits()
+    first = k.call(f"llvm.cttz.i{k.lanes}", k.MASK, [bits, const(I1, 0)])
+    first = b.select(b.icmp_unsigned("==", bits, const(k.MASK, 0)), const(k.MASK, 0), first)
+    index = b.trunc(first, I32) if k.lanes == 64 else first
+    O.write_scalar(k, inst.dst[0], b.extract_element(values, index))
+
+
+@handles("v_writelane_b32")
+def _writelane(k, inst):
+    b = k.builder
+    value = O.scalar(k, inst.src[0])
+    lane = _lane(k, inst.src[1])
+    target = inst.dst[0]
+    O.write_vgpr(k, target.index, b.insert_element(O.vgpr(k, target.index), value, lane),
+                 active=ir.Constant(k.VB, [True] * k.lanes))
+
+
+def _permlane(k, inst, cross):
+    b = k.builder
+    values = O.vector(k, inst.src[0])
+    select = b.or_(b.zext(O.scalar(k, inst.src[1]), I64),
+                   b.shl(b.zext(O.scalar(k, inst.src[2]), I64), const(I64, 32)))
+    op_sel = int(inst.mods.get("op_sel", 0))
+    fetch_inactive, bound_ctrl = op_sel & 1, op_sel >> 1 & 1
+    exec_mask = k.exec_mask()
+    gathered = ir.Constant(k.V, None)
+    readable = ir.Constant(k.VB, None)
+    for lane in range(k.lanes):
+        nibble = b.trunc(b.and_(b.lshr(select, const(I64, 4 * (lane % ROW))), const(I64, 0xF)), I32)
+        row = lane // ROW
+        source = b.urem(b.add(const(I32, ((row ^ 1) if cross else row) * ROW), nibble), const(I32, k.lanes))
+        gathered = b.insert_element(gathered, b.extract_element(values, source), const(I32, lane))
+        alive = b.extract_element(exec_mask, source)
+        readable = b.insert_element(readable, b.or_(alive, const(I1, fetch_inactive)), const(I32, lane))
+    active = b.and_(exec_mask, b.or_(readable, k.splat(const(I1, bound_ctrl))))
+    O.write_vgpr(k, inst.dst[0].index, b.select(readable, gathered, ir.Constant(k.V, None)), active)
+
+
+@handles("v_permlane16_b32")
+def _permlane16(k, inst):
+    _permlane(k, inst, cross=False)
+
+
+@handles("v_permlanex16_b32")
+def _permlanex16(k, inst):
+    _permlane(k, inst, cross=True)
+
+
+@handles("v_swap_b32")
+def _swap(k, inst):
+    a, c = inst.dst[0], inst.src[0]
+    first, second = O.vgpr(k, a.index), O.vgpr(k, c.index)
+    O.write_vgpr(k, a.index, second)
+    O.write_vgpr(k, c.index, first)

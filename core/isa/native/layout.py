@@ -1,0 +1,36 @@
+"""The runner's C layouts (core/isa/native/runner.h) as the translator and Python see them.
+
+Holds one invariant: every offset and constant comes from the compiled header through cffi
+(offsetof, the #defines), so the translated code and the C runner never disagree.
+"""
+from functools import lru_cache
+
+from core.native import ffi, lib
+
+SG_FAULT_MEMORY = lib.SG_FAULT_MEMORY
+SG_FAULT_MISALIGNED_ATOMIC = lib.SG_FAULT_MISALIGNED_ATOMIC
+SG_FAULT_WATCHDOG = lib.SG_FAULT_WATCHDOG
+SG_FAULT_TRAP = lib.SG_FAULT_TRAP
+SG_FAULT_ILLEGAL = lib.SG_FAULT_ILLEGAL
+VGPRS_OFFSET = lib.SG_WAVE_VGPRS
+USER_SGPRS = lib.SG_USER_SGPRS
+NO_SLOT = lib.SG_NO_SLOT
+
+ENV = {name: ffi.offsetof("sg_env", name)
+       for name in ("code_base", "ranges", "range_count", "lds_bytes", "clock_mhz")}
+# C functions translated code calls, by name (the JIT binds them to these addresses).
+EXTERNALS = ("sg_native_find_range", "sg_native_access", "sg_native_buffer", "sg_now_ns")
+ACCESS_CHECK, ACCESS_LOAD, ACCESS_STORE = lib.SG_ACCESS_CHECK, lib.SG_ACCESS_LOAD, lib.SG_ACCESS_STORE
+
+
+def external_addresses():
+    return {name: int(ffi.cast("uintptr_t", ffi.addressof(lib, name))) for name in EXTERNALS}
+GROUP_LDS = ffi.offsetof("sg_group", "lds")
+
+
+@lru_cache(maxsize=None)
+def wave_offset(name):
+    """Byte offset of a field of sg_wave ('vgprs': where VGPRs start)."""
+    if name == "vgprs":
+        return VGPRS_OFFSET
+    return ffi.offsetof("sg_wave", name)

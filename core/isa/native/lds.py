@@ -1,0 +1,235 @@
+"""DS instructions in translated code: LDS reads, writes (one and two addresses), atomics,
+ds_swizzle, ds_bpermute/ds_permute, ds_append/ds_consume (the interpreter's
+core/isa/interp/lds.py, translated).
+
+Holds two invariants:
+- a lane's LDS address is its 32-bit VGPR plus the instruction offset(s), inside its own
+  workgroup's LDS; out-of-range reads give 0 and out-of-range writes (and atomics) are dropped;
+- cross-lane DS operations move data between lanes without touching LDS, and a lane reading
+  an inactive lane gets 0.
+"""
+import llvmlite.ir as ir
+
+from core.isa.interp.lds import ATOMIC_STEMS, READS, WRITES, _parts
+from core.isa.native import memory as M
+from core.isa.native import operands as O
+from core.isa.native.families import HANDLERS, handles
+from core.isa.native.translate import I32, I64, const
+from core.isa.native.vmem import _u64, _wide, lds_hosts, lds_space, load_space, store_spaces
+
+
+def _base(k, addr):
+    return k.builder.zext(O.vector(k, addr), k.V64)
+
+
+def _read(form, pair=False, st64=False):
+    esize, count, signed, half = form
+
+    def run(k, inst):
+        b = k.builder
+        vdst, addr, _ = _parts(inst, True)
+        active = k.exec_mask()
+        base = _base(k, addr)
+        if pair:
+            scale = esize * count * (64 if st64 else 1)
+            offsets = (int(inst.mods.get("offset0", 0)) * scale, int(inst.mods.get("offset1", 0)) * scale)
+        else:
+            offsets = (int(inst.mods.get("offset", 0)),)
+        values = []
+        for off in offsets:
+            space = lds_space(k, b.add(base, _u64(k, off)), active, count, esize)
+            values += load_space(k, space, count, esize)
+        if signed:
+            sign = k.splat(const(I32, 1 << (8 * esize - 1)))
+            values = [b.sub(b.xor(v, sign), sign) for v in values]
+            if half:
+                values = [b.and_(v, k.splat(const(I32, 0xFFFF))) for v in values]
+        if half:
+            O.write_vgpr(k, vdst.index, O.merge16(k, O.vgpr(k, vdst.index), values[0], half == "hi"))
+            return
+        for j, value in enumerate(values):
+            O.write_vgpr(k, vdst.index + j, value)
+    return run
+
+
+def _write(form, pair=False, st64=False):
+    esize, count, high = form
+
+    def run(k, inst):
+        b = k.builder
+        _, addr, data = _parts(inst, False)
+        active = k.exec_mask()
+        base = _base(k, addr)
+        if pair:
+            scale = esize * count * (64 if st64 else 1)
+            targets = ((int(inst.mods.get("offset0", 0)) * scale, data[0]),
+                       (int(inst.mods.get("offset1", 0)) * scale, data[1]))
+        else:
+            targets = ((int(inst.mods.get("offset", 0)), data[0]),)
+        for off, source in targets:
+            values = [O.vgpr(k, source.index + j) for j in range(count)]
+            if high:
+                values = [b.lshr(v, k.splat(const(I32, 16))) for v in values]
+            store_spaces(k, [lds_space(k, b.add(base, _u64(k, off)), active, count, esize)],
+                         count, esize, values)
+    return run
+
+
+def _atomic(op, wide, returns):
+    words = 2 if wide else 1
+    size = 8 if wide else 4
+    two_data = op in ("cmpswap", "fcmpswap", "mskor", "wrap")
+
+    def run(k, inst):
+        b = k.builder
+        vdst, addr, data = _parts(inst, returns)
+        active = k.exec_mask()
+        base = b.add(_base(k, addr), _u64(k, int(inst.mods.get("offset", 0))))
+        space = lds_space(k, base, active, 1, size)
+        lanes = space.lanes
+        # LDS atomics address whole words (the interpreter indexes LDS by address // size).
+        host = b.and_(lds_hosts(k, space), _u64(k, ~(size - 1)))
+        first = _wide(k, data[0].index, words)
+        second = _wide(k, data[1].index, words) if two_data else None
+        # ds_cmpst: data0 is the compare value, data1 the new one; ds_mskor: data0 the mask;
+        # ds_wrap: data0 the ring size, data1 the step.
+        value, compare = (second, first) if op in ("cmpswap", "fcmpswap") else (first, second)
+        old = M.atomic(k, host, lanes, 64 if wide else 32, op, value, compare)
+        if returns:
+            if wide:
+                O.write_vgpr(k, vdst.index, b.trunc(old, k.V))
+                O.write_vgpr(k, vdst.index + 1, b.trunc(b.lshr(old, _u64(k, 32)), k.V))
+            else:
+                O.write_vgpr(k, vdst.index, old)
+    return run
+
+
+def _exchange2(wide, st64):
+    words = 2 if wide else 1
+    scale = 4 * words * (64 if st64 else 1)
+
+    def run(k, inst):
+        b = k.builder
+        vdst, addr, data = _parts(inst, True)
+        active = k.exec_mask()
+        base = _base(k, addr)
+        old = []
+        for n, field in enumerate(("offset0", "offset1")):
+            space = lds_space(k, b.add(base, _u64(k, int(inst.mods.get(field, 0)) * scale)), active, words, 4)
+            old += load_space(k, space, words, 4)
+            store_spaces(k, [space], words, 4, [O.vgpr(k, data[n].index + j) for j in range(words)])
+        for j, value in enumerate(old):
+            O.write_vgpr(k, vdst.index + j, value)
+    return run
+
+
+def _register():
+    for suffix, form in READS.items():
+        HANDLERS[f"ds_read_{suffix}"] = _read(form)
+    for suffix in ("b32", "b64"):
+        HANDLERS[f"ds_read2_{suffix}"] = _read(READS[suffix], pair=True)
+        HANDLERS[f"ds_read2st64_{suffix}"] = _read(READS[suffix], pair=True, st64=True)
+        HANDLERS[f"ds_write2_{suffix}"] = _write(WRITES[suffix], pair=True)
+        HANDLERS[f"ds_write2st64_{suffix}"] = _write(WRITES[suffix], pair=True, st64=True)
+    for suffix, form in WRITES.items():
+        HANDLERS[f"ds_write_{suffix}"] = _write(form)
+    for wide, suffix in ((False, "b32"), (True, "b64")):
+        HANDLERS[f"ds_wrxchg2_rtn_{suffix}"] = _exchange2(wide, False)
+        HANDLERS[f"ds_wrxchg2st64_rtn_{suffix}"] = _exchange2(wide, True)
+    for stem, (op, wide) in ATOMIC_STEMS.items():
+        if "_rtn_" in stem:
+            HANDLERS[f"ds_{stem}"] = _atomic(op, wide, True)
+            continue
+        name, kind = stem.rsplit("_", 1)
+        HANDLERS[f"ds_{stem}"] = _atomic(op, wide, False)
+        HANDLERS[f"ds_{name}_rtn_{kind}"] = _atomic(op, wide, True)
+
+
+_register()
+
+
+# ---- cross-lane DS ------------------------------------------------------------------------
+def gather_lanes(k, values, source):
+    """values read from lanes `source` (<lanes x i32>, runtime); inactive sources give 0."""
+    b = k.builder
+    exec_mask = k.exec_mask()
+    out = ir.Constant(k.V, None)
+    for lane in range(k.lanes):
+        src = b.extract_element(source, const(I32, lane))
+        alive = b.extract_element(exec_mask, src)
+        got = b.select(alive, b.extract_element(values, src), const(I32, 0))
+        out = b.insert_element(out, got, const(I32, lane))
+    return out
+
+
+def _constant_gather(k, values, source):
+    b = k.builder
+    got = b.shuffle_vector(values, ir.Constant(k.V, None), ir.Constant(k.V, [int(s) for s in source]))
+    alive = b.shuffle_vector(k.exec_mask(), ir.Constant(k.VB, None), ir.Constant(k.V, [int(s) for s in source]))
+    return b.select(alive, got, ir.Constant(k.V, None))
+
+
+@handles("ds_swizzle_b32")
+def _swizzle(k, inst):
+    vdst, addr, _ = _parts(inst, True)
+    pattern = int(inst.mods.get("offset", 0))
+    source = []
+    for lane in range(k.lanes):
+        if pattern & 0x8000:                                 # quad permute mode
+            source.append(lane - lane % 4 + ((pattern >> (2 * (lane % 4))) & 3))
+        else:                                                # bitmask mode, groups of 32 lanes
+            and_mask, or_mask, xor_mask = pattern & 0x1F, (pattern >> 5) & 0x1F, (pattern >> 10) & 0x1F
+            source.append(lane - lane % 32 + (((lane % 32) & and_mask | or_mask) ^ xor_mask))
+    O.write_vgpr(k, vdst.index, _constant_gather(k, O.vector(k, addr), source))
+
+
+def _lane_index(k, addr, offset):
+    b = k.builder
+    byte = b.add(b.zext(O.vector(k, addr), k.V64), _u64(k, offset))
+    return b.trunc(b.urem(b.udiv(byte, _u64(k, 4)), _u64(k, k.lanes)), k.V)
+
+
+@handles("ds_bpermute_b32")
+def _bpermute(k, inst):
+    vdst, addr, data = _parts(inst, True)
+    source = _lane_index(k, addr, int(inst.mods.get("offset", 0)))
+    O.write_vgpr(k, vdst.index, gather_lanes(k, O.vector(k, data[0]), source))
+
+
+@handles("ds_permute_b32")
+def _permute(k, inst):
+    b = k.builder
+    vdst, addr, data = _parts(inst, True)
+    target = _lane_index(k, addr, int(inst.mods.get("offset", 0)))
+    values = O.vector(k, data[0])
+    exec_mask = k.exec_mask()
+    out = ir.Constant(k.V, None)
+    for lane in range(k.lanes):                          # the highest lane wins a conflict
+        to = b.extract_element(target, const(I32, lane))
+        put = b.insert_element(out, b.extract_element(values, const(I32, lane)), to)
+        out = b.select(b.extract_element(exec_mask, const(I32, lane)), put, out)
+    O.write_vgpr(k, vdst.index, out)
+
+
+def _append(k, inst, op):
+    b = k.builder
+    vdst = inst.dst[0]
+    count = b.trunc(k.popcount(k.exec_bits()), I32)
+    offset = b.add(b.and_(b.zext(b.load(k.sgpr_slot(124)), I64), const(I64, 0xFFFF)),
+                   const(I64, int(inst.mods.get("offset", 0))))
+    lane0 = ir.Constant(k.VB, [True] + [False] * (k.lanes - 1))
+    space = lds_space(k, k.splat(offset), lane0, 1, 4)
+    lanes = space.lanes
+    host = b.and_(lds_hosts(k, space), _u64(k, ~3))
+    old = M.atomic(k, host, lanes, 32, op, k.splat(count))
+    O.write_vgpr(k, vdst.index, k.splat(b.extract_element(old, const(I32, 0))))
+
+
+@handles("ds_append")
+def _ds_append(k, inst):
+    _append(k, inst, "add")
+
+
+@handles("ds_consume")
+def _ds_consume(k, inst):
+    _append(k, inst, "sub")

@@ -1,0 +1,448 @@
+"""Device memory in translated code: checked addresses, gathers, scatters, host atomics.
+
+Holds four invariants (the interpreter's core/isa/interp/memory.py, translated):
+- every active lane's access is checked against the dispatch's valid ranges before any byte
+  moves: inline against the range the wave hit last, else lane by lane out of line
+  (sg_native_access), whose first bad lane (and its first bad element) faults the whole
+  instruction with the interpreter's report;
+- a checked address reaches host memory at address - delta (locked host memory has an agent
+  address; arena memory has delta 0);
+- loads and stores move little-endian elements of 1, 2 or 4 bytes, zero-extended to i32;
+  when several lanes store to one address the highest lane wins (lane order), as in the
+  interpreter; lane-contiguous accesses are masked vector loads and stores;
+- atomics are host atomics applied lane by lane in lane order (LLVM atomicrmw / cmpxchg),
+  so they are atomic across threads and visible to host code while the kernel runs.
+"""
+import llvmlite.ir as ir
+
+from core.isa.native.layout import ACCESS_CHECK, ACCESS_LOAD, ACCESS_STORE, GROUP_LDS, SG_FAULT_MEMORY
+from core.isa.native.translate import I1, I8, I16, I32, I64, PTR, const
+
+ELEMENT = {1: I8, 2: I16, 4: I32, 8: I64}
+REASON = "access outside every live allocation"
+
+
+def _cache(k):
+    b = k.builder
+    return [b.load(k.field(name), typ=I64) for name in ("range_start", "range_end", "range_delta")]
+
+
+def within(k, lo, hi):
+    """i1 and the delta: [lo, hi) lies in the range the wave hit last (and does not wrap)."""
+    b = k.builder
+    start, end, delta = _cache(k)
+    inside = b.and_(b.and_(b.icmp_unsigned(">=", lo, start), b.icmp_unsigned("<=", hi, end)),
+                    b.icmp_unsigned(">=", hi, lo))
+    return inside, delta
+
+
+def _out_of_line(k, addresses, active, count, esize, stride, flags, values=None):
+    """Call sg_native_access; faults where it reports a bad lane. Returns (host addresses
+    <lanes x i64>, loaded rows) as the C side left them."""
+    b = k.builder
+    buffer, data = k.scratch_buffers()
+    b.store(addresses, buffer)
+    if values is not None:
+        for e, value in enumerate(values):
+            b.store(value, b.gep(data, [const(I64, 4 * e * k.lanes)], source_etype=I8))
+    bits = b.bitcast(active, k.MASK)
+    if k.lanes == 32:
+        bits = b.zext(bits, I64)
+    fn = k.intrinsic("sg_native_access", I32, [PTR, PTR, PTR, I64, I32, I32, I32, I64, PTR, I32])
+    lane = b.call(fn, [k.env, k.wave, buffer, bits, const(I32, k.lanes), const(I32, count),
+                       const(I32, esize), const(I64, stride), data, const(I32, flags)])
+    if flags & ACCESS_CHECK:
+        k.fault(SG_FAULT_MEMORY, lane=lane, address=b.load(k.field("fault_address"), typ=I64),
+                detail=k.reason(REASON), condition=b.icmp_signed(">=", lane, const(I32, 0)))
+    rows = [b.load(b.gep(data, [const(I64, 4 * e * k.lanes)], source_etype=I8), typ=k.V)
+            for e in range(count)] if flags & ACCESS_LOAD else []
+    return b.load(buffer, typ=k.V64), rows
+
+
+def checked(k, addresses, active, count, esize, stride=None):
+    """Host addresses (<lanes x i64>) of an access whose every active lane's `count`
+    elements of `esize` bytes (`stride` apart, default esize) must lie in valid memory;
+    faults otherwise, before anything moves."""
+    b = k.builder
+    stride = esize if stride is None else stride
+    span = (count - 1) * stride + esize
+    lo = k.call(f"llvm.vector.reduce.umin.v{k.lanes}i64", I64,
+                [b.select(active, addresses, k.splat(const(I64, -1)))])
+    top = k.call(f"llvm.vector.reduce.umax.v{k.lanes}i64", I64,
+                 [b.select(active, addresses, k.splat(const(I64, 0)))])
+    inside, delta = within(k, lo, b.add(top, const(I64, span)))
+    fast_host = b.sub(addresses, k.splat(delta))
+    fast = b.or_(inside, b.not_(k.any_lane(active)))
+    entry = b.block
+    slow = k.new_block("check_lanes")
+    done = k.new_block("checked")
+    b.cbranch(fast, done, slow)
+    b.position_at_end(slow)
+    slow_host, _ = _out_of_line(k, addresses, active, count, esize, stride, ACCESS_CHECK)
+    slow_end = b.block
+    b.branch(done)
+    b.position_at_end(done)
+    host = b.phi(k.V64)
+    host.add_incoming(fast_host, entry)
+    host.add_incoming(slow_host, slow_end)
+    return host
+
+
+def check_scalar(k, address, count):
+    """Host address of `count` dwords at the scalar `address` (lane 0 of the wave), checked."""
+    b = k.builder
+    inside, delta = within(k, address, b.add(address, const(I64, 4 * count)))
+    entry = b.block
+    fast_host = b.sub(address, delta)
+    slow = k.new_block("check_scalar")
+    done = k.new_block("checked_scalar")
+    b.cbranch(inside, done, slow)
+    b.position_at_end(slow)
+    lane0 = ir.Constant(k.VB, [True] + [False] * (k.lanes - 1))
+    hosts, _ = _out_of_line(k, k.splat(address), lane0, count, 4, 4, ACCESS_CHECK)
+    slow_host = b.extract_element(hosts, const(I32, 0))
+    slow_end = b.block
+    b.branch(done)
+    b.position_at_end(done)
+    host = b.phi(I64)
+    host.add_incoming(fast_host, entry)
+    host.add_incoming(slow_host, slow_end)
+    return host
+
+
+def _dense(k, addresses, active, lane_stride):
+    """(i1, base i64): every active lane's address is base + lane * lane_stride."""
+    b = k.builder
+    steps = ir.Constant(k.V64, [i * lane_stride for i in range(k.lanes)])
+    starts = b.sub(addresses, steps)
+    base = k.call(f"llvm.vector.reduce.umin.v{k.lanes}i64", I64,
+                  [b.select(active, starts, k.splat(const(I64, -1)))])
+    want = b.add(k.splat(base), steps)
+    same = b.icmp_unsigned("==", b.select(active, addresses, want), want)
+    return k.call(f"llvm.vector.reduce.and.v{k.lanes}i1", I1, [same]), base
+
+
+def _layout(k, count, esize, stride):
+    """(lane stride, interleaved): elements `stride` apart either follow each other in one
+    lane (stride == esize: one vector of lanes * count elements) or form rows (private
+    memory: each element a vector of its own, `stride` bytes after the previous one)."""
+    if stride == esize:
+        return esize * count, True
+    return esize, False
+
+
+def access(k, addresses, active, count, esize, stride=None, values=None, check=True):
+    """Load (values None: returns a list of <lanes x i32>, zero-extended, 0 in inactive lanes)
+    or store (`values`, a list of <lanes x i32>) `count` elements per active lane. Device
+    addresses are checked (check=True) before anything moves; LDS addresses (check=False) are
+    host addresses already. Inside the range the wave hit last, lane-contiguous accesses move
+    as masked vectors and others as gathers/scatters; anything else goes through
+    sg_native_access, lane by lane."""
+    b = k.builder
+    stride = esize if stride is None else stride
+    lane_stride, interleaved = _layout(k, count, esize, stride)
+    dense, base = _dense(k, addresses, active, lane_stride)
+    quick = k.new_block("vector_access")
+    scattered = k.new_block("gather_access")
+    done = k.new_block("accessed")
+    delta = None
+    if check:
+        span = lane_stride * k.lanes if interleaved else (count - 1) * stride + esize * k.lanes
+        inside, delta = within(k, base, b.add(base, const(I64, span)))
+        base = b.sub(base, delta)
+        b.cbranch(b.and_(dense, inside), quick, scattered)
+    else:
+        b.cbranch(dense, quick, scattered)
+    b.position_at_end(quick)
+    fast_rows = _vector_access(k, base, active, count, esize, stride, interleaved, values)
+    ends = [(fast_rows, b.block)]
+    b.branch(done)
+    b.position_at_end(scattered)
+    if check:
+        lo = k.call(f"llvm.vector.reduce.umin.v{k.lanes}i64", I64,
+                    [b.select(active, addresses, k.splat(const(I64, -1)))])
+        top = k.call(f"llvm.vector.reduce.umax.v{k.lanes}i64", I64,
+                     [b.select(active, addresses, k.splat(const(I64, 0)))])
+        inside, delta = within(k, lo, b.add(top, const(I64, (count - 1) * stride + esize)))
+        gather = k.new_block("gather_inside")
+        slow = k.new_block("lane_access")
+        b.cbranch(inside, gather, slow)
+        b.position_at_end(gather)
+        rows = _gather_scatter(k, b.sub(addresses, k.splat(delta)), active, count, esize, stride, values)
+        ends.append((rows, b.block))
+        b.branch(done)
+        b.position_at_end(slow)
+        flags = ACCESS_CHECK | (ACCESS_LOAD if values is None else ACCESS_STORE)
+        _, rows = _out_of_line(k, addresses, active, count, esize, stride, flags, values)
+        ends.append((rows, b.block))
+    else:                       # LDS: no check to make
+        rows = _gather_scatter(k, addresses, active, count, esize, stride, values)
+        ends.append((rows, b.block))
+    b.branch(done)
+    b.position_at_end(done)
+    out = []
+    for e in range(count if values is None else 0):
+        phi = b.phi(k.V)
+        for rows, block in ends:
+            phi.add_incoming(rows[e], block)
+        out.append(phi)
+    return out
+
+
+def lds_access(k, offsets, active, count, esize, stride, values=None):
+    """An LDS access at 32-bit byte offsets (already bounded): a masked vector where lanes are
+    contiguous, else gathers/scatters off the group's LDS base (lower lanes store first)."""
+    b = k.builder
+    lds = b.load(b.gep(k.group, [const(I64, GROUP_LDS)], source_etype=I8), typ=PTR)
+    lane_stride, interleaved = _layout(k, count, esize, stride)
+    steps = ir.Constant(k.V, [i * lane_stride for i in range(k.lanes)])
+    first = k.call(f"llvm.vector.reduce.umin.v{k.lanes}i32", I32,
+                   [b.select(active, b.sub(offsets, steps), k.splat(const(I32, -1)))])
+    want = b.add(k.splat(first), steps)
+    dense = k.call(f"llvm.vector.reduce.and.v{k.lanes}i1", I1,
+                   [b.icmp_unsigned("==", b.select(active, offsets, want), want)])
+    quick = k.new_block("lds_vector")
+    scattered = k.new_block("lds_gather")
+    done = k.new_block("lds_done")
+    b.cbranch(dense, quick, scattered)
+    b.position_at_end(quick)
+    # Signed: with lane 0 inactive, a run starting at offset 0 has its base below it.
+    base = b.ptrtoint(b.gep(lds, [b.sext(first, I64)], source_etype=I8), I64)
+    ends = [(_vector_access(k, base, active, count, esize, stride, interleaved, values), b.block)]
+    b.branch(done)
+    b.position_at_end(scattered)
+
+    def pointers(e):
+        at = offsets if e == 0 else b.add(offsets, k.splat(const(I32, e * stride)))
+        ptrs = b.gep(lds, [at], source_etype=I8)
+        ptrs.type = ir.VectorType(PTR, k.lanes)     # a GEP over lane offsets: lane pointers
+        return ptrs
+    rows = _element_rows(k, pointers, active, count, esize, values)
+    ends.append((rows, b.block))
+    b.branch(done)
+    b.position_at_end(done)
+    out = []
+    for e in range(count if values is None else 0):
+        phi = b.phi(k.V)
+        for got, block in ends:
+            phi.add_incoming(got[e], block)
+        out.append(phi)
+    return out
+
+
+def _vector_access(k, base, active, count, esize, stride, interleaved, values):
+    b = k.builder
+    etype = ELEMENT[esize]
+    if interleaved and count > 1:
+        wide = ir.VectorType(etype, k.lanes * count)
+        spread = ir.Constant(ir.VectorType(I32, k.lanes * count), [i // count for i in range(k.lanes * count)])
+        mask = b.shuffle_vector(active, ir.Constant(k.VB, None), spread)
+        if values is not None:
+            narrow = [_narrow(k, v, etype) for v in values]
+            masked_store(k, base, mask, _interleave(k, narrow), esize)
+            return []
+        whole = masked_load(k, base, mask, wide, esize)
+        rows = [b.shuffle_vector(whole, ir.Constant(wide, None), ir.Constant(
+            ir.VectorType(I32, k.lanes), [i * count + j for i in range(k.lanes)])) for j in range(count)]
+    else:
+        vtype = ir.VectorType(etype, k.lanes)
+        rows = []
+        for e in range(count):
+            at = base if e == 0 else b.add(base, const(I64, e * stride))
+            if values is not None:
+                masked_store(k, at, active, _narrow(k, values[e], etype), esize)
+            else:
+                rows.append(masked_load(k, at, active, vtype, esize))
+        if values is not None:
+            return []
+    return [b.zext(r, k.V) if esize < 4 else r for r in rows]
+
+
+def _gather_scatter(k, addresses, active, count, esize, stride, values):
+    """Masked gathers (loads) or scatters (stores, lower lanes first: the highest lane wins)
+    of `count` elements `stride` apart at host addresses."""
+    b = k.builder
+    ptype = ir.VectorType(PTR, k.lanes)
+
+    def pointers(e):
+        at = addresses if e == 0 else b.add(addresses, k.splat(const(I64, e * stride)))
+        return b.inttoptr(at, ptype)
+    return _element_rows(k, pointers, active, count, esize, values)
+
+
+def _element_rows(k, pointers, active, count, esize, values):
+    """Gather (values None: returns the rows) or scatter `count` elements, element e at the
+    lane pointers `pointers(e)`."""
+    b = k.builder
+    etype = ELEMENT[esize]
+    vtype = ir.VectorType(etype, k.lanes)
+    ptype = ir.VectorType(PTR, k.lanes)
+    rows = []
+    for e in range(count):
+        ptrs = pointers(e)
+        if values is None:
+            fn = k.intrinsic(f"llvm.masked.gather.v{k.lanes}i{8 * esize}.v{k.lanes}p0", vtype,
+                             [ptype, I32, k.VB, vtype])
+            row = b.call(fn, [ptrs, const(I32, 1), active, ir.Constant(vtype, None)])
+            rows.append(b.zext(row, k.V) if esize < 4 else row)
+        else:
+            fn = k.intrinsic(f"llvm.masked.scatter.v{k.lanes}i{8 * esize}.v{k.lanes}p0", ir.VoidType(),
+                             [vtype, ptype, I32, k.VB])
+            b.call(fn, [_narrow(k, values[e], etype), ptrs, const(I32, 1), active])
+    return rows
+
+
+def _narrow(k, value, etype):
+    return value if etype == I32 else k.builder.trunc(value, ir.VectorType(etype, k.lanes))
+
+
+def masked_load(k, base, mask, vtype, esize):
+    fn = k.intrinsic(f"llvm.masked.load.v{vtype.count}i{8 * esize}.p0", vtype,
+                     [PTR, I32, mask.type, vtype])
+    return k.builder.call(fn, [k.builder.inttoptr(base, PTR), const(I32, 1), mask, ir.Constant(vtype, None)])
+
+
+def masked_store(k, base, mask, values, esize):
+    fn = k.intrinsic(f"llvm.masked.store.v{values.type.count}i{8 * esize}.p0", ir.VoidType(),
+                     [values.type, PTR, I32, mask.type])
+    k.builder.call(fn, [values, k.builder.inttoptr(base, PTR), const(I32, 1), mask])
+
+
+def _interleave(k, values):
+    """[a, b, ...] of <lanes x iN> -> <lanes*count x iN>: a0 b0 .. a1 b1 .."""
+    b = k.builder
+    count = len(values)
+    lanes = k.lanes
+    parts = list(values)
+    while len(parts) > 1:                      # concatenate pairwise (padding odd counts)
+        nxt = []
+        for i in range(0, len(parts), 2):
+            a = parts[i]
+            n = a.type.count
+            c = parts[i + 1] if i + 1 < len(parts) else ir.Constant(a.type, None)
+            if c.type.count != n:
+                c = b.shuffle_vector(c, ir.Constant(c.type, None), ir.Constant(
+                    ir.VectorType(I32, n), [x if x < c.type.count else 0 for x in range(n)]))
+            nxt.append(b.shuffle_vector(a, c, ir.Constant(ir.VectorType(I32, 2 * n), list(range(2 * n)))))
+        parts = nxt
+    concat = parts[0]
+    order = [j * lanes + i for i in range(lanes) for j in range(count)]
+    return b.shuffle_vector(concat, ir.Constant(concat.type, None),
+                            ir.Constant(ir.VectorType(I32, lanes * count), order))
+
+
+ATOMIC_RMW = {"add": "add", "sub": "sub", "and": "and", "or": "or", "xor": "xor",
+              "swap": "xchg", "smin": "min", "smax": "max", "umin": "umin", "umax": "umax"}
+
+
+def atomic_lanes(k, host, active, width, op, data, compare=None, new_value=None, exchange=False):
+    """Apply an atomic at each active lane's host address in lane order; returns the old
+    values (<lanes x iN>, 0 for inactive lanes). `op` is an atomicrmw name; or `exchange`
+    (one cmpxchg of compare -> data); or `new_value(builder, old, data, compare) -> new`
+    for a compare-exchange loop."""
+    b = k.builder
+    itype = ir.IntType(width)
+    vtype = ir.VectorType(itype, k.lanes)
+    before = b.block
+    loop = k.new_block("atomic_lane")
+    do = k.new_block("atomic_do")
+    nxt = k.new_block("atomic_next")
+    done = k.new_block("atomic_done")
+    b.branch(loop)
+    b.position_at_end(loop)
+    lane = b.phi(I32)
+    olds = b.phi(vtype)
+    lane.add_incoming(const(I32, 0), before)
+    olds.add_incoming(ir.Constant(vtype, None), before)
+    on = b.extract_element(active, lane)
+    b.cbranch(on, do, nxt)
+
+    b.position_at_end(do)
+    ptr = b.inttoptr(b.extract_element(host, lane), PTR)
+    value = b.extract_element(data, lane)
+    if op is not None:
+        old = b.atomic_rmw(op, ptr, value, "seq_cst")
+    elif exchange:
+        old = b.extract_value(b.cmpxchg(ptr, b.extract_element(compare, lane), value, "seq_cst",
+                                        "seq_cst"), 0)
+    else:
+        cmp = b.extract_element(compare, lane) if compare is not None else None
+        old = _cmpxchg_loop(k, ptr, itype, value, cmp, new_value)
+    updated = b.insert_element(olds, old, lane)
+    do_end = b.block
+    b.branch(nxt)
+
+    b.position_at_end(nxt)
+    merged = b.phi(vtype)
+    merged.add_incoming(olds, loop)
+    merged.add_incoming(updated, do_end)
+    step = b.add(lane, const(I32, 1))
+    lane.add_incoming(step, nxt)
+    olds.add_incoming(merged, nxt)
+    b.cbranch(b.icmp_unsigned("<", step, const(I32, k.lanes)), loop, done)
+    b.position_at_end(done)
+    return merged
+
+
+def _cmpxchg_loop(k, ptr, itype, value, compare, new_value):
+    b = k.builder
+    first = b.load(ptr, typ=itype)
+    first.align = itype.width // 8
+    start = b.block
+    retry = k.new_block("cas")
+    out = k.new_block("cas_done")
+    b.branch(retry)
+    b.position_at_end(retry)
+    old = b.phi(itype)
+    old.add_incoming(first, start)
+    new = new_value(b, old, value, compare)
+    pair = b.cmpxchg(ptr, old, new, "seq_cst", "seq_cst")
+    seen = b.extract_value(pair, 0)
+    ok = b.extract_value(pair, 1)
+    old.add_incoming(seen, b.block)
+    b.cbranch(ok, out, retry)
+    b.position_at_end(out)
+    return old
+
+
+def _float(b, x):
+    return b.bitcast(x, ir.FloatType() if x.type.width == 32 else ir.DoubleType())
+
+
+def _bits(b, f, itype):
+    return b.bitcast(f, itype)
+
+
+def _sel(b, cond, x, y):
+    return b.select(cond, x, y)
+
+
+# op -> new value from (builder, old, data, compare), for ops LLVM has no atomicrmw for;
+# each is the interpreter's core/isa/interp/atomics.OPS rule.
+NEW_VALUE = {
+    "rsub": lambda b, o, d, c: b.sub(d, o),
+    "inc": lambda b, o, d, c: _sel(b, b.icmp_unsigned(">=", o, d), ir.Constant(o.type, 0),
+                                   b.add(o, ir.Constant(o.type, 1))),
+    "dec": lambda b, o, d, c: _sel(b, b.or_(b.icmp_unsigned("==", o, ir.Constant(o.type, 0)),
+                                            b.icmp_unsigned(">", o, d)), d,
+                                   b.sub(o, ir.Constant(o.type, 1))),
+    "fcmpswap": lambda b, o, d, c: _sel(b, b.fcmp_ordered("==", _float(b, o), _float(b, c)), d, o),
+    "fmin": lambda b, o, d, c: _sel(b, b.or_(b.fcmp_unordered("uno", _float(b, d), _float(b, d)),
+                                             b.fcmp_ordered("<=", _float(b, o), _float(b, d))), o, d),
+    "fmax": lambda b, o, d, c: _sel(b, b.or_(b.fcmp_unordered("uno", _float(b, d), _float(b, d)),
+                                             b.fcmp_ordered(">=", _float(b, o), _float(b, d))), o, d),
+    "fadd": lambda b, o, d, c: _bits(b, b.fadd(_float(b, o), _float(b, d)), o.type),
+    "mskor": lambda b, o, d, c: b.or_(b.and_(o, b.not_(d)), c),
+    "csub": lambda b, o, d, c: _sel(b, b.icmp_unsigned(">=", o, d), b.sub(o, d), ir.Constant(o.type, 0)),
+    "wrap": lambda b, o, d, c: _sel(b, b.icmp_unsigned(">=", o, d), b.sub(o, d), b.add(o, c)),
+}
+
+
+def atomic(k, host, active, width, op, data, compare=None):
+    """Apply the interpreter's atomic `op` lane by lane in lane order at the host addresses;
+    returns the old values (<lanes x iN>)."""
+    if op in ATOMIC_RMW:
+        return atomic_lanes(k, host, active, width, ATOMIC_RMW[op], data)
+    if op == "cmpswap":
+        return atomic_lanes(k, host, active, width, None, data, compare, exchange=True)
+    return atomic_lanes(k, host, active, width, None, data, compare, NEW_VALUE[op])

@@ -1,0 +1,678 @@
+/* The native tier's runner: workgroups of a dispatch on a pool of native threads.
+
+   Holds four invariants:
+   - every wave starts in exactly the interpreter's launch state (core/isa/interp/chunk.py):
+     user SGPRs, workgroup ids and info, scratch wave offset, work-item ids in v0-v2, EXEC
+     over the work-items of (possibly partial) workgroups, every other register zero;
+   - a workgroup's waves run round-robin; s_barrier releases when every live wave of the
+     group waits (an ended wave no longer counts), as in the interpreter;
+   - forward progress: a wave yields after `quantum` instructions in a loop; a thread whose
+     workgroups all yielded admits another (up to groups_in_flight) and round-robins them,
+     so a wave spinning on a flag another wave, group or later group sets never starves it;
+     workgroups are claimed in grid order, so results do not depend on the thread count;
+   - the first fault stops the dispatch: no thread starts a wave after it is recorded; a set
+     `stop` flag ends it between rounds (out->stopped), as the interpreter stops between
+     admissions, and ended workgroups are counted in `workgroups_done` as they end. */
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+_Static_assert(sizeof(sg_wave) <= SG_WAVE_VGPRS && SG_WAVE_VGPRS % 64 == 0,
+               "VGPRs start on a cache line after the scalar state");
+
+typedef struct {
+    sg_group group;
+    uint8_t *waves;                  /* waves_per_group states of wave_bytes */
+    uint8_t *status;                 /* per wave: 0 runnable, 1 at a barrier, 2 ended */
+    uint32_t live, waiting;
+    int active;
+} sg_slot;
+
+typedef struct sg_job {
+    const sg_dispatch *d;
+    uint64_t total_groups;
+    uint32_t groups[3];
+    _Atomic uint64_t next_group;
+    _Atomic int stop;
+    int helpers_wanted;              /* pool threads that may still join */
+    int helpers_active;
+    uint32_t next_thread_index;
+    pthread_mutex_t lock;            /* guards the outcome and the helper counts */
+    pthread_cond_t idle;
+    sg_outcome *out;
+    uint8_t *full_group;             /* the waves of a full workgroup, before placement */
+    struct sg_job *next;
+} sg_job;
+
+static pthread_mutex_t g_pool_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t g_pool_wake = PTHREAD_COND_INITIALIZER;
+static sg_job *g_jobs;
+static uint32_t g_pool_threads;      /* workers started, plus the calling thread */
+
+static uint64_t wave_bytes(const sg_dispatch *d) {
+    return SG_WAVE_VGPRS + (uint64_t)d->nvgpr * d->lanes * 4;
+}
+
+int64_t sg_native_find_range(const sg_env *env, uint64_t lo, uint64_t hi) {
+    uint64_t first = 0, count = env->range_count;
+    if (hi < lo)
+        return -1;                   /* the access wraps past 2**64 */
+    while (count) {                  /* the last range starting at or before lo */
+        uint64_t half = count / 2;
+        if (env->ranges[first + half].start <= lo) {
+            first += half + 1;
+            count -= half + 1;
+        } else {
+            count = half;
+        }
+    }
+    if (first == 0)
+        return -1;
+    const sg_range *r = &env->ranges[first - 1];
+    return hi <= r->end ? (int64_t)(first - 1) : -1;
+}
+
+int32_t sg_native_access(const sg_env *env, sg_wave *wave, uint64_t *addresses, uint64_t mask,
+                         uint32_t lanes, uint32_t elements, uint32_t esize, uint64_t stride,
+                         uint32_t *data, uint32_t flags) {
+    if (flags & SG_ACCESS_CHECK) {
+        int64_t cached = -1;
+        for (uint32_t lane = 0; lane < lanes; lane++) {
+            if (!(mask >> lane & 1))
+                continue;
+            int64_t range = -1;
+            for (uint32_t e = 0; e < elements; e++) {
+                uint64_t at = addresses[lane] + e * stride;
+                int64_t found = range >= 0 && at >= env->ranges[range].start
+                                && at + esize <= env->ranges[range].end && at + esize >= at
+                                ? range : sg_native_find_range(env, at, at + esize);
+                if (found < 0) {
+                    wave->fault_address = at;
+                    return (int32_t)lane;
+                }
+                if (range < 0)
+                    range = found;
+            }
+            if (cached < 0)
+                cached = range;
+            addresses[lane] -= env->ranges[range].delta;
+        }
+        if (cached >= 0) {           /* the next access most likely lands there too */
+            wave->range_start = env->ranges[cached].start;
+            wave->range_end = env->ranges[cached].end;
+            wave->range_delta = env->ranges[cached].delta;
+        }
+    }
+    int32_t previous = -1;
+    for (uint32_t lane = 0; lane < lanes; lane++) {
+        if (!(mask >> lane & 1)) {
+            for (uint32_t e = 0; e < elements && (flags & SG_ACCESS_LOAD); e++)
+                data[e * lanes + lane] = 0;
+            continue;
+        }
+        /* Lanes that read one address see one value, as the GPU reads it once per
+           instruction (a wave polling a flag relies on it while another thread stores). */
+        int same = previous >= 0 && addresses[previous] == addresses[lane];
+        for (uint32_t e = 0; e < elements; e++) {
+            uint8_t *at = (uint8_t *)(uintptr_t)(addresses[lane] + e * stride);
+            uint32_t *value = &data[e * lanes + lane];
+            if (flags & SG_ACCESS_LOAD) {
+                uint32_t v = 0;
+                if (same)
+                    v = data[e * lanes + previous];
+                else
+                    memcpy(&v, at, esize);
+                *value = v;
+            } else if (flags & SG_ACCESS_STORE) {
+                memcpy(at, value, esize);
+            }
+        }
+        previous = (int32_t)lane;
+    }
+    return -1;
+}
+
+/* Device address of element e of a lane through a V#; 0 when a linear V#'s bounds exclude it. */
+static uint64_t buffer_address(const uint32_t *rsrc, uint64_t index, uint64_t offset,
+                               uint32_t esize, uint64_t start, int *inside) {
+    uint64_t stride = rsrc[1] >> 16 & 0x3FFF;
+    if (rsrc[1] >> 31) {             /* swizzled: index_stride lanes of dwords */
+        uint64_t istride = 8ull << (rsrc[3] >> 21 & 3);
+        *inside = 1;
+        return start + (index / istride * stride + offset / 4 * 4) * istride
+               + index % istride * 4 + offset % 4;
+    }
+    uint64_t records = rsrc[2];
+    *inside = stride == 0 ? offset + esize <= records : index < records && offset < stride;
+    return start + index * stride + offset;
+}
+
+int32_t sg_native_buffer(const sg_env *env, sg_wave *wave, const uint32_t *rsrc,
+                         uint32_t soffset, uint32_t offset, uint32_t offen, uint32_t idxen,
+                         const uint32_t *vindex, const uint32_t *voffset, uint64_t mask,
+                         uint32_t lanes, uint32_t elements, uint32_t esize, uint64_t *addresses,
+                         uint32_t *data, uint32_t flags) {
+    uint64_t base = rsrc[0] | (uint64_t)(rsrc[1] & 0xFFFF) << 32;
+    uint64_t start = base + soffset;
+    uint64_t add_tid = rsrc[3] >> 23 & 1;
+    int64_t cached = -1;
+    for (int pass = 0; pass < 2; pass++) {   /* check every element, then move them */
+        if (pass == 0 && !(flags & SG_ACCESS_CHECK))
+            continue;
+        for (uint32_t lane = 0; lane < lanes; lane++) {
+            if (!(mask >> lane & 1)) {
+                for (uint32_t e = 0; e < elements && pass && (flags & SG_ACCESS_LOAD); e++)
+                    data[e * lanes + lane] = 0;
+                continue;
+            }
+            uint64_t index = (idxen ? vindex[lane] : 0) + add_tid * lane;
+            uint64_t lane_offset = (uint64_t)offset + (offen ? voffset[lane] : 0);
+            if (pass == 0 && addresses)
+                addresses[lane] = 0;
+            for (uint32_t e = 0; e < elements; e++) {
+                int inside;
+                uint64_t at = buffer_address(rsrc, index, lane_offset + (uint64_t)e * esize, esize,
+                                             start, &inside);
+                int64_t range = inside ? sg_native_find_range(env, at, at + esize) : -1;
+                if (pass == 0) {
+                    if (!inside)
+                        continue;
+                    if (range < 0) {
+                        wave->fault_address = at;
+                        return (int32_t)lane;
+                    }
+                    if (cached < 0)
+                        cached = range;
+                    if (e == 0 && addresses)
+                        addresses[lane] = at - env->ranges[range].delta;
+                    continue;
+                }
+                uint32_t *value = &data[e * lanes + lane];
+                if (!inside || range < 0) {      /* unchecked accesses trust their caller */
+                    if (flags & SG_ACCESS_LOAD)
+                        *value = 0;
+                    continue;
+                }
+                uint8_t *host = (uint8_t *)(uintptr_t)(at - env->ranges[range].delta);
+                if (flags & SG_ACCESS_LOAD) {
+                    uint32_t v = 0;
+                    memcpy(&v, host, esize);
+                    *value = v;
+                } else if (flags & SG_ACCESS_STORE) {
+                    memcpy(host, value, esize);
+                }
+            }
+        }
+    }
+    if (cached >= 0) {
+        wave->range_start = env->ranges[cached].start;
+        wave->range_end = env->ranges[cached].end;
+        wave->range_delta = env->ranges[cached].delta;
+    }
+    return -1;
+}
+
+/* A wave's launch state that does not depend on which workgroup it belongs to. */
+static void fill_wave(const sg_dispatch *d, sg_wave *wave, uint32_t w, const uint32_t local[3]) {
+    memset(wave, 0, wave_bytes(d));
+    memcpy(wave->sgpr, d->user_sgpr, sizeof(uint32_t) * d->user_sgpr_count);
+    if (d->workgroup_info_slot != SG_NO_SLOT)
+        wave->sgpr[d->workgroup_info_slot] = d->waves_per_group;
+    wave->wave_in_group = w;
+    wave->mode = d->mode;
+    uint32_t *vgpr = (uint32_t *)((uint8_t *)wave + SG_WAVE_VGPRS);
+    uint32_t dims = d->workitem_dims < d->nvgpr ? d->workitem_dims : d->nvgpr;
+    uint64_t items = (uint64_t)local[0] * local[1] * local[2];
+    uint64_t exec = 0;
+    for (uint32_t lane = 0; lane < d->lanes; lane++) {
+        uint64_t flat = (uint64_t)w * d->lanes + lane;
+        if (flat >= items)
+            continue;
+        exec |= 1ull << lane;
+        uint32_t id[3] = {(uint32_t)(flat % local[0]), (uint32_t)(flat / local[0] % local[1]),
+                          (uint32_t)(flat / ((uint64_t)local[0] * local[1]))};
+        for (uint32_t k = 0; k < dims; k++)
+            vgpr[k * d->lanes + lane] = id[k];
+    }
+    wave->sgpr[126] = (uint32_t)exec;
+    wave->sgpr[127] = d->lanes == 64 ? (uint32_t)(exec >> 32) : 0;
+}
+
+static void setup_group(const sg_dispatch *d, sg_job *job, sg_slot *slot, uint64_t index,
+                        uint64_t first_scratch_slot) {
+    uint32_t gx = job->groups[0], gy = job->groups[1];
+    slot->group.id[0] = (uint32_t)(index % gx);
+    slot->group.id[1] = (uint32_t)(index / gx % gy);
+    slot->group.id[2] = (uint32_t)(index / ((uint64_t)gx * gy));
+    slot->group.waves = d->waves_per_group;
+    uint32_t local[3];
+    int full = 1;
+    for (int k = 0; k < 3; k++) {
+        uint64_t start = (uint64_t)slot->group.id[k] * d->workgroup[k];
+        uint64_t left = d->grid[k] - start;
+        local[k] = left < d->workgroup[k] ? (uint32_t)left : d->workgroup[k];
+        full &= local[k] == d->workgroup[k];
+    }
+    if (d->env.lds_bytes)
+        memset(slot->group.lds, 0, d->env.lds_bytes);
+    uint64_t bytes = wave_bytes(d);
+    if (full)                        /* full groups start from one template (work-item ids) */
+        memcpy(slot->waves, job->full_group, bytes * d->waves_per_group);
+    for (uint32_t w = 0; w < d->waves_per_group; w++) {
+        sg_wave *wave = (sg_wave *)(slot->waves + w * bytes);
+        if (!full)
+            fill_wave(d, wave, w, local);
+        for (int k = 0; k < 3; k++)
+            if (d->workgroup_id_slot[k] != SG_NO_SLOT)
+                wave->sgpr[d->workgroup_id_slot[k]] = slot->group.id[k];
+        uint64_t offset = (first_scratch_slot + w) * d->wave_scratch_bytes;
+        if (d->wave_offset_slot != SG_NO_SLOT)
+            wave->sgpr[d->wave_offset_slot] = (uint32_t)offset;
+        wave->scratch = d->scratch_base + offset;
+        slot->status[w] = 0;
+    }
+    slot->live = d->waves_per_group;
+    slot->waiting = 0;
+    slot->active = 1;
+}
+
+static void record_fault(sg_job *job, sg_slot *slot, sg_wave *wave, int32_t code) {
+    pthread_mutex_lock(&job->lock);
+    if (!job->out->fault_code) {
+        sg_outcome *o = job->out;
+        o->fault_code = code;
+        o->fault_lane = wave->fault_lane;
+        memcpy(o->fault_workgroup, slot->group.id, sizeof(o->fault_workgroup));
+        o->fault_wave = wave->wave_in_group;
+        o->fault_resume = wave->resume;
+        o->fault_pc = wave->pc;
+        o->fault_address = wave->fault_address;
+        o->fault_detail = wave->fault_detail;
+    }
+    pthread_mutex_unlock(&job->lock);
+    atomic_store(&job->stop, 1);
+}
+
+typedef struct {
+    uint64_t waves, workgroups, wave_instructions, lane_instructions;
+} sg_tally;
+
+/* Gives every runnable wave of the group turns until the group ends or a wave yields.
+   Returns 1 when the group ended, 0 when it yielded, -1 on a fault. */
+static int run_group(const sg_dispatch *d, sg_job *job, sg_slot *slot, sg_tally *tally) {
+    uint64_t bytes = wave_bytes(d);
+    for (;;) {
+        int yielded = 0;
+        for (uint32_t w = 0; w < d->waves_per_group; w++) {
+            if (slot->status[w] != 0)
+                continue;
+            if (atomic_load_explicit(&job->stop, memory_order_relaxed))
+                return -1;
+            sg_wave *wave = (sg_wave *)(slot->waves + w * bytes);
+            uint64_t budget = wave->executed + d->quantum;
+            wave->yield_at = budget < d->watchdog + 1 ? budget : d->watchdog + 1;
+            int32_t status = d->wave(wave, &slot->group, &d->env);
+            if (status == SG_YIELD) {
+                if (wave->executed > d->watchdog) {
+                    wave->fault_lane = -1;
+                    record_fault(job, slot, wave, SG_FAULT_WATCHDOG);
+                    return -1;
+                }
+                yielded = 1;
+                continue;
+            }
+            if (status == SG_FAULT) {
+                record_fault(job, slot, wave, wave->fault_code);
+                return -1;
+            }
+            if (status == SG_BARRIER) {
+                slot->status[w] = 1;
+                slot->waiting++;
+            } else {
+                slot->status[w] = 2;
+                slot->live--;
+                tally->waves++;
+                tally->wave_instructions += wave->executed;
+                tally->lane_instructions += wave->lane_instructions;
+            }
+            if (slot->live && slot->waiting == slot->live) {
+                for (uint32_t k = 0; k < d->waves_per_group; k++)
+                    if (slot->status[k] == 1)
+                        slot->status[k] = 0;
+                slot->waiting = 0;
+            }
+        }
+        if (!slot->live) {
+            slot->active = 0;
+            tally->workgroups++;
+            return 1;
+        }
+        if (yielded)
+            return 0;
+    }
+}
+
+static void work(sg_job *job, uint32_t thread_index) {
+    const sg_dispatch *d = job->d;
+    uint32_t in_flight = d->groups_in_flight ? d->groups_in_flight : 1;
+    uint64_t bytes = wave_bytes(d);
+    uint64_t lds = (d->env.lds_bytes + 63) & ~63ull;
+    sg_slot *slots = calloc(in_flight, sizeof(sg_slot));
+    sg_tally tally = {0};
+    uint32_t allocated = 0;
+    int exhausted = 0;
+    uint32_t admit = 1, round = 0;
+    for (;;) {
+        uint32_t active = 0;
+        for (uint32_t s = 0; s < allocated; s++)
+            active += slots[s].active;
+        /* Admit `admit` groups: one while groups end on their own, twice as many as are in
+           flight once they all yielded, so a grid whose groups wait on each other becomes
+           resident in a few rounds, as on a GPU that holds them all. */
+        for (uint32_t n = 0; n < admit && !exhausted && active < in_flight; n++) {
+            uint64_t index = atomic_fetch_add(&job->next_group, 1);
+            if (index >= job->total_groups) {
+                exhausted = 1;
+                break;
+            }
+            uint32_t s = 0;
+            while (s < allocated && slots[s].active)
+                s++;
+            if (s == allocated) {
+                slots[s].waves = aligned_alloc(64, bytes * d->waves_per_group);
+                slots[s].status = malloc(d->waves_per_group);
+                slots[s].group.lds = lds ? aligned_alloc(64, lds) : NULL;
+                allocated++;
+            }
+            uint64_t scratch_slot = ((uint64_t)thread_index * in_flight + s) * d->waves_per_group;
+            setup_group(d, job, &slots[s], index, scratch_slot);
+            active++;
+        }
+        if (!active)
+            break;
+        /* Run the groups in flight once each, alternately first to last and last to first:
+           a chain of groups each waiting on the next (or on the previous, as look-back scans
+           do) then moves all along within a round. */
+        int ended = 0, fault = 0;
+        round++;
+        for (uint32_t n = 0; n < allocated && !fault; n++) {
+            uint32_t s = round & 1 ? n : allocated - 1 - n;
+            if (!slots[s].active)
+                continue;
+            int r = run_group(d, job, &slots[s], &tally);
+            if (r < 0)
+                fault = 1;
+            else
+                ended += r;
+        }
+        if (ended && d->workgroups_done)
+            __atomic_fetch_add(d->workgroups_done, (uint64_t)ended, __ATOMIC_RELAXED);
+        if (!fault && d->stop && __atomic_load_n(d->stop, __ATOMIC_RELAXED)) {
+            pthread_mutex_lock(&job->lock);
+            job->out->stopped = 1;
+            pthread_mutex_unlock(&job->lock);
+            atomic_store(&job->stop, 1);
+        }
+        if (fault || atomic_load(&job->stop))
+            break;
+        admit = ended ? 1 : (active < 1 ? 1 : active);
+        if (exhausted && !ended)
+            sched_yield();           /* all that is left waits: let the other threads run */
+    }
+    for (uint32_t s = 0; s < allocated; s++) {
+        free(slots[s].waves);
+        free(slots[s].status);
+        free(slots[s].group.lds);
+    }
+    free(slots);
+    pthread_mutex_lock(&job->lock);
+    job->out->waves += tally.waves;
+    job->out->workgroups += tally.workgroups;
+    job->out->wave_instructions += tally.wave_instructions;
+    job->out->lane_instructions += tally.lane_instructions;
+    pthread_mutex_unlock(&job->lock);
+}
+
+static uint32_t usable_cores(void) {
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
+        return (uint32_t)CPU_COUNT(&set);
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (uint32_t)n : 1;
+}
+
+static void *pool_worker(void *arg) {
+    (void)arg;
+    pthread_mutex_lock(&g_pool_lock);
+    for (;;) {
+        sg_job *job = g_jobs;
+        while (job && job->helpers_wanted <= 0)
+            job = job->next;
+        if (!job) {
+            pthread_cond_wait(&g_pool_wake, &g_pool_lock);
+            continue;
+        }
+        job->helpers_wanted--;
+        pthread_mutex_lock(&job->lock);
+        job->helpers_active++;
+        uint32_t index = job->next_thread_index++;
+        pthread_mutex_unlock(&job->lock);
+        pthread_mutex_unlock(&g_pool_lock);
+        work(job, index);
+        pthread_mutex_lock(&job->lock);
+        job->helpers_active--;
+        pthread_cond_broadcast(&job->idle);
+        pthread_mutex_unlock(&job->lock);
+        pthread_mutex_lock(&g_pool_lock);
+    }
+    return NULL;
+}
+
+/* The pool: SOFTGPU_THREADS threads in all (default: the usable cores), the calling thread
+   of each dispatch being one of them; workers start once and live as long as the process. */
+uint32_t sg_native_pool_threads(void) {
+    pthread_mutex_lock(&g_pool_lock);
+    if (!g_pool_threads) {
+        const char *env = getenv("SOFTGPU_THREADS");
+        long n = env ? strtol(env, NULL, 10) : 0;
+        g_pool_threads = n > 0 && n <= 1024 ? (uint32_t)n : usable_cores();
+        for (uint32_t i = 1; i < g_pool_threads; i++) {
+            pthread_t thread;
+            pthread_attr_t attr;
+            pthread_attr_init(&attr);
+            pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+            if (pthread_create(&thread, &attr, pool_worker, NULL) != 0)
+                g_pool_threads = i;
+            pthread_attr_destroy(&attr);
+        }
+    }
+    uint32_t n = g_pool_threads;
+    pthread_mutex_unlock(&g_pool_lock);
+    return n;
+}
+
+static uint32_t dispatch_threads(const sg_dispatch *d) {
+    uint32_t pool = sg_native_pool_threads();
+    return d->threads && d->threads < pool ? d->threads : pool;
+}
+
+uint64_t sg_native_scratch_slots(const sg_dispatch *d) {
+    uint32_t in_flight = d->groups_in_flight ? d->groups_in_flight : 1;
+    return (uint64_t)dispatch_threads(d) * in_flight * d->waves_per_group;
+}
+
+int sg_native_dispatch(const sg_dispatch *d, sg_outcome *out) {
+    memset(out, 0, sizeof(*out));
+    sg_job job;
+    memset(&job, 0, sizeof(job));
+    job.d = d;
+    job.out = out;
+    for (int k = 0; k < 3; k++)
+        job.groups[k] = (d->grid[k] + d->workgroup[k] - 1) / d->workgroup[k];
+    job.total_groups = (uint64_t)job.groups[0] * job.groups[1] * job.groups[2];
+    pthread_mutex_init(&job.lock, NULL);
+    pthread_cond_init(&job.idle, NULL);
+    uint32_t full[3] = {d->workgroup[0], d->workgroup[1], d->workgroup[2]};
+    job.full_group = aligned_alloc(64, wave_bytes(d) * d->waves_per_group);
+    for (uint32_t w = 0; w < d->waves_per_group; w++)
+        fill_wave(d, (sg_wave *)(job.full_group + w * wave_bytes(d)), w, full);
+    uint32_t threads = dispatch_threads(d);
+    uint64_t helpers = threads - 1;
+    if (helpers > job.total_groups - 1)
+        helpers = job.total_groups ? job.total_groups - 1 : 0;
+    job.next_thread_index = 1;
+    if (helpers) {
+        job.helpers_wanted = (int)helpers;
+        pthread_mutex_lock(&g_pool_lock);
+        job.next = g_jobs;
+        g_jobs = &job;
+        pthread_cond_broadcast(&g_pool_wake);
+        pthread_mutex_unlock(&g_pool_lock);
+    }
+    work(&job, 0);
+    if (helpers) {
+        pthread_mutex_lock(&g_pool_lock);
+        job.helpers_wanted = 0;
+        sg_job **link = &g_jobs;
+        while (*link != &job)
+            link = &(*link)->next;
+        *link = job.next;
+        pthread_mutex_unlock(&g_pool_lock);
+        pthread_mutex_lock(&job.lock);
+        while (job.helpers_active)
+            pthread_cond_wait(&job.idle, &job.lock);
+        pthread_mutex_unlock(&job.lock);
+    }
+    free(job.full_group);
+    pthread_mutex_destroy(&job.lock);
+    pthread_cond_destroy(&job.idle);
+    return out->fault_code != 0;
+}
+
+/* ---- native entries: dispatches the packet processors run without Python ---------------- */
+
+static _Atomic uint64_t g_memory_version = 1;
+
+void sg_native_memory_changed(void) { atomic_fetch_add(&g_memory_version, 1); }
+
+uint64_t sg_native_memory_version(void) { return atomic_load(&g_memory_version); }
+
+/* A published range table; dispatches hold a reference while they run. */
+typedef struct {
+    uint64_t refs, version, count;
+    sg_range ranges[];
+} sg_range_table;
+
+struct sg_native_binding {
+    pthread_mutex_t lock;
+    int prepared;
+    sg_dispatch d;
+    uint8_t sources[SG_USER_SGPRS];
+    uint32_t workgroup[3], group_segment_size, private_segment_size;
+    sg_range_table *table;
+};
+
+sg_native_binding *sg_native_binding_create(void) {
+    sg_native_binding *b = calloc(1, sizeof *b);
+    if (b) pthread_mutex_init(&b->lock, NULL);
+    return b;
+}
+
+void sg_native_binding_destroy(sg_native_binding *b) {
+    if (!b) return;
+    free(b->table);                  /* unbound first: no dispatch holds it any more */
+    pthread_mutex_destroy(&b->lock);
+    free(b);
+}
+
+static void release_table(sg_native_binding *b, sg_range_table *t) {
+    pthread_mutex_lock(&b->lock);
+    if (--t->refs == 0 && t != b->table) free(t);
+    pthread_mutex_unlock(&b->lock);
+}
+
+int sg_native_binding_prepare(sg_native_binding *b, const sg_dispatch *d, const uint8_t *sources,
+                              const uint32_t *workgroup, uint32_t group_segment_size,
+                              uint32_t private_segment_size, const sg_range *ranges,
+                              uint64_t range_count, uint64_t version) {
+    sg_range_table *t = malloc(sizeof *t + range_count * sizeof(sg_range));
+    if (!t) return -1;
+    t->refs = 0;
+    t->version = version;
+    t->count = range_count;
+    memcpy(t->ranges, ranges, range_count * sizeof(sg_range));
+    pthread_mutex_lock(&b->lock);
+    sg_range_table *old = b->table;
+    if (old && old->refs == 0) free(old);
+    b->table = t;
+    b->d = *d;
+    b->d.stop = NULL;
+    b->d.workgroups_done = NULL;
+    memcpy(b->sources, sources, SG_USER_SGPRS);
+    memcpy(b->workgroup, workgroup, sizeof b->workgroup);
+    b->group_segment_size = group_segment_size;
+    b->private_segment_size = private_segment_size;
+    b->prepared = 1;
+    pthread_mutex_unlock(&b->lock);
+    return 0;
+}
+
+static void fill_user_sgprs(sg_dispatch *d, const uint8_t *sources, uint64_t kernarg,
+                            uint64_t packet, uint64_t queue, uint64_t dispatch_id) {
+    for (uint32_t k = 0; k < d->user_sgpr_count; k++) {
+        uint8_t s = sources[k];
+        if (s == SG_SOURCE_CONSTANT) continue;
+        uint32_t high = (s - 1) & 1;
+        uint64_t value = s <= SG_SOURCE_KERNARG + 1 ? kernarg : s <= SG_SOURCE_PACKET + 1 ? packet
+                       : s <= SG_SOURCE_QUEUE + 1 ? queue : dispatch_id;
+        d->user_sgpr[k] = (uint32_t)(high ? value >> 32 : value);
+    }
+}
+
+uint32_t sg_native_entry(void *binding, const hsa_kernel_dispatch_packet_t *packet,
+                         uint64_t packet_address, uint64_t queue_address, uint64_t dispatch_id,
+                         const int *stop, sg_fault *fault) {
+    sg_native_binding *b = binding;
+    const char *engine = getenv("SOFTGPU_ENGINE");
+    if (engine && strcmp(engine, "interp") == 0) return SG_ENTRY_DECLINED;
+    sg_dispatch d;
+    pthread_mutex_lock(&b->lock);
+    sg_range_table *t = b->table;
+    int usable = b->prepared && t && t->version == sg_native_memory_version() &&
+                 b->workgroup[0] == packet->workgroup_size_x &&
+                 b->workgroup[1] == packet->workgroup_size_y &&
+                 b->workgroup[2] == packet->workgroup_size_z &&
+                 b->group_segment_size == packet->group_segment_size &&
+                 b->private_segment_size == packet->private_segment_size;
+    if (usable) {
+        t->refs++;
+        d = b->d;
+    }
+    pthread_mutex_unlock(&b->lock);
+    if (!usable) return SG_ENTRY_DECLINED;
+    d.grid[0] = packet->grid_size_x;
+    d.grid[1] = packet->grid_size_y;
+    d.grid[2] = packet->grid_size_z;
+    d.env.ranges = t->ranges;
+    d.env.range_count = t->count;
+    d.stop = stop;
+    fill_user_sgprs(&d, b->sources, (uint64_t)(uintptr_t)packet->kernarg_address, packet_address,
+                    queue_address, dispatch_id);
+    sg_outcome out;
+    int faulted = sg_native_dispatch(&d, &out);
+    release_table(b, t);
+    if (faulted) {
+        fault->native_code = out.fault_code;
+        fault->native_detail = out.fault_detail;
+        fault->pc = out.fault_pc;                /* relative to the code base, as sg_outcome */
+        fault->address = out.fault_address;
+        memcpy(fault->workgroup, out.fault_workgroup, sizeof fault->workgroup);
+        fault->wave = out.fault_wave;
+        fault->lane = (uint32_t)out.fault_lane;
+        return HSA_STATUS_ERROR_EXCEPTION;       /* Python's report gives the status */
+    }
+    return out.stopped ? HSA_STATUS_INFO_BREAK : HSA_STATUS_SUCCESS;
+}

@@ -1,0 +1,165 @@
+/* The native tier's runner: the C side of core/isa/native (cdef'd by build_shim.py).
+
+   A translated kernel is one function per kernel, `int32_t wave(sg_wave *, sg_group *,
+   const sg_env *)`, that runs one wave from its resume point until it ends (SG_END), waits
+   at s_barrier (SG_BARRIER), yields in a loop (SG_YIELD) or faults (SG_FAULT); every
+   architectural register lives in sg_wave between calls. sg_native_dispatch runs a whole
+   grid of workgroups on a pool of native threads and needs no Python: a C packet processor
+   can call it with a dispatch whose launch template Python computed once per kernel.
+   Layouts here are the one definition the translator reads (through cffi's offsetof). */
+#define SG_END 0
+#define SG_BARRIER 1
+#define SG_YIELD 2
+#define SG_FAULT 3
+
+#define SG_FAULT_MEMORY 1            /* access outside every live allocation */
+#define SG_FAULT_MISALIGNED_ATOMIC 2
+#define SG_FAULT_WATCHDOG 3
+#define SG_FAULT_TRAP 4              /* s_trap: HSA_STATUS_ERROR_EXCEPTION */
+#define SG_FAULT_ILLEGAL 5           /* fault_detail names the reason (core/isa/native/faults) */
+
+#define SG_NO_SLOT -1
+#define SG_MAX_SGPR_SLOTS 128
+#define SG_USER_SGPRS 106
+
+/* Valid device memory: [start, end) reaches host memory at address - delta (locked host
+   memory has an agent address different from its host address; arena memory delta 0). */
+typedef struct sg_range {
+    uint64_t start, end, delta;
+} sg_range;
+
+/* What translated code reads besides its wave and workgroup. Translated code calls
+   sg_native_find_range, sg_native_access and sg_now_ns (bound by the JIT). */
+typedef struct sg_env {
+    uint64_t code_base;              /* device address PCs in the translation are relative to */
+    const sg_range *ranges;          /* sorted, disjoint, touching ranges merged */
+    uint64_t range_count;
+    uint64_t lds_bytes;              /* LDS of a workgroup (the packet's group segment) */
+    uint64_t clock_mhz;              /* the agent's shader clock: what s_memtime counts */
+} sg_env;
+
+typedef struct sg_group {
+    uint8_t *lds;
+    uint32_t id[3];
+    uint32_t waves;                  /* waves in the workgroup */
+} sg_group;
+
+/* One wave's architectural state. VGPRs follow at SG_WAVE_VGPRS bytes from the start:
+   `nvgpr` registers of `lanes` dwords each (register-major). */
+typedef struct sg_wave {
+    uint32_t sgpr[128];              /* by gfx10 operand field id: vcc 106-107, m0 124, exec 126-127 */
+    uint64_t executed;               /* instructions issued (the watchdog's count) */
+    uint64_t lane_instructions;      /* instructions x active lanes at issue */
+    uint64_t yield_at;               /* loops return SG_YIELD once executed reaches it */
+    uint64_t scratch;                /* flat scratch base of the wave */
+    uint64_t range_start, range_end, range_delta;  /* the last range an access hit */
+    uint64_t pc;                     /* at every exit: the resume or faulting PC - code_base */
+    uint64_t fault_address;
+    uint64_t fault_detail;
+    int32_t fault_code;
+    int32_t fault_lane;
+    uint32_t resume;                 /* resume point id, 0 = the kernel entry */
+    uint32_t scc;
+    uint32_t wave_in_group;
+    uint32_t mode;
+} sg_wave;
+
+#define SG_WAVE_VGPRS 640
+
+typedef int32_t (*sg_wave_fn)(sg_wave *wave, sg_group *group, const sg_env *env);
+
+/* One dispatch: the kernel's launch template (from the kernel object alone) and the
+   packet's grid; a C packet processor fills it per packet from a cached template. */
+typedef struct sg_dispatch {
+    sg_wave_fn wave;
+    sg_env env;
+    uint32_t lanes, nvgpr, waves_per_group, workitem_dims;
+    uint32_t grid[3], workgroup[3];
+    uint32_t user_sgpr[106];         /* the user SGPRs every wave starts with */
+    uint32_t user_sgpr_count;
+    int32_t workgroup_id_slot[3];    /* SG_NO_SLOT when not enabled */
+    int32_t workgroup_info_slot;
+    int32_t wave_offset_slot;        /* private segment wave offset */
+    uint32_t mode;
+    uint64_t scratch_base;           /* scratch of every wave in flight */
+    uint64_t wave_scratch_bytes;
+    uint32_t groups_in_flight;       /* per thread: what a GPU of the profile holds / threads */
+    uint32_t threads;                /* 0: the pool's size */
+    uint64_t watchdog;               /* instructions per wave */
+    uint64_t quantum;                /* instructions between yields */
+    const int *stop;                 /* NULL, or a flag that ends the dispatch when set */
+    uint64_t *workgroups_done;       /* NULL, or a count of ended workgroups (progress) */
+} sg_dispatch;
+
+typedef struct sg_outcome {
+    uint64_t waves, workgroups, wave_instructions, lane_instructions;
+    int32_t fault_code;              /* 0: the dispatch completed (or stopped) */
+    int32_t stopped;                 /* d->stop was set: workgroups were left unrun */
+    int32_t fault_lane;
+    uint32_t fault_workgroup[3];
+    uint32_t fault_wave;
+    uint32_t fault_resume;
+    uint64_t fault_pc, fault_address, fault_detail;
+} sg_outcome;
+
+/* sg_native_access flags: check addresses (and turn them into host addresses), load
+   elements into data, store elements from data. */
+#define SG_ACCESS_CHECK 1
+#define SG_ACCESS_LOAD 2
+#define SG_ACCESS_STORE 4
+
+/* A MUBUF access through the V# `rsrc` (the interpreter's core/isa/interp/vmem.py rules:
+   swizzled, the private segment buffer among them, or linear with bounds), out of line:
+   lane i (mask bit i) has offset `offset` + soffset (+ voffset[i] when `offen`) and index
+   vindex[i] (when `idxen`) plus i (ADD_TID). Elements outside a linear V#'s bounds are not
+   checked, load 0 and are not stored; with SG_ACCESS_CHECK alone, addresses[i] receives the
+   host address of lane i's first element (0 when it is out of bounds). Returns as
+   sg_native_access. */
+int32_t sg_native_buffer(const sg_env *env, sg_wave *wave, const uint32_t *rsrc,
+                         uint32_t soffset, uint32_t offset, uint32_t offen, uint32_t idxen,
+                         const uint32_t *vindex, const uint32_t *voffset, uint64_t mask,
+                         uint32_t lanes, uint32_t elements, uint32_t esize, uint64_t *addresses,
+                         uint32_t *data, uint32_t flags);
+
+/* A translated kernel bound for the packet processors' C loops (sg_kernel_bind with
+   sg_native_entry): the dispatch Python prepared for the last launch shape it ran (workgroup
+   size, group and private segment sizes), where the user SGPRs that depend on the packet
+   are marked in `sources`, and the valid ranges Python published with the memory version
+   they hold for. A packet of another shape, or memory changed since (sg_native_memory_changed),
+   is declined to Python, which runs it and prepares the binding again. */
+#define SG_SOURCE_CONSTANT 0          /* user SGPR sources: the template's value */
+#define SG_SOURCE_KERNARG 1           /* ...lo, +1 hi; the same for the next three */
+#define SG_SOURCE_PACKET 3
+#define SG_SOURCE_QUEUE 5
+#define SG_SOURCE_DISPATCH_ID 7
+typedef struct sg_native_binding sg_native_binding;
+sg_native_binding *sg_native_binding_create(void);
+void sg_native_binding_destroy(sg_native_binding *binding);
+/* Prepare `binding` for packets of the shape (workgroup, group_segment_size,
+   private_segment_size): `d` (copied) with its per-packet user SGPRs marked in sources[106];
+   `ranges` (copied) valid at memory `version`. Returns 0, -1 without memory. */
+int sg_native_binding_prepare(sg_native_binding *binding, const sg_dispatch *d,
+                              const uint8_t *sources, const uint32_t *workgroup,
+                              uint32_t group_segment_size, uint32_t private_segment_size,
+                              const sg_range *ranges, uint64_t range_count, uint64_t version);
+uint32_t sg_native_entry(void *binding, const hsa_kernel_dispatch_packet_t *packet,
+                         uint64_t packet_address, uint64_t queue_address, uint64_t dispatch_id,
+                         const int *stop, sg_fault *fault);
+void sg_native_memory_changed(void);
+uint64_t sg_native_memory_version(void);
+
+/* Runs every workgroup of `d`; returns 0, or 1 with the first fault in `out`. */
+int sg_native_dispatch(const sg_dispatch *d, sg_outcome *out);
+uint64_t sg_native_scratch_slots(const sg_dispatch *d);
+uint32_t sg_native_pool_threads(void);
+/* The index of the range holding [lo, hi), or -1. */
+int64_t sg_native_find_range(const sg_env *env, uint64_t lo, uint64_t hi);
+/* The out-of-line path of a vector memory instruction: lane i (mask bit i) accesses
+   `elements` elements of `esize` bytes at addresses[i] + e * stride. With SG_ACCESS_CHECK
+   every element is checked first (the first bad lane is returned, its first bad element's
+   address in wave->fault_address, and nothing moves) and addresses become host addresses;
+   LOAD reads data[e * lanes + i] (zero-extended), STORE writes its low bytes, lane by lane
+   in lane order. Returns -1 when the access completed. */
+int32_t sg_native_access(const sg_env *env, sg_wave *wave, uint64_t *addresses, uint64_t mask,
+                         uint32_t lanes, uint32_t elements, uint32_t esize, uint64_t stride,
+                         uint32_t *data, uint32_t flags);

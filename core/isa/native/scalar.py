@@ -1,0 +1,51 @@
+"""SALU instructions wired to the ALU's LLVM emitters (core.isa.native.alu), SCC and EXEC as
+ordinary operands (the interpreter's core/isa/interp/scalar_ops.py, translated).
+
+Holds two invariants:
+- an emitter's declared types map its operands: 'scc' sources and results are the SCC bit,
+  every other type the instruction's operands in assembly order (the destination's old value
+  after the explicit sources for reads_dst ops, EXEC last for saveexec/wrexec);
+- 64-bit types read and write SGPR pairs, so s_mov_b64 exec and friends are exact.
+"""
+from core.isa.instruction import EXEC_LO, SCC, Operand
+from core.isa.native import operands as O
+from core.isa.native.families import family
+
+
+def _not_scc(operand):
+    return not (operand.kind == "special" and operand.index == SCC)
+
+
+@family("SOP1", "SOP2", "SOPC", "SOPK")
+def salu(inst):
+    from core.isa.native.alu import emitter
+    em = emitter(inst.mnemonic)
+    if em is None:
+        return None
+    sources = tuple(filter(_not_scc, inst.src + (inst.dst[:1] if em.reads_dst else ()) + inst.implicit_src))
+    dests = tuple(filter(_not_scc, inst.dst + inst.implicit_dst))
+    if "saveexec" in inst.mnemonic or "wrexec" in inst.mnemonic:
+        exec_operand = Operand("special", EXEC_LO, 2 if inst.mnemonic.endswith("64") else 1)
+        sources, dests = sources + (exec_operand,), dests + (exec_operand,)
+
+    def run(k, inst):
+        b = k.builder
+        args = []
+        operands = iter(sources)
+        for t in em.src_types:
+            if t == "scc":
+                args.append(b.load(k.scc))
+                continue
+            operand = next(operands, None)
+            if operand is None:
+                k.illegal(f"{inst.mnemonic}: fewer operands than its ALU op reads")
+                return
+            args.append(O.scalar(k, operand, t))
+        results = em.emit(b, args, mode=k.mode)
+        targets = iter(dests)
+        for t, value in zip(em.dst_types, results):
+            if t == "scc":
+                b.store(O.scc_value(k, value), k.scc)
+            else:
+                O.write_scalar(k, next(targets), value, t)
+    return run

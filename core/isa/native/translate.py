@@ -1,0 +1,341 @@
+"""One kernel's reachable code -> one LLVM function `i32 wave(ptr wave, ptr group, ptr env)`.
+
+Holds five invariants:
+- every register the code touches lives in an alloca (SGPRs and VCC/EXEC/M0 as i32 by
+  operand field id, VGPRs as <lanes x i32>, SCC as i1, the instruction counts as i64),
+  loaded from the wave state in the prologue and stored back at every exit that resumes
+  (SG_BARRIER, SG_YIELD; SG_END stores the counts only), so mem2reg keeps them in SSA form;
+- the function resumes where the wave left it: the prologue switches on `wave.resume`
+  over the program's resume points (entry, after each s_barrier, each backward branch's
+  target);
+- a backward branch fences (so loads a spinning wave re-reads are never hoisted) and
+  returns SG_YIELD once the wave's count reaches `wave.yield_at`;
+- a fault stores its code, PC, lane, address and detail in the wave and returns SG_FAULT
+  before the faulting instruction writes anything;
+- wave_instructions and lane_instructions count as the interpreter does: each instruction
+  once per wave, and times the popcount of EXEC after it issued (per run of instructions
+  between EXEC writes, so the count costs one popcount per run).
+"""
+import llvmlite.ir as ir
+
+from core.isa.native import families
+from core.isa.native.layout import ENV, wave_offset
+from core.isa.native.program import Untranslatable
+
+I1, I8, I16, I32, I64 = ir.IntType(1), ir.IntType(8), ir.IntType(16), ir.IntType(32), ir.IntType(64)
+PTR = ir.PointerType()
+SG_END, SG_BARRIER, SG_YIELD, SG_FAULT = 0, 1, 2, 3
+EXEC_LO, VCC_LO, M0, NULL, SCC_SRC = 126, 106, 124, 125, 253
+
+
+def const(type_, value):
+    return ir.Constant(type_, value)
+
+
+class Translation:
+    """The LLVM module of one kernel and what Python needs to read its faults."""
+
+    def __init__(self, module, reasons):
+        self.module = module
+        self.reasons = reasons          # fault detail -> reason text
+
+
+class Kernel:
+    """Translation state of one kernel: the builder, the register allocas, the blocks."""
+
+    def __init__(self, program, lanes, nvgpr, name):
+        self.program = program
+        self.lanes = lanes
+        self.nvgpr = nvgpr
+        self.V = ir.VectorType(I32, lanes)
+        self.V64 = ir.VectorType(I64, lanes)
+        self.VB = ir.VectorType(I1, lanes)
+        self.MASK = ir.IntType(lanes)
+        self.module = ir.Module(name="softgpu_kernel")
+        fnty = ir.FunctionType(I32, [PTR, PTR, PTR])
+        self.fn = ir.Function(self.module, fnty, name=name)
+        self.wave, self.group, self.env = self.fn.args
+        for arg in self.fn.args:
+            arg.add_attribute("noalias")
+        self.prologue = self.fn.append_basic_block("prologue")
+        self.pro = ir.IRBuilder(self.prologue)
+        self.exit_block = self.fn.append_basic_block("exit")
+        self.epi = ir.IRBuilder(self.exit_block)
+        self.builder = None
+        self.sgprs = {}                 # slot -> alloca i32
+        self.vgprs = {}                 # index -> alloca <lanes x i32>
+        self.scc = self._alloca(I1, "scc", wave_offset("scc"), I32)
+        self.executed = self._alloca(I64, "executed", wave_offset("executed"))
+        self.lane_count = self._alloca(I64, "lane_count", wave_offset("lane_instructions"))
+        self.status = self.pro.alloca(I32, name="status")
+        self.base = program.base
+        self.code_base = self.pro.load(self.pro.gep(self.env, [const(I64, ENV["code_base"])],
+                                                    source_etype=I8), typ=I64)
+        self._buffers = None
+        self._buffer_scratch = None
+        self.reasons = []
+        self.blocks = {}
+        self._intrinsics = {}
+        self.inst = None
+        self.mode = 0
+
+    # ---- wave state --------------------------------------------------------------------
+    def field(self, name, builder=None):
+        """Pointer to a field of the wave state."""
+        b = builder or self.builder
+        return b.gep(self.wave, [const(I64, wave_offset(name))], source_etype=I8)
+
+    def offset(self, address):
+        """A code address as the translation stores it: relative to the code base."""
+        return const(I64, address - self.base)
+
+    def pc(self, address):
+        """The device address of code at `address` (translations are position independent)."""
+        return self.builder.add(self.code_base, self.offset(address))
+
+    def _alloca(self, type_, name, offset, stored=None):
+        """An alloca loaded from the wave state at `offset` in the prologue and stored back at
+        exits (`stored`: the state's type when it differs, e.g. SCC as i32)."""
+        slot = self.pro.alloca(type_, name=name)
+        at = self.pro.gep(self.wave, [const(I64, offset)], source_etype=I8)
+        value = self.pro.load(at, typ=stored or type_)
+        if stored is not None:
+            value = self.pro.trunc(value, type_)
+        self.pro.store(value, slot)
+        out = self.epi.load(slot)
+        if stored is not None:
+            out = self.epi.zext(out, stored)
+        self.epi.store(out, self.epi.gep(self.wave, [const(I64, offset)], source_etype=I8))
+        return slot
+
+    def sgpr_slot(self, slot):
+        if slot not in self.sgprs:
+            self.sgprs[slot] = self._alloca(I32, f"s{slot}", wave_offset("sgpr") + 4 * slot)
+        return self.sgprs[slot]
+
+    def vgpr_slot(self, index):
+        if index >= self.nvgpr:
+            raise IndexError(index)
+        if index not in self.vgprs:
+            offset = wave_offset("vgprs") + index * self.lanes * 4
+            self.vgprs[index] = self._alloca(self.V, f"v{index}", offset)
+        return self.vgprs[index]
+
+    # ---- helpers -----------------------------------------------------------------------
+    def intrinsic(self, name, ret, args):
+        fn = self._intrinsics.get(name) or self.module.globals.get(name)
+        if fn is None:
+            fn = ir.Function(self.module, ir.FunctionType(ret, args), name=name)
+        self._intrinsics[name] = fn
+        return fn
+
+    def call(self, name, ret, args):
+        return self.builder.call(self.intrinsic(name, ret, [a.type for a in args]), args)
+
+    def splat(self, value, lanes=None):
+        lanes = lanes or self.lanes
+        vec_type = ir.VectorType(value.type, lanes)
+        if isinstance(value, ir.Constant):
+            return ir.Constant(vec_type, [value.constant] * lanes)
+        b = self.builder
+        one = b.insert_element(ir.Constant(vec_type, ir.Undefined), value, const(I32, 0))
+        return b.shuffle_vector(one, ir.Constant(vec_type, ir.Undefined),
+                                ir.Constant(ir.VectorType(I32, lanes), [0] * lanes))
+
+    def scratch_buffers(self):
+        """Stack space for out-of-line memory accesses: lane addresses, up to 4 rows of data."""
+        if self._buffers is None:
+            # As untyped pointers (llvmlite types an alloca's pointer by what it holds).
+            self._buffers = tuple(
+                self.pro.inttoptr(self.pro.ptrtoint(self.pro.alloca(t, name=n), I64), PTR)
+                for t, n in ((self.V64, "addresses"), (ir.VectorType(I32, 4 * self.lanes), "data")))
+        return self._buffers
+
+    def buffer_scratch(self):
+        """Stack space for out-of-line buffer accesses: the V# words, two lanes of VGPRs."""
+        if self._buffer_scratch is None:
+            self._buffer_scratch = tuple(
+                self.pro.inttoptr(self.pro.ptrtoint(self.pro.alloca(t, name=n), I64), PTR)
+                for t, n in ((ir.VectorType(I32, 4), "rsrc"), (ir.VectorType(I32, 2 * self.lanes), "vaddr")))
+        return self._buffer_scratch
+
+    def lane_ids(self, type_=I32):
+        return ir.Constant(ir.VectorType(type_, self.lanes), list(range(self.lanes)))
+
+    def new_block(self, name):
+        return self.fn.append_basic_block(name)
+
+    # ---- EXEC and lane masks -----------------------------------------------------------
+    def mask_bits(self, slot):
+        """The lane mask in SGPR slot (and slot + 1 in wave64) as an i<lanes>."""
+        b = self.builder
+        lo = b.load(self.sgpr_slot(slot))
+        if self.lanes == 32:
+            return lo
+        hi = b.load(self.sgpr_slot(slot + 1))
+        return b.or_(b.zext(lo, I64), b.shl(b.zext(hi, I64), const(I64, 32)))
+
+    def exec_bits(self):
+        return self.mask_bits(EXEC_LO)
+
+    def exec_mask(self):
+        return self.builder.bitcast(self.exec_bits(), self.VB)
+
+    def popcount(self, bits):
+        count = self.call(f"llvm.ctpop.i{self.lanes}", self.MASK, [bits])
+        return self.builder.zext(count, I64) if self.lanes == 32 else count
+
+    def any_lane(self, mask):
+        return self.call(f"llvm.vector.reduce.or.v{self.lanes}i1", I1, [mask])
+
+    # ---- faults and exits --------------------------------------------------------------
+    def reason(self, text):
+        """The detail number of an illegal-instruction reason (the same text as the interpreter)."""
+        if text not in self.reasons:
+            self.reasons.append(text)
+        return self.reasons.index(text)
+
+    def fault(self, code, lane=None, address=None, detail=0, condition=None):
+        """Return SG_FAULT from here (or, with `condition`, where it holds, continuing after)."""
+        b = self.builder
+        if condition is not None:
+            bad = self.new_block("fault")
+            good = self.new_block("ok")
+            b.cbranch(condition, bad, good)
+            b.position_at_end(bad)
+        b.store(self.offset(self.inst.address), self.field("pc"))
+        b.store(const(I32, code), self.field("fault_code"))
+        b.store(lane if lane is not None else const(I32, 0), self.field("fault_lane"))
+        b.store(address if address is not None else const(I64, 0), self.field("fault_address"))
+        b.store(const(I64, detail), self.field("fault_detail"))
+        b.ret(const(I32, SG_FAULT))
+        if condition is not None:
+            b.position_at_end(good)
+        else:
+            b.position_at_end(self.new_block("dead"))
+
+    def illegal(self, text):
+        from core.isa.native.layout import SG_FAULT_ILLEGAL
+        self.fault(SG_FAULT_ILLEGAL, lane=const(I32, -1), detail=self.reason(text))
+
+    def leave(self, status, resume_address):
+        """Store the state and return `status`; the wave resumes at `resume_address`."""
+        b = self.builder
+        block = self.program.blocks[resume_address]
+        b.store(const(I32, block.resume), self.field("resume"))
+        b.store(self.offset(resume_address), self.field("pc"))
+        b.store(const(I32, status), self.status)
+        b.branch(self.exit_block)
+
+    def end(self):
+        """s_endpgm: only the counts outlive an ended wave, so no register is stored."""
+        b = self.builder
+        b.store(self.offset(self.inst.address), self.field("pc"))
+        b.store(b.load(self.executed), self.field("executed"))
+        b.store(b.load(self.lane_count), self.field("lane_instructions"))
+        b.ret(const(I32, SG_END))
+
+    def jump(self, target):
+        """Branch to the block at `target`; a backward branch may yield first."""
+        b = self.builder
+        if target > self.inst.address:
+            b.branch(self.blocks[target])
+            return
+        # A signal fence: LLVM may not move memory accesses across it, so a spinning wave
+        # re-reads memory each iteration, as on the GPU.
+        b.fence("seq_cst", "singlethread")
+        due = b.icmp_unsigned(">=", b.load(self.executed), b.load(self.field("yield_at"), typ=I64))
+        stay = self.new_block("loop")
+        out = self.new_block("yield")
+        b.cbranch(due, out, stay)
+        b.position_at_end(out)
+        self.leave(SG_YIELD, target)
+        b.position_at_end(stay)
+        b.branch(self.blocks[target])
+
+    def branch_if(self, condition, target, fallthrough):
+        b = self.builder
+        taken = self.new_block("taken")
+        b.cbranch(condition, taken, self.blocks[fallthrough])
+        b.position_at_end(taken)
+        self.jump(target)
+
+    def indirect(self, target, allowed):
+        """Jump to the 64-bit address `target`, one of `allowed`; anything else faults."""
+        b = self.builder
+        bad = self.new_block("bad_target")
+        switch = b.switch(b.sub(target, self.code_base), bad)
+        for address in allowed:
+            switch.add_case(self.offset(address), self.blocks[address])
+        b.position_at_end(bad)
+        self.illegal("the program counter left the code object")
+
+    # ---- the function ------------------------------------------------------------------
+    def translate(self):
+        program = self.program
+        blocks = program.ordered_blocks()
+        for block in blocks:
+            self.blocks[block.start] = self.fn.append_basic_block(f"b{block.start:x}")
+        for block in blocks:
+            self.builder = ir.IRBuilder(self.blocks[block.start])
+            self._translate_block(block)
+        self._finish()
+        return Translation(self.module, list(self.reasons))
+
+    def _translate_block(self, block):
+        b = self.builder
+        insts = block.instructions
+        b.store(b.add(b.load(self.executed), const(I64, len(insts))), self.executed)
+        if not families.writes_exec(insts[0]):
+            self._count_lanes(_run(insts, 0))
+        for i, inst in enumerate(insts):
+            self.inst = inst
+            self.mode = program_mode(self.program, inst)
+            handler = families.handler(inst, self)
+            if handler is None:
+                raise Untranslatable(f"instruction {inst.mnemonic} is not translated", inst)
+            handler(self, inst)
+            if families.writes_exec(inst):
+                self._count_lanes(_run(insts, i))
+        if not self.builder.block.is_terminated and block.end in self.blocks:
+            self.builder.branch(self.blocks[block.end])
+
+    def _count_lanes(self, instructions):
+        b = self.builder
+        if instructions <= 0 or b.block.is_terminated:
+            return
+        add = b.mul(self.popcount(self.exec_bits()), const(I64, instructions))
+        b.store(b.add(b.load(self.lane_count), add), self.lane_count)
+
+    def _finish(self):
+        pro = self.pro
+        pro.store(const(I32, SG_END), self.status)
+        resume = pro.load(self.field("resume", pro), typ=I32)
+        entry = self.blocks[self.program.entry]
+        switch = pro.switch(resume, entry)
+        for rid, address in enumerate(self.program.resume_points):
+            if rid:
+                switch.add_case(const(I32, rid), self.blocks[address])
+        self.epi.ret(self.epi.load(self.status))
+        # Blocks left open after a fault (dead code) end unreachable.
+        for bb in self.fn.blocks:
+            if not bb.is_terminated:
+                ir.IRBuilder(bb).unreachable()
+
+
+def _run(insts, i):
+    """Instructions from index i up to the next EXEC writer after it (exclusive): those
+    that issue with the EXEC in force after instruction i."""
+    j = i + 1
+    while j < len(insts) and not families.writes_exec(insts[j]):
+        j += 1
+    return j - i
+
+
+def program_mode(program, inst):
+    return program.modes[inst.address]
+
+
+def translate(program, lanes, nvgpr, name):
+    """The Translation of a Program as function `name` (raises Untranslatable)."""
+    return Kernel(program, lanes, nvgpr, name).translate()

@@ -1,0 +1,87 @@
+"""VALU instructions wired to the ALU's LLVM emitters: operands in, EXEC-masked results out
+(the interpreter's core/isa/interp/vector_ops.py, translated).
+
+Holds three invariants:
+- the emitter is looked up once per decoded instruction; its declared operand types decide
+  how each operand is read (inline constants per type, splat scalars, lane masks) and
+  written (16-bit halves merged, 64-bit pairs split, masks to VCC/SGPRs/EXEC);
+- DPP and SDWA forms rewrite src0 (and SDWA src1) before the op and SDWA dst_sel/dst_unused
+  shape the write, so emitters never see encoding details;
+- v_cmpx writes EXEC only where EXEC was set.
+"""
+from core.isa.instruction import EXEC_LO, VCC_LO, Operand
+from core.isa.native import lanes as L
+from core.isa.native import operands as O
+from core.isa.native.families import family
+
+EXEC = Operand("special", EXEC_LO, 1)
+
+
+def _mods_kwargs(mods):
+    kw = {}
+    for name in ("neg", "abs", "omod", "op_sel", "op_sel_hi", "neg_hi"):
+        if name in mods:
+            kw[name] = int(mods[name])
+    if "clamp" in mods:
+        kw["clamp"] = bool(mods["clamp"])
+    return kw
+
+
+@family("VOP1", "VOP2", "VOPC", "VOP3", "VOP3A", "VOP3B", "VOP3P")
+def valu(inst):
+    from core.isa.native.alu import emitter
+    em = emitter(inst.mnemonic)
+    if em is None:
+        return None
+    kwargs = _mods_kwargs(inst.mods)
+    sources = inst.src + (inst.dst[:1] if em.reads_dst else ()) + inst.implicit_src
+    dests = inst.dst + inst.implicit_dst
+    cmpx = inst.mnemonic.startswith("v_cmpx")
+    dst_hi = (bool(kwargs.get("op_sel", 0) >> 3 & 1) or em.dst_hi) and not em.packed
+
+    def run(k, inst):
+        b = k.builder
+        args = []
+        operands = iter(sources)
+        for i, t in enumerate(em.src_types):
+            if t == "lane":
+                args.append(k.lane_ids())
+                continue
+            operand = next(operands, None)
+            if operand is None and t == "mask":
+                operand = Operand("special", VCC_LO, 2 if k.lanes == 64 else 1)
+            if operand is None:
+                k.illegal(f"{inst.mnemonic}: fewer operands than its ALU op reads")
+                return
+            value = O.vector(k, operand, t)
+            if i == 0 and inst.form in ("dpp", "dpp8"):
+                value = L.dpp_source(k, inst, value)
+            elif inst.form == "sdwa" and i < 2:
+                value = L.sdwa_source(k, inst, value, i, t)
+            args.append(value)
+        results = em.emit(b, args, mode=k.mode, **kwargs)
+        active = k.exec_mask()
+        if inst.form in ("dpp", "dpp8"):
+            active = b.and_(active, L.dpp_write_mask(k, inst))
+        targets = iter(dests)
+        for t, value in zip(em.dst_types, results):
+            if t == "mask":
+                target = next(targets, None)
+                if cmpx and (target is None or _is_exec(target)):
+                    O.write_mask(k, EXEC, value, active)
+                else:
+                    O.write_mask(k, target, value, active)
+                continue
+            if t == "scc":
+                b.store(O.scc_value(k, value), k.scc)
+                continue
+            target = next(targets)
+            if inst.form == "sdwa":
+                O.write_vector(k, target, L.sdwa_dest(k, inst, target, value), "b32", active)
+            else:
+                O.write_vector(k, target, value, t, active, hi=dst_hi)
+    return run
+
+
+def _is_exec(operand):
+    return operand.kind == "special" and operand.index == EXEC_LO
