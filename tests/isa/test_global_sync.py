@@ -36,7 +36,7 @@ def _rounds(session, co, sync, groups, size, rounds, **kw):
 
 @pytest.mark.parametrize("wave", [32, 64])
 @pytest.mark.parametrize("opt", ["-O0", "-O2"])
-def test_a_gws_grid_barrier_holds_every_workgroup_until_all_arrive(session, opt, wave):
+def test_a_gws_grid_barrier_holds_every_workgroup_until_all_arrive(session, engine, opt, wave):
     co, sync = _code(opt, wave), GlobalSync(gws=True)
     groups, size, rounds = 24, 128, 3
     _init(session, co, sync, groups - 1, 0)
@@ -97,8 +97,14 @@ def test_gws_needs_a_cooperative_queue(session):
         assert caught.value.report["instruction"].startswith("ds_gws_init")
 
 
+@pytest.fixture(params=["interp", "native"])
+def engine(request, monkeypatch):
+    """Both tiers: the native tier leaves kernels with GWS or GDS to the interpreter."""
+    monkeypatch.setenv("SOFTGPU_ENGINE", request.param)
+
+
 @pytest.mark.parametrize("wave", [32, 64])
-def test_append_and_consume_count_active_lanes_in_lds_and_gds(session, wave):
+def test_append_and_consume_count_active_lanes_in_lds_and_gds(session, engine, wave):
     co, sync = _code(wave=wave), GlobalSync(gws=False)
     groups, size = 6, 256
     waves_per_group = size // wave

@@ -27,14 +27,19 @@ def test_every_opcode_has_exactly_one_status():
 
 def test_native_column_says_what_the_native_tier_translates():
     from core.isa.native.families import translated
-    rows = classify(implemented(), suite_coverage(), translated())
+    rows = classify(implemented(), suite_coverage("gfx1030"), "gfx1030", translated())
     native = {r["mnemonic"]: r["native"] for r in rows}
     assert native["v_add_f32"] == "translated"
     assert native["global_load_dword"] == "translated"
     assert native["v_movrels_b32"] == "interpreter only"     # M0-relative moves: interpreter
-    assert native["image_load"] == "missing"
+    assert native["image_load"] == "interpreter only"        # images: the interpreter
     for row in rows:
         assert (row["native"] == "translated") == (row["mnemonic"] in translated())
+
+
+def test_the_native_tier_translates_no_other_target():
+    rows = classify(implemented(), set(), "gfx90a")
+    assert {r["native"] for r in rows} == {"interpreter only", "missing"}
 
 
 def test_a_mnemonic_outside_the_suite_is_only_implemented():

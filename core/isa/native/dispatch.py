@@ -123,9 +123,10 @@ def _key_parts(program, desc):
 # ---- the dispatch ---------------------------------------------------------------------------
 def run_native(session, kernel, *, grid, workgroup, kernarg_address, packet_address,
                queue_address=0, dispatch_id=0, private_segment_size=0, group_segment_size=0,
-               global_sync=None, watchdog_instructions=None, stop=None):
+               watchdog_instructions=None, stop=None):
     """Run a dispatch on the native tier; None when the kernel must run on the interpreter.
-    run_dispatch has checked the launch (sizes, LDS, target); its arguments mean the same."""
+    run_dispatch has checked the launch (sizes, LDS, target); its arguments mean the same.
+    GWS and GDS instructions are not translated: their kernels run on the interpreter."""
     from core import progress
     from core.isa.launch import DispatchStats, DispatchStopped
     start = time.perf_counter()

@@ -294,6 +294,8 @@ class Kernel:
             handler = families.handler(inst, self)
             if handler is None:
                 raise Untranslatable(f"instruction {inst.mnemonic} is not translated", inst)
+            if inst.mods.get("gds"):        # the queue's GDS lives with the interpreter
+                raise Untranslatable(f"instruction {inst.mnemonic} with gds is not translated", inst)
             handler(self, inst)
             if families.writes_exec(inst):
                 self._count_lanes(_run(insts, i))
