@@ -127,12 +127,14 @@ def sources(name, n_random=448):
 
 
 # Ops whose variants cover the shared pipeline (table.py): input modifiers, omod and clamp,
-# op_sel, separate input/output flushing, for each float width and source count. Every other
-# op is compared in the modes and with the modifiers its own body reads.
+# op_sel, separate input/output flushing, for each float width and source count; and the
+# paired min/max, whose bodies run two more pipelines inside their own (minmax.py). Every
+# other op is compared in the modes and with the modifiers its own body reads.
 PIPELINE_OPS = {"v_add_f32", "v_fma_f32", "v_min_f32", "v_sqrt_f32", "v_cvt_f64_f32", "v_add_f16", "v_fma_f16",
                 "v_med3_f16", "v_cvt_f32_f16", "v_sin_f16", "v_add_f64", "v_fma_f64", "v_div_fixup_f64",
                 "v_cvt_f16_f32", "v_cmp_lt_f16", "v_cmp_class_f32", "v_ldexp_f16", "v_frexp_exp_i16_f16",
-                "v_add_nc_u16", "v_mad_u32_u16", "v_cvt_pkrtz_f16_f32", "v_cndmask_b32", "v_div_scale_f32"}
+                "v_add_nc_u16", "v_mad_u32_u16", "v_cvt_pkrtz_f16_f32", "v_cndmask_b32", "v_div_scale_f32",
+                "v_maxmin_f16", "v_minmax_f32"}
 
 
 def _sweep(op):

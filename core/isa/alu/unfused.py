@@ -55,7 +55,9 @@ def _alias(name, base):
              **flags)
 
 
-for _legacy, _base in (("v_mad_legacy_f16", "v_mad_f16"), ("v_mad_legacy_u16", "v_mad_u16"),
-                       ("v_mad_legacy_i16", "v_mad_i16"), ("v_fma_legacy_f16", "v_fma_f16"),
-                       ("v_div_fixup_legacy_f16", "v_div_fixup_f16")):
+# gfx9 name -> the op it computes (the native emitters register the same pairs).
+LEGACY_ALIASES = {"v_mad_legacy_f16": "v_mad_f16", "v_mad_legacy_u16": "v_mad_u16",
+                  "v_mad_legacy_i16": "v_mad_i16", "v_fma_legacy_f16": "v_fma_f16",
+                  "v_div_fixup_legacy_f16": "v_div_fixup_f16"}
+for _legacy, _base in LEGACY_ALIASES.items():
     _alias(_legacy, _base)

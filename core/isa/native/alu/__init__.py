@@ -22,13 +22,15 @@ Invariants:
   current block, where the results are available.
 
 The families mirror core/isa/alu module for module (integer, floating, transcendental,
-conversion, compare, scalar, packed); table.py holds the pipeline, kit.py the shape-generic IR
-helpers, bits.py float classification and NaN rules, fused.py exact fma helpers.
+conversion, compare, scalar, packed, unfused, minmax); table.py holds the pipeline, kit.py the
+shape-generic IR helpers, bits.py float classification and NaN rules, fused.py exact fma
+helpers.
 """
 from core.isa.native.alu.table import coverage, emitter
-# Importing a family registers its emitters (packed reuses the scalar bodies: it comes last).
+# Importing a family registers its emitters (packed, unfused and minmax reuse the bodies of
+# the families before them: they come last).
 from core.isa.native.alu import (  # noqa: F401,E402
-    integer, floating, transcendental, conversion, compare, scalar, packed,
+    integer, floating, transcendental, conversion, compare, scalar, packed, unfused, minmax,
 )
 
 __all__ = ["coverage", "emitter"]

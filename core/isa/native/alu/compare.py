@@ -61,9 +61,7 @@ for _t in ("f16", "f32", "f64"):
         emits(f"v_cmp_{_cond}_{_t}", f"v_cmpx_{_cond}_{_t}")(_float_cond(_t, _c))
 
 for _t in _INT_VIEWS:
-    for _cond, _c in _INT_CONDS.items():
-        if _t.endswith("16") and _cond in ("f", "t"):
-            continue  # gfx10 has no always-false/true 16-bit integer compares
+    for _cond, _c in _INT_CONDS.items():     # the 16-bit f and t compares: gfx9 only
         emits(f"v_cmp_{_cond}_{_t}", f"v_cmpx_{_cond}_{_t}")(_int_cond(_t, _c))
 
 

@@ -37,6 +37,13 @@ def _result(k, t, v):
 _NEAREST = {"add": lambda b: b.fadd, "mul": lambda b: b.fmul, "sub": lambda b: b.fsub}
 
 
+def nearest_bits(k, t, name, a, b):
+    """a op b ('add', 'mul', 'sub') rounded once to nearest even, bits of t (numpy's
+    operation on t's values)."""
+    va, vb = _values(k, t, [a, b])
+    return _result(k, t, _NEAREST[name](k.b)(va, vb))
+
+
 def _binary(name, t, swap=False):
     """v_add/v_mul/v_sub/v_subrev: nearest through LLVM's operation, directed through
     rounding.py; swap computes b op a (subrev)."""
@@ -49,8 +56,7 @@ def _binary(name, t, swap=False):
             if name == "sub":
                 y = k.xor(y, B.FMT[t].sign)           # numpy: R.add(a, -b)
             return (R.mul if name == "mul" else R.add)(k, t, x, y, rm)
-        vx, vy = _values(k, t, [x, y])
-        return _result(k, t, _NEAREST[name](k.b)(vx, vy))
+        return nearest_bits(k, t, name, x, y)
     return fn
 
 
@@ -211,14 +217,15 @@ emits("v_frexp_exp_i16_f16")(_frexp_exp("f16"))
 
 # --- legacy (DX9) multiply: 0 * anything, including inf and NaN, is +0 --------------------
 
-def _legacy_zero(k, a, b):
+def legacy_zero(k, a, b):
+    """Whether S0 or S1 is +-0 (after MODE's flushing): the DX9 product is then +0."""
     zero = k.f(0.0, "f32")
     return k.b.or_(k.b.fcmp_ordered("==", k.view(a, "f32"), zero), k.b.fcmp_ordered("==", k.view(b, "f32"), zero))
 
 
 @emits("v_mul_legacy_f32")
 def _mul_legacy(k, a, b):
-    return k.select(_legacy_zero(k, a, b), k.like(0, a), k.bits(k.b.fmul(k.view(a, "f32"), k.view(b, "f32")), "f32"))
+    return k.select(legacy_zero(k, a, b), k.like(0, a), k.bits(k.b.fmul(k.view(a, "f32"), k.view(b, "f32")), "f32"))
 
 
 @emits("v_fma_legacy_f32", "v_fmac_legacy_f32")
@@ -226,7 +233,7 @@ def _fma_legacy(k, a, b, c):
     # A zero product is +0 even from a NaN or inf factor: only S2 can make the result NaN.
     fused = B.canonical_nans(k, "f32", fma_bits(k, "f32", a, b, c), [(a, "f32"), (b, "f32"), (c, "f32")])
     plus_zero = k.bits(k.b.fadd(k.view(c, "f32"), k.f(0.0, "f32")), "f32")
-    return k.select(_legacy_zero(k, a, b), B.canonical_nans(k, "f32", plus_zero, [(c, "f32")]), fused)
+    return k.select(legacy_zero(k, a, b), B.canonical_nans(k, "f32", plus_zero, [(c, "f32")]), fused)
 
 
 # --- division helpers -----------------------------------------------------------------------

@@ -220,6 +220,9 @@ def _sub_u16(k, a, b, clamp=False):
     return _lo32(k, k.smax(d, 0) if clamp else k.and_(d, 0xFFFF))
 
 
+emits("v_subrev_u16")(lambda k, a, b, clamp=False: _sub_u16(k, b, a, clamp))     # gfx9
+
+
 @emits("v_add_nc_i16")
 def _add_i16(k, a, b, clamp=False):
     return _pack_s16(k, _clip_s16(k, k.add(_s16(k, a), _s16(k, b)), clamp))

@@ -51,10 +51,9 @@ def _int_dot(width, signed):
     return dot
 
 
-for _w, _n in ((16, 2), (8, 4), (4, 8)):
-    emits(f"v_dot{_n}_i32_i{_w}")(_int_dot(_w, True))
+for _w, _n in ((16, 2), (8, 4), (4, 8)):       # v_dot{n}c accumulates into D (v_dot2c, v_dot8c: gfx9)
+    emits(f"v_dot{_n}_i32_i{_w}", f"v_dot{_n}c_i32_i{_w}")(_int_dot(_w, True))
     emits(f"v_dot{_n}_u32_u{_w}")(_int_dot(_w, False))
-emits("v_dot4c_i32_i8")(_int_dot(8, True))
 
 
 def _half(k, x, hi):

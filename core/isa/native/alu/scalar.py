@@ -190,6 +190,7 @@ def _bitreplicate(k, a):
 emits("s_pack_ll_b32_b16")(lambda k, a, b: k.or_(k.and_(a, 0xFFFF), k.shl(b, 16)))
 emits("s_pack_lh_b32_b16")(lambda k, a, b: k.or_(k.and_(a, 0xFFFF), k.and_(b, 0xFFFF0000)))
 emits("s_pack_hh_b32_b16")(lambda k, a, b: k.or_(k.lshr(a, 16), k.and_(b, 0xFFFF0000)))
+emits("s_pack_hl_b32_b16")(lambda k, a, b: k.or_(k.lshr(a, 16), k.shl(b, 16)))     # gfx11
 
 # --- comparisons (SOPC, SOPK) ----------------------------------------------------------------
 
