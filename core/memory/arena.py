@@ -24,6 +24,9 @@ import threading
 from core.errors import OutOfResources, InvalidAllocation
 
 PAGE = 4096
+# Where device memory goes when it can: 48 TiB, above what mmap hands out by default on x86-64
+# (below 0x7f..., down from the top) and above ASan's shadow (which ends at 0x10007fff7fff).
+PREFERRED_BASE = 0x3000_0000_0000
 # Python 3.11's mmap module lacks the constant; this is Linux's value on every architecture.
 MAP_NORESERVE = getattr(mmap, "MAP_NORESERVE", 0x4000)
 
@@ -50,9 +53,16 @@ class Arena:
         # Reserved, not committed: MAP_NORESERVE lets a 24 GiB machine reserve more
         # device memory than it has, and pages cost RAM only once touched.
         if base is None:
-            self._map = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | MAP_NORESERVE)
-            self.base = ctypes.addressof(ctypes.c_char.from_buffer(self._map))
-            self._buffer = self._map
+            # At PREFERRED_BASE when that range is free, so a capture replays in a fresh
+            # process at the same addresses (libraries and heaps land far from it); anywhere
+            # the kernel puts it otherwise.
+            try:
+                self._map = FixedMapping(PREFERRED_BASE, size)
+                self.base, self._buffer = PREFERRED_BASE, self._map.buffer
+            except InvalidAllocation:
+                self._map = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | MAP_NORESERVE)
+                self.base = ctypes.addressof(ctypes.c_char.from_buffer(self._map))
+                self._buffer = self._map
         else:
             self._map = FixedMapping(base, size)
             self.base = base

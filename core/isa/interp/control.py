@@ -10,12 +10,14 @@ Holds four invariants:
   ordering points with nothing to do here: every memory operation completes before the next
   instruction issues, every VALU result is there for the next one;
 - s_sendmsg MSG_INTERRUPT reaches the host at once: the waiters of every signal whose event
-  mailbox the wave wrote wake (core.signals.interrupt), as KFD wakes them on hardware.
+  mailbox the wave wrote wake (core.signals.interrupt), as KFD wakes them on hardware; what
+  each message does is core.isa.messages'.
 """
 import time
 
 import numpy as np
 
+from core.isa import messages
 from core.isa.faults import KernelFault
 from core.isa.interp.registry import YIELD, handles
 from core.isa.interp.state import VCC_LO, EXEC_LO
@@ -271,22 +273,10 @@ def _round_mode(step, inst):
 
 @handles("s_sendmsg", "s_sendmsghalt")
 def _sendmsg(step, inst):
-    # Messages by the name the target's llvm gives them (their numbers differ by target).
-    names = step.dispatch.target.opcodes.SENDMSG_TEXT
-    message = names.get(int(inst.mods["simm16"]) & 0x3FF, "")
-    if message == "sendmsg(MSG_INTERRUPT)":
-        # The device library's signal protocol (__ockl_hsa_signal_*): the wave has stored the
-        # signal's event id in its mailbox; M0 carries the id's low bits.
+    interrupts, fault = messages.effect(step.dispatch.target, inst)
+    if interrupts:
         from core import signals
         for data in np.unique(step.ops.m0()):
             signals.interrupt(int(data))
-    elif "GET_DOORBELL" in message or "GET_DDID" in message:
-        # Trap handlers ask for these; their answers (a hardware doorbell, a dispatch
-        # counter) have no meaning here, and a made-up value would mislead.
-        raise step.illegal(f"{inst.text}: the value this message returns is not modelled")
-    # Other messages serve graphics stages, context switching or give VGPRs back early
-    # (gfx11's MSG_DEALLOC_VGPRS at a kernel's end): a compute wave has nothing to do for
-    # them. A halt (MSG_HALT_WAVES, s_sendmsghalt) stops the wave for good, which SoftGPU
-    # reports as s_sethalt does.
-    if message == "sendmsg(MSG_HALT_WAVES)" or inst.mnemonic == "s_sendmsghalt":
-        raise step.illegal(f"{inst.mnemonic}: the kernel halted its wave")
+    if fault is not None:
+        raise step.illegal(fault)

@@ -15,3 +15,6 @@ instruction. Inside:
   dispatch   the Python side of a dispatch      runner.c/.h   the C side: threads, barriers
   layout     the runner's C layouts as Python sees them
 """
+
+# The processor whose code the translator reads; other targets' kernels run on the interpreter.
+TRANSLATED_TARGET = "gfx1030"

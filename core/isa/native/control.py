@@ -1,26 +1,29 @@
 """Program flow in translated code: branches, calls and returns, s_endpgm, s_barrier, traps,
 hardware registers (the interpreter's core/isa/interp/control.py, translated).
 
-Holds three invariants:
+Holds four invariants:
 - direct branches are LLVM branches; backward ones may yield (Kernel.jump); s_setpc_b64 and
   unresolved s_swappc_b64 switch over the program's indirect targets, and any other address
   faults as the interpreter does when the PC leaves the code;
 - s_barrier stores the wave and returns SG_BARRIER, resuming after it; s_endpgm returns SG_END;
+- s_sendmsg does what core.isa.messages says, MSG_INTERRUPT through the signals' C side
+  (sg_signal_interrupt), so device printf and hostcall wake the host from any thread;
 - MODE is static (core/isa/native/program.py): s_getreg of MODE reads the value the program
   analysis knows, and MODE writes emit nothing.
 """
 import llvmlite.ir as ir
 
+from core.isa import messages, targets
 from core.isa.apertures import PRIVATE_APERTURE_HI, SHARED_APERTURE_HI
 from core.isa.interp.control import (HW_REG_FLAT_SCR_HI, HW_REG_FLAT_SCR_LO, HW_REG_GPR_ALLOC,
                                      HW_REG_HW_ID, HW_REG_HW_ID1, HW_REG_HW_ID2, HW_REG_IB_STS,
                                      HW_REG_LDS_ALLOC, HW_REG_MODE, HW_REG_SH_MEM_BASES,
                                      HW_REG_SHADER_CYCLES, HW_REG_STATUS, HW_REG_TRAPSTS,
                                      _hwreg_fields)
-from core.isa.native import operands as O
+from core.isa.native import TRANSLATED_TARGET, operands as O
 from core.isa.native.families import handles
 from core.isa.native.layout import SG_FAULT_TRAP
-from core.isa.native.translate import I32, I64, SG_BARRIER, const
+from core.isa.native.translate import I32, I64, M0, SG_BARRIER, const
 
 
 @handles("s_nop", "s_waitcnt", "s_waitcnt_vscnt", "s_waitcnt_vmcnt", "s_waitcnt_expcnt",
@@ -60,7 +63,11 @@ def _sethalt(k, inst):
 
 @handles("s_sendmsg", "s_sendmsghalt")
 def _sendmsg(k, inst):
-    k.illegal("s_sendmsg: host calls (printf, hostcall) are not supported")
+    interrupts, fault = messages.effect(targets.get(TRANSLATED_TARGET), inst)
+    if interrupts:                  # M0 carries the signal event id's low bits
+        k.call("sg_signal_interrupt", I32, [k.builder.load(k.sgpr_slot(M0))])
+    if fault is not None:
+        k.illegal(fault)
 
 
 @handles("s_barrier")

@@ -26,7 +26,7 @@ from core.isa.faults import KernelFault, illegal_instruction, memory_fault
 from core.isa.interp.dispatch import DEFAULT_WATCHDOG, DYNAMIC_STACK_BYTES, _dim3
 from core.isa.interp.chunk import SCRATCH_NUM_RECORDS
 from core.isa.layout import layout, lds_allocation, user_sgpr_width
-from core.isa.native import compiler, layout as C
+from core.isa.native import TRANSLATED_TARGET, compiler, layout as C
 from core.isa.native.program import Program, Untranslatable
 from core.isa.occupancy import resident_workgroups
 from core.native import ffi, lib
@@ -37,8 +37,6 @@ from softgpu_shim.hsa_abi import Status
 # and come back), short enough that a chain of 160 workgroups waiting on each other resolves
 # within the interpreter's watchdog.
 QUANTUM = 1 << 14
-# The processor the translator reads code of; other targets' kernels run on the interpreter.
-TRANSLATED_TARGET = "gfx1030"
 
 _BY_CODE_OBJECT = weakref.WeakKeyDictionary()   # LoadedCodeObject -> {(entry, wave64): Native}
 _lock = threading.Lock()
@@ -80,7 +78,8 @@ def _translate(session, kernel, desc):
     try:
         if alloc is None:
             raise Untranslatable("the kernel entry lies outside every live allocation")
-        memory = arena.bytes[alloc.address - arena.base:alloc.end - arena.base]
+        # A copy: the translation outlives nothing of the arena's (its mapping can go).
+        memory = arena.bytes[alloc.address - arena.base:alloc.end - arena.base].copy()
         program = Program(memory, alloc.address, alloc.end, kernel.entry, desc.wave64,
                           desc.initial_mode, _functions(kernel))
         key = compiler.cache_key(_key_parts(program, desc))

@@ -9,7 +9,8 @@ Holds four invariants (the interpreter's core/isa/interp/memory.py, translated):
   address; arena memory has delta 0);
 - loads and stores move little-endian elements of 1, 2 or 4 bytes, zero-extended to i32;
   when several lanes store to one address the highest lane wins (lane order), as in the
-  interpreter; lane-contiguous accesses are masked vector loads and stores;
+  interpreter; lane-contiguous accesses are masked vector loads and stores, and the active
+  lanes of a load at one address read one value (loaded once);
 - atomics are host atomics applied lane by lane in lane order (LLVM atomicrmw / cmpxchg),
   so they are atomic across threads and visible to host code while the kernel runs.
 """
@@ -168,6 +169,17 @@ def access(k, addresses, active, count, esize, stride=None, values=None, check=T
         slow = k.new_block("lane_access")
         b.cbranch(inside, gather, slow)
         b.position_at_end(gather)
+        if values is None:
+            # Every active lane at one address reads one value, as the hardware's single
+            # request does: a wave polling a flag another thread sets must not see it set in
+            # some lanes and clear in others (a gather reads lane groups at different times).
+            one, many = k.new_block("one_address"), k.new_block("gather_lanes")
+            b.cbranch(b.icmp_unsigned("==", lo, top), one, many)
+            b.position_at_end(one)
+            rows = _broadcast(k, b.sub(lo, delta), active, count, esize, stride)
+            ends.append((rows, b.block))
+            b.branch(done)
+            b.position_at_end(many)
         rows = _gather_scatter(k, b.sub(addresses, k.splat(delta)), active, count, esize, stride, values)
         ends.append((rows, b.block))
         b.branch(done)
@@ -268,6 +280,19 @@ def _gather_scatter(k, addresses, active, count, esize, stride, values):
         at = addresses if e == 0 else b.add(addresses, k.splat(const(I64, e * stride)))
         return b.inttoptr(at, ptype)
     return _element_rows(k, pointers, active, count, esize, values)
+
+
+def _broadcast(k, host, active, count, esize, stride):
+    """`count` elements `stride` apart, each loaded once at host address `host`, in every
+    active lane (0 in the others)."""
+    b = k.builder
+    rows = []
+    for e in range(count):
+        at = b.inttoptr(b.add(host, const(I64, e * stride)), PTR)
+        value = b.load(at, typ=ELEMENT[esize])
+        value = b.zext(value, I32) if esize < 4 else value
+        rows.append(b.select(active, k.splat(value), k.splat(const(I32, 0))))
+    return rows
 
 
 def _element_rows(k, pointers, active, count, esize, values):

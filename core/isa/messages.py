@@ -1,0 +1,22 @@
+"""What s_sendmsg and s_sendmsghalt do for a compute wave, for every engine tier.
+
+Holds one invariant: a message is known by the name the target's llvm gives its number (the
+numbers differ by target, core/isa/opcodes_<target>.py SENDMSG_TEXT): MSG_INTERRUPT wakes
+the host (the device library's signal protocol: the wave stored the signal's event id in
+its mailbox, M0 carries the id's low bits); a message whose answer is a hardware value
+(doorbell, dispatch id: trap handlers ask for them) faults as not modelled, since a made-up
+value would mislead; a halt (MSG_HALT_WAVES, or any s_sendmsghalt) stops the wave for good,
+reported as s_sethalt is; every other message serves graphics stages, context switching or
+gives VGPRs back early (gfx11's MSG_DEALLOC_VGPRS) and does nothing for a compute wave.
+"""
+
+
+def effect(target, inst):
+    """(whether it interrupts the host, the fault's reason or None) of `inst` on `target`."""
+    name = target.opcodes.SENDMSG_TEXT.get(int(inst.mods["simm16"]) & 0x3FF, "")
+    interrupts = name == "sendmsg(MSG_INTERRUPT)"
+    if "GET_DOORBELL" in name or "GET_DDID" in name:
+        return interrupts, f"{inst.text}: the value this message returns is not modelled"
+    if name == "sendmsg(MSG_HALT_WAVES)" or inst.mnemonic == "s_sendmsghalt":
+        return interrupts, f"{inst.mnemonic}: the kernel halted its wave"
+    return interrupts, None
