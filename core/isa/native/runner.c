@@ -369,9 +369,10 @@ static void work(sg_job *job, uint32_t thread_index) {
         uint32_t active = 0;
         for (uint32_t s = 0; s < allocated; s++)
             active += slots[s].active;
-        /* Admit `admit` groups: one while groups end on their own, twice as many as are in
-           flight once they all yielded, so a grid whose groups wait on each other becomes
-           resident in a few rounds, as on a GPU that holds them all. */
+        /* Admit `admit` groups: one a round while every group ends in its turn, twice as many
+           as the last round asked for while any group yields (it may wait on groups not yet
+           admitted), so a grid whose groups wait on each other becomes resident in a few
+           rounds, as on a GPU that holds them all. */
         for (uint32_t n = 0; n < admit && !exhausted && active < in_flight; n++) {
             uint64_t index = atomic_fetch_add(&job->next_group, 1);
             if (index >= job->total_groups) {
@@ -396,7 +397,7 @@ static void work(sg_job *job, uint32_t thread_index) {
         /* Run the groups in flight once each, alternately first to last and last to first:
            a chain of groups each waiting on the next (or on the previous, as look-back scans
            do) then moves all along within a round. */
-        int ended = 0, fault = 0;
+        int ended = 0, yielded = 0, fault = 0;
         round++;
         for (uint32_t n = 0; n < allocated && !fault; n++) {
             uint32_t s = round & 1 ? n : allocated - 1 - n;
@@ -405,8 +406,10 @@ static void work(sg_job *job, uint32_t thread_index) {
             int r = run_group(d, job, &slots[s], &tally);
             if (r < 0)
                 fault = 1;
+            else if (r)
+                ended++;
             else
-                ended += r;
+                yielded++;
         }
         if (ended && d->workgroups_done)
             __atomic_fetch_add(d->workgroups_done, (uint64_t)ended, __ATOMIC_RELAXED);
@@ -418,7 +421,7 @@ static void work(sg_job *job, uint32_t thread_index) {
         }
         if (fault || atomic_load(&job->stop))
             break;
-        admit = ended ? 1 : (active < 1 ? 1 : active);
+        admit = !yielded ? 1 : admit < in_flight ? 2 * admit : in_flight;
         if (exhausted && !ended)
             sched_yield();           /* all that is left waits: let the other threads run */
     }
