@@ -144,13 +144,13 @@ def translation_times(session):
     instructions, and their sizes."""
     from core.isa.layout import layout
     from core.isa.native.dispatch import _translate
-    from tests.kernels.suite import CASES
+    from tests.kernels.suite import CASES, variants
     from tests.support.launch import fresh_kernel
     from core.isa.native.program import Program, Untranslatable
     from core.isa.native.dispatch import _functions
     sizes = []
     for case in CASES:
-        for opt in case.opts:
+        for opt in [o for o, wave, version in variants(case, "gfx1030") if (wave, version) == (32, 4)]:
             path = case.compile(opt, 32)
             kernel, executable = fresh_kernel(session, path, case.kernel)
             alloc = session.arena.find(kernel.entry)
