@@ -172,30 +172,39 @@ def _exchange2(wide, st64):
     return run
 
 
-def _register():
+def memory_operations():
+    """Every DS memory operation as (mnemonic, kind, args, kwargs): `kind` names the handler
+    factory each engine tier has (read, write, exchange2, atomic), called with args and
+    kwargs. One table, so both tiers give the same names the same meaning."""
     for suffix, form in READS.items():
-        HANDLERS[f"ds_read_{suffix}"] = _read(form)
+        yield f"ds_read_{suffix}", "read", (form,), {}
     for suffix in ("b32", "b64"):
-        HANDLERS[f"ds_read2_{suffix}"] = _read(READS[suffix], pair=True)
-        HANDLERS[f"ds_read2st64_{suffix}"] = _read(READS[suffix], pair=True, st64=True)
-        HANDLERS[f"ds_write2_{suffix}"] = _write(WRITES[suffix], pair=True)
-        HANDLERS[f"ds_write2st64_{suffix}"] = _write(WRITES[suffix], pair=True, st64=True)
+        yield f"ds_read2_{suffix}", "read", (READS[suffix],), {"pair": True}
+        yield f"ds_read2st64_{suffix}", "read", (READS[suffix],), {"pair": True, "st64": True}
+        yield f"ds_write2_{suffix}", "write", (WRITES[suffix],), {"pair": True}
+        yield f"ds_write2st64_{suffix}", "write", (WRITES[suffix],), {"pair": True, "st64": True}
     for suffix, form in WRITES.items():
-        HANDLERS[f"ds_write_{suffix}"] = _write(form)
+        yield f"ds_write_{suffix}", "write", (form,), {}
     for wide, suffix in ((False, "b32"), (True, "b64")):
-        HANDLERS[f"ds_wrxchg2_rtn_{suffix}"] = _exchange2(wide, False)
-        HANDLERS[f"ds_wrxchg2st64_rtn_{suffix}"] = _exchange2(wide, True)
+        yield f"ds_wrxchg2_rtn_{suffix}", "exchange2", (wide, False), {}
+        yield f"ds_wrxchg2st64_rtn_{suffix}", "exchange2", (wide, True), {}
     for wide, size in ((False, "32"), (True, "64")):
         for kind, op in (("b", "cmpswap"), ("f", "fcmpswap")):
-            HANDLERS[f"ds_cmpstore_{kind}{size}"] = _atomic(op, wide, False, new_first=True)
-            HANDLERS[f"ds_cmpstore_rtn_{kind}{size}"] = _atomic(op, wide, True, new_first=True)
+            yield f"ds_cmpstore_{kind}{size}", "atomic", (op, wide, False), {"new_first": True}
+            yield f"ds_cmpstore_rtn_{kind}{size}", "atomic", (op, wide, True), {"new_first": True}
     for stem, (op, wide) in ATOMIC_STEMS.items():
         if "_rtn_" in stem:
-            HANDLERS[f"ds_{stem}"] = _atomic(op, wide, True)
+            yield f"ds_{stem}", "atomic", (op, wide, True), {}
             continue
         name, kind = stem.rsplit("_", 1)
-        HANDLERS[f"ds_{stem}"] = _atomic(op, wide, False)
-        HANDLERS[f"ds_{name}_rtn_{kind}"] = _atomic(op, wide, True)
+        yield f"ds_{stem}", "atomic", (op, wide, False), {}
+        yield f"ds_{name}_rtn_{kind}", "atomic", (op, wide, True), {}
+
+
+def _register():
+    factories = {"read": _read, "write": _write, "exchange2": _exchange2, "atomic": _atomic}
+    for mnemonic, kind, args, kwargs in memory_operations():
+        HANDLERS[mnemonic] = factories[kind](*args, **kwargs)
 
 
 _register()

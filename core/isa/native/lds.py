@@ -10,7 +10,7 @@ Holds two invariants:
 """
 import llvmlite.ir as ir
 
-from core.isa.interp.lds import ATOMIC_STEMS, READS, WRITES, _parts
+from core.isa.interp.lds import _parts, memory_operations
 from core.isa.native import memory as M
 from core.isa.native import operands as O
 from core.isa.native.families import HANDLERS, handles
@@ -124,25 +124,11 @@ def _exchange2(wide, st64):
 
 
 def _register():
-    for suffix, form in READS.items():
-        HANDLERS[f"ds_read_{suffix}"] = _read(form)
-    for suffix in ("b32", "b64"):
-        HANDLERS[f"ds_read2_{suffix}"] = _read(READS[suffix], pair=True)
-        HANDLERS[f"ds_read2st64_{suffix}"] = _read(READS[suffix], pair=True, st64=True)
-        HANDLERS[f"ds_write2_{suffix}"] = _write(WRITES[suffix], pair=True)
-        HANDLERS[f"ds_write2st64_{suffix}"] = _write(WRITES[suffix], pair=True, st64=True)
-    for suffix, form in WRITES.items():
-        HANDLERS[f"ds_write_{suffix}"] = _write(form)
-    for wide, suffix in ((False, "b32"), (True, "b64")):
-        HANDLERS[f"ds_wrxchg2_rtn_{suffix}"] = _exchange2(wide, False)
-        HANDLERS[f"ds_wrxchg2st64_rtn_{suffix}"] = _exchange2(wide, True)
-    for stem, (op, wide) in ATOMIC_STEMS.items():
-        if "_rtn_" in stem:
-            HANDLERS[f"ds_{stem}"] = _atomic(op, wide, True)
+    factories = {"read": _read, "write": _write, "exchange2": _exchange2, "atomic": _atomic}
+    for mnemonic, kind, args, kwargs in memory_operations():
+        if "new_first" in kwargs:       # gfx11's ds_cmpstore names: gfx1030 code has none
             continue
-        name, kind = stem.rsplit("_", 1)
-        HANDLERS[f"ds_{stem}"] = _atomic(op, wide, False)
-        HANDLERS[f"ds_{name}_rtn_{kind}"] = _atomic(op, wide, True)
+        HANDLERS[mnemonic] = factories[kind](*args, **kwargs)
 
 
 _register()
