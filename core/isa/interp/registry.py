@@ -5,6 +5,8 @@ Holds two invariants:
 - a mnemonic with no handler here and no ALU op is never guessed: it faults as
   ILLEGAL_INSTRUCTION naming the instruction, so users see exactly what does not run.
 """
+from core.isa.handler_tables import registrar
+
 HANDLERS = {}
 FAMILIES = {}      # encoding -> fallback handler factory (ALU-backed VALU/SALU)
 
@@ -14,20 +16,8 @@ FAMILIES = {}      # encoding -> fallback handler factory (ALU-backed VALU/SALU)
 YIELD = type("Yield", (), {"__repr__": lambda self: "YIELD"})()
 
 
-def handles(*mnemonics):
-    def register(fn):
-        for m in mnemonics:
-            HANDLERS[m] = fn
-        return fn
-    return register
-
-
-def family(*encodings):
-    def register(factory):
-        for e in encodings:
-            FAMILIES[e] = factory
-        return factory
-    return register
+handles = registrar(HANDLERS)         # @handles("v_add_f32", ...): by mnemonic
+family = registrar(FAMILIES)          # @family("VOP2", ...): by encoding family
 
 
 def unimplemented(step, inst):

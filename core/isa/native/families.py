@@ -6,25 +6,14 @@ Holds two invariants:
 - `writes_exec` is true exactly for instructions that may change EXEC (an EXEC destination,
   v_cmpx, saveexec/wrexec), so lane counts run between them.
 """
+from core.isa.handler_tables import registrar
+
 HANDLERS = {}
 FAMILIES = {}
 EXEC_SLOTS = (126, 127)
 
-
-def handles(*mnemonics):
-    def register(fn):
-        for m in mnemonics:
-            HANDLERS[m] = fn
-        return fn
-    return register
-
-
-def family(*encodings):
-    def register(factory):
-        for e in encodings:
-            FAMILIES[e] = factory
-        return factory
-    return register
+handles = registrar(HANDLERS)         # @handles("v_add_f32", ...): by mnemonic
+family = registrar(FAMILIES)          # @family("VOP2", ...): by encoding family
 
 
 def handler(inst, kernel=None):
