@@ -10,15 +10,6 @@
 enum { GROUPS = 3, ITEMS = 128, STATIC_WORDS = 6144 };
 
 static aql_env_t env;
-static volatile int callbacks;
-static volatile hsa_status_t reported;
-
-static void on_error(hsa_status_t status, hsa_queue_t *queue, void *data) {
-    (void)queue;
-    (void)data;
-    reported = status;
-    callbacks++;
-}
 
 int main(int argc, char **argv) {
     if (argc < 3) return 2;
@@ -41,7 +32,7 @@ int main(int argc, char **argv) {
     uint32_t dynamic_bytes = ITEMS * sizeof(int);
 
     hsa_queue_t *queue;
-    MUST(hsa_queue_create(env.gpu, 64, HSA_QUEUE_TYPE_MULTI, on_error, NULL, UINT32_MAX, UINT32_MAX, &queue));
+    MUST(hsa_queue_create(env.gpu, 64, HSA_QUEUE_TYPE_MULTI, aql_record_error, NULL, UINT32_MAX, UINT32_MAX, &queue));
     hsa_signal_t done;
     MUST(hsa_signal_create(1, 0, NULL, &done));
     hsa_kernel_dispatch_packet_t p =
@@ -62,16 +53,11 @@ int main(int argc, char **argv) {
                     break;
                 }
             }
-        CHECK_EQ_U64(callbacks, 0);
+        CHECK_EQ_U64(aql_errors_seen, 0);
     } else if (!strcmp(what, "too_large")) {
         p.group_segment_size = 64 * 1024 + 4;
         aql_publish(queue, &p);
-        for (int i = 0; i < 60000 && !callbacks; i++) {
-            struct timespec ts = {0, 1000000};
-            nanosleep(&ts, NULL);
-        }
-        CHECK_EQ_U64(callbacks, 1);
-        CHECK_STATUS(reported, HSA_STATUS_ERROR_INVALID_ALLOCATION);
+        aql_expect_one_error(HSA_STATUS_ERROR_INVALID_ALLOCATION);
         CHECK_EQ_U64(hsa_signal_load_scacquire(done), 1);
     } else {
         printf("FAIL unknown case %s\n", what);

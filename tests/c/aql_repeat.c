@@ -6,15 +6,6 @@
 #include "aql_util.h"
 
 static aql_env_t env;
-static volatile int callbacks;
-static volatile hsa_status_t reported;
-
-static void on_error(hsa_status_t status, hsa_queue_t *queue, void *data) {
-    (void)queue;
-    (void)data;
-    reported = status;
-    callbacks++;
-}
 
 typedef struct {
     const float *a;
@@ -74,12 +65,7 @@ static void fault(hsa_queue_t *queue, hsa_signal_t done) {
     args[0] = (uint32_t *)0x1000;
     hsa_signal_store_relaxed(done, 1);
     aql_dispatch(queue, kernel, args, 1, 1, done);
-    for (int i = 0; i < 60000 && !callbacks; i++) {
-        struct timespec ts = {0, 1000000};
-        nanosleep(&ts, NULL);
-    }
-    CHECK_EQ_U64(callbacks, 1);
-    CHECK_STATUS(reported, (hsa_status_t)HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION);
+    aql_expect_one_error((hsa_status_t)HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION);
     CHECK_EQ_U64(hsa_signal_load_scacquire(done), 1);        /* the faulting packet never completes */
 }
 
@@ -87,7 +73,7 @@ int main(int argc, char **argv) {
     if (argc < 3) return 2;
     aql_setup(&env, argv[1]);
     hsa_queue_t *queue;
-    MUST(hsa_queue_create(env.gpu, 64, HSA_QUEUE_TYPE_MULTI, on_error, NULL, UINT32_MAX, UINT32_MAX, &queue));
+    MUST(hsa_queue_create(env.gpu, 64, HSA_QUEUE_TYPE_MULTI, aql_record_error, NULL, UINT32_MAX, UINT32_MAX, &queue));
     hsa_signal_t done;
     MUST(hsa_signal_create(1, 0, NULL, &done));
     if (!strcmp(argv[2], "results")) {

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "check.h"
 
@@ -126,6 +127,24 @@ static inline void aql_barrier(hsa_queue_t *queue, hsa_packet_type_t type, const
     aql_publish(queue, &p);
 }
 
+/* A queue error callback that records: how many errors arrived and the last status. */
+static volatile int aql_errors_seen;
+static volatile hsa_status_t aql_error_status;
+static inline void aql_record_error(hsa_status_t status, hsa_queue_t *queue, void *data) {
+    (void)queue;
+    (void)data;
+    aql_error_status = status;
+    aql_errors_seen++;
+}
+/* Wait (at most a minute) for aql_record_error to see exactly one error, of status `expected`. */
+static inline void aql_expect_one_error(hsa_status_t expected) {
+    for (int i = 0; i < 60000 && !aql_errors_seen; i++) {
+        struct timespec ts = {0, 1000000};
+        nanosleep(&ts, NULL);
+    }
+    CHECK_EQ_U64(aql_errors_seen, 1);
+    CHECK_STATUS(aql_error_status, expected);
+}
 /* Wait for a completion signal with a bound: a test must fail, never hang. */
 static inline int aql_wait_zero(hsa_signal_t signal, double seconds) {
     uint64_t ticks = (uint64_t)(seconds * 1e9);
