@@ -33,3 +33,17 @@ kernel void noinline_calls(global const int* a, global int* out, global ulong* h
   out[3 * i + 2] = sum_window(window, (x & 3) + 2);
   hashed[i] = mix64((ulong)x * 0x9e3779b97f4a7c15UL);
 }
+
+// A loop calling a function placed before its caller: each call jumps backwards, so a wave
+// that has used up its turn on the native tier yields at the call and must resume there.
+__attribute__((noinline)) uint lcg_step(uint x) { return x * 1664525u + 1013904223u; }
+
+__attribute__((noinline)) uint lcg_run(uint x, int n) {
+  for (int k = 0; k < n; k++) x = lcg_step(x) ^ (uint)k;
+  return x;
+}
+
+kernel void backward_calls(global const uint* seed, global uint* out, int n) {
+  size_t i = get_global_id(0);
+  out[i] = lcg_run(seed[i], n + (int)(i & 7));
+}

@@ -9,8 +9,8 @@ Holds four invariants:
   set: the code object's function symbols, every resolved call target and every return site
   (the address after each call); an address outside it faults at run time;
 - a block ends at every control transfer and after s_barrier, and every block start that a
-  wave can resume at (the entry, after a barrier, a backward branch's target) is a resume
-  point with a dense id (0 is the entry);
+  wave can resume at (the entry, after a barrier, the known target of a backward branch,
+  call or jump) is a resume point with a dense id (0 is the entry);
 - MODE is known at every instruction (the descriptor's value, changed only by
   s_setreg_imm32_b32 / s_setreg_b32 of a known value / s_denorm_mode / s_round_mode);
   a join of two different MODEs makes the kernel Untranslatable.
@@ -239,14 +239,26 @@ class Program:
         targets = set(self.return_sites) | set(self.constants.values()) | self.functions
         return {t for t in targets if t in self.blocks}
 
+    def backward_target(self, inst):
+        """The known target of a branch, call or jump that goes back (to its own address or
+        before), where a wave may yield; None for every other instruction."""
+        if inst.mnemonic in BRANCHES:
+            target = int(inst.src[0].value)
+        elif inst.mnemonic in CALLS or inst.mnemonic == "s_setpc_b64":
+            target = self.constants.get(inst.address)
+        else:
+            return None
+        return target if target is not None and target <= inst.address else None
+
     def _number_resume_points(self):
         points = [self.entry]
         for block in self.blocks.values():
             inst = block.last
             if inst.mnemonic == "s_barrier":
                 points.append(inst.next_address)
-            if inst.mnemonic in BRANCHES and int(inst.src[0].value) <= inst.address:
-                points.append(int(inst.src[0].value))
+            target = self.backward_target(inst)
+            if target is not None:
+                points.append(target)
         self.resume_points = []
         for address in points:
             block = self.blocks.get(address)

@@ -6,9 +6,9 @@ Holds five invariants:
   loaded from the wave state in the prologue and stored back at every exit that resumes
   (SG_BARRIER, SG_YIELD; SG_END stores the counts only), so mem2reg keeps them in SSA form;
 - the function resumes where the wave left it: the prologue switches on `wave.resume`
-  over the program's resume points (entry, after each s_barrier, each backward branch's
-  target);
-- a backward branch fences (so loads a spinning wave re-reads are never hoisted) and
+  over the program's resume points (entry, after each s_barrier, each backward branch's,
+  call's or jump's target: core/isa/native/program.py's backward_target);
+- a backward branch, call or jump fences (so loads a spinning wave re-reads are never hoisted) and
   returns SG_YIELD once the wave's count reaches `wave.yield_at`;
 - a fault stores its code, PC, lane, address and detail in the wave and returns SG_FAULT
   before the faulting instruction writes anything;
@@ -238,7 +238,7 @@ class Kernel:
     def jump(self, target):
         """Branch to the block at `target`; a backward branch may yield first."""
         b = self.builder
-        if target > self.inst.address:
+        if self.program.backward_target(self.inst) != target:
             b.branch(self.blocks[target])
             return
         # A signal fence: LLVM may not move memory accesses across it, so a spinning wave
