@@ -32,6 +32,28 @@ def test_a_store_outside_every_allocation_faults_and_writes_nothing(session):
     assert "outside every live allocation" in report["reason"]
 
 
+LATE_WILD = """
+kernel void late_wild(global int *out, int first_bad) {
+  size_t i = get_global_id(0);
+  bool wild = i >= first_bad && i < first_bad + 32;
+  out[wild ? i + (1 << 24) : i] = 7;
+}
+"""
+
+
+@pytest.mark.parametrize("tier", ["interp", "native"])
+def test_an_access_faults_where_earlier_waves_of_its_instruction_stayed_inside(session, tier):
+    """The native tier remembers per instruction the allocation it hit last: a later wave of
+    the same instruction that leaves it still faults, with the same report on both tiers."""
+    from tests.support.differential import engine
+    co = compile_opencl(LATE_WILD, opt="-O2")
+    with engine(tier), pytest.raises(KernelFault) as caught:
+        launch(session, co, "late_wild", [np.zeros(1024, np.int32), np.int32(640)], 1024, 64)
+    report = caught.value.report
+    assert report["instruction"].startswith("global_store_dword")
+    assert (report["workgroup"], report["wave"], report["lane"]) == ((10, 0, 0), 0, 0)
+
+
 def test_lanes_inside_memory_do_not_store_when_another_lane_faults(session, monkeypatch):
     # Launch keeps its buffers until the dispatch returns, so run the dispatch directly.
     from tests.support import launch as testlaunch

@@ -45,10 +45,11 @@ _lock = threading.Lock()
 class Native:
     """A kernel's translation: its entry point and what fault reports need."""
 
-    def __init__(self, program, address, reasons):
+    def __init__(self, program, address, reasons, access_sites):
         self.program = program
         self.address = address
         self.reasons = reasons          # fault detail -> the interpreter's reason text
+        self.access_sites = access_sites
 
 
 class Fallback:
@@ -86,7 +87,8 @@ def _translate(session, kernel, desc):
 
         def build():
             translation = translate(program, desc.lanes, desc.nvgpr, compiler.function_name(key))
-            return str(translation.module), {"reasons": translation.reasons}
+            return str(translation.module), {"reasons": translation.reasons,
+                                             "access_sites": translation.access_sites}
         address, notes, seconds, cached = compiler.compile_module(key, build, len(program.instructions))
     except Untranslatable as exc:
         inst = exc.instruction
@@ -96,7 +98,7 @@ def _translate(session, kernel, desc):
         return Fallback(exc)
     trace.event("native_compile", kernel=name, seconds=seconds, cached=cached,
                 instructions=len(program.instructions))
-    return Native(program, address, notes["reasons"])
+    return Native(program, address, notes["reasons"], notes["access_sites"])
 
 
 def _functions(kernel):
@@ -149,6 +151,7 @@ def run_native(session, kernel, *, grid, workgroup, kernarg_address, packet_addr
     d = ffi.new("sg_dispatch *")
     d.wave = ffi.cast("sg_wave_fn", native.address)
     d.lanes, d.nvgpr, d.waves_per_group = lanes, desc.nvgpr, waves_per_group
+    d.access_sites = native.access_sites
     d.workitem_dims = min(desc.workitem_id_dims, 3)
     d.grid, d.workgroup = list(grid), list(wgsize)
     d.mode = desc.initial_mode

@@ -27,6 +27,8 @@ ACCESS_CHECK, ACCESS_LOAD, ACCESS_STORE = lib.SG_ACCESS_CHECK, lib.SG_ACCESS_LOA
 def external_addresses():
     return {name: int(ffi.cast("uintptr_t", ffi.addressof(lib, name))) for name in EXTERNALS}
 GROUP_LDS = ffi.offsetof("sg_group", "lds")
+GROUP_SITES = ffi.offsetof("sg_group", "sites")
+RANGE_BYTES = ffi.sizeof("sg_range")
 
 
 @lru_cache(maxsize=None)

@@ -2,7 +2,8 @@
 
 Holds four invariants (the interpreter's core/isa/interp/memory.py, translated):
 - every active lane's access is checked against the dispatch's valid ranges before any byte
-  moves: inline against the range the wave hit last, else lane by lane out of line
+  moves: inline against the range this access site (one per checked access in the code)
+  hit last, kept per thread across waves, else lane by lane out of line
   (sg_native_access), whose first bad lane (and its first bad element) faults the whole
   instruction with the interpreter's report;
 - a checked address reaches host memory at address - delta (locked host memory has an agent
@@ -16,28 +17,35 @@ Holds four invariants (the interpreter's core/isa/interp/memory.py, translated):
 """
 import llvmlite.ir as ir
 
-from core.isa.native.layout import ACCESS_CHECK, ACCESS_LOAD, ACCESS_STORE, GROUP_LDS, SG_FAULT_MEMORY
+from core.isa.native.layout import (ACCESS_CHECK, ACCESS_LOAD, ACCESS_STORE, GROUP_LDS, GROUP_SITES,
+                                    RANGE_BYTES, SG_FAULT_MEMORY)
 from core.isa.native.translate import I1, I8, I16, I32, I64, PTR, const
 
 ELEMENT = {1: I8, 2: I16, 4: I32, 8: I64}
 REASON = "access outside every live allocation"
 
 
-def _cache(k):
+def site(k):
+    """A new access site: the pointer to its entry in the workgroup's range cache (sg_group
+    `sites`: the range the site's last out-of-line check found, which its fast test uses)."""
     b = k.builder
-    return [b.load(k.field(name), typ=I64) for name in ("range_start", "range_end", "range_delta")]
+    sites = b.load(b.gep(k.group, [const(I64, GROUP_SITES)], source_etype=I8), typ=PTR)
+    index = k.new_access_site()
+    return b.gep(sites, [const(I64, index * RANGE_BYTES)], source_etype=I8)
 
 
-def within(k, lo, hi):
-    """i1 and the delta: [lo, hi) lies in the range the wave hit last (and does not wrap)."""
+def within(k, at, lo, hi):
+    """i1 and the delta: [lo, hi) lies in the range access site `at` hit last (and does not
+    wrap)."""
     b = k.builder
-    start, end, delta = _cache(k)
+    start, end, delta = [b.load(b.gep(at, [const(I64, 8 * i)], source_etype=I8), typ=I64)
+                         for i in range(3)]
     inside = b.and_(b.and_(b.icmp_unsigned(">=", lo, start), b.icmp_unsigned("<=", hi, end)),
                     b.icmp_unsigned(">=", hi, lo))
     return inside, delta
 
 
-def _out_of_line(k, addresses, active, count, esize, stride, flags, values=None):
+def _out_of_line(k, at, addresses, active, count, esize, stride, flags, values=None):
     """Call sg_native_access; faults where it reports a bad lane. Returns (host addresses
     <lanes x i64>, loaded rows) as the C side left them."""
     b = k.builder
@@ -49,8 +57,8 @@ def _out_of_line(k, addresses, active, count, esize, stride, flags, values=None)
     bits = b.bitcast(active, k.MASK)
     if k.lanes == 32:
         bits = b.zext(bits, I64)
-    fn = k.intrinsic("sg_native_access", I32, [PTR, PTR, PTR, I64, I32, I32, I32, I64, PTR, I32])
-    lane = b.call(fn, [k.env, k.wave, buffer, bits, const(I32, k.lanes), const(I32, count),
+    fn = k.intrinsic("sg_native_access", I32, [PTR, PTR, PTR, PTR, I64, I32, I32, I32, I64, PTR, I32])
+    lane = b.call(fn, [k.env, k.wave, at, buffer, bits, const(I32, k.lanes), const(I32, count),
                        const(I32, esize), const(I64, stride), data, const(I32, flags)])
     if flags & ACCESS_CHECK:
         k.fault(SG_FAULT_MEMORY, lane=lane, address=b.load(k.field("fault_address"), typ=I64),
@@ -71,7 +79,8 @@ def checked(k, addresses, active, count, esize, stride=None):
                 [b.select(active, addresses, k.splat(const(I64, -1)))])
     top = k.call(f"llvm.vector.reduce.umax.v{k.lanes}i64", I64,
                  [b.select(active, addresses, k.splat(const(I64, 0)))])
-    inside, delta = within(k, lo, b.add(top, const(I64, span)))
+    at = site(k)
+    inside, delta = within(k, at, lo, b.add(top, const(I64, span)))
     fast_host = b.sub(addresses, k.splat(delta))
     fast = b.or_(inside, b.not_(k.any_lane(active)))
     entry = b.block
@@ -79,7 +88,7 @@ def checked(k, addresses, active, count, esize, stride=None):
     done = k.new_block("checked")
     b.cbranch(fast, done, slow)
     b.position_at_end(slow)
-    slow_host, _ = _out_of_line(k, addresses, active, count, esize, stride, ACCESS_CHECK)
+    slow_host, _ = _out_of_line(k, at, addresses, active, count, esize, stride, ACCESS_CHECK)
     slow_end = b.block
     b.branch(done)
     b.position_at_end(done)
@@ -92,7 +101,8 @@ def checked(k, addresses, active, count, esize, stride=None):
 def check_scalar(k, address, count):
     """Host address of `count` dwords at the scalar `address` (lane 0 of the wave), checked."""
     b = k.builder
-    inside, delta = within(k, address, b.add(address, const(I64, 4 * count)))
+    at = site(k)
+    inside, delta = within(k, at, address, b.add(address, const(I64, 4 * count)))
     entry = b.block
     fast_host = b.sub(address, delta)
     slow = k.new_block("check_scalar")
@@ -100,7 +110,7 @@ def check_scalar(k, address, count):
     b.cbranch(inside, done, slow)
     b.position_at_end(slow)
     lane0 = ir.Constant(k.VB, [True] + [False] * (k.lanes - 1))
-    hosts, _ = _out_of_line(k, k.splat(address), lane0, count, 4, 4, ACCESS_CHECK)
+    hosts, _ = _out_of_line(k, at, k.splat(address), lane0, count, 4, 4, ACCESS_CHECK)
     slow_host = b.extract_element(hosts, const(I32, 0))
     slow_end = b.block
     b.branch(done)
@@ -116,8 +126,23 @@ def _dense(k, addresses, active, lane_stride):
     b = k.builder
     steps = ir.Constant(k.V64, [i * lane_stride for i in range(k.lanes)])
     starts = b.sub(addresses, steps)
-    base = k.call(f"llvm.vector.reduce.umin.v{k.lanes}i64", I64,
-                  [b.select(active, starts, k.splat(const(I64, -1)))])
+    # With every lane active (the common case) lane 0 gives the base; the reduction over the
+    # active lanes is a long dependency chain, so it is taken only when some lane is not.
+    first = b.extract_element(starts, const(I32, 0))
+    everyone = k.call(f"llvm.vector.reduce.and.v{k.lanes}i1", I1, [active])
+    entry = b.block
+    some = k.new_block("dense_some_lanes")
+    joined = k.new_block("dense_base")
+    b.cbranch(everyone, joined, some)
+    b.position_at_end(some)
+    lowest = k.call(f"llvm.vector.reduce.umin.v{k.lanes}i64", I64,
+                    [b.select(active, starts, k.splat(const(I64, -1)))])
+    some_end = b.block
+    b.branch(joined)
+    b.position_at_end(joined)
+    base = b.phi(I64)
+    base.add_incoming(first, entry)
+    base.add_incoming(lowest, some_end)
     want = b.add(k.splat(base), steps)
     same = b.icmp_unsigned("==", b.select(active, addresses, want), want)
     return k.call(f"llvm.vector.reduce.and.v{k.lanes}i1", I1, [same]), base
@@ -136,7 +161,7 @@ def access(k, addresses, active, count, esize, stride=None, values=None, check=T
     """Load (values None: returns a list of <lanes x i32>, zero-extended, 0 in inactive lanes)
     or store (`values`, a list of <lanes x i32>) `count` elements per active lane. Device
     addresses are checked (check=True) before anything moves; LDS addresses (check=False) are
-    host addresses already. Inside the range the wave hit last, lane-contiguous accesses move
+    host addresses already. Inside the range the access hit last, lane-contiguous accesses move
     as masked vectors and others as gathers/scatters; anything else goes through
     sg_native_access, lane by lane."""
     b = k.builder
@@ -148,8 +173,9 @@ def access(k, addresses, active, count, esize, stride=None, values=None, check=T
     done = k.new_block("accessed")
     delta = None
     if check:
+        at = site(k)
         span = lane_stride * k.lanes if interleaved else (count - 1) * stride + esize * k.lanes
-        inside, delta = within(k, base, b.add(base, const(I64, span)))
+        inside, delta = within(k, at, base, b.add(base, const(I64, span)))
         base = b.sub(base, delta)
         b.cbranch(b.and_(dense, inside), quick, scattered)
     else:
@@ -164,7 +190,7 @@ def access(k, addresses, active, count, esize, stride=None, values=None, check=T
                     [b.select(active, addresses, k.splat(const(I64, -1)))])
         top = k.call(f"llvm.vector.reduce.umax.v{k.lanes}i64", I64,
                      [b.select(active, addresses, k.splat(const(I64, 0)))])
-        inside, delta = within(k, lo, b.add(top, const(I64, (count - 1) * stride + esize)))
+        inside, delta = within(k, at, lo, b.add(top, const(I64, (count - 1) * stride + esize)))
         gather = k.new_block("gather_inside")
         slow = k.new_block("lane_access")
         b.cbranch(inside, gather, slow)
@@ -185,7 +211,7 @@ def access(k, addresses, active, count, esize, stride=None, values=None, check=T
         b.branch(done)
         b.position_at_end(slow)
         flags = ACCESS_CHECK | (ACCESS_LOAD if values is None else ACCESS_STORE)
-        _, rows = _out_of_line(k, addresses, active, count, esize, stride, flags, values)
+        _, rows = _out_of_line(k, at, addresses, active, count, esize, stride, flags, values)
         ends.append((rows, b.block))
     else:                       # LDS: no check to make
         rows = _gather_scatter(k, addresses, active, count, esize, stride, values)

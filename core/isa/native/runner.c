@@ -75,36 +75,43 @@ int64_t sg_native_find_range(const sg_env *env, uint64_t lo, uint64_t hi) {
     return hi <= r->end ? (int64_t)(first - 1) : -1;
 }
 
-int32_t sg_native_access(const sg_env *env, sg_wave *wave, uint64_t *addresses, uint64_t mask,
-                         uint32_t lanes, uint32_t elements, uint32_t esize, uint64_t stride,
-                         uint32_t *data, uint32_t flags) {
+/* The range holding [lo, hi): `hint` (the range a neighbouring element hit) when it does,
+   else found by search; -1 when none does. */
+static int64_t range_holding(const sg_env *env, int64_t hint, uint64_t lo, uint64_t hi) {
+    if (hint >= 0 && lo >= env->ranges[hint].start && hi <= env->ranges[hint].end && hi >= lo)
+        return hint;
+    return sg_native_find_range(env, lo, hi);
+}
+
+static void remember(sg_range *site, const sg_env *env, int64_t range) {
+    if (range >= 0)                  /* the access's next run most likely lands there too */
+        *site = env->ranges[range];
+}
+
+int32_t sg_native_access(const sg_env *env, sg_wave *wave, sg_range *site, uint64_t *addresses,
+                         uint64_t mask, uint32_t lanes, uint32_t elements, uint32_t esize,
+                         uint64_t stride, uint32_t *data, uint32_t flags) {
     if (flags & SG_ACCESS_CHECK) {
-        int64_t cached = -1;
+        int64_t first = -1, range = -1;
         for (uint32_t lane = 0; lane < lanes; lane++) {
             if (!(mask >> lane & 1))
                 continue;
-            int64_t range = -1;
+            int64_t lane_range = -1;
             for (uint32_t e = 0; e < elements; e++) {
                 uint64_t at = addresses[lane] + e * stride;
-                int64_t found = range >= 0 && at >= env->ranges[range].start
-                                && at + esize <= env->ranges[range].end && at + esize >= at
-                                ? range : sg_native_find_range(env, at, at + esize);
-                if (found < 0) {
+                range = range_holding(env, range, at, at + esize);
+                if (range < 0) {
                     wave->fault_address = at;
                     return (int32_t)lane;
                 }
-                if (range < 0)
-                    range = found;
+                if (lane_range < 0)
+                    lane_range = range;
             }
-            if (cached < 0)
-                cached = range;
-            addresses[lane] -= env->ranges[range].delta;
+            if (first < 0)
+                first = lane_range;
+            addresses[lane] -= env->ranges[lane_range].delta;
         }
-        if (cached >= 0) {           /* the next access most likely lands there too */
-            wave->range_start = env->ranges[cached].start;
-            wave->range_end = env->ranges[cached].end;
-            wave->range_delta = env->ranges[cached].delta;
-        }
+        remember(site, env, first);
     }
     int32_t previous = -1;
     for (uint32_t lane = 0; lane < lanes; lane++) {
@@ -150,7 +157,7 @@ static uint64_t buffer_address(const uint32_t *rsrc, uint64_t index, uint64_t of
     return start + index * stride + offset;
 }
 
-int32_t sg_native_buffer(const sg_env *env, sg_wave *wave, const uint32_t *rsrc,
+int32_t sg_native_buffer(const sg_env *env, sg_wave *wave, sg_range *site, const uint32_t *rsrc,
                          uint32_t soffset, uint32_t offset, uint32_t offen, uint32_t idxen,
                          const uint32_t *vindex, const uint32_t *voffset, uint64_t mask,
                          uint32_t lanes, uint32_t elements, uint32_t esize, uint64_t *addresses,
@@ -158,7 +165,7 @@ int32_t sg_native_buffer(const sg_env *env, sg_wave *wave, const uint32_t *rsrc,
     uint64_t base = rsrc[0] | (uint64_t)(rsrc[1] & 0xFFFF) << 32;
     uint64_t start = base + soffset;
     uint64_t add_tid = rsrc[3] >> 23 & 1;
-    int64_t cached = -1;
+    int64_t cached = -1, hint = -1;
     for (int pass = 0; pass < 2; pass++) {   /* check every element, then move them */
         if (pass == 0 && !(flags & SG_ACCESS_CHECK))
             continue;
@@ -176,7 +183,9 @@ int32_t sg_native_buffer(const sg_env *env, sg_wave *wave, const uint32_t *rsrc,
                 int inside;
                 uint64_t at = buffer_address(rsrc, index, lane_offset + (uint64_t)e * esize, esize,
                                              start, &inside);
-                int64_t range = inside ? sg_native_find_range(env, at, at + esize) : -1;
+                int64_t range = inside ? range_holding(env, hint, at, at + esize) : -1;
+                if (range >= 0)
+                    hint = range;
                 if (pass == 0) {
                     if (!inside)
                         continue;
@@ -207,11 +216,7 @@ int32_t sg_native_buffer(const sg_env *env, sg_wave *wave, const uint32_t *rsrc,
             }
         }
     }
-    if (cached >= 0) {
-        wave->range_start = env->ranges[cached].start;
-        wave->range_end = env->ranges[cached].end;
-        wave->range_delta = env->ranges[cached].delta;
-    }
+    remember(site, env, cached);
     return -1;
 }
 
@@ -361,6 +366,11 @@ static void work(sg_job *job, uint32_t thread_index) {
     uint64_t bytes = wave_bytes(d);
     uint64_t lds = (d->env.lds_bytes + 63) & ~63ull;
     sg_slot *slots = calloc(in_flight, sizeof(sg_slot));
+    /* One range cache for the thread's groups: their waves run one at a time. */
+    uint32_t site_count = d->access_sites ? d->access_sites : 1;
+    sg_range *sites = malloc(site_count * sizeof(sg_range));
+    for (uint32_t k = 0; k < site_count; k++)
+        sites[k] = (sg_range){UINT64_MAX, 0, 0};
     sg_tally tally = {0};
     uint32_t allocated = 0;
     int exhausted = 0;
@@ -386,6 +396,7 @@ static void work(sg_job *job, uint32_t thread_index) {
                 slots[s].waves = aligned_alloc(64, bytes * d->waves_per_group);
                 slots[s].status = malloc(d->waves_per_group);
                 slots[s].group.lds = lds ? aligned_alloc(64, lds) : NULL;
+                slots[s].group.sites = sites;
                 allocated++;
             }
             uint64_t scratch_slot = ((uint64_t)thread_index * in_flight + s) * d->waves_per_group;
@@ -431,6 +442,7 @@ static void work(sg_job *job, uint32_t thread_index) {
         free(slots[s].group.lds);
     }
     free(slots);
+    free(sites);
     pthread_mutex_lock(&job->lock);
     job->out->waves += tally.waves;
     job->out->workgroups += tally.workgroups;

@@ -40,6 +40,9 @@ typedef struct sg_env {
 
 typedef struct sg_group {
     uint8_t *lds;
+    sg_range *sites;                 /* per checked access of the kernel: the range it hit
+                                        last (start > end: none yet), kept by the thread
+                                        across its workgroups while the dispatch runs */
     uint32_t id[3];
     uint32_t waves;                  /* waves in the workgroup */
 } sg_group;
@@ -52,7 +55,6 @@ typedef struct sg_wave {
     uint64_t lane_instructions;      /* instructions x active lanes at issue */
     uint64_t yield_at;               /* loops return SG_YIELD once executed reaches it */
     uint64_t scratch;                /* flat scratch base of the wave */
-    uint64_t range_start, range_end, range_delta;  /* the last range an access hit */
     uint64_t pc;                     /* at every exit: the resume or faulting PC - code_base */
     uint64_t fault_address;
     uint64_t fault_detail;
@@ -74,6 +76,7 @@ typedef struct sg_dispatch {
     sg_wave_fn wave;
     sg_env env;
     uint32_t lanes, nvgpr, waves_per_group, workitem_dims;
+    uint32_t access_sites;           /* checked accesses in the translation (group.sites) */
     uint32_t grid[3], workgroup[3];
     uint32_t user_sgpr[106];         /* the user SGPRs every wave starts with */
     uint32_t user_sgpr_count;
@@ -115,7 +118,7 @@ typedef struct sg_outcome {
    checked, load 0 and are not stored; with SG_ACCESS_CHECK alone, addresses[i] receives the
    host address of lane i's first element (0 when it is out of bounds). Returns as
    sg_native_access. */
-int32_t sg_native_buffer(const sg_env *env, sg_wave *wave, const uint32_t *rsrc,
+int32_t sg_native_buffer(const sg_env *env, sg_wave *wave, sg_range *site, const uint32_t *rsrc,
                          uint32_t soffset, uint32_t offset, uint32_t offen, uint32_t idxen,
                          const uint32_t *vindex, const uint32_t *voffset, uint64_t mask,
                          uint32_t lanes, uint32_t elements, uint32_t esize, uint64_t *addresses,
@@ -159,7 +162,8 @@ int64_t sg_native_find_range(const sg_env *env, uint64_t lo, uint64_t hi);
    every element is checked first (the first bad lane is returned, its first bad element's
    address in wave->fault_address, and nothing moves) and addresses become host addresses;
    LOAD reads data[e * lanes + i] (zero-extended), STORE writes its low bytes, lane by lane
-   in lane order. Returns -1 when the access completed. */
-int32_t sg_native_access(const sg_env *env, sg_wave *wave, uint64_t *addresses, uint64_t mask,
-                         uint32_t lanes, uint32_t elements, uint32_t esize, uint64_t stride,
-                         uint32_t *data, uint32_t flags);
+   in lane order. Returns -1 when the access completed. A checked access leaves the range its
+   first lane hit in *site (the access site's cache, which translated code tests inline). */
+int32_t sg_native_access(const sg_env *env, sg_wave *wave, sg_range *site, uint64_t *addresses,
+                         uint64_t mask, uint32_t lanes, uint32_t elements, uint32_t esize,
+                         uint64_t stride, uint32_t *data, uint32_t flags);

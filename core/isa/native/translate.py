@@ -35,9 +35,10 @@ def const(type_, value):
 class Translation:
     """The LLVM module of one kernel and what Python needs to read its faults."""
 
-    def __init__(self, module, reasons):
+    def __init__(self, module, reasons, access_sites):
         self.module = module
         self.reasons = reasons          # fault detail -> reason text
+        self.access_sites = access_sites  # entries the function uses in sg_group.sites
 
 
 class Kernel:
@@ -74,6 +75,7 @@ class Kernel:
         self._buffers = None
         self._buffer_scratch = None
         self.reasons = []
+        self.access_sites = 0
         self.blocks = {}
         self._intrinsics = {}
         self.inst = None
@@ -158,6 +160,11 @@ class Kernel:
                 self.pro.inttoptr(self.pro.ptrtoint(self.pro.alloca(t, name=n), I64), PTR)
                 for t, n in ((ir.VectorType(I32, 4), "rsrc"), (ir.VectorType(I32, 2 * self.lanes), "vaddr")))
         return self._buffer_scratch
+
+    def new_access_site(self):
+        """The index of a new checked access (its entry in sg_group.sites)."""
+        self.access_sites += 1
+        return self.access_sites - 1
 
     def lane_ids(self, type_=I32):
         return ir.Constant(ir.VectorType(type_, self.lanes), list(range(self.lanes)))
@@ -280,7 +287,7 @@ class Kernel:
             self.builder = ir.IRBuilder(self.blocks[block.start])
             self._translate_block(block)
         self._finish()
-        return Translation(self.module, list(self.reasons))
+        return Translation(self.module, list(self.reasons), self.access_sites)
 
     def _translate_block(self, block):
         b = self.builder

@@ -136,6 +136,7 @@ def buffer_access(k, inst, named, m, esize, active, values=None, hosts=False):
     uniform = not offen and not idxen and esize == 4 and not hosts
     done = k.new_block("buffer_done")
     fast_rows, fast_end = [], None
+    site = M.site(k)
     if uniform:
         w = [b.zext(x, I64) for x in words]
         private = b.and_(b.and_(b.icmp_unsigned("==", b.lshr(w[1], const(I64, 31)), const(I64, 1)),
@@ -146,7 +147,7 @@ def buffer_access(k, inst, named, m, esize, active, values=None, hosts=False):
         base = b.or_(w[0], b.shl(b.and_(w[1], const(I64, 0xFFFF)), const(I64, 32)))
         row = b.add(b.add(base, b.zext(soffset, I64)),
                     const(I64, offset // 4 * 4 * k.lanes + offset % 4))
-        inside, delta = M.within(k, row, b.add(row, const(I64, 4 * k.lanes * m)))
+        inside, delta = M.within(k, site, row, b.add(row, const(I64, 4 * k.lanes * m)))
         quick = k.new_block("private_rows")
         slow = k.new_block("buffer_slow")
         b.cbranch(b.and_(private, inside), quick, slow)
@@ -184,9 +185,9 @@ def buffer_access(k, inst, named, m, esize, active, values=None, hosts=False):
     if k.lanes == 32:
         bits = b.zext(bits, I64)
     flags = C.ACCESS_CHECK | (0 if hosts else C.ACCESS_LOAD if values is None else C.ACCESS_STORE)
-    fn = k.intrinsic("sg_native_buffer", I32, [PTR, PTR, PTR, I32, I32, I32, I32, PTR, PTR, I64,
-                                                I32, I32, I32, PTR, PTR, I32])
-    lane = b.call(fn, [k.env, k.wave, rsrc, soffset, const(I32, offset), const(I32, offen),
+    fn = k.intrinsic("sg_native_buffer", I32, [PTR, PTR, PTR, PTR, I32, I32, I32, I32, PTR, PTR,
+                                                I64, I32, I32, I32, PTR, PTR, I32])
+    lane = b.call(fn, [k.env, k.wave, site, rsrc, soffset, const(I32, offset), const(I32, offen),
                        const(I32, idxen), vindex, voffset, bits, const(I32, k.lanes), const(I32, m),
                        const(I32, esize), addresses if hosts else ir.Constant(PTR, None), data,
                        const(I32, flags)])

@@ -60,6 +60,9 @@ def _sub_i32(k, a, b, clamp=False):
 
 @emits("v_add_co_u32")
 def _add_co(k, a, b, clamp=False):
+    if not clamp:   # in 32 bits: the carry is the wrapped sum below an addend (half the work)
+        s = k.add(a, b)
+        return s, k.icmp("<", s, a)
     s = k.add(M.wide(k, a), M.wide(k, b))
     return _sat_u32(k, s, clamp), k.icmp(">", s, MAX32)
 
@@ -76,12 +79,19 @@ def _subrev_co(k, a, b, clamp=False):
 
 @emits("v_add_co_ci_u32")
 def _addc(k, a, b, c, clamp=False):
+    if not clamp:   # in 32 bits: a carry out of either addition (at most one happens)
+        t = k.add(a, b)
+        s = k.add(t, k.zext(c, 32))
+        return s, k.b.or_(k.icmp("<", t, a), k.icmp("<", s, t))
     s = k.add(k.add(M.wide(k, a), M.wide(k, b)), k.zext(c, 64))
     return _sat_u32(k, s, clamp), k.icmp(">", s, MAX32)
 
 
 @emits("v_sub_co_ci_u32")
 def _subb(k, a, b, c, clamp=False):
+    if not clamp:   # in 32 bits: a borrow out of either subtraction (at most one happens)
+        t = k.sub(a, b)
+        return k.sub(t, k.zext(c, 32)), k.b.or_(k.icmp("<", a, b), k.icmp("<", t, k.zext(c, 32)))
     d = k.sub(k.sub(M.wide(k, a), M.wide(k, b)), k.zext(c, 64))
     return _lo32(k, k.smax(d, 0) if clamp else d), k.scmp("<", d, 0)
 
