@@ -35,8 +35,11 @@ typedef struct sg_job {
     const sg_dispatch *d;
     uint64_t total_groups;
     uint32_t groups[3];
-    _Atomic uint64_t next_group;
-    _Atomic int stop;
+    uint32_t batch;                  /* groups a thread claims at once (see work) */
+    /* On cache lines of their own: threads claim groups all the time and read the stop flag
+       before every wave (what follows it changes only when a thread joins or leaves). */
+    _Alignas(64) _Atomic uint64_t next_group;
+    _Alignas(64) _Atomic int stop;
     int helpers_wanted;              /* pool threads that may still join */
     int helpers_active;
     uint32_t next_thread_index;
@@ -375,6 +378,8 @@ static void work(sg_job *job, uint32_t thread_index) {
     uint32_t allocated = 0;
     int exhausted = 0;
     uint32_t admit = 1, round = 0;
+    uint64_t mine = 0, mine_end = 0;   /* claimed groups not yet admitted: [mine, mine_end) */
+    uint64_t unreported = 0;         /* ended groups not yet added to d->workgroups_done */
     for (;;) {
         uint32_t active = 0;
         for (uint32_t s = 0; s < allocated; s++)
@@ -382,13 +387,23 @@ static void work(sg_job *job, uint32_t thread_index) {
         /* Admit `admit` groups: one a round while every group ends in its turn, twice as many
            as the last round asked for while any group yields (it may wait on groups not yet
            admitted), so a grid whose groups wait on each other becomes resident in a few
-           rounds, as on a GPU that holds them all. */
-        for (uint32_t n = 0; n < admit && !exhausted && active < in_flight; n++) {
-            uint64_t index = atomic_fetch_add(&job->next_group, 1);
-            if (index >= job->total_groups) {
-                exhausted = 1;
-                break;
+           rounds, as on a GPU that holds them all. Groups are claimed in grid order, a batch
+           at once only by a thread with none in flight: the batch then fits its free slots,
+           so a claimed group never waits for a slot behind groups that wait for it. */
+        for (uint32_t n = 0; n < admit && active < in_flight; n++) {
+            if (mine == mine_end) {
+                if (exhausted)
+                    break;
+                uint32_t take = active ? 1 : job->batch < in_flight ? job->batch : in_flight;
+                mine = atomic_fetch_add(&job->next_group, take);
+                mine_end = mine + take < job->total_groups ? mine + take : job->total_groups;
+                if (mine >= job->total_groups) {
+                    exhausted = 1;
+                    mine = mine_end;
+                    break;
+                }
             }
+            uint64_t index = mine++;
             uint32_t s = 0;
             while (s < allocated && slots[s].active)
                 s++;
@@ -422,8 +437,11 @@ static void work(sg_job *job, uint32_t thread_index) {
             else
                 yielded++;
         }
-        if (ended && d->workgroups_done)
-            __atomic_fetch_add(d->workgroups_done, (uint64_t)ended, __ATOMIC_RELAXED);
+        unreported += (uint64_t)ended;
+        if (unreported >= job->batch && d->workgroups_done) {   /* the count is for display */
+            __atomic_fetch_add(d->workgroups_done, unreported, __ATOMIC_RELAXED);
+            unreported = 0;
+        }
         if (!fault && d->stop && __atomic_load_n(d->stop, __ATOMIC_RELAXED)) {
             pthread_mutex_lock(&job->lock);
             job->out->stopped = 1;
@@ -433,7 +451,7 @@ static void work(sg_job *job, uint32_t thread_index) {
         if (fault || atomic_load(&job->stop))
             break;
         admit = !yielded ? 1 : admit < in_flight ? 2 * admit : in_flight;
-        if (exhausted && !ended)
+        if (exhausted && mine == mine_end && !ended)
             sched_yield();           /* all that is left waits: let the other threads run */
     }
     for (uint32_t s = 0; s < allocated; s++) {
@@ -443,6 +461,8 @@ static void work(sg_job *job, uint32_t thread_index) {
     }
     free(slots);
     free(sites);
+    if (unreported && d->workgroups_done)
+        __atomic_fetch_add(d->workgroups_done, unreported, __ATOMIC_RELAXED);
     pthread_mutex_lock(&job->lock);
     job->out->waves += tally.waves;
     job->out->workgroups += tally.workgroups;
@@ -528,13 +548,17 @@ int sg_native_dispatch(const sg_dispatch *d, sg_outcome *out) {
     for (int k = 0; k < 3; k++)
         job.groups[k] = (d->grid[k] + d->workgroup[k] - 1) / d->workgroup[k];
     job.total_groups = (uint64_t)job.groups[0] * job.groups[1] * job.groups[2];
+    uint32_t threads = dispatch_threads(d);
+    /* Claims are few next to the groups (one atomic shared by every thread), yet small enough
+       that the threads share the grid's end evenly. */
+    uint64_t batch = job.total_groups / ((uint64_t)threads * 64);
+    job.batch = batch < 1 ? 1 : batch > 16 ? 16 : (uint32_t)batch;
     pthread_mutex_init(&job.lock, NULL);
     pthread_cond_init(&job.idle, NULL);
     uint32_t full[3] = {d->workgroup[0], d->workgroup[1], d->workgroup[2]};
     job.full_group = aligned_alloc(64, wave_bytes(d) * d->waves_per_group);
     for (uint32_t w = 0; w < d->waves_per_group; w++)
         fill_wave(d, (sg_wave *)(job.full_group + w * wave_bytes(d)), w, full);
-    uint32_t threads = dispatch_threads(d);
     uint64_t helpers = threads - 1;
     if (helpers > job.total_groups - 1)
         helpers = job.total_groups ? job.total_groups - 1 : 0;
