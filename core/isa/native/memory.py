@@ -121,31 +121,49 @@ def check_scalar(k, address, count):
     return host
 
 
-def _dense(k, addresses, active, lane_stride):
-    """(i1, base i64): every active lane's address is base + lane * lane_stride."""
+def _dense(k, addresses, active, lane_stride, halves=None):
+    """(i1, base i64): every active lane's address is base + lane * lane_stride. `halves`
+    (lo, hi, offset): the addresses are the VGPR pair hi:lo plus `offset`, which the test
+    with every lane active then reads in 32-bit lanes."""
     b = k.builder
     steps = ir.Constant(k.V64, [i * lane_stride for i in range(k.lanes)])
-    starts = b.sub(addresses, steps)
-    # With every lane active (the common case) lane 0 gives the base; the reduction over the
-    # active lanes is a long dependency chain, so it is taken only when some lane is not.
-    first = b.extract_element(starts, const(I32, 0))
     everyone = k.call(f"llvm.vector.reduce.and.v{k.lanes}i1", I1, [active])
-    entry = b.block
-    some = k.new_block("dense_some_lanes")
+    every_lane, some_lanes = k.new_block("dense_every_lane"), k.new_block("dense_some_lanes")
     joined = k.new_block("dense_base")
-    b.cbranch(everyone, joined, some)
-    b.position_at_end(some)
-    lowest = k.call(f"llvm.vector.reduce.umin.v{k.lanes}i64", I64,
-                    [b.select(active, starts, k.splat(const(I64, -1)))])
-    some_end = b.block
+    b.cbranch(everyone, every_lane, some_lanes)
+    ends = []
+    b.position_at_end(every_lane)
+    if halves is not None:
+        # hi:lo is dense iff hi is one value and lo steps from lo0 without a carry into hi.
+        lo, hi, offset = halves
+        lo0, hi0 = (b.extract_element(v, const(I32, 0)) for v in (lo, hi))
+        steps32 = ir.Constant(k.V, [i * lane_stride for i in range(k.lanes)])
+        same = b.and_(b.icmp_unsigned("==", hi, k.splat(hi0)),
+                      b.icmp_unsigned("==", lo, b.add(k.splat(lo0), steps32)))
+        room = b.icmp_unsigned("<=", lo0, const(I32, 0xFFFFFFFF - (k.lanes - 1) * lane_stride))
+        dense = b.and_(k.call(f"llvm.vector.reduce.and.v{k.lanes}i1", I1, [same]), room)
+        pair = b.or_(b.zext(lo0, I64), b.shl(b.zext(hi0, I64), const(I64, 32)))
+        ends.append((dense, b.add(pair, const(I64, offset & 0xFFFFFFFFFFFFFFFF)), b.block))
+    else:
+        # Lane 0 gives the base: the reduction over active lanes is a long dependency chain.
+        base = b.extract_element(addresses, const(I32, 0))
+        same = b.icmp_unsigned("==", addresses, b.add(k.splat(base), steps))
+        ends.append((k.call(f"llvm.vector.reduce.and.v{k.lanes}i1", I1, [same]), base, b.block))
     b.branch(joined)
-    b.position_at_end(joined)
-    base = b.phi(I64)
-    base.add_incoming(first, entry)
-    base.add_incoming(lowest, some_end)
+    b.position_at_end(some_lanes)
+    starts = b.sub(addresses, steps)
+    base = k.call(f"llvm.vector.reduce.umin.v{k.lanes}i64", I64,
+                  [b.select(active, starts, k.splat(const(I64, -1)))])
     want = b.add(k.splat(base), steps)
     same = b.icmp_unsigned("==", b.select(active, addresses, want), want)
-    return k.call(f"llvm.vector.reduce.and.v{k.lanes}i1", I1, [same]), base
+    ends.append((k.call(f"llvm.vector.reduce.and.v{k.lanes}i1", I1, [same]), base, b.block))
+    b.branch(joined)
+    b.position_at_end(joined)
+    dense, base = b.phi(I1), b.phi(I64)
+    for flag, value, block in ends:
+        dense.add_incoming(flag, block)
+        base.add_incoming(value, block)
+    return dense, base
 
 
 def _layout(k, count, esize, stride):
@@ -157,17 +175,17 @@ def _layout(k, count, esize, stride):
     return esize, False
 
 
-def access(k, addresses, active, count, esize, stride=None, values=None, check=True):
+def access(k, addresses, active, count, esize, stride=None, values=None, check=True, halves=None):
     """Load (values None: returns a list of <lanes x i32>, zero-extended, 0 in inactive lanes)
     or store (`values`, a list of <lanes x i32>) `count` elements per active lane. Device
     addresses are checked (check=True) before anything moves; LDS addresses (check=False) are
     host addresses already. Inside the range the access hit last, lane-contiguous accesses move
     as masked vectors and others as gathers/scatters; anything else goes through
-    sg_native_access, lane by lane."""
+    sg_native_access, lane by lane. `halves`: see _dense."""
     b = k.builder
     stride = esize if stride is None else stride
     lane_stride, interleaved = _layout(k, count, esize, stride)
-    dense, base = _dense(k, addresses, active, lane_stride)
+    dense, base = _dense(k, addresses, active, lane_stride, halves)
     quick = k.new_block("vector_access")
     scattered = k.new_block("gather_access")
     done = k.new_block("accessed")

@@ -31,8 +31,10 @@ class Space:
     how far apart a lane's elements lie (`stride`). `rows`: per element (addresses, lanes)
     when elements differ in their lanes (bounded buffers), else None."""
 
-    def __init__(self, addresses, lanes, stride, checked=True, rows=None, partial=None, lds=False):
+    def __init__(self, addresses, lanes, stride, checked=True, rows=None, partial=None, lds=False,
+                 halves=None):
         self.addresses = addresses  # LDS: byte offsets (<lanes x i32>) into the group's LDS
+        self.halves = halves        # (lo, hi, offset) when addresses are a VGPR pair + offset
         self.lanes = lanes
         self.stride = stride
         self.checked = checked
@@ -101,7 +103,12 @@ def resolve(k, inst, family, named, m, esize, active):
     """The Spaces of one instruction (GLOBAL, FLAT, SCRATCH, MUBUF addressing)."""
     b = k.builder
     if family == "GLOBAL":
-        return [Space(_global_base(k, inst, named), active, esize)]
+        vaddr, saddr = named.get("addr"), named.get("saddr")
+        halves = None
+        if vaddr is not None and (saddr is None or saddr.kind in ("off", "null")):
+            halves = (O.vgpr(k, vaddr.index), O.vgpr(k, vaddr.index + 1),
+                      int(inst.mods.get("offset", 0)))
+        return [Space(_global_base(k, inst, named), active, esize, halves=halves)]
     if family == "FLAT":
         address = _global_base(k, inst, {"addr": named["addr"]})
         hi = b.trunc(b.lshr(address, _u64(k, 32)), k.V)
@@ -222,7 +229,8 @@ def load_space(k, space, m, esize):
     if space.rows is not None:
         return [M.access(k, at, lanes, 1, esize, check=space.checked)[0] for at, lanes in space.rows]
     if not space.lds:
-        return M.access(k, space.addresses, space.lanes, m, esize, space.stride, check=space.checked)
+        return M.access(k, space.addresses, space.lanes, m, esize, space.stride, check=space.checked,
+                        halves=space.halves)
     rows = M.lds_access(k, space.addresses, space.lanes, m, esize, space.stride)
     if space.partial is not None:
         for e in range(m):
@@ -255,7 +263,7 @@ def store_spaces(k, spaces, m, esize, values):
             continue
         if not space.lds:
             M.access(k, space.addresses, space.lanes, m, esize, space.stride, values=values,
-                     check=space.checked)
+                     check=space.checked, halves=space.halves)
             continue
         M.lds_access(k, space.addresses, space.lanes, m, esize, space.stride, values)
         if space.partial is not None:
