@@ -6,7 +6,8 @@ Invariants (as the numpy family's):
 - carry/borrow outputs are i1 per lane: carry = the unsigned result did not fit, borrow = the
   subtraction went below zero;
 - wide intermediates are i64 where numpy computes in 64 bits, so each body reads like its
-  numpy twin (LLVM narrows them back).
+  numpy twin (LLVM narrows them back), except where LLVM keeps the wide form on vectors:
+  carries of unclamped adds and subs, and 64-bit shifts, are computed on 32-bit halves.
 """
 from core.isa.native.alu import intmath as M
 from core.isa.native.alu.table import emits
@@ -60,7 +61,7 @@ def _sub_i32(k, a, b, clamp=False):
 
 @emits("v_add_co_u32")
 def _add_co(k, a, b, clamp=False):
-    if not clamp:   # in 32 bits: the carry is the wrapped sum below an addend (half the work)
+    if not clamp:   # the carry is the wrapped sum below an addend
         s = k.add(a, b)
         return s, k.icmp("<", s, a)
     s = k.add(M.wide(k, a), M.wide(k, b))
@@ -79,7 +80,7 @@ def _subrev_co(k, a, b, clamp=False):
 
 @emits("v_add_co_ci_u32")
 def _addc(k, a, b, c, clamp=False):
-    if not clamp:   # in 32 bits: a carry out of either addition (at most one happens)
+    if not clamp:   # a carry out of either addition (at most one happens)
         t = k.add(a, b)
         s = k.add(t, k.zext(c, 32))
         return s, k.b.or_(k.icmp("<", t, a), k.icmp("<", s, t))
@@ -89,7 +90,7 @@ def _addc(k, a, b, c, clamp=False):
 
 @emits("v_sub_co_ci_u32")
 def _subb(k, a, b, c, clamp=False):
-    if not clamp:   # in 32 bits: a borrow out of either subtraction (at most one happens)
+    if not clamp:   # a borrow out of either subtraction (at most one happens)
         t = k.sub(a, b)
         return k.sub(t, k.zext(c, 32)), k.b.or_(k.icmp("<", a, b), k.icmp("<", t, k.zext(c, 32)))
     d = k.sub(k.sub(M.wide(k, a), M.wide(k, b)), k.zext(c, 64))
@@ -269,9 +270,42 @@ emits("v_max_i16")(lambda k, a, b: _pack_s16(k, k.smax(_s16(k, a), _s16(k, b))))
 emits("v_lshlrev_b32")(lambda k, s, x: k.shl(x, k.and_(s, 31)))
 emits("v_lshrrev_b32")(lambda k, s, x: k.lshr(x, k.and_(s, 31)))
 emits("v_ashrrev_i32")(lambda k, s, x: k.ashr(x, k.and_(s, 31)))
-emits("v_lshlrev_b64")(lambda k, s, x: k.shl(x, k.and_(M.wide(k, s), 63)))
-emits("v_lshrrev_b64")(lambda k, s, x: k.lshr(x, k.and_(M.wide(k, s), 63)))
-emits("v_ashrrev_i64")(lambda k, s, x: k.ashr(x, k.and_(M.wide(k, s), 63)))
+
+
+# 64-bit shifts on the value's 32-bit halves with funnel shifts: LLVM keeps a shift of 64-bit
+# lanes in 64-bit lanes (and the zero-extensions around it), twice the vector work.
+def _halves(k, s, x):
+    c = k.and_(s, 63)
+    return k.trunc(x, 32), k.trunc(k.lshr(x, 32), 32), k.icmp("<", c, 32), k.and_(c, 31)
+
+
+def _pair(k, lo, hi):
+    return k.or_(k.zext(lo, 64), k.shl(k.zext(hi, 64), 32))
+
+
+@emits("v_lshlrev_b64")
+def _shl64(k, s, x):
+    lo, hi, small, c = _halves(k, s, x)
+    shifted = k.shl(lo, c)          # lo << c, which is also the high half once c >= 32
+    return _pair(k, k.select(small, shifted, 0),
+                 k.select(small, k.intrinsic("fshl", [hi, lo, c]), shifted))
+
+
+@emits("v_lshrrev_b64")
+def _lshr64(k, s, x):
+    lo, hi, small, c = _halves(k, s, x)
+    shifted = k.lshr(hi, c)
+    return _pair(k, k.select(small, k.intrinsic("fshr", [hi, lo, c]), shifted),
+                 k.select(small, shifted, 0))
+
+
+@emits("v_ashrrev_i64")
+def _ashr64(k, s, x):
+    lo, hi, small, c = _halves(k, s, x)
+    shifted = k.ashr(hi, c)
+    return _pair(k, k.select(small, k.intrinsic("fshr", [hi, lo, c]), shifted),
+                 k.select(small, shifted, k.ashr(hi, 31)))
+
 
 emits("v_and_b32")(lambda k, a, b: k.and_(a, b))
 emits("v_or_b32")(lambda k, a, b: k.or_(a, b))
