@@ -7,7 +7,9 @@ csrsv analysis, grid barriers of persistent threads) must end here too, with the
 whichever engine tier runs them (they go through core.isa.launch.run_dispatch).
 
 A regression would make these kernels spin: the watchdog is set low enough that it fails the
-test in seconds instead of hanging it.
+test in seconds instead of hanging it, and high enough that the native tier's waiting waves
+outlast a pool thread the OS leaves unscheduled for a while on a loaded machine (they keep
+spinning, and counting, while the groups they wait on cannot run).
 """
 import numpy as np
 import pytest
@@ -15,7 +17,7 @@ import pytest
 from tests.support.kernels import compile_hip, compile_opencl
 from tests.support.launch import launch
 
-WATCHDOG = 1 << 20
+WATCHDOG = 1 << 22
 # A packet may ask for more private memory than the kernel needs; 16 KiB a work-item makes a
 # wave's scratch 512 KiB (wave32), so a chunk of resident state holds far fewer workgroups than
 # the GPU does and the kernels below wait on workgroups beyond it.

@@ -1,14 +1,19 @@
-"""The native tier's results do not depend on how many threads run the workgroups: kernel-suite
-cases with LDS and barriers, partial workgroups, scratch and atomics give the interpreter's
-bytes with SOFTGPU_THREADS=1, 2 and 3.
+"""The native tier on several threads: results do not depend on how many threads run the
+workgroups (kernel-suite cases with LDS and barriers, partial workgroups, scratch and atomics
+give the interpreter's bytes with SOFTGPU_THREADS=1, 2 and 3), and a 64-bit access is one
+access, as on the GPU, while another thread's wave stores the same address.
 
 The pool's size is fixed when it starts, so each thread count runs in a process of its own.
 """
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
+from tests.support.differential import engine
+from tests.support.kernels import compile_opencl
+from tests.support.launch import launch
 from tests.support.paths import ROOT
 
 # Cases whose results are fixed whatever order their workgroups run in: an LDS reduction and
@@ -47,3 +52,36 @@ def test_results_do_not_depend_on_the_thread_count(threads):
                           text=True, timeout=600, env=env(SOFTGPU_THREADS=threads))
     assert done.returncode == 0, done.stderr[-3000:]
     assert sorted(done.stdout.split()) == sorted(CASES)
+
+
+# One workgroup stores (v, v) pairs with 64-bit stores while the others' every lane loads them
+# with 64-bit loads; the address alternates between two allocations, so every access takes the
+# checked out-of-line path as well as the inline one.
+TORN_PAIRS = """
+kernel void torn_pairs(global atomic_ulong *a, global atomic_ulong *b, global atomic_uint *torn,
+                       uint rounds) {
+  if (get_group_id(0) == 0) {
+    if (get_local_id(0) == 0)
+      for (uint v = 1; v <= rounds; v++)
+        atomic_store_explicit((v & 1) ? a : b, (ulong)v << 32 | v, memory_order_relaxed,
+                              memory_scope_device);
+    return;
+  }
+  uint seen = 0;
+  for (uint k = 0; k < rounds; k++) {
+    ulong s = atomic_load_explicit((k & 1) ? a : b, memory_order_relaxed, memory_scope_device);
+    seen += (uint)s != (uint)(s >> 32);
+  }
+  if (seen)
+    atomic_fetch_add_explicit(torn, seen, memory_order_relaxed, memory_scope_device);
+}
+"""
+
+
+def test_a_64_bit_load_never_sees_half_of_a_64_bit_store(session):
+    co = compile_opencl(TORN_PAIRS, opt="-O2")
+    with engine("native"):
+        _, _, torn = launch(session, co, "torn_pairs",
+                            [np.zeros(1, np.uint64), np.zeros(1, np.uint64), np.zeros(1, np.uint32),
+                             np.uint32(200_000)], 4 * 64, 64)
+    assert torn[0] == 0, f"{torn[0]} loads saw half of a store"

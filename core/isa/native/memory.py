@@ -273,7 +273,7 @@ def lds_access(k, offsets, active, count, esize, stride, values=None):
         ptrs = b.gep(lds, [at], source_etype=I8)
         ptrs.type = ir.VectorType(PTR, k.lanes)     # a GEP over lane offsets: lane pointers
         return ptrs
-    rows = _element_rows(k, pointers, active, count, esize, values)
+    rows = _element_rows(k, pointers, active, count, esize, stride, values)
     ends.append((rows, b.block))
     b.branch(done)
     b.position_at_end(done)
@@ -323,41 +323,70 @@ def _gather_scatter(k, addresses, active, count, esize, stride, values):
     def pointers(e):
         at = addresses if e == 0 else b.add(addresses, k.splat(const(I64, e * stride)))
         return b.inttoptr(at, ptype)
-    return _element_rows(k, pointers, active, count, esize, values)
+    return _element_rows(k, pointers, active, count, esize, stride, values)
+
+
+def _pairs(count, esize, stride):
+    """The element indices that start a pair of dwords moved as one 8-byte access: the GPU's
+    64-bit accesses are single-copy atomic (a wave polls a 64-bit flag another thread stores),
+    so a lane must never see half of a pair's store."""
+    return set(range(0, count - 1, 2)) if esize == 4 and stride == 4 else set()
+
+
+def _split(k, wide):
+    """(low, high) dwords of i64 or <lanes x i64> values."""
+    b = k.builder
+    narrow = I32 if wide.type == I64 else k.V
+    return b.trunc(wide, narrow), b.trunc(b.lshr(wide, (k.splat(const(I64, 32)) if narrow == k.V
+                                                          else const(I64, 32))), narrow)
 
 
 def _broadcast(k, host, active, count, esize, stride):
     """`count` elements `stride` apart, each loaded once at host address `host`, in every
     active lane (0 in the others)."""
     b = k.builder
-    rows = []
+    values = []
+    pairs = _pairs(count, esize, stride)
     for e in range(count):
+        if e - 1 in pairs:
+            continue
         at = b.inttoptr(b.add(host, const(I64, e * stride)), PTR)
+        if e in pairs:
+            values.extend(_split(k, b.load(at, typ=I64)))
+            continue
         value = b.load(at, typ=ELEMENT[esize])
-        value = b.zext(value, I32) if esize < 4 else value
-        rows.append(b.select(active, k.splat(value), k.splat(const(I32, 0))))
-    return rows
+        values.append(b.zext(value, I32) if esize < 4 else value)
+    return [b.select(active, k.splat(v), k.splat(const(I32, 0))) for v in values]
 
 
-def _element_rows(k, pointers, active, count, esize, values):
+def _element_rows(k, pointers, active, count, esize, stride, values):
     """Gather (values None: returns the rows) or scatter `count` elements, element e at the
-    lane pointers `pointers(e)`."""
+    lane pointers `pointers(e)` (`stride` bytes apart); pairs of dwords (_pairs) move as one
+    8-byte element."""
     b = k.builder
-    etype = ELEMENT[esize]
-    vtype = ir.VectorType(etype, k.lanes)
-    ptype = ir.VectorType(PTR, k.lanes)
+    pairs = _pairs(count, esize, stride)
     rows = []
     for e in range(count):
+        if e - 1 in pairs:
+            continue
+        width = 8 if e in pairs else esize
+        etype = ELEMENT[width]
+        vtype = ir.VectorType(etype, k.lanes)
         ptrs = pointers(e)
         if values is None:
-            fn = k.intrinsic(f"llvm.masked.gather.v{k.lanes}i{8 * esize}.v{k.lanes}p0", vtype,
-                             [ptype, I32, k.VB, vtype])
+            fn = k.intrinsic(f"llvm.masked.gather.v{k.lanes}i{8 * width}.v{k.lanes}p0", vtype,
+                             [ir.VectorType(PTR, k.lanes), I32, k.VB, vtype])
             row = b.call(fn, [ptrs, const(I32, 1), active, ir.Constant(vtype, None)])
-            rows.append(b.zext(row, k.V) if esize < 4 else row)
+            rows.extend(_split(k, row) if width == 8 else [b.zext(row, k.V) if esize < 4 else row])
+            continue
+        if width == 8:
+            value = b.or_(b.zext(values[e], k.V64),
+                          b.shl(b.zext(values[e + 1], k.V64), k.splat(const(I64, 32))))
         else:
-            fn = k.intrinsic(f"llvm.masked.scatter.v{k.lanes}i{8 * esize}.v{k.lanes}p0", ir.VoidType(),
-                             [vtype, ptype, I32, k.VB])
-            b.call(fn, [_narrow(k, values[e], etype), ptrs, const(I32, 1), active])
+            value = _narrow(k, values[e], etype)
+        fn = k.intrinsic(f"llvm.masked.scatter.v{k.lanes}i{8 * width}.v{k.lanes}p0", ir.VoidType(),
+                         [vtype, ir.VectorType(PTR, k.lanes), I32, k.VB])
+        b.call(fn, [value, ptrs, const(I32, 1), active])
     return rows
 
 

@@ -129,6 +129,21 @@ int32_t sg_native_access(const sg_env *env, sg_wave *wave, sg_range *site, uint6
         for (uint32_t e = 0; e < elements; e++) {
             uint8_t *at = (uint8_t *)(uintptr_t)(addresses[lane] + e * stride);
             uint32_t *value = &data[e * lanes + lane];
+            /* An aligned pair of dwords moves as one 8-byte access: the GPU's 64-bit accesses
+               are single-copy atomic (a wave polls a 64-bit flag another thread stores). */
+            if (esize == 4 && stride == 4 && e + 1 < elements && !((uintptr_t)at & 7)
+                && !(same && (flags & SG_ACCESS_LOAD))) {
+                uint32_t *next = &data[(e + 1) * lanes + lane];
+                if (flags & SG_ACCESS_LOAD) {
+                    uint64_t v = __atomic_load_n((uint64_t *)at, __ATOMIC_RELAXED);
+                    *value = (uint32_t)v;
+                    *next = (uint32_t)(v >> 32);
+                } else if (flags & SG_ACCESS_STORE) {
+                    __atomic_store_n((uint64_t *)at, *value | (uint64_t)*next << 32, __ATOMIC_RELAXED);
+                }
+                e++;
+                continue;
+            }
             if (flags & SG_ACCESS_LOAD) {
                 uint32_t v = 0;
                 if (same)
