@@ -336,9 +336,8 @@ def _pairs(count, esize, stride):
 def _split(k, wide):
     """(low, high) dwords of i64 or <lanes x i64> values."""
     b = k.builder
-    narrow = I32 if wide.type == I64 else k.V
-    return b.trunc(wide, narrow), b.trunc(b.lshr(wide, (k.splat(const(I64, 32)) if narrow == k.V
-                                                          else const(I64, 32))), narrow)
+    narrow, shift = (I32, const(I64, 32)) if wide.type == I64 else (k.V, k.splat(const(I64, 32)))
+    return b.trunc(wide, narrow), b.trunc(b.lshr(wide, shift), narrow)
 
 
 def _broadcast(k, host, active, count, esize, stride):
