@@ -58,6 +58,7 @@ def _out_of_line(k, at, addresses, active, count, esize, stride, flags, values=N
     if k.lanes == 32:
         bits = b.zext(bits, I64)
     fn = k.intrinsic("sg_native_access", I32, [PTR, PTR, PTR, PTR, I64, I32, I32, I32, I64, PTR, I32])
+    fn.attributes.add("cold")      # so the register allocator keeps spills off the fast paths
     lane = b.call(fn, [k.env, k.wave, at, buffer, bits, const(I32, k.lanes), const(I32, count),
                        const(I32, esize), const(I64, stride), data, const(I32, flags)])
     if flags & ACCESS_CHECK:
