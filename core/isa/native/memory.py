@@ -143,8 +143,8 @@ def _dense(k, addresses, active, lane_stride, halves=None):
                       b.icmp_unsigned("==", lo, b.add(k.splat(lo0), steps32)))
         room = b.icmp_unsigned("<=", lo0, const(I32, 0xFFFFFFFF - (k.lanes - 1) * lane_stride))
         dense = b.and_(k.call(f"llvm.vector.reduce.and.v{k.lanes}i1", I1, [same]), room)
-        pair = b.or_(b.zext(lo0, I64), b.shl(b.zext(hi0, I64), const(I64, 32)))
-        ends.append((dense, b.add(pair, const(I64, offset & 0xFFFFFFFFFFFFFFFF)), b.block))
+        ends.append((dense, b.add(_join(k, lo0, hi0), const(I64, offset & 0xFFFFFFFFFFFFFFFF)),
+                     b.block))
     else:
         # Lane 0 gives the base: the reduction over active lanes is a long dependency chain.
         base = b.extract_element(addresses, const(I32, 0))
@@ -334,11 +334,24 @@ def _pairs(count, esize, stride):
     return set(range(0, count - 1, 2)) if esize == 4 and stride == 4 else set()
 
 
+def _shape(k, value):
+    """(the i64 type, the shift by 32) for an i32/i64 scalar or a lanes vector."""
+    scalar = value.type in (I32, I64)
+    return (I64, const(I64, 32)) if scalar else (k.V64, k.splat(const(I64, 32)))
+
+
 def _split(k, wide):
     """(low, high) dwords of i64 or <lanes x i64> values."""
     b = k.builder
-    narrow, shift = (I32, const(I64, 32)) if wide.type == I64 else (k.V, k.splat(const(I64, 32)))
-    return b.trunc(wide, narrow), b.trunc(b.lshr(wide, shift), narrow)
+    narrow = I32 if wide.type == I64 else k.V
+    return b.trunc(wide, narrow), b.trunc(b.lshr(wide, _shape(k, wide)[1]), narrow)
+
+
+def _join(k, lo, hi):
+    """The i64 (or <lanes x i64>) whose low dword is `lo` and high dword is `hi`: _split undone."""
+    b = k.builder
+    wide, shift = _shape(k, lo)
+    return b.or_(b.zext(lo, wide), b.shl(b.zext(hi, wide), shift))
 
 
 def _broadcast(k, host, active, count, esize, stride):
@@ -380,8 +393,7 @@ def _element_rows(k, pointers, active, count, esize, stride, values):
             rows.extend(_split(k, row) if width == 8 else [b.zext(row, k.V) if esize < 4 else row])
             continue
         if width == 8:
-            value = b.or_(b.zext(values[e], k.V64),
-                          b.shl(b.zext(values[e + 1], k.V64), k.splat(const(I64, 32))))
+            value = _join(k, values[e], values[e + 1])
         else:
             value = _narrow(k, values[e], etype)
         fn = k.intrinsic(f"llvm.masked.scatter.v{k.lanes}i{8 * width}.v{k.lanes}p0", ir.VoidType(),
