@@ -47,6 +47,9 @@ C_SOURCES = ("native.h", "safe_memory.h", os.path.join(NATIVE_TIER, "runner.h"),
 # Declared to cffi: the ABI types and the C helpers Python calls.
 CDEF_HEADERS = ("abi_types.h", "native.h", "safe_memory.h", "embedding_paths.h",
                 os.path.join(NATIVE_TIER, "runner.h"))
+# Python functions the C side calls (ffi.def_extern): the native tier's hand-over of one
+# instruction to the interpreter (core/isa/native/handover.py).
+CDEF_PYTHON = 'extern "Python" int32_t sg_handover(sg_wave *, sg_group *, const sg_env *, uint64_t);'
 # `softgpu run` preloads DRIVER_STAND_IN beside the runtime: /dev/kfd for clients that probe for it.
 DRIVER_SOURCE = "driver_stand_in.c"
 
@@ -60,6 +63,7 @@ def make_ffi(version_script, site_paths):
     ffi = cffi.FFI()
     for header in CDEF_HEADERS:
         ffi.cdef(read(header))
+    ffi.cdef(CDEF_PYTHON)
     ffi.embedding_api("\n".join(proto for _, proto in python_entries()))
     preamble = "".join(f"#include <{h}>\n" for h in OFFICIAL_HEADERS)
     ffi.set_source(MODULE, preamble + _paths_source(site_paths) + "".join(read(name) for name in C_SOURCES),

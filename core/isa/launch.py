@@ -100,7 +100,7 @@ def run_dispatch(session, kernel, *, grid, workgroup, kernarg_address, packet_ad
         if os.environ.get("SOFTGPU_ENGINE", "native") != "interp":
             from core.isa.native.dispatch import run_native
             stats = run_native(session, kernel, watchdog_instructions=watchdog_instructions,
-                               stop=stop, **arguments)
+                               global_sync=global_sync, stop=stop, **arguments)
         if stats is None:
             from core.isa.interp.dispatch import Dispatch
             dispatch = Dispatch(session, kernel, watchdog_instructions=watchdog_instructions,

@@ -45,11 +45,12 @@ _lock = threading.Lock()
 class Native:
     """A kernel's translation: its entry point and what fault reports need."""
 
-    def __init__(self, program, address, reasons, access_sites):
+    def __init__(self, program, address, reasons, access_sites, callouts):
         self.program = program
         self.address = address
         self.reasons = reasons          # fault detail -> the interpreter's reason text
         self.access_sites = access_sites
+        self.callouts = callouts        # instructions handed to the interpreter (handover.py)
 
 
 class Fallback:
@@ -88,7 +89,8 @@ def _translate(session, kernel, desc):
         def build():
             translation = translate(program, desc.lanes, desc.nvgpr, compiler.function_name(key))
             return str(translation.module), {"reasons": translation.reasons,
-                                             "access_sites": translation.access_sites}
+                                             "access_sites": translation.access_sites,
+                                             "callouts": translation.callouts}
         address, notes, seconds, cached = compiler.compile_module(key, build, len(program.instructions))
     except Untranslatable as exc:
         inst = exc.instruction
@@ -97,8 +99,8 @@ def _translate(session, kernel, desc):
                     pc=inst.address if inst is not None else None)
         return Fallback(exc)
     trace.event("native_compile", kernel=name, seconds=seconds, cached=cached,
-                instructions=len(program.instructions))
-    return Native(program, address, notes["reasons"], notes["access_sites"])
+                instructions=len(program.instructions), callouts=notes["callouts"])
+    return Native(program, address, notes["reasons"], notes["access_sites"], notes["callouts"])
 
 
 def _functions(kernel):
@@ -124,10 +126,12 @@ def _key_parts(program, desc):
 # ---- the dispatch ---------------------------------------------------------------------------
 def run_native(session, kernel, *, grid, workgroup, kernarg_address, packet_address,
                queue_address=0, dispatch_id=0, private_segment_size=0, group_segment_size=0,
-               watchdog_instructions=None, stop=None):
+               global_sync=None, watchdog_instructions=None, stop=None):
     """Run a dispatch on the native tier; None when the kernel must run on the interpreter.
     run_dispatch has checked the launch (sizes, LDS, target); its arguments mean the same.
-    GWS and GDS instructions are not translated: their kernels run on the interpreter."""
+    Instructions the translator hands over (GDS, images, formatted buffers...) run on the
+    interpreter's handlers (handover.py); GWS waits are not handed over: their kernels run on
+    the interpreter."""
     from core import progress
     from core.isa.launch import DispatchStats, DispatchStopped
     start = time.perf_counter()
@@ -168,6 +172,16 @@ def run_native(session, kernel, *, grid, workgroup, kernarg_address, packet_addr
     d.env.code_base = native.program.base
     d.env.lds_bytes = lds_bytes
     d.env.clock_mhz = spec["max_clock_mhz"]
+    callouts = None
+    if native.callouts:
+        from core.isa.native.handover import Callouts
+        callouts = Callouts(session, kernel, native.program, lanes, desc.nvgpr, grid=grid,
+                            workgroup=wgsize, kernarg_address=kernarg_address,
+                            packet_address=packet_address, queue_address=queue_address,
+                            dispatch_id=dispatch_id, private_segment_size=private_segment_size,
+                            group_segment_size=group_segment_size, global_sync=global_sync,
+                            watchdog_instructions=watchdog_instructions)
+        d.env.callout = callouts.handle
     scratch = None
     arena = session.arena
     slots = lib.sg_native_scratch_slots(d)
@@ -189,12 +203,16 @@ def run_native(session, kernel, *, grid, workgroup, kernarg_address, packet_addr
     finally:
         if scratch is not None:
             arena.free(scratch.address)
+    if faulted and out.fault_code == C.SG_FAULT_CALLOUT:
+        raise callouts.faults[out.fault_detail]
     if faulted:
         raise _fault(name, native, out.fault_code, out.fault_pc, tuple(out.fault_workgroup),
                      out.fault_wave, out.fault_lane, out.fault_address, out.fault_detail, watchdog)
     if out.stopped:
         raise DispatchStopped(f"{name}: stopped after {done[0]} of {total} workgroups")
-    if not private_bytes and getattr(kernel, "kernel_object", 0):
+    if callouts is not None:
+        trace.event("native_callouts", kernel=name, count=callouts.count)
+    if not private_bytes and callouts is None and getattr(kernel, "kernel_object", 0):
         _bind(kernel, d, sources, wgsize, group_segment_size, private_segment_size, ranges, version)
     return DispatchStats(waves=out.waves, workgroups=out.workgroups,
                          wave_instructions=out.wave_instructions,
@@ -210,7 +228,8 @@ def _spec(session, kernel):
 def _bind(kernel, d, sources, workgroup, group_segment_size, private_segment_size, ranges, version):
     """Let the packet processors' C loops run this kernel's next packets of the same launch
     shape without Python (runner.h: sg_native_entry); kernels with scratch stay in Python,
-    which allocates it per dispatch."""
+    which allocates it per dispatch, and so do kernels with callouts, whose context (the
+    interpreter's view of the dispatch) is made per dispatch."""
     binding = kernel.engine_cache.get("native binding")
     bind = binding is None
     if bind:

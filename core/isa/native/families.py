@@ -1,8 +1,13 @@
-"""Which translator function takes an instruction: by mnemonic, else by encoding family.
+"""Which translator function takes an instruction: by mnemonic, else by encoding family, else
+a hand-over to the interpreter's own handler (a callout, core/isa/native/callout.py).
 
-Holds two invariants:
-- a mnemonic with no translator here is never guessed: `handler` answers None and the kernel
-  runs on the interpreter, naming that instruction;
+Holds three invariants:
+- `hands_over` is the one place that decides what translated code hands to the interpreter:
+  an instruction the interpreter implements and the translator has no emitter for, and any
+  instruction on the queue's GDS (its state lives with the interpreter); never one whose
+  handler steers the interpreter's scheduler (SCHEDULED);
+- an instruction neither translated nor handed over is never guessed: `handler` answers None
+  and the kernel runs on the interpreter, naming that instruction;
 - `writes_exec` is true exactly for instructions that may change EXEC (an EXEC destination,
   v_cmpx, saveexec/wrexec), so lane counts run between them.
 """
@@ -11,12 +16,34 @@ from core.isa.handler_tables import registrar
 HANDLERS = {}
 FAMILIES = {}
 EXEC_SLOTS = (126, 127)
+# Interpreter handlers that park a wave until other waves release it (GWS barriers and
+# semaphores): a translated wave cannot hand them over, so their kernels run on the interpreter.
+SCHEDULED = ("ds_gws_",)
 
 handles = registrar(HANDLERS)         # @handles("v_add_f32", ...): by mnemonic
 family = registrar(FAMILIES)          # @family("VOP2", ...): by encoding family
 
 
 def handler(inst, kernel=None):
+    if hands_over(inst):
+        from core.isa.native.callout import hand_over
+        return hand_over
+    return _own(inst)
+
+
+def hands_over(inst):
+    """True when translated code hands `inst` to the interpreter's handler."""
+    if inst.mnemonic.startswith(SCHEDULED):
+        return False
+    return bool(inst.mods.get("gds")) or (_own(inst) is None and _interpreted(inst))
+
+
+def _interpreted(inst):
+    from core.isa.interp.registry import handler_for, unimplemented
+    return handler_for(inst) is not unimplemented
+
+
+def _own(inst):
     _load()
     fn = HANDLERS.get(inst.mnemonic)
     if fn is not None:
@@ -32,6 +59,13 @@ def translated():
     from core.isa import alu
     from core.isa.native.alu import emitter
     return frozenset(HANDLERS) | frozenset(m for m in alu.coverage() if emitter(m) is not None)
+
+
+def handed_over():
+    """Every mnemonic translated code hands to the interpreter (callouts), for `softgpu
+    isa-report`; GDS forms of translated DS instructions are handed over too."""
+    from core.isa.interp.registry import implemented
+    return frozenset(m for m in implemented() - translated() if not m.startswith(SCHEDULED))
 
 
 def writes_exec(inst):

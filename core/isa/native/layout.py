@@ -12,6 +12,7 @@ SG_FAULT_MISALIGNED_ATOMIC = lib.SG_FAULT_MISALIGNED_ATOMIC
 SG_FAULT_WATCHDOG = lib.SG_FAULT_WATCHDOG
 SG_FAULT_TRAP = lib.SG_FAULT_TRAP
 SG_FAULT_ILLEGAL = lib.SG_FAULT_ILLEGAL
+SG_FAULT_CALLOUT = lib.SG_FAULT_CALLOUT
 VGPRS_OFFSET = lib.SG_WAVE_VGPRS
 USER_SGPRS = lib.SG_USER_SGPRS
 NO_SLOT = lib.SG_NO_SLOT
@@ -20,7 +21,7 @@ ENV = {name: ffi.offsetof("sg_env", name)
        for name in ("code_base", "ranges", "range_count", "lds_bytes", "clock_mhz")}
 # C functions translated code calls, by name (the JIT binds them to these addresses).
 EXTERNALS = ("sg_native_find_range", "sg_native_access", "sg_native_buffer", "sg_now_ns",
-             "sg_signal_interrupt")
+             "sg_signal_interrupt", "sg_native_callout")
 ACCESS_CHECK, ACCESS_LOAD, ACCESS_STORE = lib.SG_ACCESS_CHECK, lib.SG_ACCESS_LOAD, lib.SG_ACCESS_STORE
 
 

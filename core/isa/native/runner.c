@@ -730,3 +730,13 @@ uint32_t sg_native_entry(void *binding, const hsa_kernel_dispatch_packet_t *pack
     }
     return out.stopped ? HSA_STATUS_INFO_BREAK : HSA_STATUS_SUCCESS;
 }
+
+/* ---- callouts: one instruction of one wave run by the interpreter ------------------------ */
+
+/* Python's side, core/isa/native/handover.py (an extern "Python" function: build_shim.py
+   declares it; cffi takes the GIL around it). */
+static int32_t sg_handover(sg_wave *wave, sg_group *group, const sg_env *env, uint64_t pc);
+
+int32_t sg_native_callout(sg_wave *wave, sg_group *group, const sg_env *env, uint64_t pc) {
+    return sg_handover(wave, group, env, pc);
+}

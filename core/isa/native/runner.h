@@ -17,6 +17,8 @@
 #define SG_FAULT_WATCHDOG 3
 #define SG_FAULT_TRAP 4              /* s_trap: HSA_STATUS_ERROR_EXCEPTION */
 #define SG_FAULT_ILLEGAL 5           /* fault_detail names the reason (core/isa/native/faults) */
+#define SG_FAULT_CALLOUT 6           /* the interpreter faulted in a callout: fault_detail indexes
+                                        the dispatch's callout faults (core/isa/native/handover.py) */
 
 #define SG_NO_SLOT -1
 #define SG_MAX_SGPR_SLOTS 128
@@ -29,13 +31,15 @@ typedef struct sg_range {
 } sg_range;
 
 /* What translated code reads besides its wave and workgroup. Translated code calls
-   sg_native_find_range, sg_native_access and sg_now_ns (bound by the JIT). */
+   sg_native_find_range, sg_native_access, sg_native_callout and sg_now_ns (bound by the JIT). */
 typedef struct sg_env {
     uint64_t code_base;              /* device address PCs in the translation are relative to */
     const sg_range *ranges;          /* sorted, disjoint, touching ranges merged */
     uint64_t range_count;
     uint64_t lds_bytes;              /* LDS of a workgroup (the packet's group segment) */
     uint64_t clock_mhz;              /* the agent's shader clock: what s_memtime counts */
+    void *callout;                   /* the dispatch's Python callout context (a cffi handle),
+                                        NULL when the kernel has no callout */
 } sg_env;
 
 typedef struct sg_group {
@@ -150,6 +154,12 @@ uint32_t sg_native_entry(void *binding, const hsa_kernel_dispatch_packet_t *pack
                          const int *stop, sg_fault *fault);
 void sg_native_memory_changed(void);
 uint64_t sg_native_memory_version(void);
+
+/* Runs the one instruction at `pc` (relative to env->code_base) of `wave` on the interpreter
+   (an instruction the translator hands over, core/isa/native/handover.py), with the GIL,
+   over the wave's state in memory. Returns 0, or SG_FAULT_CALLOUT with the wave's fault_*
+   fields set (the instruction then wrote nothing). */
+int32_t sg_native_callout(sg_wave *wave, sg_group *group, const sg_env *env, uint64_t pc);
 
 /* Runs every workgroup of `d`; returns 0, or 1 with the first fault in `out`. */
 int sg_native_dispatch(const sg_dispatch *d, sg_outcome *out);

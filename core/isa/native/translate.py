@@ -35,10 +35,11 @@ def const(type_, value):
 class Translation:
     """The LLVM module of one kernel and what Python needs to read its faults."""
 
-    def __init__(self, module, reasons, access_sites):
+    def __init__(self, module, reasons, access_sites, callouts):
         self.module = module
         self.reasons = reasons          # fault detail -> reason text
         self.access_sites = access_sites  # entries the function uses in sg_group.sites
+        self.callouts = callouts        # instructions handed to the interpreter (callout.py)
 
 
 class Kernel:
@@ -63,6 +64,8 @@ class Kernel:
         self.exit_block = self.fn.append_basic_block("exit")
         self.epi = ir.IRBuilder(self.exit_block)
         self.builder = None
+        self.state = []                 # (alloca, wave state offset, stored type) of every register
+        self.callouts = []              # (block, block after, instruction): callout.fill's work
         self.sgprs = {}                 # slot -> alloca i32
         self.vgprs = {}                 # index -> alloca <lanes x i32>
         self.scc = self._alloca(I1, "scc", wave_offset("scc"), I32)
@@ -99,16 +102,21 @@ class Kernel:
         """An alloca loaded from the wave state at `offset` in the prologue and stored back at
         exits (`stored`: the state's type when it differs, e.g. SCC as i32)."""
         slot = self.pro.alloca(type_, name=name)
-        at = self.pro.gep(self.wave, [const(I64, offset)], source_etype=I8)
-        value = self.pro.load(at, typ=stored or type_)
-        if stored is not None:
-            value = self.pro.trunc(value, type_)
-        self.pro.store(value, slot)
-        out = self.epi.load(slot)
-        if stored is not None:
-            out = self.epi.zext(out, stored)
-        self.epi.store(out, self.epi.gep(self.wave, [const(I64, offset)], source_etype=I8))
+        self.state.append((slot, offset, stored))
+        self.load_register(self.pro, slot, offset, stored)
+        self.store_register(self.epi, slot, offset, stored)
         return slot
+
+    def load_register(self, b, slot, offset, stored=None):
+        """With builder `b`: the alloca `slot` takes its register from the wave state."""
+        value = b.load(b.gep(self.wave, [const(I64, offset)], source_etype=I8), typ=stored or slot.allocated_type)
+        b.store(b.trunc(value, slot.allocated_type) if stored is not None else value, slot)
+
+    def store_register(self, b, slot, offset, stored=None):
+        """With builder `b`: the wave state takes the register in the alloca `slot`."""
+        value = b.load(slot)
+        b.store(b.zext(value, stored) if stored is not None else value,
+                b.gep(self.wave, [const(I64, offset)], source_etype=I8))
 
     def sgpr_slot(self, slot):
         if slot not in self.sgprs:
@@ -287,7 +295,7 @@ class Kernel:
             self.builder = ir.IRBuilder(self.blocks[block.start])
             self._translate_block(block)
         self._finish()
-        return Translation(self.module, list(self.reasons), self.access_sites)
+        return Translation(self.module, list(self.reasons), self.access_sites, len(self.callouts))
 
     def _translate_block(self, block):
         b = self.builder
@@ -301,8 +309,6 @@ class Kernel:
             handler = families.handler(inst, self)
             if handler is None:
                 raise Untranslatable(f"instruction {inst.mnemonic} is not translated", inst)
-            if inst.mods.get("gds"):        # the queue's GDS lives with the interpreter
-                raise Untranslatable(f"instruction {inst.mnemonic} with gds is not translated", inst)
             handler(self, inst)
             if families.writes_exec(inst):
                 self._count_lanes(_run(insts, i))
@@ -326,6 +332,8 @@ class Kernel:
             if rid:
                 switch.add_case(const(I32, rid), self.blocks[address])
         self.epi.ret(self.epi.load(self.status))
+        from core.isa.native.callout import fill
+        fill(self)
         # Blocks left open after a fault (dead code) end unreachable.
         for bb in self.fn.blocks:
             if not bb.is_terminated:
