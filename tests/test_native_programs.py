@@ -39,6 +39,33 @@ def test_a_kernel_dispatched_again_and_again_stays_right(code_object, engine):
     cprog.check("aql_repeat.c", code_object, "results", timeout=600, SOFTGPU_ENGINE=engine)
 
 
+@pytest.fixture(scope="module")
+def image_code_object():
+    return compile_opencl("images.cl", opt="-O2")
+
+
+@pytest.mark.parametrize("engine", ["native", "interp"])
+def test_an_image_kernel_dispatched_again_and_again_stays_right(image_code_object, engine):
+    """Its image instructions run as callouts to the interpreter, whose context is made per
+    dispatch: such a kernel stays off the queues' C loop, and each round sees the last one's
+    texels."""
+    cprog.check("aql_images.c", image_code_object, timeout=600, SOFTGPU_ENGINE=engine)
+
+
+def test_an_image_kernel_runs_translated_with_its_image_instructions_as_callouts(image_code_object,
+                                                                                 tmp_path):
+    trace = tmp_path / "trace.jsonl"
+    cprog.check("aql_images.c", image_code_object, timeout=600, SOFTGPU_TRACE=trace, **NATIVE)
+    events = [json.loads(line) for line in trace.read_text().splitlines()]
+    assert not [e for e in events if e["event"] == "native_fallback"]
+    compiled = [e for e in events if e["event"] == "native_compile"]
+    assert [e["callouts"] for e in compiled] == [2]         # image_load, image_store
+    dispatches = [e for e in events if e["event"] == "dispatch"]
+    ran = [e["count"] for e in events if e["event"] == "native_callouts"]
+    assert {e["tier"] for e in dispatches} == {"native"} and len(dispatches) == 24
+    assert ran == [2 * e["waves"] for e in dispatches]      # each wave ran each once
+
+
 def test_a_fault_in_a_repeated_native_dispatch_is_reported_as_the_first(code_object):
     proc = cprog.check("aql_repeat.c", code_object, "fault", timeout=300, **NATIVE)
     report = proc.stderr

@@ -172,7 +172,7 @@ def run_native(session, kernel, *, grid, workgroup, kernarg_address, packet_addr
     d.env.code_base = native.program.base
     d.env.lds_bytes = lds_bytes
     d.env.clock_mhz = spec["max_clock_mhz"]
-    callouts = None
+    callouts = handle = None
     if native.callouts:
         from core.isa.native.handover import Callouts
         callouts = Callouts(session, kernel, native.program, lanes, desc.nvgpr, grid=grid,
@@ -181,7 +181,7 @@ def run_native(session, kernel, *, grid, workgroup, kernarg_address, packet_addr
                             dispatch_id=dispatch_id, private_segment_size=private_segment_size,
                             group_segment_size=group_segment_size, global_sync=global_sync,
                             watchdog_instructions=watchdog_instructions)
-        d.env.callout = callouts.handle
+        handle = d.env.callout = ffi.new_handle(callouts)
     scratch = None
     arena = session.arena
     slots = lib.sg_native_scratch_slots(d)
@@ -203,6 +203,7 @@ def run_native(session, kernel, *, grid, workgroup, kernarg_address, packet_addr
     finally:
         if scratch is not None:
             arena.free(scratch.address)
+    del handle                  # sg_env.callout is valid while the dispatch runs, not after
     if faulted and out.fault_code == C.SG_FAULT_CALLOUT:
         raise callouts.faults[out.fault_detail]
     if faulted:

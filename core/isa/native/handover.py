@@ -24,7 +24,8 @@ from core.native import ffi
 
 
 class Callouts:
-    """The callout context of one native dispatch (sg_env.callout holds `handle`)."""
+    """The callout context of one native dispatch (sg_env.callout holds a handle of it, which
+    run_native keeps alive while the dispatch runs)."""
 
     def __init__(self, session, kernel, program, lanes, nvgpr, **launch):
         """launch: run_dispatch's arguments for the interpreter's Dispatch of this launch."""
@@ -35,7 +36,6 @@ class Callouts:
         self.lds_bytes = (self.dispatch.lds_bytes + 63) & ~63       # the runner's allocation
         self.faults = []
         self.count = 0
-        self.handle = ffi.new_handle(self)
 
     def run(self, wave, group, offset):
         """sg_native_callout of the instruction at code offset `offset`: 0, or SG_FAULT_CALLOUT."""
