@@ -11,9 +11,12 @@ An opcode executes when the engine has semantics for the operation it names
 (core.isa.targets.semantic_name: gfx11's ds_load_b32 is gfx1030's ds_read_b32, a VOPD half
 v_dual_mul_f32 is v_mul_f32). Coverage is static (the suite's code objects, decoded), so
 "tested" means "in a checked kernel", not "on every path of it". A second column says what
-the native tier does with it: translated (to native code), interpreter only (a kernel using
-it runs on the interpreter), or missing. The native tier translates gfx1030 code only: other
-targets' kernels run on the interpreter.
+the native tier does with it: translated (to native code); translated (interpreter callout):
+a kernel using it runs translated and hands just this instruction to the interpreter's
+handler (core/isa/native/handover.py); interpreter only (a kernel using it runs wholly on the
+interpreter); or missing. (A DS instruction on GDS is a callout whatever its opcode's row
+says.) The native tier translates gfx1030 code only: other targets' kernels run on the
+interpreter.
 """
 import collections
 import io
@@ -28,7 +31,8 @@ from core.isa.decoder import decode_all
 from core.isa.interp.registry import implemented
 
 STATUSES = ("tested", "implemented", "missing")
-TIERS = ("translated", "interpreter only", "missing")
+CALLOUT = "translated (interpreter callout)"
+TIERS = ("translated", CALLOUT, "interpreter only", "missing")
 
 
 def opcodes(target="gfx1030"):
@@ -68,12 +72,13 @@ def suite_coverage(target="gfx1030"):
     return covered
 
 
-def classify(executable, covered, target="gfx1030", translated=frozenset()):
+def classify(executable, covered, target="gfx1030", translated=frozenset(), handed_over=frozenset()):
     rows = []
     for encoding, opcode, mnemonic in opcodes(target):
         runs = _operation(mnemonic, target) in executable
         status = "missing" if not runs else "tested" if mnemonic in covered else "implemented"
         native = ("translated" if mnemonic in translated
+                  else CALLOUT if mnemonic in handed_over
                   else "interpreter only" if runs else "missing")
         rows.append({"encoding": encoding, "opcode": opcode, "mnemonic": mnemonic, "status": status,
                      "native": native})
@@ -90,9 +95,10 @@ def declare(parser):
 
 
 def run(args):
-    from core.isa.native.families import translated
-    native = translated() if args.target == "gfx1030" else frozenset()
-    rows = classify(implemented(), suite_coverage(args.target), args.target, native)
+    from core.isa.native.families import handed_over, translated
+    ours = args.target == "gfx1030"
+    rows = classify(implemented(), suite_coverage(args.target), args.target,
+                    translated() if ours else frozenset(), handed_over() if ours else frozenset())
     shown = [r for r in rows if args.status in (None, r["status"])]
     for row in shown:
         print(json.dumps(row) if args.json else

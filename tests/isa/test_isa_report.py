@@ -25,16 +25,21 @@ def test_every_opcode_has_exactly_one_status():
         assert (row["status"] == "missing") == (row["mnemonic"] not in implemented())
 
 
-def test_native_column_says_what_the_native_tier_translates():
-    from core.isa.native.families import translated
-    rows = classify(implemented(), suite_coverage("gfx1030"), "gfx1030", translated())
+def test_native_column_says_what_the_native_tier_translates_and_hands_over():
+    from core.isa.native.families import handed_over, translated
+    rows = classify(implemented(), suite_coverage("gfx1030"), "gfx1030", translated(), handed_over())
     native = {r["mnemonic"]: r["native"] for r in rows}
     assert native["v_add_f32"] == "translated"
     assert native["global_load_dword"] == "translated"
-    assert native["v_movrels_b32"] == "interpreter only"     # M0-relative moves: interpreter
-    assert native["image_load"] == "interpreter only"        # images: the interpreter
+    callout = "translated (interpreter callout)"
+    assert native["v_movrels_b32"] == callout                # M0-relative moves: the interpreter's
+    assert native["image_load"] == callout                   # images: the interpreter's handlers
+    assert native["buffer_load_format_xyzw"] == callout
+    assert native["ds_gws_barrier"] == "interpreter only"    # GWS waits park waves: interpreter
+    assert native["image_msaa_load"] == "missing"
     for row in rows:
         assert (row["native"] == "translated") == (row["mnemonic"] in translated())
+        assert (row["native"] == callout) == (row["mnemonic"] in handed_over())
 
 
 def test_the_native_tier_translates_no_other_target():
