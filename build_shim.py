@@ -47,9 +47,10 @@ C_SOURCES = ("native.h", "safe_memory.h", os.path.join(NATIVE_TIER, "runner.h"),
 # Declared to cffi: the ABI types and the C helpers Python calls.
 CDEF_HEADERS = ("abi_types.h", "native.h", "safe_memory.h", "embedding_paths.h",
                 os.path.join(NATIVE_TIER, "runner.h"))
-# Python functions the C side calls (ffi.def_extern): the native tier's hand-over of one
-# instruction to the interpreter (core/isa/native/handover.py).
-CDEF_PYTHON = 'extern "Python" int32_t sg_handover(sg_wave *, sg_group *, const sg_env *, uint64_t);'
+# Python functions the C side calls (ffi.def_extern): the native tier's hand-over of waves at
+# an instruction it does not translate to the interpreter (core/isa/native/handover.py).
+CDEF_PYTHON = ('extern "Python" int64_t sg_handover(const sg_env *, uint8_t *, uint64_t, uint64_t, '
+               'const uint32_t *, const uint32_t *, uint8_t **, uint64_t);')
 # `softgpu run` preloads DRIVER_STAND_IN beside the runtime: /dev/kfd for clients that probe for it.
 DRIVER_SOURCE = "driver_stand_in.c"
 

@@ -205,7 +205,7 @@ def run_native(session, kernel, *, grid, workgroup, kernarg_address, packet_addr
             arena.free(scratch.address)
     del handle                  # sg_env.callout is valid while the dispatch runs, not after
     if faulted and out.fault_code == C.SG_FAULT_CALLOUT:
-        raise callouts.faults[out.fault_detail]
+        raise callouts.fault(out.fault_detail)
     if faulted:
         raise _fault(name, native, out.fault_code, out.fault_pc, tuple(out.fault_workgroup),
                      out.fault_wave, out.fault_lane, out.fault_address, out.fault_detail, watchdog)

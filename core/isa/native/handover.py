@@ -1,25 +1,28 @@
-"""Callouts at run time: one instruction of one wave that translated code hands over
-(core/isa/native/callout.py), run by the interpreter's own handler over the wave's state in
-sg_wave memory.
+"""Callouts at run time: the waves that stopped at instructions translated code hands over
+(core/isa/native/callout.py), run by the interpreter's own handlers in batches, as the
+interpreter runs its waves.
 
 Holds three invariants:
-- the handler runs exactly as the interpreter runs it: found through the interpreter's code
-  cache, given a Step over a one-wave view whose SGPRs (by operand field id) and VGPRs
-  (register-major, `nvgpr x lanes` dwords) are the sg_wave memory itself, with SCC, MODE,
-  FLAT_SCRATCH, workgroup id and wave as the interpreter keeps them, the workgroup's LDS,
-  and an interpreter Dispatch of the same launch (valid memory, GDS, LDS size, clock, name);
-- it runs with the GIL (cffi takes it around sg_handover), so the callouts of a dispatch's
-  threads run one at a time;
-- no exception crosses into C: a KernelFault becomes SG_FAULT_CALLOUT, the fault kept in
-  `faults` at the index sg_wave.fault_detail holds, for run_native to raise; anything else
-  is kept the same way and re-raised on the dispatching thread.
+- a handler runs exactly as in the interpreter: found through the interpreter's code cache,
+  given a Step over the group of waves standing at its PC (lowest PC first), whose SGPRs (by
+  operand field id) and VGPRs (register-major, `nvgpr x lanes` dwords) are views of the
+  waves' sg_wave states (the runner copies them back to back, and back after), with SCC,
+  MODE, FLAT_SCRATCH, workgroup and wave as the interpreter keeps them, and an interpreter
+  Dispatch of the same launch (valid memory, GDS, LDS size, clock, kernel name);
+- the workgroups' LDS is copied in and out only for instructions that may reach it (DS,
+  FLAT, MUBUF with lds); any other handler finds none, and touching it is an error, never a
+  silent zero;
+- no exception crosses into C (cffi takes the GIL around sg_handover): a KernelFault names
+  the faulting wave to the runner, which stops the dispatch, and is kept in `faults` at the
+  index its sg_wave.fault_detail holds, for run_native to raise; any other exception is kept
+  and re-raised there the same way.
 """
 import numpy as np
 
 from core.isa.faults import KernelFault
 from core.isa.interp.dispatch import Dispatch, Step
 from core.isa.interp.state import SGPR_SLOTS, Waves
-from core.isa.native.layout import SG_FAULT_CALLOUT, VGPRS_OFFSET
+from core.isa.native.layout import SG_FAULT_CALLOUT, VGPRS_OFFSET, wave_offset
 from core.native import ffi
 
 
@@ -32,66 +35,105 @@ class Callouts:
         self.dispatch = Dispatch(session, kernel, **launch)
         self.program = program
         self.lanes, self.nvgpr = lanes, nvgpr
-        self.wave_bytes = VGPRS_OFFSET + nvgpr * lanes * 4
         self.lds_bytes = (self.dispatch.lds_bytes + 63) & ~63       # the runner's allocation
         self.faults = []
-        self.count = 0
+        self.count = 0                  # wave-instructions handed over
 
-    def run(self, wave, group, offset):
-        """sg_native_callout of the instruction at code offset `offset`: 0, or SG_FAULT_CALLOUT."""
-        self.count += 1
-        pc = self.program.base + offset
+    def fault(self, detail):
+        """What run_native raises for a SG_FAULT_CALLOUT with `detail`."""
+        if detail >= len(self.faults):
+            return MemoryError("no memory for a batch of callouts")
+        return self.faults[detail]
+
+    def run(self, states, count, wave_bytes, group_of_wave, group_ids, lds, groups):
+        """sg_handover: -1, or the index of the wave whose fault stops the dispatch."""
+        self.count += count
+        state = np.frombuffer(ffi.buffer(states, count * wave_bytes), np.uint32).reshape(count, -1)
+        w = self._waves(state, np.frombuffer(ffi.buffer(group_of_wave, 4 * count), np.uint32))
+        ids = np.frombuffer(ffi.buffer(group_ids, 12 * groups), np.uint32).reshape(groups, 3)
+        pcs = _field(state, "pc", np.uint64) + np.uint64(self.program.base)
+        for pc in np.unique(pcs):
+            idx = np.flatnonzero(pcs == pc)
+            bad = self._run_at(int(pc), w, idx, ids, lds, groups, state)
+            if bad >= 0:
+                return bad
+        _field(state, "scc", np.uint32)[:] = w.scc
+        return -1
+
+    def _waves(self, state, group_of_wave):
+        count = len(state)
+        w = Waves(count, self.lanes, 0)
+        w.sgpr = state[:, :SGPR_SLOTS]
+        w.vgpr = state[:, VGPRS_OFFSET // 4:].reshape(count, self.nvgpr, self.lanes)
+        w.scc[:] = _field(state, "scc", np.uint32) != 0
+        w.flat_scratch[:] = _field(state, "scratch", np.uint64)
+        w.wave_in_group[:] = _field(state, "wave_in_group", np.uint32)
+        w.workgroup[:] = group_of_wave
+        return w
+
+    def _run_at(self, pc, w, idx, ids, lds, groups, state):
         d = self.dispatch
         try:
             inst, handler = d.code.at(pc, d.name)
-            w = self._wave(wave, pc)
-            step = Step(d, _OneWave(w, self._lds(group), np.array([list(group.id)], np.int64)),
-                        slice(None), 1, inst, pc)
-            handler(step, inst)
+            w.pc[idx] = pc
+            w.mode[idx] = self.program.modes[pc]
+            reaches_lds = inst.encoding in ("DS", "FLAT") or inst.mods.get("lds")
+            chunk = _Batch(w, self._lds_in(lds, groups) if reaches_lds else np.zeros((groups, 0), np.uint8), ids)
+            handler(Step(d, chunk, idx, len(idx), inst, pc), inst)
+            if reaches_lds:
+                self._lds_out(chunk.lds, lds, groups)
         except KernelFault as fault:
-            report = fault.report
-            return self._failed(wave, offset, fault, report["lane"], report["address"])
+            return self._failed(state, idx, w, ids, fault, fault.report)
         except Exception as error:      # a defect: raised again on the dispatching thread
-            return self._failed(wave, offset, error, None, None)
-        wave.scc = int(w.scc[0])
-        return 0
+            return self._failed(state, idx, w, ids, error, None)
+        return -1
 
-    def _wave(self, wave, pc):
-        state = np.frombuffer(ffi.buffer(wave, self.wave_bytes), np.uint32)
-        w = Waves(1, self.lanes, 0)
-        w.sgpr = state[:SGPR_SLOTS].reshape(1, SGPR_SLOTS)
-        w.vgpr = state[VGPRS_OFFSET // 4:].reshape(1, self.nvgpr, self.lanes)
-        w.scc[0] = wave.scc
-        w.pc[0] = pc
-        w.mode[0] = self.program.modes[pc]
-        w.flat_scratch[0] = wave.scratch
-        w.wave_in_group[0] = wave.wave_in_group
-        return w
+    def _lds_in(self, lds, groups):
+        out = np.zeros((groups, max(self.lds_bytes, 8)), np.uint8)
+        for g in range(groups):
+            if lds[g] != ffi.NULL:
+                out[g, :self.lds_bytes] = np.frombuffer(ffi.buffer(lds[g], self.lds_bytes), np.uint8)
+        return out
 
-    def _lds(self, group):
-        if group.lds == ffi.NULL:
-            return np.zeros((1, 8), np.uint8)
-        return np.frombuffer(ffi.buffer(group.lds, self.lds_bytes), np.uint8).reshape(1, -1)
+    def _lds_out(self, copy, lds, groups):
+        for g in range(groups):
+            if lds[g] != ffi.NULL:
+                ffi.memmove(lds[g], copy[g, :self.lds_bytes], self.lds_bytes)
 
-    def _failed(self, wave, offset, error, lane, address):
-        wave.fault_code = SG_FAULT_CALLOUT
-        wave.fault_detail = len(self.faults)
-        wave.fault_lane = -1 if lane is None else lane
-        wave.fault_address = address or 0
-        wave.pc = offset
+    def _failed(self, state, idx, w, ids, error, report):
+        """Mark the wave the report names (the group's first when none) as faulted."""
+        bad = int(idx[0])
+        if report is not None:
+            for i in idx:
+                if (tuple(int(x) for x in ids[w.workgroup[i]]) == report["workgroup"]
+                        and int(w.wave_in_group[i]) == report["wave"]):
+                    bad = int(i)
+                    break
+        lane = report["lane"] if report is not None else None
+        _field(state, "fault_code", np.int32)[bad] = SG_FAULT_CALLOUT
+        _field(state, "fault_lane", np.int32)[bad] = -1 if lane is None else lane
+        _field(state, "fault_address", np.uint64)[bad] = (report or {}).get("address") or 0
+        _field(state, "fault_detail", np.uint64)[bad] = len(self.faults)
         self.faults.append(error)
-        return SG_FAULT_CALLOUT
+        return bad
 
 
-class _OneWave:
-    """What a Step reads of an interpreter chunk: one wave, its LDS, its workgroup's id."""
+def _field(state, name, dtype):
+    """The column of sg_wave field `name` across the waves of `state` (a view)."""
+    offset = wave_offset(name)
+    width = np.dtype(dtype).itemsize
+    return state.view(np.uint8)[:, offset:offset + width].view(dtype)[:, 0]
+
+
+class _Batch:
+    """What a Step reads of an interpreter chunk: the waves, their workgroups' LDS and ids."""
     __slots__ = ("waves", "lds", "workgroup_ids")
 
     def __init__(self, waves, lds, workgroup_ids):
         self.waves, self.lds, self.workgroup_ids = waves, lds, workgroup_ids
 
 
-@ffi.def_extern(error=SG_FAULT_CALLOUT)
-def sg_handover(wave, group, env, pc):
-    return ffi.from_handle(env.callout).run(wave, group, pc)
-
+@ffi.def_extern(error=0)
+def sg_handover(env, states, count, wave_bytes, group_of_wave, group_ids, lds, groups):
+    return ffi.from_handle(env.callout).run(states, count, wave_bytes, group_of_wave, group_ids,
+                                            lds, groups)

@@ -21,7 +21,7 @@ ENV = {name: ffi.offsetof("sg_env", name)
        for name in ("code_base", "ranges", "range_count", "lds_bytes", "clock_mhz")}
 # C functions translated code calls, by name (the JIT binds them to these addresses).
 EXTERNALS = ("sg_native_find_range", "sg_native_access", "sg_native_buffer", "sg_now_ns",
-             "sg_signal_interrupt", "sg_native_callout")
+             "sg_signal_interrupt")
 ACCESS_CHECK, ACCESS_LOAD, ACCESS_STORE = lib.SG_ACCESS_CHECK, lib.SG_ACCESS_LOAD, lib.SG_ACCESS_STORE
 
 

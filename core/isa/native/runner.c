@@ -10,6 +10,9 @@
      workgroups all yielded admits another (up to groups_in_flight) and round-robins them,
      so a wave spinning on a flag another wave, group or later group sets never starves it;
      workgroups are claimed in grid order, so results do not depend on the thread count;
+   - a wave stopped at a callout (SG_CALLOUT) waits until its thread has run every group in
+     flight once, then every wave of the thread stopped at one goes to the interpreter in one
+     batch (copied to contiguous memory and back, as the interpreter's wave arrays), and runs on;
    - the first fault stops the dispatch: no thread starts a wave after it is recorded; a set
      `stop` flag ends it between rounds (out->stopped), as the interpreter stops between
      admissions, and ended workgroups are counted in `workgroups_done` as they end. */
@@ -26,8 +29,8 @@ _Static_assert(sizeof(sg_wave) <= SG_WAVE_VGPRS && SG_WAVE_VGPRS % 64 == 0,
 typedef struct {
     sg_group group;
     uint8_t *waves;                  /* waves_per_group states of wave_bytes */
-    uint8_t *status;                 /* per wave: 0 runnable, 1 at a barrier, 2 ended */
-    uint32_t live, waiting;
+    uint8_t *status;                 /* per wave: 0 runnable, 1 at a barrier, 2 ended, 3 at a callout */
+    uint32_t live, waiting, callouts;
     int active;
 } sg_slot;
 
@@ -298,7 +301,7 @@ static void setup_group(const sg_dispatch *d, sg_job *job, sg_slot *slot, uint64
         slot->status[w] = 0;
     }
     slot->live = d->waves_per_group;
-    slot->waiting = 0;
+    slot->waiting = slot->callouts = 0;
     slot->active = 1;
 }
 
@@ -351,6 +354,11 @@ static int run_group(const sg_dispatch *d, sg_job *job, sg_slot *slot, sg_tally 
                 record_fault(job, slot, wave, wave->fault_code);
                 return -1;
             }
+            if (status == SG_CALLOUT) {
+                slot->status[w] = 3;
+                slot->callouts++;
+                continue;
+            }
             if (status == SG_BARRIER) {
                 slot->status[w] = 1;
                 slot->waiting++;
@@ -373,9 +381,100 @@ static int run_group(const sg_dispatch *d, sg_job *job, sg_slot *slot, sg_tally 
             tally->workgroups++;
             return 1;
         }
-        if (yielded)
+        if (yielded || slot->callouts)
             return 0;
     }
+}
+
+/* Python's side of callouts, core/isa/native/handover.py (an extern "Python" function that
+   build_shim.py declares; cffi takes the GIL around it): runs `count` waves whose states lie
+   back to back in `states` (`bytes` each), wave i of group group_of_wave[i], whose id is
+   group_ids[3 * g ...] and LDS lds[g]. Returns -1, or the index of a wave whose fault it
+   set in its state (fault_code SG_FAULT_CALLOUT). */
+static int64_t sg_handover(const sg_env *env, uint8_t *states, uint64_t count, uint64_t bytes,
+                           const uint32_t *group_of_wave, const uint32_t *group_ids, uint8_t **lds,
+                           uint64_t groups);
+
+/* A thread's staging area for callout batches, grown as needed. */
+typedef struct {
+    uint8_t *states;
+    uint32_t *owner;                 /* per wave: slot << 16 | wave in group */
+    uint32_t *group_of_wave, *group_ids;
+    uint8_t **lds;
+    uint64_t capacity, group_capacity;
+} sg_batch;
+
+static int grow(void **p, uint64_t count, uint64_t size) {
+    void *q = realloc(*p, count * size);
+    if (!q) return -1;
+    *p = q;
+    return 0;
+}
+
+static int batch_reserve(sg_batch *b, uint64_t waves, uint64_t groups, uint64_t bytes) {
+    if (waves > b->capacity) {
+        if (grow((void **)&b->states, waves, bytes) || grow((void **)&b->owner, waves, 4) ||
+            grow((void **)&b->group_of_wave, waves, 4))
+            return -1;
+        b->capacity = waves;
+    }
+    if (groups > b->group_capacity) {
+        if (grow((void **)&b->group_ids, groups, 12) || grow((void **)&b->lds, groups, sizeof(uint8_t *)))
+            return -1;
+        b->group_capacity = groups;
+    }
+    return 0;
+}
+
+/* Hands every wave of the thread's groups that stopped at a callout to the interpreter in one
+   batch; they are runnable again. Returns 0, or -1 after recording a fault. */
+static int run_callouts(const sg_dispatch *d, sg_job *job, sg_slot *slots, uint32_t allocated,
+                        sg_batch *b) {
+    uint64_t bytes = wave_bytes(d), waves = 0, groups = 0;
+    for (uint32_t s = 0; s < allocated; s++)
+        if (slots[s].active && slots[s].callouts) {
+            waves += slots[s].callouts;
+            groups++;
+        }
+    if (!waves)
+        return 0;
+    if (batch_reserve(b, waves, groups, bytes)) {
+        sg_slot *slot = &slots[0];
+        sg_wave *wave = (sg_wave *)slot->waves;
+        wave->fault_lane = -1;
+        wave->fault_detail = UINT64_MAX;         /* Python reads it as out of memory */
+        record_fault(job, slot, wave, SG_FAULT_CALLOUT);
+        return -1;
+    }
+    uint64_t n = 0, g = 0;
+    for (uint32_t s = 0; s < allocated; s++) {
+        sg_slot *slot = &slots[s];
+        if (!slot->active || !slot->callouts)
+            continue;
+        for (uint32_t w = 0; w < d->waves_per_group; w++)
+            if (slot->status[w] == 3) {
+                memcpy(b->states + n * bytes, slot->waves + w * bytes, bytes);
+                b->owner[n] = s << 16 | w;
+                b->group_of_wave[n++] = (uint32_t)g;
+            }
+        memcpy(b->group_ids + 3 * g, slot->group.id, 12);
+        b->lds[g++] = slot->group.lds;
+    }
+    int64_t bad = sg_handover(&d->env, b->states, n, bytes, b->group_of_wave, b->group_ids, b->lds, g);
+    for (uint64_t i = 0; i < n; i++) {
+        sg_slot *slot = &slots[b->owner[i] >> 16];
+        uint32_t w = b->owner[i] & 0xFFFF;
+        memcpy(slot->waves + w * bytes, b->states + i * bytes, bytes);
+        slot->status[w] = 0;
+        slot->callouts = 0;
+    }
+    if (bad >= 0) {
+        sg_slot *slot = &slots[b->owner[bad] >> 16];
+        record_fault(job, slot, (sg_wave *)(slot->waves + (b->owner[bad] & 0xFFFF) * bytes),
+                     SG_FAULT_CALLOUT);
+        return -1;
+    }
+    return 0;
 }
 
 static void work(sg_job *job, uint32_t thread_index) {
@@ -390,6 +489,7 @@ static void work(sg_job *job, uint32_t thread_index) {
     for (uint32_t k = 0; k < site_count; k++)
         sites[k] = (sg_range){UINT64_MAX, 0, 0};
     sg_tally tally = {0};
+    sg_batch batch = {0};
     uint32_t allocated = 0;
     int exhausted = 0;
     uint32_t admit = 1, round = 0;
@@ -452,6 +552,8 @@ static void work(sg_job *job, uint32_t thread_index) {
             else
                 yielded++;
         }
+        if (!fault && run_callouts(d, job, slots, allocated, &batch))
+            fault = 1;
         unreported += (uint64_t)ended;
         if (unreported >= job->batch && d->workgroups_done) {   /* the count is for display */
             __atomic_fetch_add(d->workgroups_done, unreported, __ATOMIC_RELAXED);
@@ -476,6 +578,11 @@ static void work(sg_job *job, uint32_t thread_index) {
     }
     free(slots);
     free(sites);
+    free(batch.states);
+    free(batch.owner);
+    free(batch.group_of_wave);
+    free(batch.group_ids);
+    free(batch.lds);
     if (unreported && d->workgroups_done)
         __atomic_fetch_add(d->workgroups_done, unreported, __ATOMIC_RELAXED);
     pthread_mutex_lock(&job->lock);
@@ -731,12 +838,3 @@ uint32_t sg_native_entry(void *binding, const hsa_kernel_dispatch_packet_t *pack
     return out.stopped ? HSA_STATUS_INFO_BREAK : HSA_STATUS_SUCCESS;
 }
 
-/* ---- callouts: one instruction of one wave run by the interpreter ------------------------ */
-
-/* Python's side, core/isa/native/handover.py (an extern "Python" function: build_shim.py
-   declares it; cffi takes the GIL around it). */
-static int32_t sg_handover(sg_wave *wave, sg_group *group, const sg_env *env, uint64_t pc);
-
-int32_t sg_native_callout(sg_wave *wave, sg_group *group, const sg_env *env, uint64_t pc) {
-    return sg_handover(wave, group, env, pc);
-}

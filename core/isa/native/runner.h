@@ -3,7 +3,9 @@
    A translated kernel is one function per kernel, `int32_t wave(sg_wave *, sg_group *,
    const sg_env *)`, that runs one wave from its resume point until it ends (SG_END), waits
    at s_barrier (SG_BARRIER), yields in a loop (SG_YIELD) or faults (SG_FAULT); every
-   architectural register lives in sg_wave between calls. sg_native_dispatch runs a whole
+   architectural register lives in sg_wave between calls. A wave that reaches an instruction
+   the translator hands to the interpreter returns SG_CALLOUT (sg_wave.pc at it); the runner
+   runs such waves in batches on the interpreter's handlers (sg_handover) and resumes them. sg_native_dispatch runs a whole
    grid of workgroups on a pool of native threads and needs no Python: a C packet processor
    can call it with a dispatch whose launch template Python computed once per kernel.
    Layouts here are the one definition the translator reads (through cffi's offsetof). */
@@ -11,6 +13,7 @@
 #define SG_BARRIER 1
 #define SG_YIELD 2
 #define SG_FAULT 3
+#define SG_CALLOUT 4
 
 #define SG_FAULT_MEMORY 1            /* access outside every live allocation */
 #define SG_FAULT_MISALIGNED_ATOMIC 2
@@ -31,7 +34,7 @@ typedef struct sg_range {
 } sg_range;
 
 /* What translated code reads besides its wave and workgroup. Translated code calls
-   sg_native_find_range, sg_native_access, sg_native_callout and sg_now_ns (bound by the JIT). */
+   sg_native_find_range, sg_native_access and sg_now_ns (bound by the JIT). */
 typedef struct sg_env {
     uint64_t code_base;              /* device address PCs in the translation are relative to */
     const sg_range *ranges;          /* sorted, disjoint, touching ranges merged */
@@ -154,12 +157,6 @@ uint32_t sg_native_entry(void *binding, const hsa_kernel_dispatch_packet_t *pack
                          const int *stop, sg_fault *fault);
 void sg_native_memory_changed(void);
 uint64_t sg_native_memory_version(void);
-
-/* Runs the one instruction at `pc` (relative to env->code_base) of `wave` on the interpreter
-   (an instruction the translator hands over, core/isa/native/handover.py), with the GIL,
-   over the wave's state in memory. Returns 0, or SG_FAULT_CALLOUT with the wave's fault_*
-   fields set (the instruction then wrote nothing). */
-int32_t sg_native_callout(sg_wave *wave, sg_group *group, const sg_env *env, uint64_t pc);
 
 /* Runs every workgroup of `d`; returns 0, or 1 with the first fault in `out`. */
 int sg_native_dispatch(const sg_dispatch *d, sg_outcome *out);

@@ -9,7 +9,8 @@ Holds five invariants:
   over the program's resume points (entry, after each s_barrier, each backward branch's,
   call's or jump's target: core/isa/native/program.py's backward_target);
 - a backward branch, call or jump fences (so loads a spinning wave re-reads are never hoisted) and
-  returns SG_YIELD once the wave's count reaches `wave.yield_at`;
+  returns SG_YIELD once the wave's count reaches `wave.yield_at`; an instruction handed to the
+  interpreter returns SG_CALLOUT (core/isa/native/callout.py) and resumes right after it;
 - a fault stores its code, PC, lane, address and detail in the wave and returns SG_FAULT
   before the faulting instruction writes anything;
 - wave_instructions and lane_instructions count as the interpreter does: each instruction
@@ -24,7 +25,7 @@ from core.isa.native.program import Untranslatable
 
 I1, I8, I16, I32, I64 = ir.IntType(1), ir.IntType(8), ir.IntType(16), ir.IntType(32), ir.IntType(64)
 PTR = ir.PointerType()
-SG_END, SG_BARRIER, SG_YIELD, SG_FAULT = 0, 1, 2, 3
+SG_END, SG_BARRIER, SG_YIELD, SG_FAULT, SG_CALLOUT = 0, 1, 2, 3, 4
 EXEC_LO, VCC_LO, M0, NULL, SCC_SRC = 126, 106, 124, 125, 253
 
 
@@ -39,7 +40,7 @@ class Translation:
         self.module = module
         self.reasons = reasons          # fault detail -> reason text
         self.access_sites = access_sites  # entries the function uses in sg_group.sites
-        self.callouts = callouts        # instructions handed to the interpreter (callout.py)
+        self.callouts = callouts        # instructions handed to the interpreter
 
 
 class Kernel:
@@ -64,8 +65,6 @@ class Kernel:
         self.exit_block = self.fn.append_basic_block("exit")
         self.epi = ir.IRBuilder(self.exit_block)
         self.builder = None
-        self.state = []                 # (alloca, wave state offset, stored type) of every register
-        self.callouts = []              # (block, block after, instruction): callout.fill's work
         self.sgprs = {}                 # slot -> alloca i32
         self.vgprs = {}                 # index -> alloca <lanes x i32>
         self.scc = self._alloca(I1, "scc", wave_offset("scc"), I32)
@@ -80,6 +79,7 @@ class Kernel:
         self.reasons = []
         self.access_sites = 0
         self.blocks = {}
+        self.callouts = []              # the block after each callout, where its wave resumes
         self._intrinsics = {}
         self.inst = None
         self.mode = 0
@@ -102,21 +102,16 @@ class Kernel:
         """An alloca loaded from the wave state at `offset` in the prologue and stored back at
         exits (`stored`: the state's type when it differs, e.g. SCC as i32)."""
         slot = self.pro.alloca(type_, name=name)
-        self.state.append((slot, offset, stored))
-        self.load_register(self.pro, slot, offset, stored)
-        self.store_register(self.epi, slot, offset, stored)
+        at = self.pro.gep(self.wave, [const(I64, offset)], source_etype=I8)
+        value = self.pro.load(at, typ=stored or type_)
+        if stored is not None:
+            value = self.pro.trunc(value, type_)
+        self.pro.store(value, slot)
+        out = self.epi.load(slot)
+        if stored is not None:
+            out = self.epi.zext(out, stored)
+        self.epi.store(out, self.epi.gep(self.wave, [const(I64, offset)], source_etype=I8))
         return slot
-
-    def load_register(self, b, slot, offset, stored=None):
-        """With builder `b`: the alloca `slot` takes its register from the wave state."""
-        value = b.load(b.gep(self.wave, [const(I64, offset)], source_etype=I8), typ=stored or slot.allocated_type)
-        b.store(b.trunc(value, slot.allocated_type) if stored is not None else value, slot)
-
-    def store_register(self, b, slot, offset, stored=None):
-        """With builder `b`: the wave state takes the register in the alloca `slot`."""
-        value = b.load(slot)
-        b.store(b.zext(value, stored) if stored is not None else value,
-                b.gep(self.wave, [const(I64, offset)], source_etype=I8))
 
     def sgpr_slot(self, slot):
         if slot not in self.sgprs:
@@ -242,6 +237,10 @@ class Kernel:
         b.store(const(I32, status), self.status)
         b.branch(self.exit_block)
 
+    def callout_resume(self, k):
+        """The resume point id after the k-th callout (after the program's own)."""
+        return len(self.program.resume_points) + k
+
     def end(self):
         """s_endpgm: only the counts outlive an ended wave, so no register is stored."""
         b = self.builder
@@ -331,9 +330,9 @@ class Kernel:
         for rid, address in enumerate(self.program.resume_points):
             if rid:
                 switch.add_case(const(I32, rid), self.blocks[address])
+        for k, block in enumerate(self.callouts):
+            switch.add_case(const(I32, self.callout_resume(k)), block)
         self.epi.ret(self.epi.load(self.status))
-        from core.isa.native.callout import fill
-        fill(self)
         # Blocks left open after a fault (dead code) end unreachable.
         for bb in self.fn.blocks:
             if not bb.is_terminated:
