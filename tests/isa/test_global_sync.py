@@ -99,8 +99,10 @@ def test_gws_needs_a_cooperative_queue(session):
 
 @pytest.fixture(params=["interp", "native"])
 def engine(request, monkeypatch):
-    """Both tiers: the native tier leaves kernels with GWS or GDS to the interpreter."""
+    """Both tiers: the native tier leaves kernels with GWS to the interpreter, and runs GDS
+    instructions as callouts to it."""
     monkeypatch.setenv("SOFTGPU_ENGINE", request.param)
+    return request.param
 
 
 @pytest.mark.parametrize("wave", [32, 64])
@@ -109,9 +111,10 @@ def test_append_and_consume_count_active_lanes_in_lds_and_gds(session, engine, w
     groups, size = 6, 256
     waves_per_group = size // wave
     waves = groups * waves_per_group
-    seen, after = launch(session, co, "append_consume",
-                         [np.zeros(2 * waves, np.uint32), np.zeros(groups, np.uint32)],
-                         groups * size, size, global_sync=sync)
+    (seen, after), stats = launch(session, co, "append_consume",
+                                  [np.zeros(2 * waves, np.uint32), np.zeros(groups, np.uint32)],
+                                  groups * size, size, global_sync=sync, with_stats=True)
+    assert stats.tier == engine                    # ds_append gds: a callout on the native tier
     lds, gds = seen[0::2].reshape(groups, waves_per_group), seen[1::2]
     # LDS: each workgroup's waves took half their lanes each, in some order.
     np.testing.assert_array_equal(np.sort(lds, axis=1),
