@@ -85,3 +85,46 @@ def test_a_64_bit_load_never_sees_half_of_a_64_bit_store(session):
                             [np.zeros(1, np.uint64), np.zeros(1, np.uint64), np.zeros(1, np.uint32),
                              np.uint32(200_000)], 4 * 64, 64)
     assert torn[0] == 0, f"{torn[0]} loads saw half of a store"
+
+
+# The same through V#s (buffer_load/store_dwordx2 move out of line, in C): the hardware's
+# 64-bit buffer accesses are single-copy atomic too. Raw V#s, one per cell: base, stride 0,
+# 8 bytes of records.
+TORN_BUFFER_PAIRS = """
+uint4 cell(global ulong *p) {    // in SGPRs, as a V# must be
+  ulong base = (ulong)p;
+  return (uint4)(__builtin_amdgcn_readfirstlane((uint)base),
+                 __builtin_amdgcn_readfirstlane((uint)(base >> 32)), 8u, 0xFACu);
+}
+
+kernel void torn_buffer_pairs(global ulong *a, global ulong *b, global atomic_uint *torn,
+                              uint rounds) {
+  if (get_group_id(0) == 0) {
+    if (get_local_id(0) == 0)
+      for (uint v = 1; v <= rounds; v++) {
+        uint2 pair = (uint2)(v, v);
+        __asm__ volatile("buffer_store_dwordx2 %0, off, %1, 0\\n s_waitcnt_vscnt null, 0"
+                         : : "v"(pair), "s"(cell((v & 1) ? a : b)) : "memory");
+      }
+    return;
+  }
+  uint seen = 0;
+  for (uint k = 0; k < rounds; k++) {
+    uint2 s;
+    __asm__ volatile("buffer_load_dwordx2 %0, off, %1, 0 glc\\n s_waitcnt vmcnt(0)"
+                     : "=v"(s) : "s"(cell((k & 1) ? a : b)) : "memory");
+    seen += s.x != s.y;
+  }
+  if (seen)
+    atomic_fetch_add_explicit(torn, seen, memory_order_relaxed, memory_scope_device);
+}
+"""
+
+
+def test_a_64_bit_buffer_load_never_sees_half_of_a_64_bit_buffer_store(session):
+    co = compile_opencl(TORN_BUFFER_PAIRS, opt="-O2")
+    with engine("native"):
+        _, _, torn = launch(session, co, "torn_buffer_pairs",
+                            [np.zeros(1, np.uint64), np.zeros(1, np.uint64), np.zeros(1, np.uint32),
+                             np.uint32(200_000)], 4 * 64, 64)
+    assert torn[0] == 0, f"{torn[0]} loads saw half of a store"

@@ -76,7 +76,8 @@ class Callouts:
         try:
             inst, handler = d.code.at(pc, d.name)
             w.pc[idx] = pc
-            w.mode[idx] = self.program.modes[pc]
+            modes = self.program.modes[pc]      # one MODE, or the wave's where several reach
+            w.mode[idx] = _field(state, "mode", np.uint32)[idx] if isinstance(modes, tuple) else modes
             reaches_lds = inst.encoding in ("DS", "FLAT") or inst.mods.get("lds")
             chunk = _Batch(w, self._lds_in(lds, groups) if reaches_lds else np.zeros((groups, 0), np.uint8), ids)
             handler(Step(d, chunk, idx, len(idx), inst, pc), inst)

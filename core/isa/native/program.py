@@ -11,9 +11,10 @@ Holds four invariants:
 - a block ends at every control transfer and after s_barrier, and every block start that a
   wave can resume at (the entry, after a barrier, the known target of a backward branch,
   call or jump) is a resume point with a dense id (0 is the entry);
-- MODE is known at every instruction (the descriptor's value, changed only by
-  s_setreg_imm32_b32 / s_setreg_b32 of a known value / s_denorm_mode / s_round_mode);
-  a join of two different MODEs makes the kernel Untranslatable.
+- MODE is known at every instruction as a finite set of values (the descriptor's value,
+  changed only by s_setreg_imm32_b32 / s_setreg_b32 of a known value / s_denorm_mode /
+  s_round_mode; a join unites the sets, so a function called under two MODEs has both):
+  `modes[address]` is one int where a single MODE reaches, else the sorted tuple.
 """
 from dataclasses import dataclass, field
 
@@ -46,7 +47,7 @@ class Block:
     start: int
     instructions: list = field(default_factory=list)
     successors: tuple = ()           # addresses of blocks control may go to next
-    mode: int | None = None          # MODE on entry
+    modes: frozenset = frozenset()   # the MODEs control may enter with
     resume: int | None = None        # resume point id when a wave can resume here
 
     @property
@@ -138,7 +139,7 @@ class Program:
                 nxt = inst.next_address
                 if not falls_through:
                     break
-                if _ends_block(inst) or nxt in self._leaders:
+                if ends_block(inst) or nxt in self._leaders:
                     carry = dict(known) if inst.mnemonic == "s_barrier" and nxt not in self._leaders else None
                     self._leaders.add(nxt)
                     work.append((nxt, function, carry))
@@ -214,7 +215,7 @@ class Program:
                     break
                 block.instructions.append(inst)
                 address = inst.next_address
-                if _ends_block(inst) or address in self._leaders:
+                if ends_block(inst) or address in self._leaders:
                     break
             if block.instructions:
                 self.blocks[start] = block
@@ -268,39 +269,38 @@ class Program:
 
     # ---- MODE ----------------------------------------------------------------------------
     def _propagate_mode(self, mode):
-        self.blocks[self.entry].mode = mode
+        self.blocks[self.entry].modes = frozenset((mode,))
         work = [self.entry]
-        self.modes = {}                           # instruction address -> MODE when it issues
+        reaching = {}                             # instruction address -> MODEs at issue
         while work:
             block = self.blocks[work.pop()]
-            current = block.mode
+            current = block.modes
             for inst in block.instructions:
-                self.modes[inst.address] = current
-                current = _mode_after(inst, current, self.setreg_values.get(inst.address))
+                reaching[inst.address] = current
+                value = self.setreg_values.get(inst.address)
+                current = frozenset(mode_after(inst, m, value) for m in current)
             for succ in block.successors:
                 targets = self.indirect_targets if succ == "indirect" else (succ,)
                 for target in targets:
                     nxt = self.blocks.get(target)
-                    if nxt is None:
-                        continue
-                    if nxt.mode is None:
-                        nxt.mode = current
+                    if nxt is not None and not current <= nxt.modes:
+                        nxt.modes |= current
                         work.append(target)
-                    elif nxt.mode != current:
-                        raise Untranslatable(f"MODE differs where control joins at {target:#x}",
-                                             block.last)
+        self.modes = {address: next(iter(m)) if len(m) == 1 else tuple(sorted(m))
+                      for address, m in reaching.items()}
+        self.mode_varies = any(isinstance(m, tuple) for m in self.modes.values())
 
     def ordered_blocks(self):
         return [self.blocks[a] for a in sorted(self.blocks)]
 
 
-def _ends_block(inst):
+def ends_block(inst):
     name = inst.mnemonic
     return (name in BRANCHES or name in ENDS or name in CALLS or name == "s_setpc_b64"
             or name == "s_barrier")
 
 
-def _mode_after(inst, mode, register_value=None):
+def mode_after(inst, mode, register_value=None):
     name = inst.mnemonic
     if name == "s_denorm_mode":
         return (mode & ~0xF0) | (int(inst.src[0].value) & 0xF) << 4

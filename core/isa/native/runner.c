@@ -227,6 +227,26 @@ int32_t sg_native_buffer(const sg_env *env, sg_wave *wave, sg_range *site, const
                     continue;
                 }
                 uint8_t *host = (uint8_t *)(uintptr_t)(at - env->ranges[range].delta);
+                if (esize == 4 && e + 1 < elements && !((uintptr_t)host & 7)) {
+                    /* An aligned dword pair in one range moves as one 8-byte access, as in
+                       sg_native_access (the GPU's 64-bit accesses are single-copy atomic). */
+                    int next_inside;
+                    uint64_t next = buffer_address(rsrc, index, lane_offset + (uint64_t)(e + 1) * esize,
+                                                   esize, start, &next_inside);
+                    if (next_inside && next == at + 4 && at + 8 <= env->ranges[range].end) {
+                        uint32_t *high = &data[(e + 1) * lanes + lane];
+                        if (flags & SG_ACCESS_LOAD) {
+                            uint64_t v = __atomic_load_n((uint64_t *)host, __ATOMIC_RELAXED);
+                            *value = (uint32_t)v;
+                            *high = (uint32_t)(v >> 32);
+                        } else if (flags & SG_ACCESS_STORE) {
+                            __atomic_store_n((uint64_t *)host, *value | (uint64_t)*high << 32,
+                                             __ATOMIC_RELAXED);
+                        }
+                        e++;
+                        continue;
+                    }
+                }
                 if (flags & SG_ACCESS_LOAD) {
                     uint32_t v = 0;
                     memcpy(&v, host, esize);

@@ -21,7 +21,7 @@ import llvmlite.ir as ir
 
 from core.isa.native import families
 from core.isa.native.layout import ENV, wave_offset
-from core.isa.native.program import Untranslatable
+from core.isa.native.program import Untranslatable, ends_block, mode_after
 
 I1, I8, I16, I32, I64 = ir.IntType(1), ir.IntType(8), ir.IntType(16), ir.IntType(32), ir.IntType(64)
 PTR = ir.PointerType()
@@ -70,6 +70,7 @@ class Kernel:
         self.scc = self._alloca(I1, "scc", wave_offset("scc"), I32)
         self.executed = self._alloca(I64, "executed", wave_offset("executed"))
         self.lane_count = self._alloca(I64, "lane_count", wave_offset("lane_instructions"))
+        self.mode_slot = self._alloca(I32, "mode", wave_offset("mode")) if program.mode_varies else None
         self.status = self.pro.alloca(I32, name="status")
         self.base = program.base
         self.code_base = self.pro.load(self.pro.gep(self.env, [const(I64, ENV["code_base"])],
@@ -304,15 +305,43 @@ class Kernel:
             self._count_lanes(_run(insts, 0))
         for i, inst in enumerate(insts):
             self.inst = inst
-            self.mode = program_mode(self.program, inst)
             handler = families.handler(inst, self)
             if handler is None:
                 raise Untranslatable(f"instruction {inst.mnemonic} is not translated", inst)
-            handler(self, inst)
+            self._issue(handler, inst)
             if families.writes_exec(inst):
                 self._count_lanes(_run(insts, i))
         if not self.builder.block.is_terminated and block.end in self.blocks:
             self.builder.branch(self.blocks[block.end])
+
+    def _issue(self, handler, inst):
+        """The instruction under each MODE that reaches it: one copy per MODE, chosen by the
+        wave's MODE at run time where several reach (a function called under two MODEs)."""
+        modes = self.program.modes[inst.address]
+        if not isinstance(modes, tuple) or ends_block(inst):    # control does not read MODE
+            self.mode = modes if not isinstance(modes, tuple) else modes[0]
+            handler(self, inst)
+            self._track_mode(inst, self.mode)
+            return
+        b = self.builder
+        merged = self.new_block("mode_joined")
+        copies = [self.new_block(f"mode_{mode:x}") for mode in modes]
+        switch = b.switch(b.load(self.mode_slot), copies[-1])
+        for mode, block in zip(modes, copies):
+            switch.add_case(const(I32, mode), block)
+            b.position_at_end(block)
+            self.mode = mode
+            handler(self, inst)
+            self._track_mode(inst, mode)
+            b.branch(merged)
+        b.position_at_end(merged)
+
+    def _track_mode(self, inst, mode):
+        """Where MODE varies, the wave's MODE is state (stored at exits, so a resumed wave
+        keeps it): each write of MODE stores the value it leaves."""
+        after = mode_after(inst, mode, self.program.setreg_values.get(inst.address))
+        if self.mode_slot is not None and after != mode:
+            self.builder.store(const(I32, after), self.mode_slot)
 
     def _count_lanes(self, instructions):
         b = self.builder
@@ -346,10 +375,6 @@ def _run(insts, i):
     while j < len(insts) and not families.writes_exec(insts[j]):
         j += 1
     return j - i
-
-
-def program_mode(program, inst):
-    return program.modes[inst.address]
 
 
 def translate(program, lanes, nvgpr, name):
