@@ -10,7 +10,7 @@ import pytest
 
 from core.isa.faults import KernelFault
 from core.isa.layout import layout
-from core.isa.native.dispatch import Native, native_for
+from core.isa.native.dispatch import Fallback, Native, native_for
 from softgpu_shim.hsa_abi import (HsaExtImageChannelOrder as Order, HsaExtImageChannelType as Type,
                                   HsaExtImageGeometry as Geometry, HsaExtSamplerAddressingMode as Address,
                                   HsaExtSamplerCoordinateMode as Coordinates, HsaExtSamplerFilterMode as Filter,
@@ -87,6 +87,18 @@ def test_texels_outside_memory_in_a_callout_fault_with_the_interpreters_lane_and
         reports[tier] = dict(fault.report, address=None)
     assert reports["native"] == reports["interp"]
     assert reports["native"]["instruction"].startswith("image_load")
+
+
+def test_gws_waits_are_not_handed_over_and_say_so(session):
+    co = compile_opencl("global_sync.cl", opt="-O2")
+    kernel, executable = fresh_kernel(session, co, "gws_semaphores")
+    try:
+        found = native_for(session, kernel, layout(kernel))
+    finally:
+        session.loader.destroy_executable(executable)
+    assert isinstance(found, Fallback)
+    assert found.error.instruction.mnemonic.startswith("ds_gws_")
+    assert "parks waves in the interpreter's scheduler (GWS)" in found.error.reason
 
 
 # 64 workgroups of sampling (image_sample_lz), then of read-modify-write (image_load and

@@ -38,6 +38,13 @@ def hands_over(inst):
     return bool(inst.mods.get("gds")) or (_own(inst) is None and _interpreted(inst))
 
 
+def refusal(inst):
+    """Why the kernel of `inst`, neither translated nor handed over, runs on the interpreter."""
+    if inst.mnemonic.startswith(SCHEDULED):
+        return f"instruction {inst.mnemonic} parks waves in the interpreter's scheduler (GWS)"
+    return f"instruction {inst.mnemonic} is not translated"
+
+
 def _interpreted(inst):
     from core.isa.interp.registry import handler_for, unimplemented
     return handler_for(inst) is not unimplemented

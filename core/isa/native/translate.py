@@ -307,7 +307,7 @@ class Kernel:
             self.inst = inst
             handler = families.handler(inst, self)
             if handler is None:
-                raise Untranslatable(f"instruction {inst.mnemonic} is not translated", inst)
+                raise Untranslatable(families.refusal(inst), inst)
             self._issue(handler, inst)
             if families.writes_exec(inst):
                 self._count_lanes(_run(insts, i))
