@@ -89,6 +89,36 @@ def test_texels_outside_memory_in_a_callout_fault_with_the_interpreters_lane_and
     assert reports["native"]["instruction"].startswith("image_load")
 
 
+SPIN_ON_A_TEXEL = """
+kernel void spin(read_only image2d_t img, global int *out) {
+  int n = 0;
+  while (read_imagef(img, (int2)(0, 0)).x != -1.0f)    // never: each turn reads through a callout
+    n++;
+  out[0] = n;
+}
+"""
+
+
+def test_a_loop_around_a_callout_meets_the_interpreters_watchdog(session):
+    co = compile_opencl(SPIN_ON_A_TEXEL, opt="-O2")
+    faults = {}
+    for tier in ("native", "interp"):
+        kernel, executable = fresh_kernel(session, co, "spin")
+        try:
+            with engine(tier), pytest.raises(KernelFault) as caught:
+                launch(session, co, "spin", [Image(Geometry.GEOMETRY_2D, Order.RGBA, Type.FLOAT, PIXELS),
+                                             np.zeros(1, np.int32)], 32, 32,
+                       watchdog_instructions=20000, kernel=kernel)
+            if tier == "native":
+                _translated_with_callouts(session, kernel)
+        finally:
+            session.loader.destroy_executable(executable)
+        faults[tier] = caught.value
+    for fault in faults.values():
+        assert fault.status == Status.ERROR_ILLEGAL_INSTRUCTION
+        assert fault.report["reason"] == "watchdog: a wave ran more than 20000 instructions"
+
+
 def test_gws_waits_are_not_handed_over_and_say_so(session):
     co = compile_opencl("global_sync.cl", opt="-O2")
     kernel, executable = fresh_kernel(session, co, "gws_semaphores")

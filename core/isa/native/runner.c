@@ -347,7 +347,7 @@ typedef struct {
 } sg_tally;
 
 /* Gives every runnable wave of the group turns until the group ends or a wave yields.
-   Returns 1 when the group ended, 0 when it yielded, -1 on a fault. */
+   Returns 1 when the group ended, 0 when it yielded or waits for callouts, -1 on a fault. */
 static int run_group(const sg_dispatch *d, sg_job *job, sg_slot *slot, sg_tally *tally) {
     uint64_t bytes = wave_bytes(d);
     for (;;) {
