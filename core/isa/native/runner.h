@@ -5,9 +5,10 @@
    at s_barrier (SG_BARRIER), yields in a loop (SG_YIELD) or faults (SG_FAULT); every
    architectural register lives in sg_wave between calls. A wave that reaches an instruction
    the translator hands to the interpreter returns SG_CALLOUT (sg_wave.pc at it); the runner
-   runs such waves in batches on the interpreter's handlers (sg_handover) and resumes them. sg_native_dispatch runs a whole
-   grid of workgroups on a pool of native threads and needs no Python: a C packet processor
-   can call it with a dispatch whose launch template Python computed once per kernel.
+   runs such waves in batches on the interpreter's handlers (sg_handover) and resumes them.
+   sg_native_dispatch runs a whole grid of workgroups on a pool of native threads and needs
+   no Python (but for callouts): a C packet processor can call it with a dispatch whose
+   launch template Python computed once per kernel.
    Layouts here are the one definition the translator reads (through cffi's offsetof). */
 #define SG_END 0
 #define SG_BARRIER 1
