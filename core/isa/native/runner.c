@@ -512,7 +512,9 @@ static void work(sg_job *job, uint32_t thread_index) {
     sg_batch batch = {0};
     uint32_t allocated = 0;
     int exhausted = 0;
-    uint32_t admit = 1, round = 0;
+    /* Waves at callouts go to the interpreter a batch a round: a kernel with callouts admits
+       all it may at once, so its first batches are not of one group. */
+    uint32_t admit = d->env.callout ? in_flight : 1, round = 0;
     uint64_t mine = 0, mine_end = 0;   /* claimed groups not yet admitted: [mine, mine_end) */
     uint64_t unreported = 0;         /* ended groups not yet added to d->workgroups_done */
     for (;;) {
