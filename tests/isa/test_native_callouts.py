@@ -12,11 +12,9 @@ from core.isa.faults import KernelFault
 from core.isa.layout import layout
 from core.isa.native.dispatch import Fallback, Native, native_for
 from softgpu_shim.hsa_abi import (HsaExtImageChannelOrder as Order, HsaExtImageChannelType as Type,
-                                  HsaExtImageGeometry as Geometry, HsaExtSamplerAddressingMode as Address,
-                                  HsaExtSamplerCoordinateMode as Coordinates, HsaExtSamplerFilterMode as Filter,
-                                  Status)
+                                  HsaExtImageGeometry as Geometry, Status)
 from tests.support.differential import engine
-from tests.support.images import Image, Objects, Sampler
+from tests.support.images import Image, Objects
 from tests.support.kernels import compile_opencl
 from tests.support.launch import fresh_kernel, launch
 from tests.support.paths import ROOT
