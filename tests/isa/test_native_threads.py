@@ -78,15 +78,6 @@ kernel void torn_pairs(global atomic_ulong *a, global atomic_ulong *b, global at
 """
 
 
-def test_a_64_bit_load_never_sees_half_of_a_64_bit_store(session):
-    co = compile_opencl(TORN_PAIRS, opt="-O2")
-    with engine("native"):
-        _, _, torn = launch(session, co, "torn_pairs",
-                            [np.zeros(1, np.uint64), np.zeros(1, np.uint64), np.zeros(1, np.uint32),
-                             np.uint32(200_000)], 4 * 64, 64)
-    assert torn[0] == 0, f"{torn[0]} loads saw half of a store"
-
-
 # The same through V#s (buffer_load/store_dwordx2 move out of line, in C): the hardware's
 # 64-bit buffer accesses are single-copy atomic too. Raw V#s, one per cell: base, stride 0,
 # 8 bytes of records.
@@ -121,10 +112,12 @@ kernel void torn_buffer_pairs(global ulong *a, global ulong *b, global atomic_ui
 """
 
 
-def test_a_64_bit_buffer_load_never_sees_half_of_a_64_bit_buffer_store(session):
-    co = compile_opencl(TORN_BUFFER_PAIRS, opt="-O2")
+@pytest.mark.parametrize("source,kernel", [(TORN_PAIRS, "torn_pairs"),
+                                           (TORN_BUFFER_PAIRS, "torn_buffer_pairs")])
+def test_a_64_bit_load_never_sees_half_of_a_64_bit_store(session, source, kernel):
+    co = compile_opencl(source, opt="-O2")
     with engine("native"):
-        _, _, torn = launch(session, co, "torn_buffer_pairs",
+        _, _, torn = launch(session, co, kernel,
                             [np.zeros(1, np.uint64), np.zeros(1, np.uint64), np.zeros(1, np.uint32),
                              np.uint32(200_000)], 4 * 64, 64)
     assert torn[0] == 0, f"{torn[0]} loads saw half of a store"
