@@ -20,12 +20,13 @@ from elftools.elf.elffile import ELFFile
 
 from core.errors import InvalidCodeObject, OutOfResources
 from core.loader import metadata, target
-from core.loader.relocations import R_AMDGPU_NONE, WIDTH as RELOCATION_WIDTH
+from core.loader.relocations import R_AMDGPU_ABS64, R_AMDGPU_NONE, R_AMDGPU_RELATIVE64, WIDTH as RELOCATION_WIDTH
 
 EM_AMDGPU = 224
 ELFOSABI_AMDGPU_HSA = 64
 EI_OSABI, EI_ABIVERSION = 7, 8
 SHF_WRITE = 0x1
+PF_X = 0x1
 SHN_UNDEF = 0
 # A code object spans a few pages; more than this is a corrupt p_memsz, and the arena
 # would commit it (ROCr answers an allocation it cannot make with OUT_OF_RESOURCES).
@@ -100,6 +101,7 @@ class CodeObject:
         self.kernel_metadata = metadata.kernels_by_symbol(self.metadata)
         self.symbols, dynsym_index = self._symbols(elf)
         self.relocations = self._relocations(elf, dynsym_index)
+        self.local_functions = self._local_functions(elf)
         self._check_kernels()
 
     # -- segments --------------------------------------------------------------------------
@@ -172,6 +174,32 @@ class CodeObject:
                 raise InvalidCodeObject(f"symbol {sym.name} lies outside every loadable segment")
             symbols.append(sym)
         return symbols, elf.get_section_index(dynsym.name)
+
+    def _local_functions(self, elf):
+        """Addresses of the functions .symtab names (local ones, such as virtual methods, are in
+        no other table). Loading does not need .symtab, so a damaged one only names nothing."""
+        try:
+            symtab = elf.get_section_by_name(".symtab")
+            if symtab is None or symtab["sh_type"] != "SHT_SYMTAB":
+                return ()
+            return tuple(entry["st_value"] for entry in symtab.iter_symbols()
+                         if entry["st_info"]["type"] == "STT_FUNC" and entry["st_shndx"] != "SHN_UNDEF"
+                         and isinstance(entry["st_value"], int))
+        except _PARSE_ERRORS:
+            return ()
+
+    def code_addresses(self):
+        """Virtual addresses in executable segments that code may reach through a pointer:
+        every function a symbol table names, and every address a RELATIVE64 or ABS64
+        relocation writes (vtables, function-pointer tables)."""
+        found = {s.value for s in self.symbols if s.type == "STT_FUNC" and s.defined}
+        found.update(self.local_functions)
+        for r in self.relocations:
+            if r.type == R_AMDGPU_RELATIVE64:
+                found.add(r.addend)
+            elif r.type == R_AMDGPU_ABS64 and r.symbol and self.symbols[r.symbol].defined:
+                found.add(self.symbols[r.symbol].value + r.addend)
+        return sorted(a for a in found if (seg := self.segment_of(a, 4)) is not None and seg.flags & PF_X)
 
     def global_symbols(self):
         """Defined and undefined symbols visible outside the object (ROCr skips local ones)."""

@@ -10,7 +10,8 @@ Holds four invariants:
   user SGPRs, workgroup ids and info, scratch layout (interleaved per wave), work-item ids
   and EXEC, MODE from the descriptor;
 - every access is checked against the valid ranges as the dispatch starts (arena allocations
-  mapped to the kernel's agent, locked and registered host memory), and scratch is one arena
+  mapped to the kernel's agent, locked and registered host memory), or as they are when it
+  reaches memory allocated since (core/isa/native/live_memory.py), and scratch is one arena
   allocation for the waves in flight, freed when the dispatch ends, also on a fault;
 - a fault raises KernelFault with the interpreter's report and status.
 """
@@ -27,6 +28,7 @@ from core.isa.interp.dispatch import DEFAULT_WATCHDOG, DYNAMIC_STACK_BYTES, _dim
 from core.isa.interp.chunk import SCRATCH_NUM_RECORDS
 from core.isa.layout import layout, lds_allocation, user_sgpr_width
 from core.isa.native import TRANSLATED_TARGET, compiler, layout as C
+from core.isa.native.live_memory import live_memory, valid_ranges
 from core.isa.native.program import Program, Untranslatable
 from core.isa.occupancy import resident_workgroups
 from core.native import ffi, lib
@@ -107,8 +109,7 @@ def _functions(kernel):
     owner = getattr(kernel, "code_object", None)
     if owner is None:
         return ()
-    return tuple(owner.device_address(s.value) for s in owner.code.symbols
-                 if s.type == "STT_FUNC" and s.defined)
+    return tuple(owner.device_address(address) for address in owner.code.code_addresses())
 
 
 def _key_parts(program, desc):
@@ -194,9 +195,11 @@ def run_native(session, kernel, *, grid, workgroup, kernarg_address, packet_addr
         sources = _launch_sgprs(d, desc, d.scratch_base, kernarg_address, packet_address,
                                 queue_address, dispatch_id, private_bytes, lanes)
         version = lib.sg_native_memory_version()       # before the ranges it stands for
-        ranges = _ranges(session, kernel)
+        agent = getattr(kernel, "agent", None)
+        ranges = valid_ranges(session, agent)
         d.env.ranges = ffi.cast("sg_range *", ranges.ctypes.data)
         d.env.range_count = len(ranges)
+        d.env.live = live_memory(session, agent).handle
         out = ffi.new("sg_outcome *")
         with progress.shown(name, total, lambda: done[0]):
             faulted = lib.sg_native_dispatch(d, out)
@@ -294,14 +297,6 @@ def _launch_sgprs(d, desc, scratch_base, kernarg, packet, queue, dispatch_id, pr
 
 def _split(value):
     return [value & 0xFFFFFFFF, (value >> 32) & 0xFFFFFFFF]
-
-
-def _ranges(session, kernel):
-    memory = getattr(session, "memory", None)
-    if memory is not None:
-        return np.ascontiguousarray(memory.host_views(getattr(kernel, "agent", None)))
-    starts, ends = session.arena.live_ranges()
-    return np.ascontiguousarray(np.stack([starts, ends, np.zeros_like(starts)], axis=1))
 
 
 def _fault(name, native, code, pc, workgroup, wave, lane, address, detail, watchdog):

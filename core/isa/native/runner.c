@@ -81,43 +81,58 @@ int64_t sg_native_find_range(const sg_env *env, uint64_t lo, uint64_t hi) {
     return hi <= r->end ? (int64_t)(first - 1) : -1;
 }
 
+/* Python's answer for memory allocated after the ranges were published, core/isa/native/
+   live_memory.py (an extern "Python" function that build_shim.py declares; cffi takes the
+   GIL around it): 1 and the valid range holding [lo, hi) in `out`, or 0. */
+static int sg_live_range(void *live, uint64_t lo, uint64_t hi, sg_range *out);
+
 /* The range holding [lo, hi): `hint` (the range a neighbouring element hit) when it does,
-   else found by search; -1 when none does. */
-static int64_t range_holding(const sg_env *env, int64_t hint, uint64_t lo, uint64_t hi) {
-    if (hint >= 0 && lo >= env->ranges[hint].start && hi <= env->ranges[hint].end && hi >= lo)
+   else found by search among the ranges published as the dispatch started, else (memory
+   allocated since: a hostcall's device malloc) among the live ranges Python answers with,
+   kept in `late` (one range a call: callers copy what must outlive the next lookup); NULL
+   when none holds it. */
+static const sg_range *range_holding(const sg_env *env, const sg_range *hint, uint64_t lo,
+                                     uint64_t hi, sg_range *late) {
+    if (hint && lo >= hint->start && hi <= hint->end && hi >= lo)
         return hint;
-    return sg_native_find_range(env, lo, hi);
+    int64_t found = sg_native_find_range(env, lo, hi);
+    if (found >= 0)
+        return &env->ranges[found];
+    if (env->live && hi >= lo && sg_live_range(env->live, lo, hi, late))
+        return late;
+    return NULL;
 }
 
-static void remember(sg_range *site, const sg_env *env, int64_t range) {
-    if (range >= 0)                  /* the access's next run most likely lands there too */
-        *site = env->ranges[range];
+static void remember(sg_range *site, const sg_range *range) {
+    if (range)                       /* the access's next run most likely lands there too */
+        *site = *range;
 }
 
 int32_t sg_native_access(const sg_env *env, sg_wave *wave, sg_range *site, uint64_t *addresses,
                          uint64_t mask, uint32_t lanes, uint32_t elements, uint32_t esize,
                          uint64_t stride, uint32_t *data, uint32_t flags) {
     if (flags & SG_ACCESS_CHECK) {
-        int64_t first = -1, range = -1;
+        sg_range first = {UINT64_MAX, 0, 0}, late;
+        const sg_range *range = NULL;
         for (uint32_t lane = 0; lane < lanes; lane++) {
             if (!(mask >> lane & 1))
                 continue;
-            int64_t lane_range = -1;
+            uint64_t delta = 0;
             for (uint32_t e = 0; e < elements; e++) {
                 uint64_t at = addresses[lane] + e * stride;
-                range = range_holding(env, range, at, at + esize);
-                if (range < 0) {
+                range = range_holding(env, range, at, at + esize, &late);
+                if (!range) {
                     wave->fault_address = at;
                     return (int32_t)lane;
                 }
-                if (lane_range < 0)
-                    lane_range = range;
+                if (e == 0)
+                    delta = range->delta;
+                if (first.start > first.end)
+                    first = *range;
             }
-            if (first < 0)
-                first = lane_range;
-            addresses[lane] -= env->ranges[lane_range].delta;
+            addresses[lane] -= delta;
         }
-        remember(site, env, first);
+        remember(site, first.start <= first.end ? &first : NULL);
     }
     int32_t previous = -1;
     for (uint32_t lane = 0; lane < lanes; lane++) {
@@ -186,7 +201,8 @@ int32_t sg_native_buffer(const sg_env *env, sg_wave *wave, sg_range *site, const
     uint64_t base = rsrc[0] | (uint64_t)(rsrc[1] & 0xFFFF) << 32;
     uint64_t start = base + soffset;
     uint64_t add_tid = rsrc[3] >> 23 & 1;
-    int64_t cached = -1, hint = -1;
+    sg_range cached = {UINT64_MAX, 0, 0}, late;
+    const sg_range *hint = NULL;
     for (int pass = 0; pass < 2; pass++) {   /* check every element, then move them */
         if (pass == 0 && !(flags & SG_ACCESS_CHECK))
             continue;
@@ -204,36 +220,36 @@ int32_t sg_native_buffer(const sg_env *env, sg_wave *wave, sg_range *site, const
                 int inside;
                 uint64_t at = buffer_address(rsrc, index, lane_offset + (uint64_t)e * esize, esize,
                                              start, &inside);
-                int64_t range = inside ? range_holding(env, hint, at, at + esize) : -1;
-                if (range >= 0)
+                const sg_range *range = inside ? range_holding(env, hint, at, at + esize, &late) : NULL;
+                if (range)
                     hint = range;
                 if (pass == 0) {
                     if (!inside)
                         continue;
-                    if (range < 0) {
+                    if (!range) {
                         wave->fault_address = at;
                         return (int32_t)lane;
                     }
-                    if (cached < 0)
-                        cached = range;
+                    if (cached.start > cached.end)
+                        cached = *range;
                     if (e == 0 && addresses)
-                        addresses[lane] = at - env->ranges[range].delta;
+                        addresses[lane] = at - range->delta;
                     continue;
                 }
                 uint32_t *value = &data[e * lanes + lane];
-                if (!inside || range < 0) {      /* unchecked accesses trust their caller */
+                if (!inside || !range) {      /* unchecked accesses trust their caller */
                     if (flags & SG_ACCESS_LOAD)
                         *value = 0;
                     continue;
                 }
-                uint8_t *host = (uint8_t *)(uintptr_t)(at - env->ranges[range].delta);
+                uint8_t *host = (uint8_t *)(uintptr_t)(at - range->delta);
                 if (esize == 4 && e + 1 < elements && !((uintptr_t)host & 7)) {
                     /* An aligned dword pair in one range moves as one 8-byte access, as in
                        sg_native_access (the GPU's 64-bit accesses are single-copy atomic). */
                     int next_inside;
                     uint64_t next = buffer_address(rsrc, index, lane_offset + (uint64_t)(e + 1) * esize,
                                                    esize, start, &next_inside);
-                    if (next_inside && next == at + 4 && at + 8 <= env->ranges[range].end) {
+                    if (next_inside && next == at + 4 && at + 8 <= range->end) {
                         uint32_t *high = &data[(e + 1) * lanes + lane];
                         if (flags & SG_ACCESS_LOAD) {
                             uint64_t v = __atomic_load_n((uint64_t *)host, __ATOMIC_RELAXED);
@@ -257,7 +273,7 @@ int32_t sg_native_buffer(const sg_env *env, sg_wave *wave, sg_range *site, const
             }
         }
     }
-    remember(site, env, cached);
+    remember(site, cached.start <= cached.end ? &cached : NULL);
     return -1;
 }
 

@@ -44,6 +44,8 @@ typedef struct sg_env {
     uint64_t clock_mhz;              /* the agent's shader clock: what s_memtime counts */
     void *callout;                   /* the dispatch's Python callout context (a cffi handle),
                                         NULL when the kernel has no callout */
+    void *live;                      /* the Python context that finds memory allocated after
+                                        `ranges` were published (a cffi handle), or NULL */
 } sg_env;
 
 typedef struct sg_group {
