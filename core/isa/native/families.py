@@ -7,10 +7,11 @@ Holds two invariants:
   v_cmpx, saveexec/wrexec), so lane counts run between them.
 """
 from core.isa.handler_tables import registrar
+from core.isa.instruction import EXEC_LO
 
 HANDLERS = {}
 FAMILIES = {}
-EXEC_SLOTS = (126, 127)
+EXEC_SLOTS = (EXEC_LO, EXEC_LO + 1)
 
 handles = registrar(HANDLERS)         # @handles("v_add_f32", ...): by mnemonic
 family = registrar(FAMILIES)          # @family("VOP2", ...): by encoding family

@@ -2,7 +2,7 @@
 
 Holds five invariants:
 - every register the code touches lives in an alloca (SGPRs and VCC/EXEC/M0 as i32 by
-  operand field id, VGPRs as <lanes x i32>, SCC as i1, the instruction counts as i64),
+  the decoder's operand field id, the same on every target: core.isa.instruction), VGPRs as <lanes x i32>, SCC as i1, the instruction counts as i64),
   loaded from the wave state in the prologue and stored back at every exit that resumes
   (SG_BARRIER, SG_YIELD; SG_END stores the counts only), so mem2reg keeps them in SSA form;
 - the function resumes where the wave left it: the prologue switches on `wave.resume`
@@ -18,6 +18,7 @@ Holds five invariants:
 """
 import llvmlite.ir as ir
 
+from core.isa.instruction import EXEC_LO
 from core.isa.native import families
 from core.isa.native.layout import ENV, wave_offset
 from core.isa.native.program import Untranslatable
@@ -25,7 +26,6 @@ from core.isa.native.program import Untranslatable
 I1, I8, I16, I32, I64 = ir.IntType(1), ir.IntType(8), ir.IntType(16), ir.IntType(32), ir.IntType(64)
 PTR = ir.PointerType()
 SG_END, SG_BARRIER, SG_YIELD, SG_FAULT = 0, 1, 2, 3
-EXEC_LO, VCC_LO, M0, NULL, SCC_SRC = 126, 106, 124, 125, 253
 
 
 def const(type_, value):
