@@ -71,9 +71,10 @@ def suite_coverage(target="gfx1030"):
 def classify(executable, covered, target="gfx1030", translated=frozenset()):
     rows = []
     for encoding, opcode, mnemonic in opcodes(target):
-        runs = _operation(mnemonic, target) in executable
+        operation = _operation(mnemonic, target)
+        runs = operation in executable
         status = "missing" if not runs else "tested" if mnemonic in covered else "implemented"
-        native = ("translated" if mnemonic in translated
+        native = ("translated" if operation in translated
                   else "interpreter only" if runs else "missing")
         rows.append({"encoding": encoding, "opcode": opcode, "mnemonic": mnemonic, "status": status,
                      "native": native})
@@ -91,8 +92,7 @@ def declare(parser):
 
 def run(args):
     from core.isa.native.families import translated
-    native = translated() if args.target == "gfx1030" else frozenset()
-    rows = classify(implemented(), suite_coverage(args.target), args.target, native)
+    rows = classify(implemented(), suite_coverage(args.target), args.target, translated())
     shown = [r for r in rows if args.status in (None, r["status"])]
     for row in shown:
         print(json.dumps(row) if args.json else
