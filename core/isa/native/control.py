@@ -33,7 +33,7 @@ from core.isa.native.translate import I32, I64, SG_BARRIER, const
          "s_incperflevel", "s_decperflevel", "s_wakeup", "s_version", "s_dcache_wb",
          "s_gl1_inv", "s_wait_idle", "s_setkill", "s_atc_probe", "s_atc_probe_buffer", "v_nop",
          "v_clrexcp", "v_pipeflush", "s_denorm_mode", "s_round_mode", "buffer_gl0_inv",
-         "buffer_gl1_inv", "buffer_wbinvl1", "buffer_wbinvl1_vol",
+         "buffer_gl1_inv", "buffer_wbinvl1", "buffer_wbinvl1_vol", "buffer_wbl2", "buffer_invl2",
          "s_cbranch_cdbgsys", "s_cbranch_cdbguser", "s_cbranch_cdbgsys_or_user",
          "s_cbranch_cdbgsys_and_user", "ds_nop", "s_delay_alu")
 def _no_op(k, inst):

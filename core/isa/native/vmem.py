@@ -17,7 +17,7 @@ import llvmlite.ir as ir
 
 from core.isa.apertures import PRIVATE_APERTURE_HI, SHARED_APERTURE_HI
 from core.isa.instruction import FLAT_SCRATCH_LO, Operand
-from core.isa.interp.vmem import ATOMICS, LOADS, STORES, _family, _named
+from core.isa.interp.vmem import ATOMICS, ATOMICS_64, LOADS, STORES, _family, _named
 from core.isa.native import operands as O
 from core.isa.native import memory as M
 from core.isa.native.families import HANDLERS
@@ -400,6 +400,8 @@ def _register():
         for suffix, op in ATOMICS.items():
             HANDLERS[f"{prefix}_atomic_{suffix}"] = _atomic(op, False)
             HANDLERS[f"{prefix}_atomic_{suffix}_x2"] = _atomic(op, True)
+        for suffix, op in ATOMICS_64.items():
+            HANDLERS[f"{prefix}_atomic_{suffix}"] = _atomic(op, True)
 
 
 _register()
