@@ -2,7 +2,7 @@
 
 Holds five invariants:
 - every register the code touches lives in an alloca (SGPRs and VCC/EXEC/M0 as i32 by
-  the decoder's operand field id, the same on every target: core.isa.instruction), VGPRs as <lanes x i32>, SCC as i1, the instruction counts as i64),
+  operand field id, VGPRs as <lanes x i32>, SCC as i1, the instruction counts as i64),
   loaded from the wave state in the prologue and stored back at every exit that resumes
   (SG_BARRIER, SG_YIELD; SG_END stores the counts only), so mem2reg keeps them in SSA form;
 - the function resumes where the wave left it: the prologue switches on `wave.resume`
