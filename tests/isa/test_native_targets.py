@@ -1,6 +1,7 @@
 """gfx1100 and gfx90a code on the native tier: kernel-suite builds that use what those targets
 do differently from gfx1030 run translated (the trace has no native_fallback event for them)
-and give the interpreter's bytes and DispatchStats counts."""
+and give the interpreter's bytes and DispatchStats counts; builds with an instruction the
+translator does not take run on the interpreter, the native_fallback event naming it."""
 import json
 
 import numpy as np
@@ -48,3 +49,32 @@ def test_kernel_runs_translated_with_the_interpreters_bytes(session, tmp_path, m
     counts = ("waves", "workgroups", "wave_instructions", "lane_instructions")
     assert [getattr(native_stats, c) for c in counts] == [getattr(oracle_stats, c) for c in counts]
     assert native_stats.tier == "native" and oracle_stats.tier == "interp"
+
+
+# Builds with instructions the translator does not take: the kernel runs on the interpreter,
+# and the native_fallback event names the instruction.
+FALLBACKS = [
+    ("gfx1100", "wmma_f32_16x16x16_f16", "-O2", "v_wmma_f32_16x16x16_f16"),
+    ("gfx90a", "mfma_f32_16x16x4f32", "-O0", "s_set_gpr_idx_on"),      # VGPR index mode
+]
+
+
+@pytest.mark.parametrize("target,name,opt,instruction", FALLBACKS,
+                         ids=[f"{t}-{n}{o}" for t, n, o, _ in FALLBACKS])
+def test_kernel_the_translator_cannot_take_runs_on_the_interpreter(session, tmp_path, monkeypatch,
+                                                                   target, name, opt, instruction):
+    case = BY_NAME[name]
+    _, wave, code_object = next(v for v in variants(case, target) if v[0] == opt)
+    path = case.compile(opt, wave, code_object, target)
+    trace = tmp_path / "trace.jsonl"
+    monkeypatch.setenv("SOFTGPU_TRACE", str(trace))
+    native, native_stats, fallback = run_on(session, case, path, wave, "native")
+    monkeypatch.delenv("SOFTGPU_TRACE")
+    events = [json.loads(line) for line in trace.read_text().splitlines()]
+    fallbacks = [e for e in events if e["event"] == "native_fallback"]
+    assert fallback is not None and len(fallbacks) == 1, events
+    assert fallbacks[0]["instruction"].startswith(instruction), fallbacks
+    assert native_stats.tier == "interp"
+    oracle, _, _ = run_on(session, case, path, wave, "interp")
+    for index, (got, want) in enumerate(zip(native, oracle)):
+        assert np.array_equal(got.view(np.uint8), want.view(np.uint8)), f"buffer {index} differs"
