@@ -28,19 +28,31 @@ BUILDS = [
 ]
 
 
+def _build(target, name, opt):
+    """(case, code object path, wave size) of the case's `opt` build for `target`."""
+    case = BY_NAME[name]
+    _, wave, code_object = next(v for v in variants(case, target) if v[0] == opt)
+    return case, case.compile(opt, wave, code_object, target), wave
+
+
+def _traced_native_run(session, tmp_path, monkeypatch, case, path, wave):
+    """run_on's (outputs, DispatchStats, fallback) on the native tier, and the trace's events."""
+    trace = tmp_path / "trace.jsonl"
+    monkeypatch.setenv("SOFTGPU_TRACE", str(trace))
+    native, stats, fallback = run_on(session, case, path, wave, "native")
+    monkeypatch.delenv("SOFTGPU_TRACE")
+    events = [json.loads(line) for line in trace.read_text().splitlines()]
+    return native, stats, fallback, events
+
+
 @pytest.mark.parametrize("target,name,opt,feature", BUILDS,
                          ids=[f"{t}-{n}{o}" for t, n, o, _ in BUILDS])
 def test_kernel_runs_translated_with_the_interpreters_bytes(session, tmp_path, monkeypatch,
                                                             target, name, opt, feature):
-    case = BY_NAME[name]
-    _, wave, code_object = next(v for v in variants(case, target) if v[0] == opt)
-    path = case.compile(opt, wave, code_object, target)
+    case, path, wave = _build(target, name, opt)
     assert any(m.startswith(feature) for m in mnemonics_in(path, target))
-    trace = tmp_path / "trace.jsonl"
-    monkeypatch.setenv("SOFTGPU_TRACE", str(trace))
-    native, native_stats, fallback = run_on(session, case, path, wave, "native")
-    monkeypatch.delenv("SOFTGPU_TRACE")
-    events = [json.loads(line) for line in trace.read_text().splitlines()]
+    native, native_stats, fallback, events = _traced_native_run(session, tmp_path, monkeypatch,
+                                                                case, path, wave)
     assert fallback is None and not [e for e in events if e["event"] == "native_fallback"], events
     assert any(e["event"] == "native_compile" for e in events)
     oracle, oracle_stats, _ = run_on(session, case, path, wave, "interp")
@@ -63,14 +75,9 @@ FALLBACKS = [
                          ids=[f"{t}-{n}{o}" for t, n, o, _ in FALLBACKS])
 def test_kernel_the_translator_cannot_take_runs_on_the_interpreter(session, tmp_path, monkeypatch,
                                                                    target, name, opt, instruction):
-    case = BY_NAME[name]
-    _, wave, code_object = next(v for v in variants(case, target) if v[0] == opt)
-    path = case.compile(opt, wave, code_object, target)
-    trace = tmp_path / "trace.jsonl"
-    monkeypatch.setenv("SOFTGPU_TRACE", str(trace))
-    native, native_stats, fallback = run_on(session, case, path, wave, "native")
-    monkeypatch.delenv("SOFTGPU_TRACE")
-    events = [json.loads(line) for line in trace.read_text().splitlines()]
+    case, path, wave = _build(target, name, opt)
+    native, native_stats, fallback, events = _traced_native_run(session, tmp_path, monkeypatch,
+                                                                case, path, wave)
     fallbacks = [e for e in events if e["event"] == "native_fallback"]
     assert fallback is not None and len(fallbacks) == 1, events
     assert fallbacks[0]["instruction"].startswith(instruction), fallbacks
