@@ -57,6 +57,7 @@ SPECIAL_NAMES = {
 # 64-bit views of register pairs that llvm names as one register.
 SPECIAL_PAIR_NAMES = {102: "flat_scratch", 104: "xnack_mask", 106: "vcc", 126: "exec"}
 
+FLAT_SCRATCH_LO = 102      # gfx9: the SGPR pair 102:103 is FLAT_SCRATCH
 VCC_LO = 106
 EXEC_LO = 126
 M0 = 124

@@ -75,10 +75,11 @@ def suite_coverage(target="gfx1030"):
 def classify(executable, covered, target="gfx1030", translated=frozenset(), handed_over=frozenset()):
     rows = []
     for encoding, opcode, mnemonic in opcodes(target):
-        runs = _operation(mnemonic, target) in executable
+        operation = _operation(mnemonic, target)
+        runs = operation in executable
         status = "missing" if not runs else "tested" if mnemonic in covered else "implemented"
-        native = ("translated" if mnemonic in translated
-                  else CALLOUT if mnemonic in handed_over
+        native = ("translated" if operation in translated
+                  else CALLOUT if operation in handed_over
                   else "interpreter only" if runs else "missing")
         rows.append({"encoding": encoding, "opcode": opcode, "mnemonic": mnemonic, "status": status,
                      "native": native})
@@ -96,9 +97,7 @@ def declare(parser):
 
 def run(args):
     from core.isa.native.families import handed_over, translated
-    ours = args.target == "gfx1030"
-    rows = classify(implemented(), suite_coverage(args.target), args.target,
-                    translated() if ours else frozenset(), handed_over() if ours else frozenset())
+    rows = classify(implemented(), suite_coverage(args.target), args.target, translated(), handed_over())
     shown = [r for r in rows if args.status in (None, r["status"])]
     for row in shown:
         print(json.dumps(row) if args.json else

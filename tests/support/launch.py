@@ -71,13 +71,13 @@ class Local:
 
 def fresh_kernel(session, path, name):
     """A LoadedKernel of its own copy of the code object (program globals start as the file
-    has them), and the executable to destroy after use."""
+    has them) on the first GPU whose ISA accepts it, and the executable to destroy after use."""
     from core.loader.kernels import find_kernel
     loader = session.loader
     with open(path, "rb") as f:
         reader = loader.reader_from_file(f.fileno())
     executable = loader.create_executable()
-    executable.load(reader, session.agents.gpus[0])
+    executable.load(reader, _agent_for(session, path))
     executable.freeze()
     loader.destroy_reader(reader)
     objects = {k.name: k.kernel_object for lco in executable.loaded for k in lco.kernels.values()}

@@ -74,24 +74,30 @@ class Code:
         except DecodeError as exc:
             raise illegal_instruction(f"undecodable instruction: {exc}", kernel=kernel_name, pc=pc) from None
         self._printed[pc] = inst
-        inst = self._executable(inst)
+        inst = executable(inst, self._target, self._accum_offset)
         handler = handler_for(inst)
         if self._target.gpr_index_mode and inst.encoding in _VALU:
             handler = indexed(handler)
         return inst, handler
 
-    def _executable(self, inst):
-        halves = tuple(self._executable(half) for half in inst.halves)
-        mnemonic = inst.mnemonic
-        if inst.encoding == "VOPD" and not halves:          # a half: v_dual_mul_f32 -> v_mul_f32
-            mnemonic = "v_" + mnemonic.removeprefix("v_dual_")
-        mnemonic = targets.semantic_name(mnemonic, self._target)
-        dst, src = (tuple(self._vgpr(op) for op in ops) for ops in (inst.dst, inst.src))
-        if (mnemonic, dst, src, halves) == (inst.mnemonic, inst.dst, inst.src, inst.halves):
-            return inst
-        return dataclasses.replace(inst, mnemonic=mnemonic, dst=dst, src=src, halves=halves)
 
-    def _vgpr(self, op):
-        if op.kind != "agpr":
-            return op
-        return Operand("vgpr", self._accum_offset + op.index, op.count)
+
+def executable(inst, target, accum_offset):
+    """The decoded record `inst` in the engine's terms (both tiers run these): the gfx1030
+    name of its operation (a VOPD half's v_dual_ prefix dropped) and AGPRs as the VGPRs
+    after `accum_offset`; the printed text stays the target's."""
+    halves = tuple(executable(half, target, accum_offset) for half in inst.halves)
+    mnemonic = inst.mnemonic
+    if inst.encoding == "VOPD" and not halves:          # a half: v_dual_mul_f32 -> v_mul_f32
+        mnemonic = "v_" + mnemonic.removeprefix("v_dual_")
+    mnemonic = targets.semantic_name(mnemonic, target)
+    dst, src = (tuple(_vgpr(op, accum_offset) for op in ops) for ops in (inst.dst, inst.src))
+    if (mnemonic, dst, src, halves) == (inst.mnemonic, inst.dst, inst.src, inst.halves):
+        return inst
+    return dataclasses.replace(inst, mnemonic=mnemonic, dst=dst, src=src, halves=halves)
+
+
+def _vgpr(op, accum_offset):
+    if op.kind != "agpr":
+        return op
+    return Operand("vgpr", accum_offset + op.index, op.count)

@@ -110,21 +110,28 @@ def _vgprs(operands):
     return {op.index + k for op in operands if op.kind == "vgpr" for k in range(op.count)}
 
 
+def dual_issue_order(inst):
+    """The halves of a gfx11 VOPD record in an order that runs them one after the other as
+    if both read their sources before either writes: one half first where the other does
+    not read what it writes (llvm pairs only such halves; hardware forbids the same VGPR as
+    both destinations); None when neither order does."""
+    x, y = inst.halves
+    if not _vgprs(y.src + y.dst) & _vgprs(x.dst):
+        return (x, y)
+    if not _vgprs(x.src + x.dst) & _vgprs(y.dst):
+        return (y, x)
+    return None
+
+
 @family("VOPD")
 def vopd(inst):
-    """gfx11 dual issue. A half alone is an ordinary VALU op. The pair runs as both halves
-    reading their sources before either writes: one half first where the other does not
-    read what it writes (llvm pairs only such halves; hardware forbids the same VGPR as both
-    destinations)."""
+    """gfx11 dual issue. A half alone is an ordinary VALU op; a pair runs its halves in
+    dual_issue_order."""
     if not inst.halves:
         return valu(inst)
     from core.isa.interp.registry import handler_for
-    halves = [(half, handler_for(half)) for half in inst.halves]
-    (x, _), (y, _) = halves
-    if _vgprs(y.src + y.dst) & _vgprs(x.dst):
-        halves.reverse()
-        if _vgprs(x.src + x.dst) & _vgprs(y.dst):
-            halves = None
+    order = dual_issue_order(inst)
+    halves = None if order is None else [(half, handler_for(half)) for half in order]
 
     def run(step, inst):
         if halves is None:

@@ -1,20 +1,22 @@
-"""The native tier of the ISA engine: gfx1030 code translated through LLVM into native code
-that runs workgroups on every core without the GIL (DESIGN.md, "The ISA engine").
+"""The native tier of the ISA engine: kernels of every target (gfx1030, gfx1100, gfx90a)
+translated through LLVM into native code that runs workgroups on every core without the GIL
+(DESIGN.md, "The ISA engine").
 
 It is reached through core.isa.launch.run_dispatch (SOFTGPU_ENGINE=native, the default) and
 gives memory bit-identical to the interpreter (core.isa.interp, the oracle); a kernel it
 cannot translate runs on the interpreter, with a `native_fallback` trace event naming the
-instruction. Inside:
+instruction. Targets differ only where the decoder's records and the target's row
+(core/isa/targets.py) say so: the records are the engine's on every target (gfx10 operand
+ids, gfx1030 mnemonics, AGPRs as VGPRs), so the translator asks the target only for its
+launch layout, FLAT_SCRATCH, DPP controls, 16-bit writes and messages. Inside:
   program    code discovery: reachable blocks, call and return targets, resume points, MODE
   translate  the LLVM function of a kernel: registers in allocas, resumable, counted
   families   mnemonic/encoding -> translator       operands  operand reads/writes per type
   scalar / vector      SALU/VALU wired to the ALU's LLVM emitters (core.isa.native.alu)
+  packed32   gfx90a's packed f32 ops on register pairs
   control / lanes      branches, calls, barriers, hwregs; cross-lane ops, DPP, SDWA
   smem / vmem / lds    scalar, vector and LDS memory        memory   checked accesses, atomics
   compiler   LLVM -> native code, cached in memory and on disk
   dispatch   the Python side of a dispatch      runner.c/.h   the C side: threads, barriers
   layout     the runner's C layouts as Python sees them
 """
-
-# The processor whose code the translator reads; other targets' kernels run on the interpreter.
-TRANSLATED_TARGET = "gfx1030"

@@ -13,17 +13,18 @@ Holds four invariants:
 """
 import llvmlite.ir as ir
 
-from core.isa import messages, targets
+from core.isa import messages
 from core.isa.apertures import PRIVATE_APERTURE_HI, SHARED_APERTURE_HI
+from core.isa.instruction import EXEC_LO, M0, VCC_LO
 from core.isa.interp.control import (HW_REG_FLAT_SCR_HI, HW_REG_FLAT_SCR_LO, HW_REG_GPR_ALLOC,
                                      HW_REG_HW_ID, HW_REG_HW_ID1, HW_REG_HW_ID2, HW_REG_IB_STS,
                                      HW_REG_LDS_ALLOC, HW_REG_MODE, HW_REG_SH_MEM_BASES,
                                      HW_REG_SHADER_CYCLES, HW_REG_STATUS, HW_REG_TRAPSTS,
                                      _hwreg_fields)
-from core.isa.native import TRANSLATED_TARGET, operands as O
+from core.isa.native import operands as O
 from core.isa.native.families import handles
 from core.isa.native.layout import SG_FAULT_TRAP
-from core.isa.native.translate import I32, I64, M0, SG_BARRIER, const
+from core.isa.native.translate import I32, I64, SG_BARRIER, const
 
 
 @handles("s_nop", "s_waitcnt", "s_waitcnt_vscnt", "s_waitcnt_vmcnt", "s_waitcnt_expcnt",
@@ -32,9 +33,9 @@ from core.isa.native.translate import I32, I64, M0, SG_BARRIER, const
          "s_incperflevel", "s_decperflevel", "s_wakeup", "s_version", "s_dcache_wb",
          "s_gl1_inv", "s_wait_idle", "s_setkill", "s_atc_probe", "s_atc_probe_buffer", "v_nop",
          "v_clrexcp", "v_pipeflush", "s_denorm_mode", "s_round_mode", "buffer_gl0_inv",
-         "buffer_gl1_inv", "buffer_wbinvl1", "buffer_wbinvl1_vol",
+         "buffer_gl1_inv", "buffer_wbinvl1", "buffer_wbinvl1_vol", "buffer_wbl2", "buffer_invl2",
          "s_cbranch_cdbgsys", "s_cbranch_cdbguser", "s_cbranch_cdbgsys_or_user",
-         "s_cbranch_cdbgsys_and_user")
+         "s_cbranch_cdbgsys_and_user", "ds_nop", "s_delay_alu")
 def _no_op(k, inst):
     return None
 
@@ -63,7 +64,7 @@ def _sethalt(k, inst):
 
 @handles("s_sendmsg", "s_sendmsghalt")
 def _sendmsg(k, inst):
-    interrupts, fault = messages.effect(targets.get(TRANSLATED_TARGET), inst)
+    interrupts, fault = messages.effect(k.program.target, inst)
     if interrupts:                  # M0 carries the signal event id's low bits
         k.call("sg_signal_interrupt", I32, [k.builder.load(k.sgpr_slot(M0))])
     if fault is not None:
@@ -92,10 +93,10 @@ def _zero(k, slot):
 
 handles("s_cbranch_scc0")(_cbranch(lambda k: k.builder.not_(k.builder.load(k.scc))))
 handles("s_cbranch_scc1")(_cbranch(lambda k: k.builder.load(k.scc)))
-handles("s_cbranch_vccz")(_cbranch(lambda k: _zero(k, 106)))
-handles("s_cbranch_vccnz")(_cbranch(lambda k: k.builder.not_(_zero(k, 106))))
-handles("s_cbranch_execz")(_cbranch(lambda k: _zero(k, 126)))
-handles("s_cbranch_execnz")(_cbranch(lambda k: k.builder.not_(_zero(k, 126))))
+handles("s_cbranch_vccz")(_cbranch(lambda k: _zero(k, VCC_LO)))
+handles("s_cbranch_vccnz")(_cbranch(lambda k: k.builder.not_(_zero(k, VCC_LO))))
+handles("s_cbranch_execz")(_cbranch(lambda k: _zero(k, EXEC_LO)))
+handles("s_cbranch_execnz")(_cbranch(lambda k: k.builder.not_(_zero(k, EXEC_LO))))
 
 
 @handles("s_getpc_b64")

@@ -27,7 +27,7 @@ from core.isa.faults import KernelFault, illegal_instruction, memory_fault
 from core.isa.interp.dispatch import DEFAULT_WATCHDOG, DYNAMIC_STACK_BYTES, _dim3
 from core.isa.interp.chunk import SCRATCH_NUM_RECORDS
 from core.isa.layout import layout, lds_allocation, user_sgpr_width
-from core.isa.native import TRANSLATED_TARGET, compiler, layout as C
+from core.isa.native import compiler, layout as C
 from core.isa.native.live_memory import live_memory, valid_ranges
 from core.isa.native.program import Program, Untranslatable
 from core.isa.occupancy import resident_workgroups
@@ -85,7 +85,7 @@ def _translate(session, kernel, desc):
         # A copy: the translation outlives nothing of the arena's (its mapping can go).
         memory = arena.bytes[alloc.address - arena.base:alloc.end - arena.base].copy()
         program = Program(memory, alloc.address, alloc.end, kernel.entry, desc.wave64,
-                          desc.initial_mode, _functions(kernel))
+                          desc.initial_mode, _functions(kernel), desc.target, desc.accum_offset)
         key = compiler.cache_key(_key_parts(program, desc))
 
         def build():
@@ -120,7 +120,8 @@ def _key_parts(program, desc):
         body += (address - base).to_bytes(8, "little")
         body += bytes(program.memory[address - base:address - base + inst.size])
     targets = b"".join((t - base).to_bytes(8, "little", signed=True) for t in sorted(program.functions))
-    params = f"{program.entry - base}:{desc.wave64}:{desc.nvgpr}:{desc.initial_mode}".encode()
+    params = (f"{program.entry - base}:{desc.wave64}:{desc.nvgpr}:{desc.initial_mode}:"
+              f"{desc.target.name}:{desc.accum_offset}").encode()
     return [bytes(body), targets, params]
 
 
@@ -138,8 +139,6 @@ def run_native(session, kernel, *, grid, workgroup, kernarg_address, packet_addr
     start = time.perf_counter()
     name = getattr(kernel, "name", None) or "kernel"
     desc = layout(kernel)
-    if desc.target.name != TRANSLATED_TARGET:
-        return None
     grid, wgsize = _dim3(grid), _dim3(workgroup)
     private = max(desc.private_segment_size, private_segment_size)
     if desc.uses_dynamic_stack:
@@ -158,6 +157,7 @@ def run_native(session, kernel, *, grid, workgroup, kernarg_address, packet_addr
     d.lanes, d.nvgpr, d.waves_per_group = lanes, desc.nvgpr, waves_per_group
     d.access_sites = native.access_sites
     d.workitem_dims = min(desc.workitem_id_dims, 3)
+    d.packed_workitem_ids = desc.target.packed_workitem_ids
     d.grid, d.workgroup = list(grid), list(wgsize)
     d.mode = desc.initial_mode
     d.wave_scratch_bytes = private_bytes * lanes
@@ -290,7 +290,7 @@ def _launch_sgprs(d, desc, scratch_base, kernarg, packet, queue, dispatch_id, pr
     if desc.workgroup_info:
         d.workgroup_info_slot = slot
         slot += 1
-    if desc.private_segment_wave_offset:
+    if desc.private_segment_wave_offset and desc.target.flat_scratch != "architected":
         d.wave_offset_slot = slot
     return sources
 

@@ -12,10 +12,11 @@ Holds three invariants:
   v_cmpx, saveexec/wrexec), so lane counts run between them.
 """
 from core.isa.handler_tables import registrar
+from core.isa.instruction import EXEC_LO
 
 HANDLERS = {}
 FAMILIES = {}
-EXEC_SLOTS = (126, 127)
+EXEC_SLOTS = (EXEC_LO, EXEC_LO + 1)
 # Interpreter handlers that park a wave until other waves release it (GWS barriers and
 # semaphores): a translated wave cannot hand them over, so their kernels run on the interpreter.
 SCHEDULED = ("ds_gws_",)
@@ -89,5 +90,5 @@ _loaded = False
 def _load():
     global _loaded
     if not _loaded:
-        from core.isa.native import scalar, vector, control, smem, vmem, lds, lanes  # noqa: F401
+        from core.isa.native import scalar, vector, control, smem, vmem, lds, lanes, packed32  # noqa: F401
         _loaded = True

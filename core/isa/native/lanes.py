@@ -22,9 +22,10 @@ def _plan(k, inst):
     if inst.form == "dpp8":
         return _dpp8_plan(tuple(inst.mods["dpp8"]), k.lanes)
     try:
-        return _dpp16_plan(int(inst.mods["dpp_ctrl"]), k.lanes, gfx9=False)     # gfx1030 code only
+        return _dpp16_plan(int(inst.mods["dpp_ctrl"]), k.lanes,
+                           gfx9=k.program.target.generation == "gfx9")
     except ValueError as exc:
-        # A dpp_ctrl gfx10 does not define: the interpreter faults on it, naming it.
+        # A dpp_ctrl the target does not define: the interpreter faults on it, naming it.
         raise Untranslatable(str(exc), inst) from None
 
 

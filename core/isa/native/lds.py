@@ -10,6 +10,7 @@ Holds two invariants:
 """
 import llvmlite.ir as ir
 
+from core.isa.instruction import M0
 from core.isa.interp.lds import _parts, memory_operations
 from core.isa.native import memory as M
 from core.isa.native import operands as O
@@ -75,7 +76,7 @@ def _write(form, pair=False, st64=False):
     return run
 
 
-def _atomic(op, wide, returns):
+def _atomic(op, wide, returns, new_first=False):
     words = 2 if wide else 1
     size = 8 if wide else 4
     two_data = op in ("cmpswap", "fcmpswap", "mskor", "wrap")
@@ -91,9 +92,10 @@ def _atomic(op, wide, returns):
         host = b.and_(lds_hosts(k, space), _u64(k, ~(size - 1)))
         first = _wide(k, data[0].index, words)
         second = _wide(k, data[1].index, words) if two_data else None
-        # ds_cmpst: data0 is the compare value, data1 the new one; ds_mskor: data0 the mask;
-        # ds_wrap: data0 the ring size, data1 the step.
-        value, compare = (second, first) if op in ("cmpswap", "fcmpswap") else (first, second)
+        # ds_cmpst: data0 is the compare value, data1 the new one (gfx11's ds_cmpstore: the
+        # other way round); ds_mskor: data0 the mask; ds_wrap: data0 the ring size, data1 the step.
+        swapped = op in ("cmpswap", "fcmpswap") and not new_first
+        value, compare = (second, first) if swapped else (first, second)
         old = M.atomic(k, host, lanes, 64 if wide else 32, op, value, compare)
         if returns:
             if wide:
@@ -126,8 +128,6 @@ def _exchange2(wide, st64):
 def _register():
     factories = {"read": _read, "write": _write, "exchange2": _exchange2, "atomic": _atomic}
     for mnemonic, kind, args, kwargs in memory_operations():
-        if "new_first" in kwargs:       # gfx11's ds_cmpstore names: gfx1030 code has none
-            continue
         HANDLERS[mnemonic] = factories[kind](*args, **kwargs)
 
 
@@ -201,7 +201,7 @@ def _append(k, inst, op):
     b = k.builder
     vdst = inst.dst[0]
     count = b.trunc(k.popcount(k.exec_bits()), I32)
-    offset = b.add(b.and_(b.zext(b.load(k.sgpr_slot(124)), I64), const(I64, 0xFFFF)),
+    offset = b.add(b.and_(b.zext(b.load(k.sgpr_slot(M0)), I64), const(I64, 0xFFFF)),
                    const(I64, int(inst.mods.get("offset", 0))))
     lane0 = ir.Constant(k.VB, [True] + [False] * (k.lanes - 1))
     space = lds_space(k, k.splat(offset), lane0, 1, 4)

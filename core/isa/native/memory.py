@@ -536,6 +536,11 @@ def _float(b, x):
     return b.bitcast(x, ir.FloatType() if x.type.width == 32 else ir.DoubleType())
 
 
+def _halves(b, x):
+    """An i32 as the two f16 of global_atomic_pk_add_f16."""
+    return b.bitcast(x, ir.VectorType(ir.HalfType(), 2))
+
+
 def _bits(b, f, itype):
     return b.bitcast(f, itype)
 
@@ -559,6 +564,7 @@ NEW_VALUE = {
     "fmax": lambda b, o, d, c: _sel(b, b.or_(b.fcmp_unordered("uno", _float(b, d), _float(b, d)),
                                              b.fcmp_ordered(">=", _float(b, o), _float(b, d))), o, d),
     "fadd": lambda b, o, d, c: _bits(b, b.fadd(_float(b, o), _float(b, d)), o.type),
+    "pk_fadd16": lambda b, o, d, c: _bits(b, b.fadd(_halves(b, o), _halves(b, d)), o.type),
     "mskor": lambda b, o, d, c: b.or_(b.and_(o, b.not_(d)), c),
     "csub": lambda b, o, d, c: _sel(b, b.icmp_unsigned(">=", o, d), b.sub(o, d), ir.Constant(o.type, 0)),
     "wrap": lambda b, o, d, c: _sel(b, b.icmp_unsigned(">=", o, d), b.sub(o, d), b.add(o, c)),

@@ -13,7 +13,8 @@ import llvmlite.ir as ir
 
 from core.isa.apertures import PRIVATE_APERTURE_HI, SHARED_APERTURE_HI
 from core.isa.interp.operands import HALF_TYPES, WIDE_TYPES, constant_bits
-from core.isa.native.translate import I1, I32, I64, NULL, const
+from core.isa.instruction import EXEC_LO, NULL, SCC, VCC_LO
+from core.isa.native.translate import I1, I32, I64, const
 
 APERTURES = {235: (SHARED_APERTURE_HI, 0), 236: (SHARED_APERTURE_HI, 0xFFFFFFFF),
              237: (PRIVATE_APERTURE_HI, 0), 238: (PRIVATE_APERTURE_HI, 0xFFFFFFFF)}
@@ -37,13 +38,13 @@ def scalar(k, op, type_="b32"):
     kind = op.kind
     if kind in ("sgpr", "special", "ttmp"):
         slot = slot_of(k, op)
-        if slot == 253:                                # src_scc
+        if slot == SCC:                                # src_scc
             return b.zext(b.load(k.scc), width)
         if slot in APERTURES:
             hi, lo = APERTURES[slot]
             return const(width, (hi << 32 | lo) if wide else hi)
         if slot in (251, 252):                         # src_vccz, src_execz
-            base = 106 if slot == 251 else 126
+            base = VCC_LO if slot == 251 else EXEC_LO
             lo = b.load(k.sgpr_slot(base))
             hi = b.load(k.sgpr_slot(base + 1))
             return b.zext(b.icmp_unsigned("==", b.or_(lo, hi), const(I32, 0)), width)

@@ -4,7 +4,8 @@ Holds four invariants:
 - only reachable code is decoded: from the entry, branch targets and fall-throughs, call
   targets (s_swappc_b64/s_call_b64, resolved by constant propagation of the s_getpc_b64 /
   s_add_u32 / s_addc_u32 pattern clang emits) and return sites; the decoder is the shared
-  one, so a second ISA is its tables, not code here;
+  one, and its records are the engine's (core.isa.interp.code.executable: gfx1030 names,
+  AGPRs as VGPRs), so another target is its tables, not code here;
 - every indirect jump (s_setpc_b64, s_swappc_b64 of an unknown value) has a finite target
   set: the code object's function symbols, every resolved call target and every return site
   (the address after each call); an address outside it faults at run time;
@@ -18,7 +19,9 @@ Holds four invariants:
 """
 from dataclasses import dataclass, field
 
+from core.isa import targets
 from core.isa.decoder import DecodeError, decode
+from core.isa.interp.code import executable
 
 HW_REG_MODE = 1
 BRANCHES = ("s_branch", "s_cbranch_scc0", "s_cbranch_scc1", "s_cbranch_vccz", "s_cbranch_vccnz",
@@ -62,12 +65,16 @@ class Block:
 class Program:
     """The reachable code of one kernel: `blocks` by start address, in address order."""
 
-    def __init__(self, memory, base, limit, entry, wave64, mode, functions=()):
+    def __init__(self, memory, base, limit, entry, wave64, mode, functions=(),
+                 target=targets.DEFAULT, accum_offset=0):
         """memory: bytes of device memory starting at device address `base`; code may be
-        decoded in [base, limit). functions: addresses of the code object's function symbols."""
+        decoded in [base, limit). functions: addresses of the code object's function symbols.
+        target: the IsaTarget the code was built for; accum_offset: where its AGPRs lie."""
         self.memory, self.base, self.limit = memory, base, limit
         self.entry = entry
         self.wave64 = wave64
+        self.target = targets.get(target)
+        self.accum_offset = accum_offset
         self.functions = set(functions)
         self.instructions = {}        # address -> Instruction
         self.constants = {}           # call/jump address -> resolved target
@@ -87,9 +94,10 @@ class Program:
             if not self.base <= address or address + 4 > self.limit:
                 raise Untranslatable(f"code at {address:#x} lies outside the code object")
             try:
-                inst = decode(self.memory, address - self.base, address, self.wave64)
+                inst = decode(self.memory, address - self.base, address, self.wave64, self.target)
             except DecodeError as exc:
                 raise Untranslatable(f"undecodable instruction at {address:#x}: {exc}") from None
+            inst = executable(inst, self.target, self.accum_offset)
             self.instructions[address] = inst
         return inst
 

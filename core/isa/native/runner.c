@@ -2,8 +2,9 @@
 
    Holds four invariants:
    - every wave starts in exactly the interpreter's launch state (core/isa/interp/chunk.py):
-     user SGPRs, workgroup ids and info, scratch wave offset, work-item ids in v0-v2, EXEC
-     over the work-items of (possibly partial) workgroups, every other register zero;
+     user SGPRs, workgroup ids and info, scratch wave offset, work-item ids in v0-v2 (packed
+     into v0 where the target takes them so), EXEC over the work-items of (possibly partial)
+     workgroups, every other register zero;
    - a workgroup's waves run round-robin; s_barrier releases when every live wave of the
      group waits (an ended wave no longer counts), as in the interpreter;
    - forward progress: a wave yields after `quantum` instructions in a loop; a thread whose
@@ -296,8 +297,12 @@ static void fill_wave(const sg_dispatch *d, sg_wave *wave, uint32_t w, const uin
         exec |= 1ull << lane;
         uint32_t id[3] = {(uint32_t)(flat % local[0]), (uint32_t)(flat / local[0] % local[1]),
                           (uint32_t)(flat / ((uint64_t)local[0] * local[1]))};
-        for (uint32_t k = 0; k < dims; k++)
-            vgpr[k * d->lanes + lane] = id[k];
+        for (uint32_t k = 0; k < dims; k++) {
+            if (d->packed_workitem_ids)
+                vgpr[lane] |= id[k] << (10 * k);
+            else
+                vgpr[k * d->lanes + lane] = id[k];
+        }
     }
     wave->sgpr[126] = (uint32_t)exec;
     wave->sgpr[127] = d->lanes == 64 ? (uint32_t)(exec >> 32) : 0;

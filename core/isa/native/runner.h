@@ -60,7 +60,8 @@ typedef struct sg_group {
 /* One wave's architectural state. VGPRs follow at SG_WAVE_VGPRS bytes from the start:
    `nvgpr` registers of `lanes` dwords each (register-major). */
 typedef struct sg_wave {
-    uint32_t sgpr[128];              /* by gfx10 operand field id: vcc 106-107, m0 124, exec 126-127 */
+    uint32_t sgpr[128];              /* by the decoder's operand field id (gfx10's, on every target:
+                                        vcc 106-107, m0 124, exec 126-127; gfx9 flat_scratch 102-103) */
     uint64_t executed;               /* instructions issued (the watchdog's count) */
     uint64_t lane_instructions;      /* instructions x active lanes at issue */
     uint64_t yield_at;               /* loops return SG_YIELD once executed reaches it */
@@ -86,6 +87,7 @@ typedef struct sg_dispatch {
     sg_wave_fn wave;
     sg_env env;
     uint32_t lanes, nvgpr, waves_per_group, workitem_dims;
+    uint32_t packed_workitem_ids;    /* ids in v0 as x | y << 10 | z << 20 (gfx90a, gfx11) */
     uint32_t access_sites;           /* checked accesses in the translation (group.sites) */
     uint32_t grid[3], workgroup[3];
     uint32_t user_sgpr[106];         /* the user SGPRs every wave starts with */

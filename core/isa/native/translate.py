@@ -19,6 +19,7 @@ Holds five invariants:
 """
 import llvmlite.ir as ir
 
+from core.isa.instruction import EXEC_LO
 from core.isa.native import families
 from core.isa.native.layout import ENV, wave_offset
 from core.isa.native.program import Untranslatable, ends_block, mode_after
@@ -26,7 +27,6 @@ from core.isa.native.program import Untranslatable, ends_block, mode_after
 I1, I8, I16, I32, I64 = ir.IntType(1), ir.IntType(8), ir.IntType(16), ir.IntType(32), ir.IntType(64)
 PTR = ir.PointerType()
 SG_END, SG_BARRIER, SG_YIELD, SG_FAULT, SG_CALLOUT = 0, 1, 2, 3, 4
-EXEC_LO, VCC_LO, M0, NULL, SCC_SRC = 126, 106, 124, 125, 253
 
 
 def const(type_, value):

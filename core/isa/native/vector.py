@@ -7,12 +7,19 @@ Holds three invariants:
   written (16-bit halves merged, 64-bit pairs split, masks to VCC/SGPRs/EXEC);
 - DPP and SDWA forms rewrite src0 (and SDWA src1) before the op and SDWA dst_sel/dst_unused
   shape the write, so emitters never see encoding details;
-- v_cmpx writes EXEC only where EXEC was set.
+- v_cmpx writes EXEC only where EXEC was set (and on gfx9 the same mask to its VCC/SGPR
+  destination); 16-bit results on gfx9 zero the high half unless the target keeps it;
+- a gfx11 VOPD pair runs its halves in the interpreter's dual_issue_order, so each half
+  reads what it would have read had both read before either wrote.
 """
+from core.isa import targets
 from core.isa.instruction import EXEC_LO, VCC_LO, Operand
+from core.isa.interp.operands import HALF_TYPES
+from core.isa.interp.vector_ops import dual_issue_order
 from core.isa.native import lanes as L
 from core.isa.native import operands as O
 from core.isa.native.families import family
+from core.isa.native.translate import I32, const
 
 EXEC = Operand("special", EXEC_LO, 1)
 
@@ -38,6 +45,8 @@ def valu(inst):
     dests = inst.dst + inst.implicit_dst
     cmpx = inst.mnemonic.startswith("v_cmpx")
     dst_hi = (bool(kwargs.get("op_sel", 0) >> 3 & 1) or em.dst_hi) and not em.packed
+    facts = targets.get(inst.target)
+    zero_high16 = facts.high16_zeroed and inst.mnemonic not in facts.high16_kept
 
     def run(k, inst):
         b = k.builder
@@ -63,21 +72,23 @@ def valu(inst):
         active = k.exec_mask()
         if inst.form in ("dpp", "dpp8"):
             active = b.and_(active, L.dpp_write_mask(k, inst))
-        targets = iter(dests)
+        dests_left = iter(dests)
         for t, value in zip(em.dst_types, results):
             if t == "mask":
-                target = next(targets, None)
-                if cmpx and (target is None or _is_exec(target)):
+                target = next(dests_left, None)
+                if target is not None and not _is_exec(target):
+                    O.write_mask(k, target, value, active)      # gfx9 v_cmpx: VCC/SDST too
+                if cmpx:
                     O.write_mask(k, EXEC, value, active)
-                else:
-                    O.write_mask(k, target, value, active)
                 continue
             if t == "scc":
                 b.store(O.scc_value(k, value), k.scc)
                 continue
-            target = next(targets)
+            target = next(dests_left)
             if inst.form == "sdwa":
                 O.write_vector(k, target, L.sdwa_dest(k, inst, target, value), "b32", active)
+            elif zero_high16 and t in HALF_TYPES:
+                O.write_vector(k, target, b.and_(value, k.splat(const(I32, 0xFFFF))), "b32", active)
             else:
                 O.write_vector(k, target, value, t, active, hi=dst_hi)
     return run
@@ -85,3 +96,19 @@ def valu(inst):
 
 def _is_exec(operand):
     return operand.kind == "special" and operand.index == EXEC_LO
+
+
+@family("VOPD")
+def vopd(inst):
+    """gfx11 dual issue: a half alone is an ordinary VALU op, a pair its halves in order."""
+    if not inst.halves:
+        return valu(inst)
+    order = dual_issue_order(inst)
+    halves = [(half, valu(half)) for half in order or ()]
+    if order is None or any(fn is None for _, fn in halves):
+        return None
+
+    def run(k, inst):
+        for half, fn in halves:
+            fn(k, half)
+    return run

@@ -16,7 +16,8 @@ Holds three invariants:
 import llvmlite.ir as ir
 
 from core.isa.apertures import PRIVATE_APERTURE_HI, SHARED_APERTURE_HI
-from core.isa.interp.vmem import ATOMICS, LOADS, STORES, _family, _named
+from core.isa.instruction import FLAT_SCRATCH_LO, Operand
+from core.isa.interp.vmem import ATOMICS, ATOMICS_64, LOADS, STORES, _family, _named
 from core.isa.native import operands as O
 from core.isa.native import memory as M
 from core.isa.native.families import HANDLERS
@@ -64,11 +65,19 @@ def _private(k, offsets, active, esize, wave_base=None):
     (the interleaved layout), so a lane's next dword is 4 * lanes bytes further."""
     b = k.builder
     if wave_base is None:
-        wave_base = k.splat(b.load(k.field("scratch"), typ=I64))
+        wave_base = k.splat(flat_scratch(k))
     lane4 = b.mul(k.lane_ids(I64), _u64(k, 4))
     address = b.add(b.add(wave_base, b.mul(b.udiv(offsets, _u64(k, 4)), _u64(k, 4 * k.lanes))),
                     b.add(lane4, b.urem(offsets, _u64(k, 4))))
     return Space(address, active, 4 * k.lanes if esize == 4 else esize)
+
+
+def flat_scratch(k):
+    """The wave's FLAT_SCRATCH (scratch base) as i64: gfx9 keeps it in the SGPR pair
+    flat_scratch (operand codes 102:103), later targets in a register of their own."""
+    if k.program.target.flat_scratch == "sgprs":
+        return O.scalar(k, Operand("special", FLAT_SCRATCH_LO, 2), "b64")
+    return k.builder.load(k.field("scratch"), typ=I64)
 
 
 def lds_space(k, offsets, active, m, esize, stride=None):
@@ -391,6 +400,8 @@ def _register():
         for suffix, op in ATOMICS.items():
             HANDLERS[f"{prefix}_atomic_{suffix}"] = _atomic(op, False)
             HANDLERS[f"{prefix}_atomic_{suffix}_x2"] = _atomic(op, True)
+        for suffix, op in ATOMICS_64.items():
+            HANDLERS[f"{prefix}_atomic_{suffix}"] = _atomic(op, True)
 
 
 _register()
