@@ -9,6 +9,7 @@ import pytest
 
 from tests.support import cprog, hipprog
 from tests.support.kernels import compile_opencl
+from tests.test_clients import client
 from tests.test_hip_client import hip_program
 
 NATIVE = {"SOFTGPU_ENGINE": "native"}
@@ -87,6 +88,16 @@ def test_an_unhandled_native_fault_aborts_naming_the_kernel(code_object):
     proc = cprog.run("aql_unhandled.c", code_object, timeout=300, **NATIVE)
     assert proc.returncode < 0 or proc.returncode == 134, proc.stdout + proc.stderr
     assert "MEMORY_APERTURE_VIOLATION" in proc.stderr and "store_through" in proc.stderr
+
+
+def test_device_malloc_and_virtual_calls_run_translated(tmp_path):
+    """HIP's device heap: a hostcall allocates memory while the kernel runs, and the kernel
+    stores to it (the native tier's ranges were published before); its virtual calls jump
+    through a vtable to methods only .symtab names. Both run translated, as on the GPU."""
+    recorded = hipprog.check_ok(client("hip_device_runtime.cpp"), tmp_path=tmp_path,
+                                marker="HIP DEVICE RUNTIME OK", **NATIVE)
+    heap = [e for e in recorded if e["event"] == "dispatch" and "heap_objects" in e["kernel"]]
+    assert heap and all(e["tier"] == "native" for e in heap), heap
 
 
 def test_hip_programs_and_hips_blit_kernels_run_translated(tmp_path):

@@ -63,10 +63,28 @@ def test_kernel_runs_translated_with_the_interpreters_bytes(session, tmp_path, m
     assert native_stats.tier == "native" and oracle_stats.tier == "interp"
 
 
-# Builds with instructions the translator does not take: the kernel runs on the interpreter,
-# and the native_fallback event names the instruction.
+# Matrix instructions have no emitter: translated kernels hand them to the interpreter's
+# handlers (callouts) and run on, with the interpreter's bytes and counts.
+MATRIX = [("gfx1100", "wmma_f32_16x16x16_f16", "-O2"), ("gfx90a", "mfma_f32_16x16x4f32", "-O2")]
+
+
+@pytest.mark.parametrize("target,name,opt", MATRIX, ids=[f"{t}-{n}{o}" for t, n, o in MATRIX])
+def test_matrix_instructions_run_as_callouts_in_translated_kernels(session, tmp_path, monkeypatch,
+                                                                   target, name, opt):
+    case, path, wave = _build(target, name, opt)
+    native, native_stats, fallback, events = _traced_native_run(session, tmp_path, monkeypatch,
+                                                                case, path, wave)
+    assert fallback is None, fallback.reason
+    assert [e["count"] for e in events if e["event"] == "native_callouts"][0] > 0, events
+    oracle, oracle_stats, _ = run_on(session, case, path, wave, "interp")
+    for index, (got, want) in enumerate(zip(native, oracle)):
+        assert np.array_equal(got.view(np.uint8), want.view(np.uint8)), f"buffer {index} differs"
+    assert native_stats.lane_instructions == oracle_stats.lane_instructions
+
+
+# Builds with instructions the translator neither takes nor hands over: the kernel runs on
+# the interpreter, and the native_fallback event names the instruction.
 FALLBACKS = [
-    ("gfx1100", "wmma_f32_16x16x16_f16", "-O2", "v_wmma_f32_16x16x16_f16"),
     ("gfx90a", "mfma_f32_16x16x4f32", "-O0", "s_set_gpr_idx_on"),      # VGPR index mode
 ]
 

@@ -5,7 +5,8 @@ Holds three invariants:
 - `hands_over` is the one place that decides what translated code hands to the interpreter:
   an instruction the interpreter implements and the translator has no emitter for, and any
   instruction on the queue's GDS (its state lives with the interpreter); never one whose
-  handler steers the interpreter's scheduler (SCHEDULED);
+  handler steers the interpreter's scheduler (SCHEDULED) or sets wave state that the
+  instructions after it read and sg_wave does not hold (MODAL);
 - an instruction neither translated nor handed over is never guessed: `handler` answers None
   and the kernel runs on the interpreter, naming that instruction;
 - `writes_exec` is true exactly for instructions that may change EXEC (an EXEC destination,
@@ -20,6 +21,10 @@ EXEC_SLOTS = (EXEC_LO, EXEC_LO + 1)
 # Interpreter handlers that park a wave until other waves release it (GWS barriers and
 # semaphores): a translated wave cannot hand them over, so their kernels run on the interpreter.
 SCHEDULED = ("ds_gws_",)
+# Interpreter handlers that switch how the instructions after them address VGPRs (gfx9's
+# VGPR index mode): translated code after a callout would not see the switch.
+MODAL = ("s_set_gpr_idx_",)
+KEPT = SCHEDULED + MODAL
 
 handles = registrar(HANDLERS)         # @handles("v_add_f32", ...): by mnemonic
 family = registrar(FAMILIES)          # @family("VOP2", ...): by encoding family
@@ -34,7 +39,7 @@ def handler(inst, kernel=None):
 
 def hands_over(inst):
     """True when translated code hands `inst` to the interpreter's handler."""
-    if inst.mnemonic.startswith(SCHEDULED):
+    if inst.mnemonic.startswith(KEPT):
         return False
     return bool(inst.mods.get("gds")) or (_own(inst) is None and _interpreted(inst))
 
@@ -43,6 +48,8 @@ def refusal(inst):
     """Why the kernel of `inst`, neither translated nor handed over, runs on the interpreter."""
     if inst.mnemonic.startswith(SCHEDULED):
         return f"instruction {inst.mnemonic} parks waves in the interpreter's scheduler (GWS)"
+    if inst.mnemonic.startswith(MODAL):
+        return f"instruction {inst.mnemonic} switches how later instructions address VGPRs"
     return f"instruction {inst.mnemonic} is not translated"
 
 
@@ -73,7 +80,7 @@ def handed_over():
     """Every mnemonic translated code hands to the interpreter (callouts), for `softgpu
     isa-report`; GDS forms of translated DS instructions are handed over too."""
     from core.isa.interp.registry import implemented
-    return frozenset(m for m in implemented() - translated() if not m.startswith(SCHEDULED))
+    return frozenset(m for m in implemented() - translated() if not m.startswith(KEPT))
 
 
 def writes_exec(inst):
