@@ -11,8 +11,11 @@ Holds four invariants:
   by the translation key, the SoftGPU version, a digest of the translator's sources, the LLVM
   version and the CPU, so a stale or foreign object is never loaded; a cache that cannot be
   written is skipped, never an error;
-- compile time is measured and returned, for the trace.
+- compile time is measured and returned, for the trace;
+- Python's cyclic garbage collector is paused while the IR is built and printed, and restored
+  after (also on an error).
 """
+import gc
 import hashlib
 import json
 import os
@@ -111,7 +114,7 @@ def compile_module(key, build, instructions=0):
         if cached:
             notes = json.loads(notes)
         else:
-            text, notes = build()
+            text, notes = _without_gc(build)
             obj = _compile(state, text, instructions > LARGE)
             _write(path + ".json", json.dumps(notes).encode())
             _write(path + ".o", obj)
@@ -123,6 +126,19 @@ def compile_module(key, build, instructions=0):
         state["engines"].append(engine)
         address = engine.get_function_address(function_name(key))
     return address, notes, time.perf_counter() - start, cached
+
+
+def _without_gc(build):
+    """build() with the cyclic collector paused: llvmlite's IR is ~10^5 objects whose links
+    form cycles, and the collections they trigger rescan all of them (int_minmax -O0, 1,008
+    instructions: building and printing 0.40 s with collections, 0.20 s without)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return build()
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _compile(state, text, large):
