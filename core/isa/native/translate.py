@@ -21,6 +21,7 @@ import llvmlite.ir as ir
 from core.isa.native import families
 from core.isa.native.layout import ENV, wave_offset
 from core.isa.native.program import Untranslatable, ends_block, mode_after
+from core.isa.native.vectors import Vector
 
 I1, I8, I16, I32, I64 = ir.IntType(1), ir.IntType(8), ir.IntType(16), ir.IntType(32), ir.IntType(64)
 PTR = ir.PointerType()
@@ -48,9 +49,9 @@ class Kernel:
         self.program = program
         self.lanes = lanes
         self.nvgpr = nvgpr
-        self.V = ir.VectorType(I32, lanes)
-        self.V64 = ir.VectorType(I64, lanes)
-        self.VB = ir.VectorType(I1, lanes)
+        self.V = Vector(I32, lanes)
+        self.V64 = Vector(I64, lanes)
+        self.VB = Vector(I1, lanes)
         self.MASK = ir.IntType(lanes)
         self.module = ir.Module(name="softgpu_kernel")
         fnty = ir.FunctionType(I32, [PTR, PTR, PTR])
@@ -137,13 +138,13 @@ class Kernel:
 
     def splat(self, value, lanes=None):
         lanes = lanes or self.lanes
-        vec_type = ir.VectorType(value.type, lanes)
+        vec_type = Vector(value.type, lanes)
         if isinstance(value, ir.Constant):
             return ir.Constant(vec_type, [value.constant] * lanes)
         b = self.builder
         one = b.insert_element(ir.Constant(vec_type, ir.Undefined), value, const(I32, 0))
         return b.shuffle_vector(one, ir.Constant(vec_type, ir.Undefined),
-                                ir.Constant(ir.VectorType(I32, lanes), [0] * lanes))
+                                ir.Constant(Vector(I32, lanes), [0] * lanes))
 
     def scratch_buffers(self):
         """Stack space for out-of-line memory accesses: lane addresses, up to 4 rows of data."""
@@ -151,7 +152,7 @@ class Kernel:
             # As untyped pointers (llvmlite types an alloca's pointer by what it holds).
             self._buffers = tuple(
                 self.pro.inttoptr(self.pro.ptrtoint(self.pro.alloca(t, name=n), I64), PTR)
-                for t, n in ((self.V64, "addresses"), (ir.VectorType(I32, 4 * self.lanes), "data")))
+                for t, n in ((self.V64, "addresses"), (Vector(I32, 4 * self.lanes), "data")))
         return self._buffers
 
     def buffer_scratch(self):
@@ -159,7 +160,7 @@ class Kernel:
         if self._buffer_scratch is None:
             self._buffer_scratch = tuple(
                 self.pro.inttoptr(self.pro.ptrtoint(self.pro.alloca(t, name=n), I64), PTR)
-                for t, n in ((ir.VectorType(I32, 4), "rsrc"), (ir.VectorType(I32, 2 * self.lanes), "vaddr")))
+                for t, n in ((Vector(I32, 4), "rsrc"), (Vector(I32, 2 * self.lanes), "vaddr")))
         return self._buffer_scratch
 
     def new_access_site(self):
@@ -168,7 +169,7 @@ class Kernel:
         return self.access_sites - 1
 
     def lane_ids(self, type_=I32):
-        return ir.Constant(ir.VectorType(type_, self.lanes), list(range(self.lanes)))
+        return ir.Constant(Vector(type_, self.lanes), list(range(self.lanes)))
 
     def new_block(self, name):
         return self.fn.append_basic_block(name)

@@ -14,6 +14,8 @@ Invariants:
 from llvmlite import ir
 from llvmlite.ir.types import _BaseFloatType
 
+from core.isa.native.vectors import Vector
+
 
 class X86FP80Type(_BaseFloatType):
     """x87 80-bit extended precision: the numpy ALU's long double (used without constants)."""
@@ -52,7 +54,7 @@ class Kit:
     # --- types and constants -------------------------------------------------------------
 
     def shaped(self, elem):
-        return elem if self.lanes is None else ir.VectorType(elem, self.lanes)
+        return elem if self.lanes is None else Vector(elem, self.lanes)
 
     def ity(self, bits):
         return self.shaped(ir.IntType(bits))
@@ -91,10 +93,10 @@ class Kit:
         """A scalar source as a vector of the kit's shape (vectors pass through)."""
         if self.lanes is None or isinstance(x.type, ir.VectorType):
             return x
-        vec = ir.VectorType(x.type, self.lanes)
+        vec = Vector(x.type, self.lanes)
         one = self.b.insert_element(ir.Constant(vec, ir.Undefined), x, ir.Constant(ir.IntType(32), 0))
         return self.b.shuffle_vector(one, ir.Constant(vec, ir.Undefined),
-                                     ir.Constant(ir.VectorType(ir.IntType(32), self.lanes), 0))
+                                     ir.Constant(Vector(ir.IntType(32), self.lanes), 0))
 
     # --- integer arithmetic and logic (ints are constants of the other operand's type) ---------
 
@@ -202,7 +204,7 @@ class Kit:
         scalars, once per lane of vectors (for what has no vector form)."""
         if self.lanes is None:
             return fn(*args)
-        out = ir.Constant(ir.VectorType(ret, self.lanes), ir.Undefined)
+        out = ir.Constant(Vector(ret, self.lanes), ir.Undefined)
         for lane in range(self.lanes):
             idx = ir.Constant(ir.IntType(32), lane)
             out = self.b.insert_element(out, fn(*(self.b.extract_element(a, idx) for a in args)), idx)
