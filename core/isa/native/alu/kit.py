@@ -9,7 +9,9 @@ Invariants:
 - an int where a value is expected is a constant of the other operand's type;
 - intrinsics are declared once per module under LLVM's mangled names;
 - `unlikely` is the one place that adds basic blocks: the builder ends at the block where its
-  results are available.
+  results are available;
+- `shared` builds a body once per module, as an internal function the call sites call (cold
+  and never inlined: for rare paths only, so the common path keeps its registers).
 """
 from llvmlite import ir
 from llvmlite.ir.types import _BaseFloatType
@@ -197,6 +199,21 @@ class Kit:
         fn = module.globals.get(name)
         if fn is None:
             fn = ir.Function(module, ir.FunctionType(ret, [a.type for a in args]), name)
+        return self.b.call(fn, args)
+
+    def shared(self, name, body, args):
+        """body(kit, *args) -> a value of args[0]'s type, as the module's function `name`
+        (made on the first call, for these argument types) called here."""
+        module = self.b.module
+        name = ".".join([name] + [_mangle(a.type) for a in args])
+        fn = module.globals.get(name)
+        if fn is None:
+            fn = ir.Function(module, ir.FunctionType(args[0].type, [a.type for a in args]), name)
+            fn.linkage = "internal"
+            fn.attributes.add("cold")
+            fn.attributes.add("noinline")
+            builder = ir.IRBuilder(fn.append_basic_block("body"))
+            builder.ret(body(Kit(builder, self.lanes), *fn.args))
         return self.b.call(fn, args)
 
     def lanewise(self, fn, args, ret):
