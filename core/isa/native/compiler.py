@@ -95,10 +95,9 @@ def cache_key(parts):
     return digest.hexdigest()
 
 
-# Above this many instructions a kernel gets only SROA and CFG simplification, and fast
-# instruction selection: compile time grows faster than linearly with the size of the
-# function, and such kernels (-O0 builds, big library kernels) spend less of their time in
-# tight loops.
+# Above this many instructions a kernel gets only CFG simplification and -O0 code generation:
+# compile time grows faster than linearly with the size of the function, and such kernels
+# (-O0 builds, big library kernels) spend less of their time in tight loops.
 LARGE = 500
 
 
@@ -156,12 +155,12 @@ def _compile(state, text, large):
     tuning.loop_interleaving = False
     builder = llvm.create_pass_builder(machine, tuning)
     if large:
-        # The registers' allocas into SSA values (SROA) and the translator's small blocks
-        # merged: the -O1 pipeline took 0.38 s of int_minmax -O0's 0.93 s and gave the same
-        # run time (7.4-8.1 ms a 16,384-item dispatch either way) under fast instruction
-        # selection, which does little with what it folds.
+        # Registers stay in their allocas: -O0's register allocator spills every value live
+        # across a block and reloads it at each use, so SSA registers (SROA, or the -O1
+        # pipeline's mem2reg) made the code twice as big and slower than loads and stores of
+        # the allocas (int_minmax -O0, 16,384 items: 2.1 -> 1.45 ms; double_transcendental
+        # -O0: 18 -> 4.8 ms), and the -O1 passes took 0.38 s of int_minmax's 0.93 s.
         passes = llvm.create_new_module_pass_manager()
-        passes.add_sroa_pass()
         passes.add_simplify_cfg_pass()
         passes.run(module, builder)
     else:
