@@ -4,7 +4,9 @@ Holds five invariants:
 - every register the code touches lives in an alloca (SGPRs and VCC/EXEC/M0 as i32 by
   operand field id, VGPRs as <lanes x i32>, SCC as i1, the instruction counts as i64),
   loaded from the wave state in the prologue and stored back at every exit that resumes
-  (SG_BARRIER, SG_YIELD; SG_END stores the counts only), so mem2reg keeps them in SSA form;
+  (SG_BARRIER, SG_YIELD; SG_END stores the counts only), so mem2reg keeps them in SSA form
+  (in kernels the compiler builds at -O0, core/isa/native/compiler.py LARGE, they stay
+  in memory);
 - the function resumes where the wave left it: the prologue switches on `wave.resume`
   over the program's resume points (entry, after each s_barrier, each backward branch's,
   call's or jump's target: core/isa/native/program.py's backward_target);
@@ -21,6 +23,7 @@ import llvmlite.ir as ir
 from core.isa.native import families
 from core.isa.native.layout import ENV, wave_offset
 from core.isa.native.program import Untranslatable, ends_block, mode_after
+from core.isa.native.reuse import ReusingBuilder
 from core.isa.native.vectors import Vector
 
 I1, I8, I16, I32, I64 = ir.IntType(1), ir.IntType(8), ir.IntType(16), ir.IntType(32), ir.IntType(64)
@@ -172,7 +175,7 @@ class Kernel:
         return ir.Constant(Vector(type_, self.lanes), list(range(self.lanes)))
 
     def new_block(self, name):
-        return self.fn.append_basic_block(name)
+        return self.builder.append_basic_block(name)
 
     # ---- EXEC and lane masks -----------------------------------------------------------
     def mask_bits(self, slot):
@@ -286,7 +289,7 @@ class Kernel:
         for block in blocks:
             self.blocks[block.start] = self.fn.append_basic_block(f"b{block.start:x}")
         for block in blocks:
-            self.builder = ir.IRBuilder(self.blocks[block.start])
+            self.builder = ReusingBuilder(self.blocks[block.start])
             self._translate_block(block)
         self._finish()
         return Translation(self.module, list(self.reasons), self.access_sites)
