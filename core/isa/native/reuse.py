@@ -11,6 +11,11 @@ Holds three invariants:
   diamonds, fault exits and loops entered from there); a block made elsewhere dominates
   only what is made in it. A store records its value, so a later read in a block its block
   does not dominate (the join after a conditional store) loads again.
+
+Emitters read EXEC, VCC and their operands afresh, and -O0 code re-derives the same buffer
+descriptor for every spill; kernels compiled at -O0 (core/isa/native/compiler.py LARGE) keep
+every such load and recomputation. Reuse cuts int_minmax -O0 from 20,600 IR instructions to
+14,500 and its machine code by a tenth.
 """
 import llvmlite.ir as ir
 
