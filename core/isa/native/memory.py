@@ -22,6 +22,7 @@ import llvmlite.ir as ir
 from core.isa.native.layout import (ACCESS_CHECK, ACCESS_LOAD, ACCESS_STORE, GROUP_LDS, GROUP_SITES,
                                     RANGE_BYTES, SG_FAULT_MEMORY)
 from core.isa.native.translate import I1, I8, I16, I32, I64, PTR, const
+from core.isa.native.vectors import Vector
 
 ELEMENT = {1: I8, 2: I16, 4: I32, 8: I64}
 REASON = "access outside every live allocation"
@@ -289,7 +290,7 @@ def lds_access(k, offsets, active, count, esize, stride, values=None):
     def pointers(e):
         at = offsets if e == 0 else b.add(offsets, k.splat(const(I32, e * stride)))
         ptrs = b.gep(lds, [at], source_etype=I8)
-        ptrs.type = ir.VectorType(PTR, k.lanes)     # a GEP over lane offsets: lane pointers
+        ptrs.type = Vector(PTR, k.lanes)     # a GEP over lane offsets: lane pointers
         return ptrs
     rows = _element_rows(k, pointers, active, count, esize, stride, values)
     ends.append((rows, b.block))
@@ -308,8 +309,8 @@ def _vector_access(k, base, active, count, esize, stride, interleaved, values):
     b = k.builder
     etype = ELEMENT[esize]
     if interleaved and count > 1:
-        wide = ir.VectorType(etype, k.lanes * count)
-        spread = ir.Constant(ir.VectorType(I32, k.lanes * count), [i // count for i in range(k.lanes * count)])
+        wide = Vector(etype, k.lanes * count)
+        spread = ir.Constant(Vector(I32, k.lanes * count), [i // count for i in range(k.lanes * count)])
         mask = b.shuffle_vector(active, ir.Constant(k.VB, None), spread)
         if values is not None:
             narrow = [_narrow(k, v, etype) for v in values]
@@ -317,9 +318,9 @@ def _vector_access(k, base, active, count, esize, stride, interleaved, values):
             return []
         whole = masked_load(k, base, mask, wide, esize)
         rows = [b.shuffle_vector(whole, ir.Constant(wide, None), ir.Constant(
-            ir.VectorType(I32, k.lanes), [i * count + j for i in range(k.lanes)])) for j in range(count)]
+            Vector(I32, k.lanes), [i * count + j for i in range(k.lanes)])) for j in range(count)]
     else:
-        vtype = ir.VectorType(etype, k.lanes)
+        vtype = Vector(etype, k.lanes)
         rows = []
         for e in range(count):
             at = base if e == 0 else b.add(base, const(I64, e * stride))
@@ -336,7 +337,7 @@ def _gather_scatter(k, addresses, active, count, esize, stride, values):
     """Masked gathers (loads) or scatters (stores, lower lanes first: the highest lane wins)
     of `count` elements `stride` apart at host addresses."""
     b = k.builder
-    ptype = ir.VectorType(PTR, k.lanes)
+    ptype = Vector(PTR, k.lanes)
 
     def pointers(e):
         at = addresses if e == 0 else b.add(addresses, k.splat(const(I64, e * stride)))
@@ -401,11 +402,11 @@ def _element_rows(k, pointers, active, count, esize, stride, values):
             continue
         width = 8 if e in pairs else esize
         etype = ELEMENT[width]
-        vtype = ir.VectorType(etype, k.lanes)
+        vtype = Vector(etype, k.lanes)
         ptrs = pointers(e)
         if values is None:
             fn = k.intrinsic(f"llvm.masked.gather.v{k.lanes}i{8 * width}.v{k.lanes}p0", vtype,
-                             [ir.VectorType(PTR, k.lanes), I32, k.VB, vtype])
+                             [Vector(PTR, k.lanes), I32, k.VB, vtype])
             row = b.call(fn, [ptrs, const(I32, 1), active, ir.Constant(vtype, None)])
             rows.extend(_split(k, row) if width == 8 else [b.zext(row, k.V) if esize < 4 else row])
             continue
@@ -414,13 +415,13 @@ def _element_rows(k, pointers, active, count, esize, stride, values):
         else:
             value = _narrow(k, values[e], etype)
         fn = k.intrinsic(f"llvm.masked.scatter.v{k.lanes}i{8 * width}.v{k.lanes}p0", ir.VoidType(),
-                         [vtype, ir.VectorType(PTR, k.lanes), I32, k.VB])
+                         [vtype, Vector(PTR, k.lanes), I32, k.VB])
         b.call(fn, [value, ptrs, const(I32, 1), active])
     return rows
 
 
 def _narrow(k, value, etype):
-    return value if etype == I32 else k.builder.trunc(value, ir.VectorType(etype, k.lanes))
+    return value if etype == I32 else k.builder.trunc(value, Vector(etype, k.lanes))
 
 
 def masked_load(k, base, mask, vtype, esize):
@@ -449,13 +450,13 @@ def _interleave(k, values):
             c = parts[i + 1] if i + 1 < len(parts) else ir.Constant(a.type, None)
             if c.type.count != n:
                 c = b.shuffle_vector(c, ir.Constant(c.type, None), ir.Constant(
-                    ir.VectorType(I32, n), [x if x < c.type.count else 0 for x in range(n)]))
-            nxt.append(b.shuffle_vector(a, c, ir.Constant(ir.VectorType(I32, 2 * n), list(range(2 * n)))))
+                    Vector(I32, n), [x if x < c.type.count else 0 for x in range(n)]))
+            nxt.append(b.shuffle_vector(a, c, ir.Constant(Vector(I32, 2 * n), list(range(2 * n)))))
         parts = nxt
     concat = parts[0]
     order = [j * lanes + i for i in range(lanes) for j in range(count)]
     return b.shuffle_vector(concat, ir.Constant(concat.type, None),
-                            ir.Constant(ir.VectorType(I32, lanes * count), order))
+                            ir.Constant(Vector(I32, lanes * count), order))
 
 
 ATOMIC_RMW = {"add": "add", "sub": "sub", "and": "and", "or": "or", "xor": "xor",
@@ -469,7 +470,7 @@ def atomic_lanes(k, host, active, width, op, data, compare=None, new_value=None,
     for a compare-exchange loop."""
     b = k.builder
     itype = ir.IntType(width)
-    vtype = ir.VectorType(itype, k.lanes)
+    vtype = Vector(itype, k.lanes)
     before = b.block
     loop = k.new_block("atomic_lane")
     do = k.new_block("atomic_do")

@@ -4,7 +4,9 @@ Holds five invariants:
 - every register the code touches lives in an alloca (SGPRs and VCC/EXEC/M0 as i32 by
   operand field id, VGPRs as <lanes x i32>, SCC as i1, the instruction counts as i64),
   loaded from the wave state in the prologue and stored back at every exit that resumes
-  (SG_BARRIER, SG_YIELD; SG_END stores the counts only), so mem2reg keeps them in SSA form;
+  (SG_BARRIER, SG_YIELD; SG_END stores the counts only), so mem2reg keeps them in SSA form
+  (in kernels the compiler builds at -O0, core/isa/native/compiler.py LARGE, they stay
+  in memory);
 - the function resumes where the wave left it: the prologue switches on `wave.resume`
   over the program's resume points (entry, after each s_barrier, each backward branch's,
   call's or jump's target: core/isa/native/program.py's backward_target);
@@ -23,6 +25,8 @@ from core.isa.instruction import EXEC_LO
 from core.isa.native import families
 from core.isa.native.layout import ENV, wave_offset
 from core.isa.native.program import Untranslatable, ends_block, mode_after
+from core.isa.native.reuse import ReusingBuilder
+from core.isa.native.vectors import Vector
 
 I1, I8, I16, I32, I64 = ir.IntType(1), ir.IntType(8), ir.IntType(16), ir.IntType(32), ir.IntType(64)
 PTR = ir.PointerType()
@@ -50,9 +54,9 @@ class Kernel:
         self.program = program
         self.lanes = lanes
         self.nvgpr = nvgpr
-        self.V = ir.VectorType(I32, lanes)
-        self.V64 = ir.VectorType(I64, lanes)
-        self.VB = ir.VectorType(I1, lanes)
+        self.V = Vector(I32, lanes)
+        self.V64 = Vector(I64, lanes)
+        self.VB = Vector(I1, lanes)
         self.MASK = ir.IntType(lanes)
         self.module = ir.Module(name="softgpu_kernel")
         fnty = ir.FunctionType(I32, [PTR, PTR, PTR])
@@ -140,13 +144,13 @@ class Kernel:
 
     def splat(self, value, lanes=None):
         lanes = lanes or self.lanes
-        vec_type = ir.VectorType(value.type, lanes)
+        vec_type = Vector(value.type, lanes)
         if isinstance(value, ir.Constant):
             return ir.Constant(vec_type, [value.constant] * lanes)
         b = self.builder
         one = b.insert_element(ir.Constant(vec_type, ir.Undefined), value, const(I32, 0))
         return b.shuffle_vector(one, ir.Constant(vec_type, ir.Undefined),
-                                ir.Constant(ir.VectorType(I32, lanes), [0] * lanes))
+                                ir.Constant(Vector(I32, lanes), [0] * lanes))
 
     def scratch_buffers(self):
         """Stack space for out-of-line memory accesses: lane addresses, up to 4 rows of data."""
@@ -154,7 +158,7 @@ class Kernel:
             # As untyped pointers (llvmlite types an alloca's pointer by what it holds).
             self._buffers = tuple(
                 self.pro.inttoptr(self.pro.ptrtoint(self.pro.alloca(t, name=n), I64), PTR)
-                for t, n in ((self.V64, "addresses"), (ir.VectorType(I32, 4 * self.lanes), "data")))
+                for t, n in ((self.V64, "addresses"), (Vector(I32, 4 * self.lanes), "data")))
         return self._buffers
 
     def buffer_scratch(self):
@@ -162,7 +166,7 @@ class Kernel:
         if self._buffer_scratch is None:
             self._buffer_scratch = tuple(
                 self.pro.inttoptr(self.pro.ptrtoint(self.pro.alloca(t, name=n), I64), PTR)
-                for t, n in ((ir.VectorType(I32, 4), "rsrc"), (ir.VectorType(I32, 2 * self.lanes), "vaddr")))
+                for t, n in ((Vector(I32, 4), "rsrc"), (Vector(I32, 2 * self.lanes), "vaddr")))
         return self._buffer_scratch
 
     def new_access_site(self):
@@ -171,10 +175,10 @@ class Kernel:
         return self.access_sites - 1
 
     def lane_ids(self, type_=I32):
-        return ir.Constant(ir.VectorType(type_, self.lanes), list(range(self.lanes)))
+        return ir.Constant(Vector(type_, self.lanes), list(range(self.lanes)))
 
     def new_block(self, name):
-        return self.fn.append_basic_block(name)
+        return self.builder.append_basic_block(name)
 
     # ---- EXEC and lane masks -----------------------------------------------------------
     def mask_bits(self, slot):
@@ -292,7 +296,7 @@ class Kernel:
         for block in blocks:
             self.blocks[block.start] = self.fn.append_basic_block(f"b{block.start:x}")
         for block in blocks:
-            self.builder = ir.IRBuilder(self.blocks[block.start])
+            self.builder = ReusingBuilder(self.blocks[block.start])
             self._translate_block(block)
         self._finish()
         return Translation(self.module, list(self.reasons), self.access_sites, len(self.callouts))

@@ -9,10 +9,14 @@ Invariants:
 - an int where a value is expected is a constant of the other operand's type;
 - intrinsics are declared once per module under LLVM's mangled names;
 - `unlikely` is the one place that adds basic blocks: the builder ends at the block where its
-  results are available.
+  results are available;
+- `shared` builds a body once per module, as an internal function the call sites call (cold
+  and never inlined: for rare paths only, so the common path keeps its registers).
 """
 from llvmlite import ir
 from llvmlite.ir.types import _BaseFloatType
+
+from core.isa.native.vectors import Vector
 
 
 class X86FP80Type(_BaseFloatType):
@@ -52,7 +56,7 @@ class Kit:
     # --- types and constants -------------------------------------------------------------
 
     def shaped(self, elem):
-        return elem if self.lanes is None else ir.VectorType(elem, self.lanes)
+        return elem if self.lanes is None else Vector(elem, self.lanes)
 
     def ity(self, bits):
         return self.shaped(ir.IntType(bits))
@@ -91,10 +95,10 @@ class Kit:
         """A scalar source as a vector of the kit's shape (vectors pass through)."""
         if self.lanes is None or isinstance(x.type, ir.VectorType):
             return x
-        vec = ir.VectorType(x.type, self.lanes)
+        vec = Vector(x.type, self.lanes)
         one = self.b.insert_element(ir.Constant(vec, ir.Undefined), x, ir.Constant(ir.IntType(32), 0))
         return self.b.shuffle_vector(one, ir.Constant(vec, ir.Undefined),
-                                     ir.Constant(ir.VectorType(ir.IntType(32), self.lanes), 0))
+                                     ir.Constant(Vector(ir.IntType(32), self.lanes), 0))
 
     # --- integer arithmetic and logic (ints are constants of the other operand's type) ---------
 
@@ -197,12 +201,27 @@ class Kit:
             fn = ir.Function(module, ir.FunctionType(ret, [a.type for a in args]), name)
         return self.b.call(fn, args)
 
+    def shared(self, name, body, args):
+        """body(kit, *args) -> a value of args[0]'s type, as the module's function `name`
+        (made on the first call, for these argument types) called here."""
+        module = self.b.module
+        name = ".".join([name] + [_mangle(a.type) for a in args])
+        fn = module.globals.get(name)
+        if fn is None:
+            fn = ir.Function(module, ir.FunctionType(args[0].type, [a.type for a in args]), name)
+            fn.linkage = "internal"
+            fn.attributes.add("cold")
+            fn.attributes.add("noinline")
+            builder = ir.IRBuilder(fn.append_basic_block("body"))
+            builder.ret(body(Kit(builder, self.lanes), *fn.args))
+        return self.b.call(fn, args)
+
     def lanewise(self, fn, args, ret):
         """fn (scalar values -> scalar value of element type ret) applied per lane: once for
         scalars, once per lane of vectors (for what has no vector form)."""
         if self.lanes is None:
             return fn(*args)
-        out = ir.Constant(ir.VectorType(ret, self.lanes), ir.Undefined)
+        out = ir.Constant(Vector(ret, self.lanes), ir.Undefined)
         for lane in range(self.lanes):
             idx = ir.Constant(ir.IntType(32), lane)
             out = self.b.insert_element(out, fn(*(self.b.extract_element(a, idx) for a in args)), idx)
