@@ -8,7 +8,7 @@ Holds four invariants:
   has a unique name (its cache key), and the C helpers it calls are bound by name to the
   library's addresses;
 - the disk cache ($XDG_CACHE_HOME/softgpu, default ~/.cache/softgpu) holds object files keyed
-  by the translation key, the SoftGPU version, a digest of the translator's sources, the LLVM
+  by the translation key, the SoftGPU version, a digest of the ISA engine's sources, the LLVM
   version and the CPU, so a stale or foreign object is never loaded; a cache that cannot be
   written is skipped, never an error;
 - compile time is measured and returned, for the trace;
@@ -57,8 +57,10 @@ def _init():
 def _identity(cpu, features):
     """What a cached object depends on besides the kernel: versions, sources, CPU."""
     digest = hashlib.sha256()
-    here = os.path.dirname(os.path.abspath(__file__))
-    for root, _dirs, files in sorted(os.walk(here)):
+    # The whole engine, not the translator alone: translations are built from the decoder's
+    # tables and the interpreter's instruction records (core.isa.interp.code.executable).
+    engine = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    for root, _dirs, files in sorted(os.walk(engine)):
         for name in sorted(files):
             if name.endswith((".py", ".h", ".c")):
                 with open(os.path.join(root, name), "rb") as f:
