@@ -22,3 +22,4 @@ def hand_over(k, inst):
     b.branch(k.exit_block)
     k.callouts.append(after)
     b.position_at_end(after)
+    b.entered_from_elsewhere()        # registers come back from sg_wave, through the prologue

@@ -9,7 +9,8 @@ Holds three invariants:
 - dominance is the order blocks are made in: a block made by this builder is dominated by
   the block the builder stood in when it made it (the translator's blocks are if-then
   diamonds, fault exits and loops entered from there); a block made elsewhere dominates
-  only what is made in it. A store records its value, so a later read in a block its block
+  only what is made in it, and a block also entered from elsewhere (a callout's resume
+  point) is declared so and forgets all. A store records its value, so a later read in a block its block
   does not dominate (the join after a conditional store) loads again.
 
 Emitters read EXEC, VCC and their operands afresh, and -O0 code re-derives the same buffer
@@ -69,6 +70,11 @@ class ReusingBuilder(ir.IRBuilder):
         if found is not None and self._dominates(found[1], self.block):
             return found[0]
         return None
+
+    def entered_from_elsewhere(self):
+        """The builder's block is also entered from outside this block's tree (a wave
+        resuming after a callout comes from the prologue): nothing built before dominates it."""
+        self._known.clear()
 
     def load(self, ptr, name="", align=None, typ=None):
         if not isinstance(ptr, ir.AllocaInstr):
