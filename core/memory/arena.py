@@ -10,6 +10,7 @@ Holds four invariants:
   live allocations and free spans (list updates are memmoves), so a program that makes and
   frees tens of thousands of buffers does not slow down quadratically;
 - freed pages are returned to the OS (MADV_DONTNEED), so they read as zero when reused;
+  allocations of 2 MiB or more ask for huge pages (MADV_HUGEPAGE) while they live;
 - an allocation shared with other processes (share, map_shared) is a memfd mapped over
   its range; freeing it closes the memfd and puts private zeroed memory back, so the range
   never stays aliased to another process's pages. Ordinary allocations never touch a memfd.
@@ -29,6 +30,11 @@ PAGE = 4096
 PREFERRED_BASE = 0x3000_0000_0000
 # Python 3.11's mmap module lacks the constant; this is Linux's value on every architecture.
 MAP_NORESERVE = getattr(mmap, "MAP_NORESERVE", 0x4000)
+# Allocations of this size or more are backed by 2 MiB pages where the kernel allows (as a
+# GPU maps VRAM in large fragments): kernels streaming through buffers missed the TLB on
+# every 4 KiB page (the vector add 2^22: 6.7-7.1 ms on 4 KiB pages, 5.4-5.7 ms on 2 MiB).
+# Smaller ones keep 4 KiB pages, so neighbours that are freed or shared stay page-exact.
+HUGE_PAGE = 2 << 20
 
 
 class Allocation:
@@ -127,6 +133,8 @@ class Arena:
     def _claim(self, address, size, owner, info):
         """Record [address, address + size), taken from the free spans, as live (lock held)."""
         alloc = Allocation(address, size, owner, info or {})
+        if size >= HUGE_PAGE:
+            self._map.madvise(mmap.MADV_HUGEPAGE, address - self.base, size)
         self._live[address] = alloc
         bisect.insort(self._starts, address)
         self._changed()
@@ -143,6 +151,8 @@ class Arena:
             self.used -= alloc.size
             if alloc.shared_fd is None:
                 self._map.madvise(mmap.MADV_DONTNEED, alloc.address - self.base, alloc.size)
+                if alloc.size >= HUGE_PAGE:
+                    self._map.madvise(mmap.MADV_NOHUGEPAGE, alloc.address - self.base, alloc.size)
             else:
                 self._unshare(alloc)
             self._free.release(alloc.address, alloc.size)
