@@ -38,12 +38,15 @@ MODULE = "_softgpu_hsa"
 OFFICIAL_HEADERS = ("hsa/hsa.h", "hsa/hsa_ext_amd.h", "hsa/hsa_ext_image.h",
                     "hsa/hsa_ext_finalize.h", "hsa/hsa_ven_amd_loader.h",
                     "hsa/amd_hsa_queue.h", "hsa/amd_hsa_signal.h")
+# The newest ROCr's headers, vendored: the library is compiled against them whatever the
+# machine's /usr/include/hsa holds (5.2.3 on Debian 12, 6.4 on sid), so one build serves both.
+INCLUDE = os.path.join(SHIM, "include")
 NATIVE_TIER = os.path.join(ROOT, "core", "isa", "native")
 # One translation unit, in this order: headers before the code that uses them. The native
 # tier's runner (core/isa/native/runner.*) is C the engine calls without the GIL.
 C_SOURCES = ("native.h", "safe_memory.h", os.path.join(NATIVE_TIER, "runner.h"), "fastpath.c",
              "ipc_shared.c", "safe_memory.c", "fastpath_exports.c", "embedding_paths.c",
-             "processor.c", "answers.c", os.path.join(NATIVE_TIER, "runner.c"))
+             "processor.c", "answers.c", "debugger_rendezvous.c", os.path.join(NATIVE_TIER, "runner.c"))
 # Declared to cffi: the ABI types and the C helpers Python calls.
 CDEF_HEADERS = ("abi_types.h", "native.h", "safe_memory.h", "embedding_paths.h",
                 os.path.join(NATIVE_TIER, "runner.h"))
@@ -70,6 +73,7 @@ def make_ffi(version_script, site_paths):
     ffi.embedding_api("\n".join(proto for _, proto in python_entries()))
     preamble = "".join(f"#include <{h}>\n" for h in OFFICIAL_HEADERS)
     ffi.set_source(MODULE, preamble + _paths_source(site_paths) + "".join(read(name) for name in C_SOURCES),
+                   include_dirs=[INCLUDE],
                    extra_compile_args=["-O2", "-std=gnu11", "-D_GNU_SOURCE", "-Wall", "-Wno-unused-function"],
                    extra_link_args=["-Wl,-soname," + SONAME,
                                     "-Wl,--version-script=" + version_script])

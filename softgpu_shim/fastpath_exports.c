@@ -167,43 +167,86 @@ SIGNAL_WAIT(scacquire)
 /* The arrays are the caller's: they are copied through the fault-free path
    (safe_memory.c), so a dangling pointer is an invalid call answering UINT32_MAX,
    never a crash. Waits are long; the copies' syscalls do not matter here. */
+typedef struct {
+    uint64_t *handles;
+    int *conditions;
+    int64_t *compare;
+    int64_t *satisfying;
+} wait_arrays;
+
+static void free_wait_arrays(wait_arrays *w) {
+    free(w->handles);
+    free(w->conditions);
+    free(w->compare);
+    free(w->satisfying);
+}
+
+static int copy_wait_arrays(wait_arrays *w, uint32_t count, const hsa_signal_t *signals,
+                            const hsa_signal_condition_t *conds, const hsa_signal_value_t *values) {
+    _Static_assert(sizeof(hsa_signal_t) == sizeof(uint64_t), "signal handle is 64-bit");
+    _Static_assert(sizeof(hsa_signal_condition_t) == sizeof(int), "conditions are ints");
+    w->handles = malloc(sizeof *w->handles * count);
+    w->conditions = malloc(sizeof *w->conditions * count);
+    w->compare = malloc(sizeof *w->compare * count);
+    w->satisfying = calloc(count, sizeof *w->satisfying);
+    if (!w->handles || !w->conditions || !w->compare || !w->satisfying ||
+        sg_safe_copy(w->handles, signals, sizeof *w->handles * count) != 0 ||
+        sg_safe_copy(w->conditions, conds, sizeof *w->conditions * count) != 0 ||
+        sg_safe_copy(w->compare, values, sizeof *w->compare * count) != 0) {
+        atomic_fetch_add(&g_invalid_calls, 1);
+        return -1;
+    }
+    return 0;
+}
+
 EXPORT uint32_t hsa_amd_signal_wait_any(uint32_t signal_count, hsa_signal_t *signals,
                                         hsa_signal_condition_t *conds,
                                         hsa_signal_value_t *values, uint64_t timeout_hint,
                                         hsa_wait_state_t wait_hint,
                                         hsa_signal_value_t *satisfying_value) {
     (void)wait_hint;
-    _Static_assert(sizeof(hsa_signal_t) == sizeof(uint64_t), "signal handle is 64-bit");
-    _Static_assert(sizeof(hsa_signal_condition_t) == sizeof(int), "conditions are ints");
     if (signal_count == 0 || signal_count > SG_MAX_SIGNALS || !signals || !conds || !values) {
         atomic_fetch_add(&g_invalid_calls, 1);
         return UINT32_MAX;
     }
-    uint64_t small_handles[16];
-    int small_conds[16];
-    int64_t small_values[16];
-    int on_stack = signal_count <= 16;
-    uint64_t *handles = on_stack ? small_handles : malloc(sizeof *handles * signal_count);
-    int *conditions = on_stack ? small_conds : malloc(sizeof *conditions * signal_count);
-    int64_t *compare = on_stack ? small_values : malloc(sizeof *compare * signal_count);
+    wait_arrays w = {0};
     uint32_t found = UINT32_MAX;
-    if (!handles || !conditions || !compare ||
-        sg_safe_copy(handles, signals, sizeof *handles * signal_count) != 0 ||
-        sg_safe_copy(conditions, conds, sizeof *conditions * signal_count) != 0 ||
-        sg_safe_copy(compare, values, sizeof *compare * signal_count) != 0) {
-        atomic_fetch_add(&g_invalid_calls, 1);
-    } else {
-        int64_t seen = 0;
-        found = sg_signal_wait_any(signal_count, handles, conditions, compare, timeout_hint, &seen);
+    if (copy_wait_arrays(&w, signal_count, signals, conds, values) == 0) {
+        found = sg_signal_wait_any(signal_count, w.handles, w.conditions, w.compare, timeout_hint,
+                                   w.satisfying);
         if (found != UINT32_MAX && satisfying_value &&
-            sg_safe_copy(satisfying_value, &seen, sizeof seen) != 0)
+            sg_safe_copy(satisfying_value, w.satisfying, sizeof *w.satisfying) != 0)
             atomic_fetch_add(&g_invalid_calls, 1);
     }
-    if (!on_stack) {
-        free(handles);
-        free(conditions);
-        free(compare);
+    free_wait_arrays(&w);
+    return found;
+}
+
+/* ROCr 6.2+. ROCr reads the arrays unchecked; here a count beyond the signal table or an
+   unreadable array answers UINT32_MAX. satisfying_values, when given, gets every entry:
+   0 for the null and dead handles ROCr counts as satisfied, and also on a timeout. */
+EXPORT uint32_t hsa_amd_signal_wait_all(uint32_t signal_count, hsa_signal_t *signals,
+                                        hsa_signal_condition_t *conds,
+                                        hsa_signal_value_t *values, uint64_t timeout_hint,
+                                        hsa_wait_state_t wait_hint,
+                                        hsa_signal_value_t *satisfying_values) {
+    (void)wait_hint;
+    if (atomic_load(&g_init_count) == 0) return UINT32_MAX;   /* ROCr: NOT_INITIALIZED, caught */
+    if (signal_count == 0) return 0;
+    if (signal_count > SG_MAX_SIGNALS || !signals || !conds || !values) {
+        atomic_fetch_add(&g_invalid_calls, 1);
+        return UINT32_MAX;
     }
+    wait_arrays w = {0};
+    uint32_t found = UINT32_MAX;
+    if (copy_wait_arrays(&w, signal_count, signals, conds, values) == 0) {
+        found = sg_signal_wait_all(signal_count, w.handles, w.conditions, w.compare, timeout_hint,
+                                   w.satisfying);
+        if (satisfying_values &&
+            sg_safe_copy(satisfying_values, w.satisfying, sizeof *w.satisfying * signal_count) != 0)
+            atomic_fetch_add(&g_invalid_calls, 1);
+    }
+    free_wait_arrays(&w);
     return found;
 }
 

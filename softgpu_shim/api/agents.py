@@ -16,7 +16,7 @@ import weakref
 from _softgpu_hsa import ffi, lib
 
 from core import runtime
-from core.errors import InvalidArgument, InvalidIndex
+from core.errors import InvalidAgent, InvalidArgument, InvalidIndex
 from core.isa.clocks import REFERENCE_CLOCK_HZ
 from softgpu_shim.api.out import (callback as require_callback, read_string, require_pointer, write, write_bytes,
                                   write_struct)
@@ -246,7 +246,25 @@ _GPU = {**_COMMON, **{
     AmdAgentInfoLater.NUM_XCC: ("uint32_t", lambda a: 1),
     AmdAgentInfoLater.DRIVER_UID: ("uint32_t", lambda a: a.node),
     AmdAgentInfoLater.NEAREST_CPU: ("hsa_agent_t", lambda a: {"handle": _session().agents.cpu.handle}),
+    # ROCr: the scratch aperture, 4 GiB per XCC; the async-reclaim threshold stays 0 on every
+    # ISA but gfx94x/gfx95x (where CP firmware reclaims scratch), so on every profile here.
+    AmdAgentInfo.SCRATCH_LIMIT_MAX: ("uint64_t", lambda a: SCRATCH_APERTURE_PER_XCC),   # one XCC
+    AmdAgentInfo.SCRATCH_LIMIT_CURRENT: ("uint64_t", lambda a: 0),
 }}
+
+
+SCRATCH_APERTURE_PER_XCC = 1 << 32
+
+
+@export("hsa_amd_agent_set_async_scratch_limit")
+def hsa_amd_agent_set_async_scratch_limit(agent, threshold):
+    """ROCr 6.2+: a GPU agent's use-once scratch threshold, settable only where CP firmware
+    reclaims scratch asynchronously (gfx94x/gfx95x with recent firmware); on every other GPU,
+    so on every SoftGPU profile, ROCr answers INVALID_ARGUMENT."""
+    if not _session().agents.get(agent.handle).is_gpu:
+        raise InvalidAgent("the scratch limit belongs to a GPU agent")
+    target = _session().agents.get(agent.handle)
+    raise InvalidArgument(f"{target.isa_name}: no asynchronous scratch reclaim (threshold {threshold} not set)")
 
 
 # Answers that change while the session lives (all others are remembered in C: answers.c).

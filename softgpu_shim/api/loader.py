@@ -21,7 +21,7 @@ from softgpu_shim.api.out import read, read_bytes, read_string, require_pointer,
 from softgpu_shim.hsa_abi import (Status, HsaProfile, HsaExecutableState, HsaDefaultFloatRoundingMode,
                                   HsaExecutableInfo, HsaExecutableSymbolInfo, HsaCodeSymbolInfo, HsaCodeObjectInfo,
                                   HsaCodeObjectType, HsaVariableSegment,
-                                  HsaVenAmdLoaderLoadedCodeObjectInfoE as LcoInfo,
+                                  HsaVenAmdLoaderLoadedCodeObjectInfo as LcoInfo,
                                   HsaVenAmdLoaderCodeObjectStorageType as StorageType)
 from softgpu_shim.registry import export
 

@@ -15,10 +15,10 @@ import threading
 
 from _softgpu_hsa import ffi, lib
 
-from core import native, runtime
+from core import native, runtime, trace
 from core.errors import HsaError, InvalidArgument, InvalidProfile
 from softgpu_shim import glue
-from softgpu_shim.api.out import require_pointer, write, write_bytes
+from softgpu_shim.api.out import read_array, require_pointer, write, write_bytes
 from softgpu_shim.hsa_abi import (AMD_INTERFACE_VERSION, AmdSystemInfoLater as SystemInfoLater,
                                   Status, ExtStatus, SystemInfo, HsaExtension as Extension,
                                   HsaEndianness, HsaMachineModel, TIMESTAMP_FREQUENCY_HZ)
@@ -304,3 +304,20 @@ def _filled(ctype, pointer_for):
     for name, _ in ffi.typeof(ctype).fields:
         setattr(box, name, pointer_for(name))
     return box
+
+
+# ---- logging ---------------------------------------------------------------------------
+
+LOG_FLAG_BYTES = 8      # hsa_amd_enable_logging's flags: uint8_t[8] (hsa_flag_set64)
+
+
+@export("hsa_amd_enable_logging")
+def hsa_amd_enable_logging(flags, file):
+    """ROCr 6.2+: the flags and stream of ROCr's internal log, each call replacing the last.
+    Its one flag (HSA_AMD_LOG_FLAG_BLIT_KERNEL_PKTS) logs the AQL packets of ROCr's blit
+    kernels; SoftGPU enqueues none (its copies run on host threads), so nothing is ever
+    written to `file`: the call is checked (the flags must be readable) and traced."""
+    runtime.require()
+    require_pointer(flags, "flags")
+    mask = bytes(read_array(flags, "uint8_t", LOG_FLAG_BYTES, "flags"))
+    trace.event("logging", flags=mask.hex(), file=int(ffi.cast("uintptr_t", file)))
