@@ -238,6 +238,7 @@ _TABLE_BYTES = {
     (Extension.EXTENSION_FINALIZER, 1, 0): ffi.sizeof("hsa_ext_finalizer_1_00_pfn_t"),
     # hsa_ven_amd_aqlprofile_1_00_pfn_t: ten function pointers (not in abi_types.h).
     (Extension.EXTENSION_AMD_AQLPROFILE, 1, 0): 10 * ffi.sizeof("void *"),
+    (Extension.EXTENSION_AMD_PC_SAMPLING, 1, 0): ffi.sizeof("hsa_ven_amd_pc_sampling_1_00_pfn_t"),
 }
 _TABLE_BYTES.update({(Extension.EXTENSION_AMD_LOADER, 1, minor): ffi.sizeof(f"hsa_ven_amd_loader_1_{minor:02}_pfn_t")
                      for minor in range(4)})
@@ -257,7 +258,8 @@ def hsa_system_get_major_extension_table(extension, version_major, table_length,
     # extension -> (the one major version ROCr hands out, its table). Without its finalizer
     # library ROCr's finalizer table stays at version 0, whose entries answer NOT_INITIALIZED.
     tables = {Extension.EXTENSION_IMAGES: (1, _images_table), Extension.EXTENSION_AMD_LOADER: (1, _loader_table),
-              Extension.EXTENSION_FINALIZER: (0, _finalizer_table)}
+              Extension.EXTENSION_FINALIZER: (0, _finalizer_table),
+              Extension.EXTENSION_AMD_PC_SAMPLING: (1, _pc_sampling_table)}
     if extension not in tables:
         raise HsaError(f"extension {extension} has no function table in SoftGPU (ROCr needs a "
                        "separate library for the aqlprofile table)")
@@ -276,6 +278,12 @@ def _images_table():
 def _finalizer_table():
     """hsa_ext_finalizer_1_00_pfn_t pointing at this library's finalizer exports (stubs)."""
     return _filled("hsa_ext_finalizer_1_00_pfn_t", lambda name: ffi.addressof(lib, name))
+
+
+def _pc_sampling_table():
+    """hsa_ven_amd_pc_sampling_1_00_pfn_t (the newest ROCr's) pointing at this library's
+    hsa_ven_amd_pcs_* exports (softgpu_shim.api.counters)."""
+    return _filled("hsa_ven_amd_pc_sampling_1_00_pfn_t", lambda name: ffi.addressof(lib, name))
 
 
 # Callbacks must outlive every table handed out: one per field, made once (under the lock,
