@@ -152,7 +152,8 @@ def build(outdir, site_paths=None, force=False, tmpdir=None, dev_link=True):
 def _inputs_digest(site_paths):
     digest = hashlib.sha256(repr((ROOT, site_paths, sys.version)).encode())
     sources = CDEF_HEADERS + C_SOURCES + (DRIVER_SOURCE,)
-    for path in [os.path.join(SHIM, name) for name in sources] + [
+    headers = sorted(os.path.join(INCLUDE, "hsa", name) for name in os.listdir(os.path.join(INCLUDE, "hsa")))
+    for path in [os.path.join(SHIM, name) for name in sources] + headers + [
             os.path.abspath(__file__), os.path.join(SHIM, "exports_table.py"), os.path.join(SHIM, "exports.h")]:
         with open(path, "rb") as f:
             digest.update(f.read())
