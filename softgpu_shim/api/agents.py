@@ -17,7 +17,7 @@ from _softgpu_hsa import ffi, lib
 
 from core import runtime
 from core.errors import InvalidAgent, InvalidArgument, InvalidIndex
-from core.isa.clocks import REFERENCE_CLOCK_HZ
+from core.isa.clocks import REFERENCE_CLOCK_HZ, realtime_ticks
 from softgpu_shim.api.out import (callback as require_callback, read_string, require_pointer, write, write_bytes,
                                   write_struct)
 from softgpu_shim.api.system import (EXTENSION_BITMASK_BYTES, HSA_VERSION, SYSTEM_EXTENSIONS, check_extension_id,
@@ -250,7 +250,16 @@ _GPU = {**_COMMON, **{
     # ISA but gfx94x/gfx95x (where CP firmware reclaims scratch), so on every profile here.
     AmdAgentInfo.SCRATCH_LIMIT_MAX: ("uint64_t", lambda a: SCRATCH_APERTURE_PER_XCC),   # one XCC
     AmdAgentInfo.SCRATCH_LIMIT_CURRENT: ("uint64_t", lambda a: 0),
+    AmdAgentInfo.CLOCK_COUNTERS: ("hsa_amd_clock_counters_t", lambda a: _clock_counters()),
 }}
+
+
+def _clock_counters():
+    """KFD's clock counters read together: the GPU's s_memrealtime ticks and the host's
+    nanosecond clock, which is also SoftGPU's system timestamp (its frequency given)."""
+    now = lib.sg_now_ns()
+    return {"gpu_clock_counter": realtime_ticks(), "cpu_clock_counter": now,
+            "system_clock_counter": now, "system_clock_frequency": TIMESTAMP_FREQUENCY_HZ}
 
 
 SCRATCH_APERTURE_PER_XCC = 1 << 32
@@ -268,7 +277,7 @@ def hsa_amd_agent_set_async_scratch_limit(agent, threshold):
 
 
 # Answers that change while the session lives (all others are remembered in C: answers.c).
-_VOLATILE = frozenset((AmdAgentInfoLater.MEMORY_AVAIL,))
+_VOLATILE = frozenset((AmdAgentInfoLater.MEMORY_AVAIL, AmdAgentInfo.CLOCK_COUNTERS))
 
 
 @export("sg_agent_get_info")

@@ -328,6 +328,21 @@ static void counters_and_limits(void) {
     CHECK_STATUS(hsa_amd_agent_set_async_scratch_limit(zero, 0), HSA_STATUS_ERROR_INVALID_AGENT);
     CHECK_STATUS(hsa_amd_agent_set_async_scratch_limit(gpu, 1 << 20), HSA_STATUS_ERROR_INVALID_ARGUMENT);
 
+    /* Clock counters, read together: the system counter lies between two system timestamps
+       and runs at the system timestamp's frequency; the GPU counter moves on. */
+    hsa_amd_clock_counters_t first, second;
+    uint64_t before, after, frequency;
+    MUST(hsa_system_get_info(HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY, &frequency));
+    MUST(hsa_system_get_info(HSA_SYSTEM_INFO_TIMESTAMP, &before));
+    CHECK_OK(hsa_agent_get_info(gpu, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_CLOCK_COUNTERS, &first));
+    MUST(hsa_system_get_info(HSA_SYSTEM_INFO_TIMESTAMP, &after));
+    CHECK(before <= first.system_clock_counter && first.system_clock_counter <= after);
+    CHECK_EQ_U64(first.system_clock_frequency, frequency);
+    usleep(1000);
+    CHECK_OK(hsa_agent_get_info(gpu, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_CLOCK_COUNTERS, &second));
+    CHECK(second.gpu_clock_counter > first.gpu_clock_counter);
+    CHECK(second.system_clock_counter > first.system_clock_counter);
+
     /* Logging: the flags must be readable; the last call wins. */
     uint8_t flags[8] = {1 << HSA_AMD_LOG_FLAG_BLIT_KERNEL_PKTS};
     CHECK_STATUS(hsa_amd_enable_logging(NULL, NULL), HSA_STATUS_ERROR_INVALID_ARGUMENT);
