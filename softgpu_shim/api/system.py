@@ -135,7 +135,7 @@ EXTENSION_BITMASK_BYTES = 128
 # ROCr sets IMAGES (its image library is built in) and AMD_PROFILER; FINALIZER and
 # AQLPROFILE only when their separate libraries load, which SoftGPU has neither of.
 SYSTEM_EXTENSIONS = (Extension.EXTENSION_IMAGES, Extension.EXTENSION_AMD_PROFILER)
-BUILD_VERSION = ffi.new("char[]", b"SoftGPU (ROCr 5.2.3 ABI)")
+BUILD_VERSION = ffi.new("char[]", b"SoftGPU (ROCr 6.4 ABI)")
 
 
 def extension_bitmask(extensions):
