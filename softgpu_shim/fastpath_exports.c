@@ -167,36 +167,40 @@ SIGNAL_WAIT(scacquire)
 /* The arrays are the caller's: they are copied through the fault-free path
    (safe_memory.c), so a dangling pointer is an invalid call answering UINT32_MAX,
    never a crash. Waits are long; the copies' syscalls do not matter here. */
-typedef struct {
-    uint64_t *handles;
-    int *conditions;
-    int64_t *compare;
-    int64_t *satisfying;
-} wait_arrays;
-
-static void free_wait_arrays(wait_arrays *w) {
-    free(w->handles);
-    free(w->conditions);
-    free(w->compare);
-    free(w->satisfying);
-}
-
-static int copy_wait_arrays(wait_arrays *w, uint32_t count, const hsa_signal_t *signals,
-                            const hsa_signal_condition_t *conds, const hsa_signal_value_t *values) {
+/* Both multi-signal waits: the caller's arrays copied in, the wait (all: every condition,
+   else any), then the satisfying values copied out: wait_any's one value (only when a
+   signal satisfied it), wait_all's `signal_count` values (always). */
+static uint32_t wait_on_copies(uint32_t signal_count, const hsa_signal_t *signals,
+                               const hsa_signal_condition_t *conds, const hsa_signal_value_t *values,
+                               uint64_t timeout_hint, int all, hsa_signal_value_t *satisfying) {
     _Static_assert(sizeof(hsa_signal_t) == sizeof(uint64_t), "signal handle is 64-bit");
     _Static_assert(sizeof(hsa_signal_condition_t) == sizeof(int), "conditions are ints");
-    w->handles = malloc(sizeof *w->handles * count);
-    w->conditions = malloc(sizeof *w->conditions * count);
-    w->compare = malloc(sizeof *w->compare * count);
-    w->satisfying = calloc(count, sizeof *w->satisfying);
-    if (!w->handles || !w->conditions || !w->compare || !w->satisfying ||
-        sg_safe_copy(w->handles, signals, sizeof *w->handles * count) != 0 ||
-        sg_safe_copy(w->conditions, conds, sizeof *w->conditions * count) != 0 ||
-        sg_safe_copy(w->compare, values, sizeof *w->compare * count) != 0) {
+    if (signal_count > SG_MAX_SIGNALS || !signals || !conds || !values) {
         atomic_fetch_add(&g_invalid_calls, 1);
-        return -1;
+        return UINT32_MAX;
     }
-    return 0;
+    uint64_t *handles = malloc(sizeof *handles * signal_count);
+    int *conditions = malloc(sizeof *conditions * signal_count);
+    int64_t *compare = malloc(sizeof *compare * signal_count);
+    int64_t *seen = calloc(signal_count, sizeof *seen);
+    uint32_t found = UINT32_MAX;
+    if (!handles || !conditions || !compare || !seen ||
+        sg_safe_copy(handles, signals, sizeof *handles * signal_count) != 0 ||
+        sg_safe_copy(conditions, conds, sizeof *conditions * signal_count) != 0 ||
+        sg_safe_copy(compare, values, sizeof *compare * signal_count) != 0) {
+        atomic_fetch_add(&g_invalid_calls, 1);
+    } else {
+        found = (all ? sg_signal_wait_all : sg_signal_wait_any)(signal_count, handles, conditions, compare,
+                                                               timeout_hint, seen);
+        size_t out = all ? sizeof *seen * signal_count : found != UINT32_MAX ? sizeof *seen : 0;
+        if (satisfying && out && sg_safe_copy(satisfying, seen, out) != 0)
+            atomic_fetch_add(&g_invalid_calls, 1);
+    }
+    free(handles);
+    free(conditions);
+    free(compare);
+    free(seen);
+    return found;
 }
 
 EXPORT uint32_t hsa_amd_signal_wait_any(uint32_t signal_count, hsa_signal_t *signals,
@@ -205,21 +209,11 @@ EXPORT uint32_t hsa_amd_signal_wait_any(uint32_t signal_count, hsa_signal_t *sig
                                         hsa_wait_state_t wait_hint,
                                         hsa_signal_value_t *satisfying_value) {
     (void)wait_hint;
-    if (signal_count == 0 || signal_count > SG_MAX_SIGNALS || !signals || !conds || !values) {
+    if (signal_count == 0) {
         atomic_fetch_add(&g_invalid_calls, 1);
         return UINT32_MAX;
     }
-    wait_arrays w = {0};
-    uint32_t found = UINT32_MAX;
-    if (copy_wait_arrays(&w, signal_count, signals, conds, values) == 0) {
-        found = sg_signal_wait_any(signal_count, w.handles, w.conditions, w.compare, timeout_hint,
-                                   w.satisfying);
-        if (found != UINT32_MAX && satisfying_value &&
-            sg_safe_copy(satisfying_value, w.satisfying, sizeof *w.satisfying) != 0)
-            atomic_fetch_add(&g_invalid_calls, 1);
-    }
-    free_wait_arrays(&w);
-    return found;
+    return wait_on_copies(signal_count, signals, conds, values, timeout_hint, 0, satisfying_value);
 }
 
 /* ROCr 6.2+. ROCr reads the arrays unchecked; here a count beyond the signal table or an
@@ -233,21 +227,7 @@ EXPORT uint32_t hsa_amd_signal_wait_all(uint32_t signal_count, hsa_signal_t *sig
     (void)wait_hint;
     if (atomic_load(&g_init_count) == 0) return UINT32_MAX;   /* ROCr: NOT_INITIALIZED, caught */
     if (signal_count == 0) return 0;
-    if (signal_count > SG_MAX_SIGNALS || !signals || !conds || !values) {
-        atomic_fetch_add(&g_invalid_calls, 1);
-        return UINT32_MAX;
-    }
-    wait_arrays w = {0};
-    uint32_t found = UINT32_MAX;
-    if (copy_wait_arrays(&w, signal_count, signals, conds, values) == 0) {
-        found = sg_signal_wait_all(signal_count, w.handles, w.conditions, w.compare, timeout_hint,
-                                   w.satisfying);
-        if (satisfying_values &&
-            sg_safe_copy(satisfying_values, w.satisfying, sizeof *w.satisfying * signal_count) != 0)
-            atomic_fetch_add(&g_invalid_calls, 1);
-    }
-    free_wait_arrays(&w);
-    return found;
+    return wait_on_copies(signal_count, signals, conds, values, timeout_hint, 1, satisfying_values);
 }
 
 #define QUEUE_LOAD(which, field, order_name, order)                                       \

@@ -212,6 +212,18 @@ static void wait_all(void) {
     CHECK(seen[0] == 0 && seen[1] == 1);
     CHECK(hsa_amd_signal_wait_all(1, nulls, eq, want, UINT64_MAX, HSA_WAIT_STATE_BLOCKED, seen) == 0);
     CHECK(hsa_amd_signal_wait_all(0, NULL, NULL, NULL, UINT64_MAX, HSA_WAIT_STATE_BLOCKED, NULL) == 0);
+    /* As many handles as SoftGPU's signal table holds (262144), all null: satisfied; one more
+       is more signals than can exist, an invalid call. */
+    enum { TABLE = 262144 };
+    hsa_signal_t *many = calloc(TABLE + 1, sizeof *many);
+    hsa_signal_condition_t *many_conds = calloc(TABLE + 1, sizeof *many_conds);
+    hsa_signal_value_t *many_values = calloc(TABLE + 1, sizeof *many_values);
+    CHECK(hsa_amd_signal_wait_all(TABLE, many, many_conds, many_values, 0, HSA_WAIT_STATE_ACTIVE, NULL) == 0);
+    CHECK(hsa_amd_signal_wait_all(TABLE + 1, many, many_conds, many_values, 0, HSA_WAIT_STATE_ACTIVE, NULL) ==
+          UINT32_MAX);
+    free(many);
+    free(many_conds);
+    free(many_values);
     /* A condition ROCr does not know ends the wait. */
     hsa_signal_condition_t odd[1] = {(hsa_signal_condition_t)9};
     CHECK(hsa_amd_signal_wait_all(1, &s[0], odd, want, UINT64_MAX, HSA_WAIT_STATE_BLOCKED, NULL) == UINT32_MAX);
