@@ -17,11 +17,12 @@ def test_reserve_handles_map_access_and_every_bad_argument(code_object):
     cprog.check("vmem_api.c", code_object, "api", timeout=300)
 
 
-def test_kernels_reach_mapped_ranges_and_fault_on_unmapped_ones(code_object, tmp_path):
-    """A kernel computes through a mapped range; with access NONE, and after the unmap, the
-    same dispatch faults with the usual report naming the kernel and an address of the range."""
+@pytest.mark.parametrize("engine", ["interp", "native"])
+def test_kernels_reach_mapped_ranges_and_fault_on_unmapped_ones(code_object, tmp_path, engine):
+    """On both tiers: a kernel computes through a mapped range; before access is set, with
+    access NONE and after the unmap, the same dispatch faults with the usual report."""
     trace = tmp_path / "trace.jsonl"
-    cprog.check("vmem_api.c", code_object, "kernel", timeout=600, SOFTGPU_TRACE=trace)
+    cprog.check("vmem_api.c", code_object, "kernel", timeout=600, SOFTGPU_TRACE=trace, SOFTGPU_ENGINE=engine)
     errors = [e for e in map(json.loads, trace.read_text().splitlines()) if e["event"] == "queue_error"]
     assert len(errors) == 3
     for error in errors:
