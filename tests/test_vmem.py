@@ -1,11 +1,15 @@
 """ROCr's virtual memory API and dma-buf export (C programs against the official headers and
 tests/c/hsa_newest.h, the newest ROCr's declarations the 5.2.3 headers lack)."""
 import json
+import subprocess
+import sys
 
 import pytest
 
+from core import profile as profiles
 from tests.support import cprog
 from tests.support.kernels import compile_opencl
+from tests.support.paths import LIBRARY, ROOT
 
 
 @pytest.fixture(scope="module")
@@ -34,3 +38,55 @@ def test_shareable_handles_between_processes_and_dmabuf_export(code_object):
     """A child imports the parent's physical memory by descriptor, maps it, reads the parent's
     bytes and computes on them; a dma-buf of an allocation imports as the same bytes."""
     cprog.check("vmem_api.c", code_object, "share", timeout=600)
+
+
+_PER_GPU = """
+import ctypes, sys
+sys.path.insert(0, sys.argv[1])
+lib = ctypes.CDLL(sys.argv[2])
+assert lib.hsa_init() == 0
+from core import runtime
+from softgpu_shim.hsa_abi import AccessPermission as Perm
+session = runtime.require()
+memory, vmem, (gpu0, gpu1) = session.memory, session.vmem, session.agents.gpus
+
+def reaches(agent, address):
+    starts, ends = memory.valid_ranges(agent)
+    in_ranges = any(s <= address < e for s, e in zip(starts.tolist(), ends.tolist()))
+    in_views = any(s <= address < e for s, e, _ in memory.host_views(agent).tolist())
+    assert in_ranges == in_views, (agent, address)
+    return in_ranges
+
+va = vmem.reserve(4 * 4096, 0, 0, 0)
+handle = vmem.create(memory.pools_of(gpu1)[0], 2 * 4096, 0)
+vmem.map(va + 4096, 2 * 4096, handle)
+assert not reaches(gpu0, va + 4096) and not reaches(gpu1, va + 4096)
+vmem.set_access(va + 4096, 2 * 4096, [(gpu0, Perm.RW)])
+assert reaches(gpu0, va + 4096) and reaches(gpu0, va + 3 * 4096 - 1) and not reaches(gpu1, va + 4096)
+assert not reaches(gpu0, va) and not reaches(gpu0, va + 3 * 4096)     # around the mapping
+assert reaches(None, va + 4096)                                       # "any GPU"
+vmem.set_access(va + 4096, 2 * 4096, [(gpu1, Perm.RO)])               # gpu0 keeps its access
+assert reaches(gpu0, va + 4096) and reaches(gpu1, va + 4096)
+assert vmem.get_access(va + 4096, gpu0.handle) == Perm.RW and vmem.get_access(va + 4096, gpu1.handle) == Perm.RO
+vmem.set_access(va + 4096, 2 * 4096, [(gpu0, Perm.NONE), (gpu1, Perm.NONE)])
+assert not reaches(None, va + 4096)
+vmem.unmap(va + 4096, 2 * 4096)
+vmem.release(handle)
+assert memory.pools_of(gpu1)[0].allocated == 0
+vmem.free(va, 4 * 4096)
+assert lib.hsa_shut_down() == 0
+print("ok")
+"""
+
+
+def test_access_is_per_gpu_for_both_tiers_views(tmp_path):
+    """Two GPUs: a mapping reaches exactly the GPUs given access (the interpreter's valid
+    ranges and the native tier's views agree), one GPU's grant leaves the other's as it was,
+    and the pool's charge goes with the handle."""
+    data = profiles.load().data
+    data["gpu_count"] = 2
+    path = tmp_path / "two.json"
+    path.write_text(json.dumps(data))
+    proc = subprocess.run([sys.executable, "-c", _PER_GPU, ROOT, LIBRARY], env=cprog.env(SOFTGPU_PROFILE=path),
+                          capture_output=True, text=True, timeout=120)
+    assert proc.stdout.strip() == "ok", proc.stdout + proc.stderr

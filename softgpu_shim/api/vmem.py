@@ -32,6 +32,14 @@ def _nonzero(value, what):
         raise InvalidArgument(f"{what} is 0")
 
 
+def _range(va, size):
+    """(session, address): ROCr's first checks of every call on a range, va then size."""
+    session = runtime.require()
+    require_pointer(va, "va")
+    _nonzero(size, "size")
+    return session, _address(va)
+
+
 # ---- dma-buf ---------------------------------------------------------------------------------
 
 def _export_dmabuf(ptr, size, dmabuf, offset):
@@ -87,10 +95,8 @@ def hsa_amd_vmem_address_reserve_align(va, size, address, alignment, flags):
 
 @export("hsa_amd_vmem_address_free")
 def hsa_amd_vmem_address_free(va, size):
-    session = runtime.require()
-    require_pointer(va, "va")
-    _nonzero(size, "size")
-    session.vmem.free(_address(va), size)
+    session, address = _range(va, size)
+    session.vmem.free(address, size)
 
 
 # ---- physical memory ------------------------------------------------------------------------------
@@ -139,25 +145,19 @@ def hsa_amd_vmem_get_alloc_properties_from_handle(memory_handle, pool, type):
 @export("hsa_amd_vmem_map")
 def hsa_amd_vmem_map(va, size, in_offset, memory_handle, flags):
     # in_offset and flags: "currently unsupported" in ROCr, which ignores both.
-    session = runtime.require()
-    require_pointer(va, "va")
-    _nonzero(size, "size")
-    session.vmem.map(_address(va), size, memory_handle.handle)
+    session, address = _range(va, size)
+    session.vmem.map(address, size, memory_handle.handle)
 
 
 @export("hsa_amd_vmem_unmap")
 def hsa_amd_vmem_unmap(va, size):
-    session = runtime.require()
-    require_pointer(va, "va")
-    _nonzero(size, "size")
-    session.vmem.unmap(_address(va), size)
+    session, address = _range(va, size)
+    session.vmem.unmap(address, size)
 
 
 @export("hsa_amd_vmem_set_access")
 def hsa_amd_vmem_set_access(va, size, desc, desc_cnt):
-    session = runtime.require()
-    require_pointer(va, "va")
-    _nonzero(size, "size")
+    session, address = _range(va, size)
     require_pointer(desc, "desc")
     _nonzero(desc_cnt, "desc_cnt")
     if desc_cnt > MAX_DESCRIPTORS:
@@ -165,7 +165,7 @@ def hsa_amd_vmem_set_access(va, size, desc, desc_cnt):
     entries = read_array(desc, "hsa_amd_memory_access_desc_t", desc_cnt, "desc")
     # ROCr resolves every agent before it looks at the address.
     grants = [(session.agents.get(e.agent_handle.handle), int(e.permissions)) for e in entries]
-    session.vmem.set_access(_address(va), size, grants)
+    session.vmem.set_access(address, size, grants)
 
 
 @export("hsa_amd_vmem_get_access")

@@ -136,6 +136,12 @@ static void handles(aql_env_t *env) {
                  HSA_STATUS_ERROR_INVALID_ALLOCATION);
     CHECK_OK(hsa_amd_vmem_handle_create(env->device_pool, max_size, MEMORY_TYPE_NONE, 0, &h));
     CHECK_OK(hsa_amd_vmem_handle_release(h));
+    /* The pool's RUNTIME_ALLOC_GRANULE is the unit of handle sizes. */
+    size_t granule = 0;
+    MUST(hsa_amd_memory_pool_get_info(env->device_pool, HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_GRANULE, &granule));
+    CHECK_EQ_U64(granule, PAGE);
+    CHECK_OK(hsa_amd_vmem_handle_create(env->device_pool, granule, MEMORY_TYPE_NONE, 0, &h));
+    CHECK_OK(hsa_amd_vmem_handle_release(h));
     CHECK_STATUS(hsa_amd_vmem_handle_release(h), HSA_STATUS_ERROR_INVALID_ALLOCATION);
 
     /* Properties: the pool and the type it was made with. */
@@ -256,6 +262,19 @@ static void kernels_through_mappings(aql_env_t *env) {
     CHECK(!run_scale_add(env, a, out));
     CHECK_EQ_U64(aql_errors_seen, 1);
     grant(va, MAPPED, env->gpu, HSA_ACCESS_PERMISSION_RW);
+
+    /* hsa_amd_agents_allow_access on a mapped address grants read-write, as set_access does;
+       on reserved space that maps nothing it is INVALID_ALLOCATION. */
+    grant(va, MAPPED, env->gpu, HSA_ACCESS_PERMISSION_NONE);
+    CHECK_OK(hsa_amd_agents_allow_access(1, &env->gpu, NULL, (char *)va + PAGE));
+    hsa_access_permission_t perms = HSA_ACCESS_PERMISSION_NONE;
+    CHECK_OK(hsa_amd_vmem_get_access(va, &perms, env->gpu));
+    CHECK_EQ_U64(perms, HSA_ACCESS_PERMISSION_RW);
+    CHECK_STATUS(hsa_amd_agents_allow_access(1, &env->gpu, NULL, (char *)va + MAPPED),
+                 HSA_STATUS_ERROR_INVALID_ALLOCATION);
+    memset(out, 0, N * sizeof(float));
+    CHECK(run_scale_add(env, a, out));
+    CHECK(results_right(a, out));
 
     /* Released while mapped: the memory stays until the unmap. */
     CHECK_OK(hsa_amd_vmem_handle_release(h));
