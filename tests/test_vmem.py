@@ -26,12 +26,17 @@ def test_kernels_reach_mapped_ranges_and_fault_on_unmapped_ones(code_object, tmp
     """On both tiers: a kernel computes through a mapped range; before access is set, with
     access NONE and after the unmap, the same dispatch faults with the usual report."""
     trace = tmp_path / "trace.jsonl"
-    cprog.check("vmem_api.c", code_object, "kernel", timeout=600, SOFTGPU_TRACE=trace, SOFTGPU_ENGINE=engine)
+    proc = cprog.check("vmem_api.c", code_object, "kernel", timeout=600, SOFTGPU_TRACE=trace,
+                       SOFTGPU_ENGINE=engine)
+    start, size = next(line.split()[1:] for line in proc.stdout.splitlines() if line.startswith("reserved"))
+    start, size = int(start, 16), int(size)
     errors = [e for e in map(json.loads, trace.read_text().splitlines()) if e["event"] == "queue_error"]
     assert len(errors) == 3
     for error in errors:
         assert error["status_name"] == "ERROR_MEMORY_APERTURE_VIOLATION"
         assert error["report"]["kernel"] == "scale_add"
+        assert start <= error["report"]["address"] < start + size
+        assert f"address={error['report']['address']:#x}" in proc.stderr
 
 
 def test_shareable_handles_between_processes_and_dmabuf_export(code_object):

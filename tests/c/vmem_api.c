@@ -243,6 +243,7 @@ static void kernels_through_mappings(aql_env_t *env) {
     hsa_amd_vmem_alloc_handle_t h;
     MUST(hsa_amd_vmem_handle_create(env->device_pool, MAPPED, MEMORY_TYPE_NONE, 0, &h));
     MUST(hsa_amd_vmem_map(va, MAPPED, 0, h, 0));
+    printf("reserved %p %u\n", va, 2 * MAPPED);     /* where the fault reports must point */
     float *a = va, *out = (float *)((char *)va + OUT_OFFSET);
     for (int i = 0; i < N; i++) a[i] = (float)i * 0.5f;
 
