@@ -82,9 +82,10 @@ class Reservation:
     def reachable(self, agent=None):
         """The mappings a kernel of `agent` (any GPU when None) may touch."""
         found = []
-        for start in self._starts:
-            mapping = self.mappings[start]
-            granted = (p for a, p in mapping.access.items() if a.is_gpu and (agent is None or a is agent))
+        # Asked by the engine without this module's lock: list() copies each dict in one step
+        # under the GIL, so a concurrent map or set_access cannot break the iteration.
+        for mapping in list(self.mappings.values()):
+            granted = [p for a, p in list(mapping.access.items()) if a.is_gpu and (agent is None or a is agent)]
             if any(p != AccessPermission.NONE for p in granted):
                 found.append(mapping)
         return found

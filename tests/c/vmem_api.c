@@ -235,6 +235,32 @@ static void mapping_and_access(aql_env_t *env) {
     CHECK(supported);
 }
 
+static int open_descriptors(void) {
+    int count = 0;
+    for (int fd = 0; fd < 4096; fd++) count += fcntl(fd, F_GETFD) != -1;
+    return count;
+}
+
+/* hsa_shut_down with a mapping, a reservation and handles alive: their descriptors close,
+   and after the next hsa_init their handle and address are stale. */
+static void shut_down_with_live_mappings(aql_env_t *env) {
+    int before = open_descriptors();
+    void *va = NULL;
+    hsa_amd_vmem_alloc_handle_t h, unmapped;
+    MUST(hsa_amd_vmem_address_reserve(&va, 2 * PAGE, 0, 0));
+    MUST(hsa_amd_vmem_handle_create(env->device_pool, PAGE, MEMORY_TYPE_NONE, 0, &h));
+    MUST(hsa_amd_vmem_handle_create(env->device_pool, PAGE, MEMORY_TYPE_NONE, 0, &unmapped));
+    MUST(hsa_amd_vmem_map(va, PAGE, 0, h, 0));
+    grant(va, PAGE, env->gpu, HSA_ACCESS_PERMISSION_RW);
+    CHECK(open_descriptors() > before);
+    MUST(hsa_shut_down());
+    CHECK_EQ_U64(open_descriptors(), before);
+    MUST(hsa_init());
+    CHECK_STATUS(hsa_amd_vmem_handle_release(h), HSA_STATUS_ERROR_INVALID_ALLOCATION);
+    CHECK_STATUS(hsa_amd_vmem_handle_release(unmapped), HSA_STATUS_ERROR_INVALID_ALLOCATION);
+    CHECK_STATUS(hsa_amd_vmem_address_free(va, 2 * PAGE), HSA_STATUS_ERROR_INVALID_ALLOCATION);
+}
+
 /* ---- kernel ---- */
 
 static void kernels_through_mappings(aql_env_t *env) {
@@ -437,6 +463,7 @@ int main(int argc, char **argv) {
         reserve_and_free();
         handles(&env);
         mapping_and_access(&env);
+        shut_down_with_live_mappings(&env);
     } else if (!strcmp(argv[2], "kernel")) {
         kernels_through_mappings(&env);
     } else if (!strcmp(argv[2], "share")) {
