@@ -190,6 +190,12 @@ static void mapping_and_access(aql_env_t *env) {
     CHECK_STATUS(hsa_amd_vmem_set_access(base + 2 * PAGE, 3 * PAGE, &desc, 1), HSA_STATUS_ERROR_INVALID_ARGUMENT);
     CHECK_STATUS(hsa_amd_vmem_set_access(va, PAGE, &desc, 1), HSA_STATUS_ERROR_INVALID_ALLOCATION);
     CHECK_OK(hsa_amd_vmem_set_access(base + 2 * PAGE, 2 * PAGE, &desc, 1));
+    /* SoftGPU reads at most 4096 descriptors (more cannot name distinct agents). */
+    hsa_amd_memory_access_desc_t *many = calloc(4097, sizeof *many);
+    for (int i = 0; i < 4097; i++) many[i] = desc;
+    CHECK_OK(hsa_amd_vmem_set_access(base + 2 * PAGE, 2 * PAGE, many, 4096));
+    CHECK_STATUS(hsa_amd_vmem_set_access(base + 2 * PAGE, 2 * PAGE, many, 4097), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+    free(many);
     CHECK_OK(hsa_amd_vmem_get_access(base + 3 * PAGE, &perms, env->gpu));
     CHECK_EQ_U64(perms, HSA_ACCESS_PERMISSION_RW);
     grant(base + 2 * PAGE, 2 * PAGE, env->gpu, HSA_ACCESS_PERMISSION_RO);
