@@ -326,6 +326,19 @@ static void kernels_through_mappings(aql_env_t *env) {
     CHECK_OK(hsa_amd_vmem_unmap(second, MAPPED));
     CHECK_OK(hsa_amd_vmem_handle_release(again));
 
+    /* Copies reach mapped memory as kernels do: hsa_memory_copy and an asynchronous copy. */
+    uint32_t *source = aql_alloc(env, PAGE);
+    for (int i = 0; i < 1024; i++) source[i] = 0xA5000000u + i;
+    CHECK_OK(hsa_memory_copy(va, source, PAGE));
+    CHECK(memcmp(va, source, PAGE) == 0);
+    hsa_signal_t copied;
+    MUST(hsa_signal_create(1, 0, NULL, &copied));
+    CHECK_OK(hsa_amd_memory_async_copy((char *)va + PAGE, env->gpu, source, env->cpu, PAGE, 0, NULL, copied));
+    CHECK(aql_wait_zero(copied, 60));
+    CHECK(memcmp((char *)va + PAGE, source, PAGE) == 0);
+    MUST(hsa_signal_destroy(copied));
+    MUST(hsa_amd_memory_pool_free(source));
+
     /* Unmapped: the kernel faults with the usual report. */
     CHECK_OK(hsa_amd_vmem_unmap(va, MAPPED));
     aql_errors_seen = 0;
