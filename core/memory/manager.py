@@ -13,7 +13,8 @@ Holds five invariants:
   a system region is mapped to every GPU, memory from hsa_amd_memory_pool_allocate on a
   system pool to none until hsa_amd_agents_allow_access, device memory to its GPU;
 - valid_ranges() is the one answer to "which addresses may a kernel touch": live arena
-  allocations plus locked/registered host memory (locked memory also at its agent
+  allocations (of a reserved range, only its mappings the GPU may access: core.memory.vmem)
+  plus locked/registered host memory (locked memory also at its agent
   address, host.agent_address), merged (touching ranges too) into disjoint sorted ranges;
 - every entry point taking an address of locked memory accepts its agent address too,
   translated by host_address() before any byte moves.

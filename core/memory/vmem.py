@@ -3,7 +3,7 @@
 Reserved address ranges, physical memory handles, mappings of one into the other, access per
 agent, and shareable handles (a file descriptor, as ROCr's dma-buf) between processes.
 
-Holds five invariants:
+Holds these invariants:
 - a reserved range is an allocation of the device arena, so the engine and the copy paths
   see it in the one device address space; a kernel of a GPU reaches exactly the mapped
   parts whose access for that GPU is not NONE (Memory.reachable asks Reservation.reachable),
