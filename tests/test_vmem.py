@@ -7,6 +7,7 @@ import sys
 import pytest
 
 from core import profile as profiles
+from core.capture import store
 from tests.support import cprog
 from tests.support.kernels import compile_opencl
 from tests.support.paths import LIBRARY, ROOT
@@ -95,3 +96,26 @@ def test_access_is_per_gpu_for_both_tiers_views(tmp_path):
     proc = subprocess.run([sys.executable, "-c", _PER_GPU, ROOT, LIBRARY], env=cprog.env(SOFTGPU_PROFILE=path),
                           capture_output=True, text=True, timeout=120)
     assert proc.stdout.strip() == "ok", proc.stdout + proc.stderr
+
+
+def test_dispatches_on_mapped_memory_capture_and_replay(code_object, tmp_path):
+    """`softgpu run --capture` saves what a kernel reaches through a mapping (and nothing of a
+    range it may not reach); `softgpu replay` reproduces every dispatch, faults included."""
+    exe = cprog.build("vmem_api.c")
+    captures = tmp_path / "captures"
+    proc = subprocess.run([sys.executable, "-m", "core.cli", "run", "--capture", str(captures),
+                           "--capture-kernel", "scale_*", "--", exe, code_object, "kernel"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=600, env=cprog.env())
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    start = int(next(line.split()[1] for line in proc.stdout.splitlines() if line.startswith("reserved")), 16)
+    folders = store.captures(str(captures))
+    assert len(folders) == 6                       # three that fault, three that compute
+    saved = [[r["start"] for r in store.read_manifest(f)["ranges"]] for f in folders]
+    faulted = [store.read_manifest(f)["result"]["fault"] is not None for f in folders]
+    assert faulted.count(True) == 3
+    for starts, fault in zip(saved, faulted):
+        assert (start in starts) != fault         # the mapping is saved exactly when reachable
+    proc = subprocess.run([sys.executable, "-m", "core.cli", "replay", str(captures)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=600, env=cprog.env())
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.count("identical") == 6
