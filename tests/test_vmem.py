@@ -85,6 +85,56 @@ print("ok")
 """
 
 
+_THREADS = """
+import ctypes, sys, threading
+sys.path.insert(0, sys.argv[1])
+lib = ctypes.CDLL(sys.argv[2])
+assert lib.hsa_init() == 0
+from core import runtime
+from softgpu_shim.hsa_abi import AccessPermission as Perm
+session = runtime.require()
+memory, vmem, gpu = session.memory, session.vmem, session.agents.gpus[0]
+pool = memory.pools_of(gpu)[0]
+errors = []
+
+def worker(n):
+    try:
+        for i in range(40):
+            size = (1 + (n + i) % 3) * 4096
+            va = vmem.reserve(2 * size, 0, 0, 0)
+            handle = vmem.create(pool, size, 0)
+            vmem.map(va + size, size, handle)
+            vmem.set_access(va + size, size, [(gpu, Perm.RW)])
+            memory.arena.view(va + size, size)[:] = n
+            starts, ends = memory.valid_ranges(gpu)
+            assert any(s <= va + size and va + 2 * size <= e for s, e in zip(starts.tolist(), ends.tolist()))
+            assert (memory.arena.view(va + size, size) == n).all()
+            vmem.release(handle)
+            vmem.unmap(va + size, size)
+            vmem.free(va, 2 * size)
+    except BaseException as error:
+        errors.append(repr(error))
+
+threads = [threading.Thread(target=worker, args=(n,)) for n in range(8)]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join()
+assert not errors, errors
+assert pool.allocated == 0 and not vmem._handles and not vmem._reserved
+assert lib.hsa_shut_down() == 0
+print("ok")
+"""
+
+
+def test_threads_reserving_mapping_and_freeing_at_once_keep_memory_apart():
+    """Eight threads reserve, map, write, unmap and free at once: every mapping shows only its
+    own thread's bytes, and the pool and the tables are empty afterwards."""
+    proc = subprocess.run([sys.executable, "-c", _THREADS, ROOT, LIBRARY], env=cprog.env(),
+                          capture_output=True, text=True, timeout=300)
+    assert proc.stdout.strip() == "ok", proc.stdout + proc.stderr
+
+
 def test_access_is_per_gpu_for_both_tiers_views(tmp_path):
     """Two GPUs: a mapping reaches exactly the GPUs given access (the interpreter's valid
     ranges and the native tier's views agree), one GPU's grant leaves the other's as it was,
