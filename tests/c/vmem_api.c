@@ -103,6 +103,13 @@ static void reserve_and_free(void) {
     CHECK_STATUS(hsa_amd_vmem_address_free(va, PAGE), HSA_STATUS_ERROR_INVALID_ALLOCATION);
     CHECK_OK(hsa_amd_vmem_address_free(big, PAGE));
 
+    /* Address space is not memory: a range four times the device memory is reserved. */
+    size_t device_bytes = 0;
+    MUST(hsa_amd_memory_pool_get_info(gpu_pool, HSA_AMD_MEMORY_POOL_INFO_SIZE, &device_bytes));
+    void *wide = NULL;
+    CHECK_OK(hsa_amd_vmem_address_reserve(&wide, 4 * device_bytes, 0, 0));
+    CHECK_OK(hsa_amd_vmem_address_free(wide, 4 * device_bytes));
+
     /* An address asked for is given when it is free. */
     void *again = NULL;
     CHECK_OK(hsa_amd_vmem_address_reserve(&again, 4 * PAGE, (uint64_t)(uintptr_t)va, 0));
