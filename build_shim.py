@@ -65,6 +65,8 @@ def read(name):
 def make_ffi(version_script, site_paths):
     ffi = cffi.FFI()
     for header in CDEF_HEADERS:
+        if header == "vmem_types.h" and "hsa_amd_vmem_alloc_handle_t" in read("abi_types.h"):
+            continue        # abi_types.h generated from headers that have these types already
         # cffi's cdef takes no conditionals: the guards are for the C compiler (vmem_types.h).
         ffi.cdef("".join(line for line in read(header).splitlines(True) if not line.startswith("#if")
                          and not line.startswith("#endif")))
