@@ -13,6 +13,7 @@
 #include <link.h>
 #include <pthread.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #include "check.h"
 
@@ -361,6 +362,14 @@ static void counters_and_limits(void) {
     CHECK_OK(hsa_amd_enable_logging(flags, stdout));
     flags[0] = 0;
     CHECK_OK(hsa_amd_enable_logging(flags, NULL));
+    /* The flags are 8 bytes: 8 readable before an unreadable page pass, 7 do not. */
+    long page = sysconf(_SC_PAGESIZE);
+    uint8_t *pages = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    MUST(pages == MAP_FAILED ? HSA_STATUS_ERROR : HSA_STATUS_SUCCESS);
+    mprotect(pages + page, page, PROT_NONE);
+    CHECK_OK(hsa_amd_enable_logging(pages + page - 8, NULL));
+    CHECK_STATUS(hsa_amd_enable_logging(pages + page - 7, NULL), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+    munmap(pages, 2 * page);
 
     /* The statuses the newer headers add have their names. */
     const char *text = NULL;
