@@ -162,6 +162,10 @@ static void queue_info(void) {
     CHECK_EQ_U64(amd->scratch_max_use_index, UINT64_MAX);
     CHECK_EQ_U64(amd->alt_scratch_max_use_index, UINT64_MAX);
     CHECK(AMD_HSA_BITS_GET(amd->queue_properties, AMD_QUEUE_PROPERTIES_IS_PTR64));
+    /* The flat apertures' high halves (SoftGPU's: LDS at 0x1_0000_xxxx_xxxx, scratch at
+       0x2_0000_xxxx_xxxx). */
+    CHECK_EQ_U64(amd->group_segment_aperture_base_hi, 0x10000);
+    CHECK_EQ_U64(amd->private_segment_aperture_base_hi, 0x20000);
     MUST(hsa_queue_destroy(queue));
     CHECK_STATUS(hsa_amd_queue_get_info(queue, HSA_AMD_QUEUE_INFO_AGENT, &owner), HSA_STATUS_ERROR_INVALID_QUEUE);
 
