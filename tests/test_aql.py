@@ -12,7 +12,7 @@ def code_object():
     return compile_opencl("aql_kernels.cl", opt="-O2")
 
 
-@pytest.mark.parametrize("test", ["dispatch", "barrier_and", "barrier_or", "barrier_value",
+@pytest.mark.parametrize("test", ["dispatch", "barrier_and", "barrier_or", "barrier_dependency_values", "barrier_value",
                                   "destroy_while_waiting", "ring_wraps", "threads",
                                   "independent_queues", "destroy_stops_dispatch"])
 def test_packets(code_object, test):
