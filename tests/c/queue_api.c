@@ -67,6 +67,12 @@ static void check_size_limits(uint32_t min_size, uint32_t max_size) {
         CHECK_EQ_U64(q->size, sizes[i]);
         CHECK_OK(hsa_queue_destroy(q));
     }
+    /* The private segment hint: ROCr refuses more than 262128 bytes a work-item. */
+    hsa_queue_t *q = NULL;
+    CHECK_OK(hsa_queue_create(gpu_agent, min_size, HSA_QUEUE_TYPE_MULTI, NULL, NULL, 262128, UINT32_MAX, &q));
+    if (q) CHECK_OK(hsa_queue_destroy(q));
+    CHECK_STATUS(hsa_queue_create(gpu_agent, min_size, HSA_QUEUE_TYPE_MULTI, NULL, NULL, 262129, UINT32_MAX, &q),
+                 HSA_STATUS_ERROR_OUT_OF_RESOURCES);
 }
 
 static void on_error(hsa_status_t status, hsa_queue_t *source, void *data) {
