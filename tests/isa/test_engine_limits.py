@@ -56,6 +56,13 @@ kernel void raw_buffer(global const uint *buf, global uint *dwords, global uint 
   bytes[i] = b;
 }
 
+// Uniform reads (scalar loads through a restrict const pointer) of in[0] .. in[n-1].
+kernel void sum_uniform(global const uint *restrict in, global uint *restrict out, uint n) {
+  uint acc = 0;
+  for (uint k = 0; k < n; k++) acc += in[k] * (k + 1u);
+  out[get_global_id(0)] = acc;
+}
+
 // Work-item 0 stores a marker at tile[index], work-item 1 reads it back after the barrier.
 kernel void lds_probe(global uint *out, local uint *tile, uint index) {
   uint l = get_local_id(0);
@@ -132,6 +139,18 @@ def test_writes_up_to_the_last_dword_and_not_one_past(session, code_object, tier
     np.testing.assert_array_equal(buf, np.arange(N, dtype=np.uint32) * 3)
     report = faults(session, code_object, tier, "write_to", [np.zeros(N, np.uint32), np.uint32(N + 1)], 1024)
     assert report["instruction"].startswith("global_store")
+
+
+@pytest.mark.parametrize("tier", TIERS)
+def test_scalar_reads_up_to_the_last_dword_and_not_one_past(session, code_object, tier):
+    data = np.arange(N, dtype=np.uint32)
+    _, out = run(session, code_object, tier, "sum_uniform", [data, np.zeros(64, np.uint32), np.uint32(N)],
+                 64, at_end=0)
+    want = int((data.astype(np.uint64) * np.arange(1, N + 1, dtype=np.uint64)).sum()) & 0xFFFFFFFF
+    assert list(out) == [want] * 64
+    report = faults(session, code_object, tier, "sum_uniform",
+                    [data, np.zeros(64, np.uint32), np.uint32(N + 1)], 64)
+    assert report["instruction"].startswith("s_load")
 
 
 @pytest.mark.parametrize("tier", TIERS)
