@@ -75,7 +75,15 @@ def refused(data, match):
 
 
 def test_the_original_loads(original):
-    CodeObject(original)
+    """The unedited object parses to what clang built: so each refusal below is the edit's."""
+    code = CodeObject(original)
+    assert code.version == 4 and code.target.isa_name == "amdgcn-amd-amdhsa--gfx1030"
+    assert sorted(code.kernel_metadata) == ["bump_counter.kd", "follow_pointer.kd", "lookup_tables.kd",
+                                            "scratch_walk.kd", "stage_in_lds.kd"]
+    ends = [(s.vaddr, s.vaddr + s.memsz) for s in code.segments]
+    assert len(ends) == len([p for p in phdrs(original) if p[1][0] == PT_LOAD])
+    assert all(end <= start for (_, end), (start, _) in zip(ends, ends[1:]))   # ascending, apart
+    assert code.relocations                    # slot_table's two pointers are relocated at load
 
 
 def test_wrong_machine_and_type(original):

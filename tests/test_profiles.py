@@ -129,12 +129,22 @@ def test_wave64_default_needs_wave64_support():
         profile.validate(data, "p")
 
 
-def test_comments_and_optional_fields_are_accepted():
+def test_comments_and_optional_fields_are_accepted(tmp_path):
     data = gfx1030()
     data["gpu"]["$comment"] = "notes"
     data["links"] = {"pcie": {"numa_distance": 20}}
     del data["description"]
-    profile.validate(data, "p")
+    path = tmp_path / "commented.json"
+    path.write_text(json.dumps(data))
+    loaded = profile.load(str(path))
+    # Loaded as written: the comment is kept (ignored), the optional link field is there and
+    # the GPU is the one described.
+    assert loaded.gpu["$comment"] == "notes" and loaded.data["links"]["pcie"]["numa_distance"] == 20
+    assert "description" not in loaded.data and loaded.gpu == data["gpu"]
+    # The same place without the "$" is an unknown field: the comment is accepted by name.
+    data["gpu"]["comment"] = data["gpu"].pop("$comment")
+    with pytest.raises(InvalidProfile, match="unknown field 'gpu.comment'"):
+        profile.validate(data, "p")
 
 
 def test_unreadable_unparsable_and_unknown_profiles(tmp_path):
