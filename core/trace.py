@@ -18,6 +18,8 @@ import sys
 import threading
 import time
 
+from core import settings
+
 _lock = threading.Lock()
 _file = None
 _opened_for = None
@@ -27,12 +29,12 @@ _timeline_for = None
 
 def enabled():
     """True when events are recorded (callers skip measuring and building fields otherwise)."""
-    return bool(os.environ.get("SOFTGPU_TRACE") or os.environ.get("SOFTGPU_TIMELINE"))
+    return bool(settings.get("SOFTGPU_TRACE") or settings.get("SOFTGPU_TIMELINE"))
 
 
 def _sink():
     global _file, _opened_for
-    path = os.environ.get("SOFTGPU_TRACE")
+    path = settings.get("SOFTGPU_TRACE")
     if path != _opened_for:
         _file = _reopen(_file, path and (lambda: open(path, "a", buffering=1)))
         _opened_for = path
@@ -41,7 +43,7 @@ def _sink():
 
 def _timeline_sink():
     global _timeline, _timeline_for
-    path = os.environ.get("SOFTGPU_TIMELINE")
+    path = settings.get("SOFTGPU_TIMELINE")
     if path != _timeline_for:
         from core.timeline import TimelineWriter
         _timeline = _reopen(_timeline, path and (lambda: TimelineWriter(path)))
@@ -105,10 +107,10 @@ def internal_error(api, exc):
     import traceback
     text = "".join(traceback.format_exception(exc))
     event("internal", api=api, error=repr(exc), traceback=text)
-    if os.environ.get("SOFTGPU_INTERNAL_ERRORS") == "abort":
+    if settings.get("SOFTGPU_INTERNAL_ERRORS") == "abort":
         # For fuzzing: the bug becomes a crash, so the fuzzer keeps the input that found it.
         sys.stderr.write(f"softgpu: internal error in {api}:\n{text}")
         sys.stderr.flush()
         os.abort()
-    if os.environ.get("SOFTGPU_QUIET") != "1":
+    if not settings.get("SOFTGPU_QUIET"):
         sys.stderr.write(f"softgpu: internal error in {api}: {exc!r}\n")
