@@ -8,7 +8,8 @@ from elftools.elf.elffile import ELFFile
 
 from core.isa.decoder import decode_all
 from core.isa.interp.registry import implemented
-from core.isa.report import classify, mnemonics_in, opcodes, suite_coverage
+from core.isa.report import classify, mnemonics_in, opcodes
+from tests.support.coverage import suite_coverage
 from tests.kernels.suite import code_objects
 from tests.support.paths import ROOT
 

@@ -1,9 +1,11 @@
-"""The `softgpu` command: tools for people, one subcommand each.
+"""The `softgpu` command: tools for people, one subcommand each, one module each here.
 
-    softgpu info FILE        kernels, descriptors and metadata of a code object
+    softgpu info [FILE]      the system as rocminfo lists it, or a code object's kernels
     softgpu run -- PROG ARGS run an unmodified HSA program on SoftGPU
+    softgpu settings         every SOFTGPU_* variable, and whether the environment's are valid
 
-Other parts add subcommands with the `command` decorator:
+Holds these invariants:
+- every subcommand lives in a module of this package and registers with `command`:
 
     from core.cli import command
 
@@ -12,19 +14,21 @@ Other parts add subcommands with the `command` decorator:
         parser.add_argument("file")
         return run                     # run(args) -> exit status (None means 0)
 
-Subcommands register when their module is imported: add the module's name to
-COMMAND_MODULES, which are imported before arguments are parsed.
+- a subcommand that cannot do its work prints one line naming the problem (never a
+  traceback) and exits non-zero; output into a closed pipe (`softgpu info | head`) ends the
+  command quietly with status 141, as the shell reports SIGPIPE.
 Entry points: the `softgpu` script (pyproject [project.scripts]) and `python3 -m core.cli`.
 """
 import argparse
 import importlib
+import os
+import signal
 import sys
 
 _COMMANDS = {}
 
-# Modules that define subcommands; each registers itself on import.
-COMMAND_MODULES = ("core.loader.info", "core.isa.disasm_command", "core.isa.report", "core.run_command",
-                   "core.timeline", "core.capture.replay")
+# The modules of this package that define subcommands; each registers itself on import.
+COMMAND_MODULES = ("info", "disasm", "isa_report", "run", "timeline", "replay", "settings")
 
 
 def command(name, help):
@@ -39,7 +43,7 @@ def command(name, help):
 
 def _load_command_modules():
     for module in COMMAND_MODULES:
-        importlib.import_module(module)
+        importlib.import_module(f"{__name__}.{module}")
 
 
 def parser():
@@ -54,11 +58,12 @@ def parser():
 
 def main(argv=None):
     args = parser().parse_args(argv)
-    return args.run(args) or 0
-
-
-if __name__ == "__main__":
-    # Run as `python3 -m core.cli` this file is __main__; subcommands register with the
-    # importable core.cli, so dispatch through that module.
-    from core.cli import main as cli_main
-    sys.exit(cli_main())
+    try:
+        status = args.run(args) or 0
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader went away (`softgpu info | head`): what it wanted it has. Python would
+        # complain again while flushing at exit, so stdout goes to /dev/null first.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 128 + signal.SIGPIPE
+    return status
