@@ -20,6 +20,10 @@ from typing import Callable, Optional
 class InvalidSetting(ValueError):
     """A SOFTGPU_* variable holds a value SoftGPU cannot use; the message is one line."""
 
+    def __init__(self, message, name=None):
+        super().__init__(message)
+        self.name = name
+
 
 @dataclass(frozen=True)
 class Setting:
@@ -162,13 +166,15 @@ SETTINGS = (
 )
 BY_NAME = {s.name: s for s in SETTINGS}
 _parsed = {}        # (name, text) -> value: `get` converts each distinct text once
+# Variables whose bad value was already reported on stderr, so later users stay quiet.
+reported = set()
 
 
 def _parse(setting, text):
     try:
         return setting.parse(text)
     except InvalidSetting as e:
-        raise InvalidSetting(f"{setting.name}={text!r}: {e}") from None
+        raise InvalidSetting(f"{setting.name}={text!r}: {e}", setting.name) from None
 
 
 def get(name, environ=None):
@@ -198,7 +204,7 @@ def check(environ=None):
             try:
                 setting.check(value)
             except InvalidSetting as e:
-                raise InvalidSetting(f"{setting.name}={text!r}: {e}") from None
+                raise InvalidSetting(f"{setting.name}={text!r}: {e}", setting.name) from None
 
 
 def check_output_file(option, path):

@@ -36,7 +36,7 @@ def _sink():
     global _file, _opened_for
     path = settings.get("SOFTGPU_TRACE")
     if path != _opened_for:
-        _file = _reopen(_file, path and (lambda: open(path, "a", buffering=1)))
+        _file = _reopen(_file, path and (lambda: open(path, "a", buffering=1)), "SOFTGPU_TRACE", path)
         _opened_for = path
     return _file
 
@@ -46,16 +46,24 @@ def _timeline_sink():
     path = settings.get("SOFTGPU_TIMELINE")
     if path != _timeline_for:
         from core.timeline import TimelineWriter
-        _timeline = _reopen(_timeline, path and (lambda: TimelineWriter(path)))
+        _timeline = _reopen(_timeline, path and (lambda: TimelineWriter(path)), "SOFTGPU_TIMELINE", path)
         _timeline_for = path
     return _timeline
 
 
-def _reopen(current, make):
-    """Close `current` (the variable naming the file changed) and make the new sink, if any."""
+def _reopen(current, make, name, path):
+    """Close `current` (the variable naming the file changed) and make the new sink, if any.
+    A file that cannot be opened records nothing, and says so once (hsa_init may have said
+    it already: settings.reported)."""
     if current is not None:
         current.close()
-    return make() if make else None
+    try:
+        return make() if make else None
+    except OSError as e:
+        if name not in settings.reported:
+            settings.reported.add(name)
+            sys.stderr.write(f"softgpu: {name}={path!r}: cannot write it: {e.strerror} (not recording)\n")
+        return None
 
 
 def event(kind, /, **fields):

@@ -111,6 +111,7 @@ def sg_session_open(started):
         # A configuration mistake the user must see even without SOFTGPU_TRACE.
         sys.stderr.write(f"softgpu: hsa_init failed: {error}\n")
         if isinstance(error, settings.InvalidSetting):
+            settings.reported.add(error.name)
             raise InvalidConfiguration(str(error)) from None
         raise
 
