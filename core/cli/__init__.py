@@ -56,11 +56,33 @@ def parser():
     return top
 
 
+class Refused(Exception):
+    """A subcommand cannot do its work; the message is the one line to print."""
+
+
+def read_code_object(path):
+    """(bytes, core.loader.elf.CodeObject) of the file, parsed as the loader parses it;
+    Refused names the file and the loader's reason."""
+    from core.errors import HsaError
+    from core.loader.elf import CodeObject
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+        return data, CodeObject(data)
+    except OSError as error:
+        raise Refused(f"{path}: {error.strerror}") from None
+    except HsaError as error:
+        raise Refused(f"{path}: not a loadable code object: {error} ({error.status.name})") from None
+
+
 def main(argv=None):
     args = parser().parse_args(argv)
     try:
         status = args.run(args) or 0
         sys.stdout.flush()
+    except Refused as error:
+        print(f"softgpu {args.command}: {error}", file=sys.stderr)
+        return 1
     except BrokenPipeError:
         # The reader went away (`softgpu info | head`): what it wanted it has. Python would
         # complain again while flushing at exit, so stdout goes to /dev/null first.

@@ -27,7 +27,6 @@ from elftools.elf.elffile import ELFFile
 
 from core.isa import targets
 from core.isa.decoder import decode_all
-from core.isa.interp.registry import implemented
 
 STATUSES = ("tested", "implemented", "missing")
 CALLOUT = "translated (interpreter callout)"
