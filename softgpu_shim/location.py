@@ -25,6 +25,14 @@ def library_dir():
     return os.path.join(ROOT, "build", "lib")
 
 
+def library_environment(environ=None):
+    """A copy of `environ` (default: this process's) whose LD_LIBRARY_PATH finds this library
+    first: what a program linked against ROCr needs to run on SoftGPU."""
+    env = dict(os.environ if environ is None else environ)
+    env["LD_LIBRARY_PATH"] = library_dir() + (":" + env["LD_LIBRARY_PATH"] if env.get("LD_LIBRARY_PATH") else "")
+    return env
+
+
 def library_path():
     """The library file, for ctypes.CDLL(library_path())."""
     return os.path.join(library_dir(), SONAME)

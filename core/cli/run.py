@@ -36,16 +36,15 @@ from core import settings
 from core.cli import command
 from core.errors import InvalidProfile
 from core.profile import load as load_profile
-from softgpu_shim.location import DRIVER_STAND_IN, PACKAGE, SONAME, library_dir
+from softgpu_shim.location import DRIVER_STAND_IN, PACKAGE, SONAME, library_dir, library_environment
 
 DRIVER_TOOLS = os.path.join(PACKAGE, "driver")
 
 
 def program_environment(preload=False, trace=None, profile=None, environ=None, capture=None,
                         capture_kernel=None):
-    env = dict(os.environ if environ is None else environ)
+    env = library_environment(environ)
     libdir = library_dir()
-    env["LD_LIBRARY_PATH"] = libdir + (":" + env["LD_LIBRARY_PATH"] if env.get("LD_LIBRARY_PATH") else "")
     preloads = [os.path.join(libdir, "libhsa-runtime64.so.1")] if preload else []
     driver = os.path.join(libdir, DRIVER_STAND_IN)
     if os.path.exists(driver):
