@@ -11,7 +11,6 @@ Holds these invariants:
 - `get` only converts (cheap enough for every trace event); what needs the file system
   (directories that must exist, files that must be writable) is checked by `check` alone.
 """
-import errno
 import os
 from dataclasses import dataclass
 from typing import Callable, Optional
@@ -97,12 +96,12 @@ def _directory_creatable(path):
 
 def _directory_existing(path):
     if not os.path.isdir(path):
-        raise InvalidSetting(f"no such directory ({os.strerror(errno.ENOENT)})")
+        raise InvalidSetting("no such directory")
 
 
 def _file_existing(path):
     if not os.path.isfile(path):
-        raise InvalidSetting(f"no such file ({os.strerror(errno.ENOENT)})")
+        raise InvalidSetting("no such file")
 
 
 def _profile_known(name):

@@ -63,6 +63,14 @@ def test_run_refuses_a_bad_variable_before_the_program_starts(tmp_path):
     assert marker.exists()
 
 
+@pytest.mark.parametrize("args", [("info",), ("disasm", "x.co"), ("isa-report",), ("lib",), ("replay", "."),
+                                  ("timeline", "t.jsonl", "-o", "t.json"), ("run", "--", "true")])
+def test_every_subcommand_refuses_a_bad_variable_before_it_starts(args):
+    proc = softgpu(*args, env=dict(os.environ, SOFTGPU_SIGNAL_POLL_MS="0"))
+    assert proc.returncode == 2 and proc.stdout == ""
+    one_line(proc, f"softgpu {args[0]}: SOFTGPU_SIGNAL_POLL_MS='0': must be from 1 to 3600000")
+
+
 @pytest.mark.parametrize("content, reason", [
     (None, "No such file or directory"),
     (b"", "holds no SoftGPU trace event"),

@@ -14,6 +14,8 @@ Holds these invariants:
         parser.add_argument("file")
         return run                     # run(args) -> exit status (None means 0)
 
+- a bad SOFTGPU_* value (core.settings) stops every subcommand but `settings` before it
+  starts, with one line naming it and exit status 2;
 - a subcommand that cannot do its work prints one line naming the problem (never a
   traceback) and exits non-zero; output into a closed pipe (`softgpu info | head`) ends the
   command quietly with status 141, as the shell reports SIGPIPE.
@@ -77,6 +79,13 @@ def read_code_object(path):
 
 def main(argv=None):
     args = parser().parse_args(argv)
+    from core import settings
+    if args.command != "settings":          # which lists them, bad ones included
+        try:
+            settings.check()
+        except settings.InvalidSetting as error:
+            print(f"softgpu {args.command}: {error}", file=sys.stderr)
+            return 2
     try:
         status = args.run(args) or 0
         sys.stdout.flush()
