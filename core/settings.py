@@ -6,8 +6,8 @@ Holds these invariants:
   disagree with another about its type or default;
 - an empty variable means the same as an unset one (its default);
 - `check` names the first bad variable in one line (`SOFTGPU_THREADS='abc': ...`): hsa_init
-  and `softgpu run` call it before anything uses a value, so a mistake fails at start, never
-  inside a queue's packet processor;
+  and every `softgpu` subcommand (`run` with the program's environment) call it before
+  anything uses a value, so a mistake fails at start, never inside a queue's packet processor;
 - `get` only converts (cheap enough for every trace event); what needs the file system
   (directories that must exist, files that must be writable) is checked by `check` alone.
 """
