@@ -18,14 +18,14 @@ import json
 import os
 import re
 
-from core import host_cpu
+from core import host_cpu, settings
 from core.errors import InvalidProfile
 from core.isa_info import ISA_NAME_PREFIX, known_isa_names
 from softgpu_shim.location import profiles_dir
 
 PROFILES_DIR = profiles_dir()
 SCHEMA = os.path.join(PROFILES_DIR, "schema.json")
-DEFAULT = "gfx1030"
+DEFAULT = settings.BY_NAME["SOFTGPU_PROFILE"].default
 COMMENT = "$comment"
 # The CPU agent's fields a profile may pin; unpinned ones describe the host (core.host_cpu).
 HOST_CPU_FIELDS = ("name", "compute_units", "max_clock_mhz", "caches")
@@ -100,7 +100,7 @@ def resolve_path(name):
 
 
 def load(name=None, nested=False):
-    path = resolve_path(name or os.environ.get("SOFTGPU_PROFILE") or DEFAULT)
+    path = resolve_path(name or settings.get("SOFTGPU_PROFILE"))
     try:
         with open(path) as f:
             data = json.load(f)

@@ -19,14 +19,10 @@ import sys
 import threading
 import time
 
-from core import trace
+from core import settings, trace
 from core.errors import HsaError, OutOfResources
 from core.native import ffi, lib
 from softgpu_shim.hsa_abi import HsaPacketHeader, HsaPacketHeaderWidth, PacketType, Status
-
-# SOFTGPU_QUEUE_ERRORS=continue: a queue error with no callback is recorded (trace and
-# stderr) instead of aborting the process as ROCr does for GPU faults; for CI and fuzzing.
-ABORT_ON_UNHANDLED = os.environ.get("SOFTGPU_QUEUE_ERRORS", "abort") != "continue"
 
 
 class PacketError(HsaError):
@@ -192,8 +188,9 @@ class PacketProcessor:
         if queue.has_error_callback:
             queue.call_error_callback(error.status)
             return
-        if ABORT_ON_UNHANDLED and report and not handled:
-            # ROCr aborts the process on a GPU fault nobody handles.
+        if settings.get("SOFTGPU_QUEUE_ERRORS") == "abort" and report and not handled:
+            # ROCr aborts the process on a GPU fault nobody handles (SOFTGPU_QUEUE_ERRORS=continue
+            # records it instead, for CI and fuzzing).
             sys.stderr.flush()
             os.abort()
 

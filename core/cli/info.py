@@ -7,10 +7,8 @@ metadata and every kernel descriptor field, decoded from the ELF bytes.
 """
 import sys
 
-from core.cli import command
-from core.errors import HsaError
+from core.cli import command, read_code_object
 from core.loader import descriptor
-from core.loader.elf import CodeObject
 
 
 @command("info", help="list the system's agents as rocminfo does, or (with FILE) the kernels and "
@@ -24,16 +22,7 @@ def info(parser):
 def run(args):
     if args.file is None:
         return _system()
-    try:
-        with open(args.file, "rb") as f:
-            code = CodeObject(f.read())
-    except OSError as error:
-        print(f"softgpu info: {args.file}: {error.strerror}", file=sys.stderr)
-        return 1
-    except HsaError as error:
-        print(f"softgpu info: {args.file}: not a loadable code object: {error} "
-              f"({error.status.name})", file=sys.stderr)
-        return 1
+    _, code = read_code_object(args.file)
     for line in describe(code, args.args):
         print(line)
     return 0
