@@ -363,7 +363,7 @@ def hsa_agent_iterate_isas(agent, callback, data):
 def _isa_answer(isa, attribute):
     """(ctype, value) of an hsa_isa_info_t attribute, deprecated ones included."""
     name = isa.name.encode()
-    major = int(isa.processor[3:-2])
+    major = isa.target.major
     answers = {
         HsaIsaInfo.NAME_LENGTH: ("uint32_t", len(name) + 1),
         HsaIsaInfo.NAME: (f"char[{len(name) + 1}]", name),
