@@ -43,7 +43,11 @@ def test_v6_header_names_target_and_generic_version(cpu):
     assert code.target.processor == cpu
     # LLVM writes generic version 1 (ROCr's minimum) into a generic object, none elsewhere.
     assert code.generic_version == (1 if code.target.is_generic else 0)
-    assert [k[".name"] for k in code.metadata["amdhsa.kernels"]] == ["scale"]
+    kernel, = code.metadata["amdhsa.kernels"]
+    assert kernel[".name"] == "scale"
+    # v5's hidden arguments, which v6 keeps: the workgroup size the kernel reads at 12.
+    assert {".offset": 28, ".size": 2, ".value_kind": "hidden_group_size_x"}.items() <= \
+        next(a for a in kernel[".args"] if a[".value_kind"] == "hidden_group_size_x").items()
     assert code.metadata["amdhsa.version"][0] == 1
 
 
@@ -76,7 +80,7 @@ def test_generic_code_runs_as_the_agents_processor(session, tier, cpu):
     try:
         assert kernel.code_object.processor in RUNS_ON[cpu]
         with engine(tier):
-            out, _ = launch(session, path, "scale", [np.zeros(256, np.int32), data, np.int32(64)],
+            out, _ = launch(session, path, "scale", [np.zeros(256, np.int32), data],
                             256, 64, kernel=kernel)
     finally:
         session.loader.destroy_executable(executable)
