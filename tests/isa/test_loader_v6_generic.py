@@ -123,3 +123,22 @@ def test_linked_object_keeps_every_kernels_metadata_note(session):
     np.testing.assert_array_equal(out, data + 1)
     out, = launch(session, path, "twice", [data], 64, 64)
     np.testing.assert_array_equal(out, data * 2)
+
+
+@pytest.mark.parametrize("tier", ["interp", "native"])
+def test_kernarg_preload_code_runs_its_compatibility_prologue(session, tier):
+    # `inreg` kernel arguments on gfx90a are preloaded into SGPRs by firmware that can, which
+    # starts the wave 256 bytes into the code; from the entry, as here, the prologue LLVM
+    # writes loads them itself, so a runtime without preloading computes the same.
+    ir = SCALE.replace("@scale(ptr addrspace(1) %out, ptr addrspace(1) %in)",
+                       "@scale(ptr addrspace(1) inreg %out, ptr addrspace(1) inreg %in)")
+    path = llvm_kernel(ir, "gfx90a")
+    data = np.arange(128, dtype=np.int32) - 7
+    kernel, executable = fresh_kernel(session, path, "scale")
+    try:
+        assert kernel.code_object.processor == "gfx90a"
+        with engine(tier):
+            out, _ = launch(session, path, "scale", [np.zeros(128, np.int32), data], 128, 64, kernel=kernel)
+    finally:
+        session.loader.destroy_executable(executable)
+    np.testing.assert_array_equal(out, data * 3 + np.arange(128))
