@@ -43,10 +43,6 @@ class Isa:
     def processor(self):
         return self.target.processor
 
-    @property
-    def wavefront_size(self):
-        return self.wavefronts[0].size
-
     def compatible_with(self, agent_isa):
         """hsa_isa_compatible: may code built for self run on an agent of agent_isa? (ROCr
         passes no generic version here, so a generic ISA is compatible with nothing.)"""

@@ -373,7 +373,9 @@ def _isa_answer(isa, attribute):
         HsaIsaInfo.NAME_LENGTH: ("uint32_t", len(name) + 1),
         HsaIsaInfo.NAME: (f"char[{len(name) + 1}]", name),
         HsaIsaInfo.CALL_CONVENTION_COUNT: ("uint32_t", 1),
-        HsaIsaInfo.CALL_CONVENTION_INFO_WAVEFRONT_SIZE: ("uint32_t", isa.wavefront_size),
+        # Deprecated: every ROCr writes 64 here, whatever the ISA's wavefronts (those are
+        # hsa_isa_iterate_wavefronts' answer).
+        HsaIsaInfo.CALL_CONVENTION_INFO_WAVEFRONT_SIZE: ("uint32_t", 64),
         HsaIsaInfo.CALL_CONVENTION_INFO_WAVEFRONTS_PER_COMPUTE_UNIT: ("uint32_t", isa.waves_per_cu),
         HsaIsaInfo.MACHINE_MODELS: ("bool[2]", [False, True]),          # [SMALL, LARGE]
         HsaIsaInfo.PROFILES: ("bool[2]", [True, isa.processor in FULL_PROFILE_PROCESSORS]),  # [BASE, FULL]
