@@ -52,12 +52,13 @@ def loaded_kernel(session, path, name):
 
 
 def _agent_for(session, path):
-    from core.loader import target
+    from core import target
     from core.loader.elf import CodeObject
     with open(path, "rb") as f:
-        wanted = CodeObject(f.read()).target
+        code = CodeObject(f.read())
+    wanted = code.target
     for agent in session.agents.gpus:
-        if target.compatible(wanted, target.parse_isa_name(agent.isa_name)):
+        if target.compatible(wanted, agent.isa.target, code.generic_version):
             return agent
     raise LookupError(f"no GPU of the session's profile runs {wanted.isa_name} code")
 
