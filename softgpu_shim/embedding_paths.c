@@ -13,10 +13,16 @@
    - libpython's symbols are in the global scope once the library is loaded, so the extension
      modules the runtime imports (_cffi_backend, numpy) resolve PyExc_* and friends also when
      a client dlopens the library RTLD_LOCAL, as LLVM's OpenMP offloading plugin does (its
-     dependency libpython then stays local and the first import fails). */
+     dependency libpython then stays local and the first import fails);
+   - the host program's signal dispositions are its own: Python's signal module, when first
+     imported, installs its SIGINT handler (KeyboardInterrupt) over a default one, which
+     swallowed Ctrl-C. The embedding init code saves every disposition before Python code
+     runs, imports the module at once, and puts back whatever changed
+     (sg_host_signals_save/restore), so Ctrl-C acts as the program set it. */
 #include <dlfcn.h>
 #include <libgen.h>
 #include <limits.h>
+#include <signal.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -79,4 +85,23 @@ static void sg_python_symbols_global(void) {
 __attribute__((constructor)) static void sg_at_load(void) {
     sg_python_symbols_global();
     if (Py_IsInitialized() && PyGILState_Check()) sg_add_package_paths();
+}
+
+static struct sigaction sg_host_actions[NSIG];
+static unsigned char sg_host_saved[NSIG];
+
+void sg_host_signals_save(void) {
+    for (int s = 1; s < NSIG; s++) sg_host_saved[s] = sigaction(s, NULL, &sg_host_actions[s]) == 0;
+}
+
+/* Only what changed is set again: a handler the host installed meanwhile on another thread
+   is not overwritten by a stale copy. */
+void sg_host_signals_restore(void) {
+    for (int s = 1; s < NSIG; s++) {
+        struct sigaction now;
+        if (!sg_host_saved[s] || sigaction(s, NULL, &now) != 0) continue;
+        if (now.sa_handler != sg_host_actions[s].sa_handler ||
+            now.sa_flags != sg_host_actions[s].sa_flags)
+            (void)sigaction(s, &sg_host_actions[s], NULL);
+    }
 }
