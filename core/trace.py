@@ -10,6 +10,8 @@ Holds three invariants:
 - writes are serialized by one lock, so lines from several threads never interleave;
 - events that span time carry `start` and `end` (monotonic ns, the clock of `t`), so a
   timeline can be rebuilt from the JSON lines alone;
+- a trace that cannot be written (a full disk) is reported once on stderr and stops: it never
+  fails the call or the packet being recorded;
 - with neither variable set, `enabled()` is False and an event costs one dictionary lookup
   (json and traceback are imported only when something is written).
 """
@@ -23,11 +25,12 @@ _file = None
 _opened_for = None
 _timeline = None
 _timeline_for = None
+_stopped = False            # a write failed: recording stopped for the rest of the process
 
 
 def enabled():
     """True when events are recorded (callers skip measuring and building fields otherwise)."""
-    return bool(os.environ.get("SOFTGPU_TRACE") or os.environ.get("SOFTGPU_TIMELINE"))
+    return not _stopped and bool(os.environ.get("SOFTGPU_TRACE") or os.environ.get("SOFTGPU_TIMELINE"))
 
 
 def _sink():
@@ -64,12 +67,30 @@ def event(kind, /, **fields):
         record = {"t": time.monotonic_ns(), "event": kind, "thread": threading.get_ident(),
                   "tid": threading.get_native_id(), "pid": os.getpid()}
         record.update(fields)
-        sink = _sink()
-        if sink is not None:
-            sink.write(json.dumps(record, default=str) + "\n")
-        timeline = _timeline_sink()
-        if timeline is not None:
-            timeline.add(record)
+        try:
+            sink = _sink()
+            if sink is not None:
+                sink.write(json.dumps(record, default=str) + "\n")
+            timeline = _timeline_sink()
+            if timeline is not None:
+                timeline.add(record)
+        except OSError as error:
+            _stop_recording(error)
+
+
+def _stop_recording(error):
+    """A trace that cannot be written (a disk full, a file gone) must not fail the calls and
+    packets it records: it is reported once and recording stops, the program goes on."""
+    global _file, _timeline, _stopped
+    sys.stderr.write(f"softgpu: the trace cannot be written ({error}); recording stops\n")
+    for sink in (_file, _timeline):
+        try:
+            if sink is not None:
+                sink.close()
+        except OSError:
+            pass
+    _file = _timeline = None
+    _stopped = True
 
 
 def span(kind, start, /, **fields):
@@ -111,4 +132,5 @@ def internal_error(api, exc):
         sys.stderr.flush()
         os.abort()
     if os.environ.get("SOFTGPU_QUIET") != "1":
-        sys.stderr.write(f"softgpu: internal error in {api}: {exc!r}\n")
+        # The type and str(): an OSError's repr leaves out the path it failed on.
+        sys.stderr.write(f"softgpu: internal error in {api}: {type(exc).__name__}: {exc}\n")

@@ -11,8 +11,11 @@ entry, an error, a note for the trace. It holds two invariants of its own:
   ROCr's status and no later packet of that queue is processed; a memory fault also goes
   to the system event handlers, and one that handles it spares the process the abort
   ROCr gives an unhandled GPU fault;
-- an exception of SoftGPU's own while running a packet is reported (trace and stderr) and
-  fails the queue with HSA_STATUS_ERROR; it never kills the thread silently.
+- an exception of SoftGPU's own anywhere in the thread (running a packet, recording it,
+  reporting an error) is reported (trace and stderr) and fails the queue with
+  HSA_STATUS_ERROR: its error callback runs, or with none the process aborts as ROCr does on a
+  fatal queue error (SOFTGPU_QUEUE_ERRORS=continue records it instead); the thread never
+  ends leaving the host waiting on a completion signal nobody will decrement.
 """
 import os
 import sys
@@ -31,6 +34,10 @@ ABORT_ON_UNHANDLED = os.environ.get("SOFTGPU_QUEUE_ERRORS", "abort") != "continu
 
 class PacketError(HsaError):
     """A packet the processor refuses; its status goes to the queue's error callback."""
+
+
+class InternalError(HsaError):
+    """An exception of SoftGPU's own in the packet processor: the queue's error, never silence."""
 
 
 class PacketProcessing:
@@ -85,6 +92,12 @@ class PacketProcessor:
     # -- the loop ---------------------------------------------------------------
 
     def _run(self):
+        try:
+            self._loop()
+        except BaseException as error:      # the thread's edge: nothing ends it silently
+            self._internal_error(error)
+
+    def _loop(self):
         from core.isa.launch import DispatchStopped     # not at import: hsa_init needs no engine
         event = ffi.new("sg_proc_event *")
         outcome = lib.sg_proc_next(self._proc, event)
@@ -108,9 +121,8 @@ class PacketProcessor:
                 except HsaError as error:
                     self._fail(error)
                     return
-                except Exception as error:  # the thread's edge: a SoftGPU bug must not die silently
-                    trace.internal_error(f"queue {self.queue.id} packet processor", error)
-                    self._fail(HsaError(f"internal error processing packet {event.index}: {error!r}"))
+                except Exception as error:  # a SoftGPU bug: the queue's error, not the thread's end
+                    self._internal_error(error, f"processing packet {event.index}")
                     return
                 if lib.sg_proc_retire(self._proc, event) == lib.SG_PROC_NOTE:
                     outcome = lib.SG_PROC_NOTE      # the note is in `event`: record it first
@@ -172,6 +184,32 @@ class PacketProcessor:
 
     # -- errors -------------------------------------------------------------------
 
+    def _internal_error(self, error, doing="in the packet processor"):
+        """Report `error` (a SoftGPU bug or a failure of the machine: a disk full, a directory
+        gone) and fail the queue with it. Reporting may fail for the same reason the packet
+        did (a trace file on that disk): then the queue still fails, by the shortest route."""
+        failure = InternalError(f"internal error {doing}: {type(error).__name__}: {error}")
+        try:
+            trace.internal_error(f"queue {self.queue.id} packet processor", error)
+            self._fail(failure)
+        except BaseException as second:
+            self._fail_plainly(failure, second)
+
+    def _fail_plainly(self, error, second):
+        """_fail without the trace and the system event handlers, which just failed."""
+        queue = self.queue
+        try:
+            sys.stderr.write(f"softgpu: queue {queue.id} error {Status(error.status).name}: {error} "
+                             f"(reporting it failed too: {second!r})\n")
+            sys.stderr.flush()
+        except BaseException:   # stderr closed: the callback or the abort still tells the host
+            pass
+        queue.enter_error_state(error.status)
+        if queue.has_error_callback:
+            queue.call_error_callback(error.status)
+        elif ABORT_ON_UNHANDLED:
+            os.abort()
+
     def _fail(self, error):
         queue = self.queue
         report = getattr(error, "report", None)
@@ -192,8 +230,9 @@ class PacketProcessor:
         if queue.has_error_callback:
             queue.call_error_callback(error.status)
             return
-        if ABORT_ON_UNHANDLED and report and not handled:
-            # ROCr aborts the process on a GPU fault nobody handles.
+        if ABORT_ON_UNHANDLED and (report and not handled or isinstance(error, InternalError)):
+            # ROCr aborts the process on a GPU fault nobody handles; an internal error nobody
+            # is told of would leave the host waiting forever.
             sys.stderr.flush()
             os.abort()
 
