@@ -30,6 +30,7 @@ from softgpu_shim.hsa_abi import HsaPacketHeader, HsaPacketHeaderWidth, PacketTy
 # SOFTGPU_QUEUE_ERRORS=continue: a queue error with no callback is recorded (trace and
 # stderr) instead of aborting the process as ROCr does for GPU faults; for CI and fuzzing.
 ABORT_ON_UNHANDLED = os.environ.get("SOFTGPU_QUEUE_ERRORS", "abort") != "continue"
+FAULT_EVENTS = 16           # flight-recorder events a fault report shows on stderr
 
 
 class PacketError(HsaError):
@@ -139,6 +140,8 @@ class PacketProcessor:
                               Status.ERROR_INVALID_CODE_OBJECT)
         grid = (packet.grid_size_x, packet.grid_size_y, packet.grid_size_z)
         workgroup = (packet.workgroup_size_x, packet.workgroup_size_y, packet.workgroup_size_z)
+        trace.note("dispatch_start", queue=self.queue.id, dispatch_id=event.index, kernel=kernel.name,
+                   grid=grid, workgroup=workgroup)
         start = time.monotonic_ns()
         stats = run_dispatch(
             self.session, kernel, grid=grid, workgroup=workgroup,
@@ -213,20 +216,27 @@ class PacketProcessor:
     def _fail(self, error):
         queue = self.queue
         report = getattr(error, "report", None)
+        before = trace.recent(FAULT_EVENTS)           # the flight recorder, before this error
         trace.event("queue_error", queue=queue.id, status=int(error.status),
-                    status_name=Status(error.status).name, message=str(error), report=report)
+                    status_name=Status(error.status).name, message=str(error), report=report,
+                    recent=before if report else None)
+        _write_flight_recorder()
         queue.enter_error_state(error.status)
         handled = False
         if error.status == Status.ERROR_MEMORY_APERTURE_VIOLATION:
             handled = self.session.system_events.memory_fault(queue.agent, (report or {}).get("address"))
-        # An unhandled memory fault is reported even to a queue with a callback: ROCr prints
-        # its "memory access fault" line whatever the client registered (HIP's callback
-        # only names the status before it aborts).
-        unhandled_fault = error.status == Status.ERROR_MEMORY_APERTURE_VIOLATION and not handled
-        if not queue.has_error_callback or unhandled_fault:
+        # Every kernel fault (memory, trap, illegal instruction) is reported the same way
+        # whether or not the queue has a callback or a handler took it: ROCr prints its
+        # "memory access fault" line whatever the client registered, and HIP's callback only
+        # names the status before it aborts, so stderr is where a user finds which kernel,
+        # PC, wave and lane. Other errors go to the callback alone when there is one.
+        if report or not queue.has_error_callback:
             sys.stderr.write(f"softgpu: queue {queue.id} error {Status(error.status).name}: {error}\n")
             if report:
                 sys.stderr.write("softgpu: " + format_fault(report) + "\n")
+                if before:
+                    sys.stderr.write("softgpu: the last events before it (flight recorder):\n"
+                                     + trace.format_records(before) + "\n")
         if queue.has_error_callback:
             queue.call_error_callback(error.status)
             return
@@ -235,6 +245,17 @@ class PacketProcessor:
             # is told of would leave the host waiting forever.
             sys.stderr.flush()
             os.abort()
+
+
+def _write_flight_recorder():
+    """SOFTGPU_FLIGHT_RECORDER=path: the whole ring is written there at every queue error
+    (before an abort), for a CI job that faulted without a trace."""
+    path = os.environ.get("SOFTGPU_FLIGHT_RECORDER")
+    if path:
+        try:
+            trace.dump(path)
+        except OSError as error:
+            sys.stderr.write(f"softgpu: SOFTGPU_FLIGHT_RECORDER={path} cannot be written: {error}\n")
 
 
 def format_fault(report):
