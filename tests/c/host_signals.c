@@ -53,21 +53,6 @@ static int compare(const dispositions_t *a, const dispositions_t *b, const char 
     return changed;
 }
 
-static hsa_kernel_dispatch_packet_t spin_packet(aql_env_t *env, void *args, hsa_signal_t done) {
-    hsa_kernel_dispatch_packet_t p;
-    memset(&p, 0, sizeof p);
-    p.header = (HSA_PACKET_TYPE_KERNEL_DISPATCH << HSA_PACKET_HEADER_TYPE) |
-               (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE) |
-               (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE);
-    p.setup = 1 << HSA_KERNEL_DISPATCH_PACKET_SETUP_DIMENSIONS;
-    p.workgroup_size_x = 64; p.workgroup_size_y = 1; p.workgroup_size_z = 1;
-    p.grid_size_x = 128; p.grid_size_y = 1; p.grid_size_z = 1;
-    p.kernel_object = aql_kernel(env, "spin_until");
-    p.kernarg_address = args;
-    p.completion_signal = done;
-    return p;
-}
-
 int main(int argc, char **argv) {
     if (argc < 3) {
         printf("usage: %s CODE_OBJECT dispositions|default|handler\n", argv[0]);
@@ -97,8 +82,7 @@ int main(int argc, char **argv) {
     MUST(hsa_signal_create(1, 0, NULL, &done));
     if (!strcmp(mode, "dispositions")) {
         flags[0] = 1;            /* the kernel ends at once */
-        hsa_kernel_dispatch_packet_t p = spin_packet(&env, args, done);
-        aql_publish(queue, &p);
+        aql_dispatch(queue, aql_kernel(&env, "spin_until"), args, 128, 64, done);
         hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_LT, 1, UINT64_MAX, HSA_WAIT_STATE_BLOCKED);
         CHECK(flags[1] == 1);
         snapshot(&after);
@@ -109,8 +93,7 @@ int main(int argc, char **argv) {
         CHECK(!compare(&before, &after, "hsa_shut_down"));
         return check_report();
     }
-    hsa_kernel_dispatch_packet_t p = spin_packet(&env, args, done);
-    aql_publish(queue, &p);
+    aql_dispatch(queue, aql_kernel(&env, "spin_until"), args, 128, 64, done);
     printf("spinning\n");
     fflush(stdout);
     while (hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_LT, 1, UINT64_MAX,

@@ -11,15 +11,11 @@
 
 #include "aql_util.h"
 
-static volatile int g_called;
-static volatile hsa_status_t g_status;
 static hsa_queue_t *volatile g_queue_seen;
 
 static void on_error(hsa_status_t status, hsa_queue_t *queue, void *data) {
-    (void)data;
-    g_status = status;
     g_queue_seen = queue;
-    __atomic_store_n(&g_called, 1, __ATOMIC_RELEASE);
+    aql_record_error(status, queue, data);
 }
 
 int main(int argc, char **argv) {
@@ -46,25 +42,9 @@ int main(int argc, char **argv) {
     args[1] = &flags[1];
     hsa_signal_t done;
     MUST(hsa_signal_create(1, 0, NULL, &done));
-    hsa_kernel_dispatch_packet_t p;
-    memset(&p, 0, sizeof p);
-    p.header = (HSA_PACKET_TYPE_KERNEL_DISPATCH << HSA_PACKET_HEADER_TYPE) |
-               (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCACQUIRE_FENCE_SCOPE) |
-               (HSA_FENCE_SCOPE_SYSTEM << HSA_PACKET_HEADER_SCRELEASE_FENCE_SCOPE);
-    p.setup = 1 << HSA_KERNEL_DISPATCH_PACKET_SETUP_DIMENSIONS;
-    p.workgroup_size_x = p.grid_size_x = 64;
-    p.workgroup_size_y = p.workgroup_size_z = p.grid_size_y = p.grid_size_z = 1;
-    p.kernel_object = aql_kernel(&env, "spin_until");
-    p.kernarg_address = args;
-    p.completion_signal = done;
-    aql_publish(queue, &p);
-    /* Whichever comes first; a 10 ms timeout only paces the polling of the callback flag. */
-    while (!__atomic_load_n(&g_called, __ATOMIC_ACQUIRE) &&
-           hsa_signal_wait_scacquire(done, HSA_SIGNAL_CONDITION_LT, 1, 10 * 1000 * 1000,
-                                     HSA_WAIT_STATE_BLOCKED) != 0)
-        ;
-    if (g_called)
-        printf("callback status=0x%x same_queue=%d completion=%ld seen=%u\n", (unsigned)g_status,
+    aql_dispatch(queue, aql_kernel(&env, "spin_until"), args, 64, 64, done);
+    if (aql_wait_done_or_error(done))
+        printf("callback status=0x%x same_queue=%d completion=%ld seen=%u\n", (unsigned)aql_error_status,
                g_queue_seen == queue, (long)hsa_signal_load_scacquire(done), flags[1]);
     else
         printf("completed seen=%u\n", flags[1]);
