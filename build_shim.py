@@ -45,7 +45,7 @@ C_SOURCES = ("native.h", "safe_memory.h", os.path.join(NATIVE_TIER, "runner.h"),
              "ipc_shared.c", "safe_memory.c", "fastpath_exports.c", "embedding_paths.c",
              "processor.c", "answers.c", os.path.join(NATIVE_TIER, "runner.c"))
 # Declared to cffi: the ABI types and the C helpers Python calls.
-CDEF_HEADERS = ("abi_types.h", "native.h", "safe_memory.h", "embedding_paths.h",
+CDEF_HEADERS = ("abi_types.h", "vmem_types.h", "native.h", "safe_memory.h", "embedding_paths.h",
                 os.path.join(NATIVE_TIER, "runner.h"))
 # Python functions the C side calls (ffi.def_extern): the native tier's hand-over of waves at
 # an instruction it does not translate to the interpreter (core/isa/native/handover.py), and
@@ -65,10 +65,14 @@ def read(name):
 def make_ffi(version_script, site_paths):
     ffi = cffi.FFI()
     for header in CDEF_HEADERS:
-        ffi.cdef(read(header))
+        if header == "vmem_types.h" and "hsa_amd_vmem_alloc_handle_t" in read("abi_types.h"):
+            continue        # abi_types.h generated from headers that have these types already
+        # cffi's cdef takes no conditionals: the guards are for the C compiler (vmem_types.h).
+        ffi.cdef("".join(line for line in read(header).splitlines(True) if not line.startswith("#if")
+                         and not line.startswith("#endif")))
     ffi.cdef(CDEF_PYTHON)
     ffi.embedding_api("\n".join(proto for _, proto in python_entries()))
-    preamble = "".join(f"#include <{h}>\n" for h in OFFICIAL_HEADERS)
+    preamble = "".join(f"#include <{h}>\n" for h in OFFICIAL_HEADERS) + read("vmem_types.h")
     ffi.set_source(MODULE, preamble + _paths_source(site_paths) + "".join(read(name) for name in C_SOURCES),
                    extra_compile_args=["-O2", "-std=gnu11", "-D_GNU_SOURCE", "-Wall", "-Wno-unused-function"],
                    extra_link_args=["-Wl,-soname," + SONAME,

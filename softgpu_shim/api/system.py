@@ -160,8 +160,9 @@ _SYSTEM_SCALARS = {
     # ROCr: true only when every GPU's ISA has XNACK enabled; gfx1030 has no XNACK.
     SystemInfo.AMD_SYSTEM_INFO_SVM_ACCESSIBLE_BY_DEFAULT: ("bool", lambda: False),
     SystemInfoLater.MWAITX_ENABLED: ("bool", lambda: False),
-    SystemInfoLater.DMABUF_SUPPORTED: ("bool", lambda: False),
-    SystemInfoLater.VIRTUAL_MEM_API_SUPPORTED: ("bool", lambda: False),
+    # Device memory exports as a memfd (core.memory.vmem), the file descriptor dma-buf is in ROCr.
+    SystemInfoLater.DMABUF_SUPPORTED: ("bool", lambda: True),
+    SystemInfoLater.VIRTUAL_MEM_API_SUPPORTED: ("bool", lambda: True),
     SystemInfoLater.XNACK_ENABLED: ("bool", lambda: False),
     SystemInfoLater.EXT_VERSION_MAJOR: ("uint16_t", lambda: AMD_INTERFACE_VERSION[0]),
     SystemInfoLater.EXT_VERSION_MINOR: ("uint16_t", lambda: AMD_INTERFACE_VERSION[1]),

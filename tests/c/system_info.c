@@ -63,11 +63,12 @@ static void system_attributes(void) {
     CHECK(!svm_default);
 
     /* HSA_AMD_SYSTEM_INFO_* of later headers (0x203-0x208), as a client built against them
-       asks: none of the features exists in the 5.2.3 ABI, whose AMD extension is at 1.0. */
+       asks: dma-buf export (0x204) and the virtual memory API (0x205) exist, mwaitx (0x203)
+       and XNACK (0x206) do not. */
     for (int attribute = 0x203; attribute <= 0x206; attribute++) {
-        bool feature = true;
+        bool feature = attribute == 0x203 || attribute == 0x206;
         CHECK_OK(hsa_system_get_info((hsa_system_info_t)attribute, &feature));
-        CHECK(!feature);
+        CHECK_EQ_U64(feature, attribute == 0x204 || attribute == 0x205);
     }
     uint16_t ext_major = 0, ext_minor = 7;
     CHECK_OK(hsa_system_get_info((hsa_system_info_t)0x207, &ext_major));
