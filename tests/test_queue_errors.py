@@ -37,6 +37,8 @@ def test_a_failed_capture_without_a_callback_aborts_with_the_reason(code_object,
     assert proc.returncode == -6, proc.stdout + proc.stderr
     assert "queue 0 error ERROR: internal error" in proc.stderr
     assert "captures" in proc.stderr
+    recorder = proc.stderr.split("the last events before it (flight recorder):\n", 1)[1]
+    assert "dispatch_start: queue=0, dispatch_id=0, kernel=spin_until" in recorder
 
 
 @pytest.mark.parametrize("callback", ["callback", "none"])

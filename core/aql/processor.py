@@ -11,6 +11,10 @@ entry, an error, a note for the trace. It holds two invariants of its own:
   ROCr's status and no later packet of that queue is processed; a memory fault also goes
   to the system event handlers, and one that handles it spares the process the abort
   ROCr gives an unhandled GPU fault;
+- every kernel fault (memory, trap, illegal instruction) is reported on stderr the same way,
+  whether or not the queue has a callback or a handler took it: the report (kernel, pc,
+  instruction, workgroup, wave, lane, address, reason), then the flight recorder's last
+  events before it (core.trace), as after an internal error;
 - an exception of SoftGPU's own anywhere in the thread (running a packet, recording it,
   reporting an error) is reported (trace and stderr) and fails the queue with
   HSA_STATUS_ERROR: its error callback runs, or with none the process aborts as ROCr does on a
@@ -216,10 +220,11 @@ class PacketProcessor:
     def _fail(self, error):
         queue = self.queue
         report = getattr(error, "report", None)
-        before = trace.recent(FAULT_EVENTS)           # the flight recorder, before this error
+        # The flight recorder's last events before a kernel fault or an internal error.
+        before = trace.recent(FAULT_EVENTS) if report or isinstance(error, InternalError) else None
         trace.event("queue_error", queue=queue.id, status=int(error.status),
                     status_name=Status(error.status).name, message=str(error), report=report,
-                    recent=before if report else None)
+                    recent=before)
         _write_flight_recorder()
         queue.enter_error_state(error.status)
         handled = False
@@ -234,9 +239,9 @@ class PacketProcessor:
             sys.stderr.write(f"softgpu: queue {queue.id} error {Status(error.status).name}: {error}\n")
             if report:
                 sys.stderr.write("softgpu: " + format_fault(report) + "\n")
-                if before:
-                    sys.stderr.write("softgpu: the last events before it (flight recorder):\n"
-                                     + trace.format_records(before) + "\n")
+            if before:
+                sys.stderr.write("softgpu: the last events before it (flight recorder):\n"
+                                 + trace.format_records(before) + "\n")
         if queue.has_error_callback:
             queue.call_error_callback(error.status)
             return
