@@ -6,7 +6,7 @@ trace-event file (core.timeline) that ui.perfetto.dev and chrome://tracing open.
 end), `error`, `unsupported`, `internal` (a bug caught at the ABI edge), and the `dispatch`,
 `barrier`, `async`, `packet` and `queue_error` events of the queues and copy workers.
 
-Holds three invariants:
+Holds these invariants:
 - writes are serialized by one lock, so lines from several threads never interleave;
 - events that span time carry `start` and `end` (monotonic ns, the clock of `t`), so a
   timeline can be rebuilt from the JSON lines alone;

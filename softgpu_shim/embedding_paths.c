@@ -1,6 +1,6 @@
 /* Where the embedded runtime finds its Python packages, and Python's own symbols.
 
-   Holds four invariants:
+   Holds these invariants:
    - the package root is the directory two levels above the library file (a checkout's
      build/lib/ and a wheel's softgpu_shim/lib/ both lie there), or the checkout the library
      was built from when the file sits elsewhere (SOFTGPU_LIBDIR);

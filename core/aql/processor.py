@@ -6,7 +6,7 @@ packets, waits without the GIL). This thread enters it with sg_proc_next and com
 to Python only for what is new, rare or wrong: a kernel dispatch the engine runs (every
 kernel without a native entry, and every kernel while recording: trace, timeline or
 capture), a barrier packet that finished while recording (its span), a fault of a native
-entry, an error, a note for the trace. It holds two invariants of its own:
+entry, an error, a note for the trace. It holds these invariants of its own:
 - the first error puts the queue in its error state: the error callback runs once with
   ROCr's status and no later packet of that queue is processed; a memory fault also goes
   to the system event handlers, and one that handles it spares the process the abort

@@ -2,7 +2,7 @@
 (core/isa/native/callout.py), run by the interpreter's own handlers in batches, as the
 interpreter runs its waves.
 
-Holds three invariants:
+Holds these invariants:
 - a handler runs exactly as in the interpreter: found through the interpreter's code cache,
   given a Step over the group of waves standing at its PC (lowest PC first), whose SGPRs (by
   operand field id) and VGPRs (register-major, `nvgpr x lanes` dwords) are views of the
