@@ -214,7 +214,8 @@ class Executable:
             address = lco.device_address(sym.value)
             kernel = LoadedKernel(lco, sym, meta, address, arena.view(address, 64))
             lco.kernels[kernel.name] = kernel
-            symbol = kernel_symbol(sym, meta, address, agent_handle, kernel.descriptor.uses_dynamic_stack)
+            symbol = kernel_symbol(sym, meta, address, agent_handle, kernel.descriptor.uses_dynamic_stack,
+                                   kernel.descriptor.wavefront_size)
             symbol.kernel = kernel
             symbols.append(symbol)
         symbols += [variable_symbol(sym, lco.device_address(sym.value), agent_handle, allocation)

@@ -18,8 +18,8 @@ import weakref
 from _softgpu_hsa import ffi, lib
 
 from core import runtime
-from core.errors import InvalidArgument, InvalidIndex
-from core.isa.clocks import REFERENCE_CLOCK_HZ
+from core.errors import InvalidAgent, InvalidArgument, InvalidIndex
+from core.isa.clocks import REFERENCE_CLOCK_HZ, realtime_ticks
 from softgpu_shim.api.out import (callback as require_callback, read_string, require_pointer, write, write_bytes,
                                   write_struct)
 from softgpu_shim.api.system import (EXTENSION_BITMASK_BYTES, HSA_VERSION, SYSTEM_EXTENSIONS, check_extension_id,
@@ -251,11 +251,38 @@ _GPU = {**_COMMON, **{
     AmdAgentInfoLater.NUM_XCC: ("uint32_t", lambda a: 1),
     AmdAgentInfoLater.DRIVER_UID: ("uint32_t", lambda a: a.node),
     AmdAgentInfoLater.NEAREST_CPU: ("hsa_agent_t", lambda a: {"handle": _session().agents.cpu.handle}),
+    # ROCr: the scratch aperture, 4 GiB per XCC; the async-reclaim threshold stays 0 on every
+    # ISA but gfx94x/gfx95x (where CP firmware reclaims scratch), so on every profile here.
+    AmdAgentInfo.SCRATCH_LIMIT_MAX: ("uint64_t", lambda a: SCRATCH_APERTURE_PER_XCC),   # one XCC
+    AmdAgentInfo.SCRATCH_LIMIT_CURRENT: ("uint64_t", lambda a: 0),
+    AmdAgentInfo.CLOCK_COUNTERS: ("hsa_amd_clock_counters_t", lambda a: _clock_counters()),
 }}
 
 
+def _clock_counters():
+    """KFD's clock counters read together: the GPU's s_memrealtime ticks and the host's
+    nanosecond clock, which is also SoftGPU's system timestamp (its frequency given)."""
+    now = lib.sg_now_ns()
+    return {"gpu_clock_counter": realtime_ticks(), "cpu_clock_counter": now,
+            "system_clock_counter": now, "system_clock_frequency": TIMESTAMP_FREQUENCY_HZ}
+
+
+SCRATCH_APERTURE_PER_XCC = 1 << 32
+
+
+@export("hsa_amd_agent_set_async_scratch_limit")
+def hsa_amd_agent_set_async_scratch_limit(agent, threshold):
+    """ROCr 6.2+: a GPU agent's use-once scratch threshold, settable only where CP firmware
+    reclaims scratch asynchronously (gfx94x/gfx95x with recent firmware); on every other GPU,
+    so on every SoftGPU profile, ROCr answers INVALID_ARGUMENT."""
+    if not _session().agents.get(agent.handle).is_gpu:
+        raise InvalidAgent("the scratch limit belongs to a GPU agent")
+    target = _session().agents.get(agent.handle)
+    raise InvalidArgument(f"{target.isa_name}: no asynchronous scratch reclaim (threshold {threshold} not set)")
+
+
 # Answers that change while the session lives (all others are remembered in C: answers.c).
-_VOLATILE = frozenset((AmdAgentInfoLater.MEMORY_AVAIL,))
+_VOLATILE = frozenset((AmdAgentInfoLater.MEMORY_AVAIL, AmdAgentInfo.CLOCK_COUNTERS))
 
 
 @export("sg_agent_get_info")
