@@ -12,7 +12,8 @@ import os
 import subprocess
 import tempfile
 
-from tests.support.kernels import CompileError, _cached, _source_text, device_libs
+from core.toolchain import CompileError, _cached, _source_text, device_libs
+from tests.support.kernels import _located
 
 LLD_V6 = "ld.lld-19"
 
@@ -26,7 +27,7 @@ def _run(command, **kw):
 
 def linked_kernels(sources, mcpu="gfx1030"):
     """Path of one code object linking each source's separately assembled object."""
-    texts = [_source_text(s) for s in sources]
+    texts = [_source_text(_located(s)) for s in sources]
 
     def build(out):
         with tempfile.TemporaryDirectory() as tmp:
