@@ -28,6 +28,7 @@ import tempfile
 import cffi  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from core import settings  # noqa: E402
 from softgpu_shim.exports_table import all_exports, python_entries  # noqa: E402
 from softgpu_shim.location import DRIVER_STAND_IN  # noqa: E402
 
@@ -72,7 +73,8 @@ def make_ffi(version_script, site_paths):
     ffi.cdef(CDEF_PYTHON)
     ffi.embedding_api("\n".join(proto for _, proto in python_entries()))
     preamble = "".join(f"#include <{h}>\n" for h in OFFICIAL_HEADERS)
-    ffi.set_source(MODULE, preamble + _paths_source(site_paths) + "".join(read(name) for name in C_SOURCES),
+    ffi.set_source(MODULE, preamble + _paths_source(site_paths) + settings_source()
+                   + "".join(read(name) for name in C_SOURCES),
                    include_dirs=[INCLUDE],
                    extra_compile_args=["-O2", "-std=gnu11", "-D_GNU_SOURCE", "-Wall", "-Wno-unused-function"],
                    extra_link_args=["-Wl,-soname," + SONAME,
@@ -83,11 +85,19 @@ def make_ffi(version_script, site_paths):
 
 # The library's embedding init code: the package paths (embedding_paths.c) — already in place
 # when a running Python loaded the library — then the glue, or a clean failure of every call.
+# Python's signal module installs a SIGINT handler when first imported: it is imported here,
+# between saving and restoring the host's dispositions (embedding_paths.c), so no later import
+# can take Ctrl-C from the host program.
 INIT_CODE = """
 from _softgpu_hsa import ffi, lib
-lib.sg_add_package_paths()
-from softgpu_shim import bootstrap
-bootstrap.start(ffi.string(lib.sg_package_root()).decode(errors="replace"))
+lib.sg_host_signals_save()
+try:
+    import signal
+    lib.sg_add_package_paths()
+    from softgpu_shim import bootstrap
+    bootstrap.start(ffi.string(lib.sg_package_root()).decode(errors="replace"))
+finally:
+    lib.sg_host_signals_restore()
 """
 
 
@@ -99,6 +109,18 @@ def _paths_source(site_paths):
     entries = "".join(literal(p) + ", " for p in site_paths)
     return (f"#define SG_BUILT_ROOT {literal(ROOT)}\n"
             f"static const char *const SG_BUILD_SITE_PATHS[] = {{{entries}NULL}};\n")
+
+
+def settings_source():
+    """The C side's names of the SOFTGPU_* variables (core/settings.py defines them): an id per
+    variable for fastpath.c's sg_setting, and the ones that make the packet processor record."""
+    ids = "".join(f"    SG_SETTING_{s.name},\n" for s in settings.SETTINGS)
+    names = "".join(f"{json.dumps(s.name)}, " for s in settings.SETTINGS)
+    recorded = "".join(f"SG_SETTING_{name}, " for name in settings.recorded_names())
+    return (f"typedef enum {{\n{ids}}} sg_setting_id;\n"
+            f"static const char *const SG_SETTING_NAMES[] = {{{names}}};\n"
+            f"static const sg_setting_id SG_RECORDED_SETTINGS[] = {{{recorded}}};\n"
+            "const char *sg_setting(sg_setting_id id);\n")
 
 
 def _build_site_paths():
@@ -157,6 +179,7 @@ def _inputs_digest(site_paths):
             os.path.abspath(__file__), os.path.join(SHIM, "exports_table.py"), os.path.join(SHIM, "exports.h")]:
         with open(path, "rb") as f:
             digest.update(f.read())
+    digest.update(settings_source().encode())
     return digest.hexdigest()
 
 

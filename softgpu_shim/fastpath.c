@@ -63,8 +63,8 @@ static pthread_mutex_t g_alloc_lock = PTHREAD_MUTEX_INITIALIZER;
 static _Atomic uint32_t g_any_seq;
 static _Atomic uint64_t g_invalid_calls;
 /* Longest futex sleep of a waiter: the safety net for device-side changes that raise no
-   interrupt. SOFTGPU_SIGNAL_POLL_MS overrides it (tests set minutes, to show that
-   interrupts alone wake waiters). */
+   interrupt. SOFTGPU_SIGNAL_POLL_MS sets it at each session's start (tests set minutes, to
+   show that interrupts alone wake waiters). */
 static uint64_t g_poll_ns = 100000000ull;
 static _Atomic(const void *) g_queues[SG_MAX_QUEUES];
 
@@ -81,10 +81,17 @@ uint64_t sg_invalid_fastpath_calls(void) { return atomic_load(&g_invalid_calls);
 uintptr_t sg_signal_table_address(void) { return (uintptr_t)g_slots; }
 size_t sg_signal_table_bytes(void) { return TABLE_BYTES * SG_SIGNAL_VIEWS; }
 
-int sg_signal_table_open(void) {
+/* The value of a SOFTGPU_* variable, or NULL when it is unset or empty: C reads settings
+   only here, by the ids build_shim.py generates from core/settings.py, whose check at
+   hsa_init refused any value C could misread. */
+const char *sg_setting(sg_setting_id id) {
+    const char *value = getenv(SG_SETTING_NAMES[id]);
+    return value && *value ? value : NULL;
+}
+
+int sg_signal_table_open(uint64_t poll_ms) {
+    g_poll_ns = poll_ms * 1000000ull;
     if (g_slots) return 0;
-    const char *poll_ms = getenv("SOFTGPU_SIGNAL_POLL_MS");
-    if (poll_ms && strtoull(poll_ms, NULL, 10) > 0) g_poll_ns = strtoull(poll_ms, NULL, 10) * 1000000ull;
     /* One shared memory object mapped SG_SIGNAL_VIEWS times back to back; pages are
        touched only as slots are used. */
     int fd = (int)syscall(SYS_memfd_create, "softgpu-signals", 1u /* MFD_CLOEXEC */);

@@ -14,6 +14,7 @@
    thread at a time and hsa_init returns only once the session is usable. */
 hsa_status_t sg_session_open(int *started);
 hsa_status_t sg_session_close(void);
+const char *sg_runtime_failure(void);          /* embedding_paths.c */
 
 static _Atomic int32_t g_init_count;
 static pthread_mutex_t g_session_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -39,14 +40,13 @@ EXPORT hsa_status_t hsa_init(void) {
     } else if (counted == 0) {
         int started = 0;
         status = sg_session_open(&started);
-        /* cffi answers 0 without running any Python when the embedded interpreter cannot
-           start (e.g. a Python without _cffi_backend loaded the library): no session then. */
+        /* No Python ran sg_session_open: the runtime could not start (embedding_paths.c).
+           The reason is repeated at every failing hsa_init, where a client looks for it. */
         if (!started) {
             status = HSA_STATUS_ERROR;
-            fprintf(stderr, "softgpu: the embedded Python runtime did not start (the reason is above); "
-                            "the Python that loads SoftGPU needs cffi, numpy, pyelftools and msgpack "
-                            "(python3 -m pip install cffi numpy pyelftools msgpack), or load the library "
-                            "from the Python environment SoftGPU was installed into\n");
+            const char *why = sg_runtime_failure();
+            fprintf(stderr, "softgpu: hsa_init fails: SoftGPU's runtime cannot start: %s\n",
+                    why ? why : "no reason was recorded (a SoftGPU bug)");
         }
         if (status == HSA_STATUS_SUCCESS) atomic_store(&g_init_count, 1);
     }

@@ -12,7 +12,7 @@
 #define SG_MAX_SIGNALS 262144
 #define SG_MAX_QUEUES 4096
 
-int sg_signal_table_open(void);
+int sg_signal_table_open(uint64_t poll_ms);
 void sg_signal_table_close(void);
 uint64_t sg_signal_alloc(int64_t initial_value, int interrupt);
 int sg_signal_free(uint64_t handle);

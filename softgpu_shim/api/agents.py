@@ -4,7 +4,9 @@ Holds three invariants:
 - arguments are checked in ROCr's order (hsa.cpp), so each bad input gets the status ROCr
   gives it: a NULL out-pointer before a bad handle where ROCr checks it first, and so on;
 - every attribute a CPU or GPU agent answers in ROCr 5.2 is answered here from the
-  profile; an attribute ROCr rejects for that kind of agent is INVALID_ARGUMENT here too;
+  profile, and where the newest ROCr answers more for the CPU agent (SVM direct host
+  access), as it does; an attribute ROCr rejects for that kind of agent is
+  INVALID_ARGUMENT here too;
 - an iteration stops at the first callback status other than SUCCESS and returns it
   (HSA_STATUS_INFO_BREAK included), as ROCr does.
 Where the spec and ROCr differ, ROCr wins: hsa_cache_get_info writes the name as a
@@ -169,6 +171,9 @@ _CPU = {**_COMMON, **{
     AmdAgentInfo.DOMAIN: ("uint32_t", lambda a: 0),
     AmdAgentInfo.UUID: ("char[7]", lambda a: b"CPU-XX"),
     AmdAgentInfo.ASIC_REVISION: ("uint32_t", lambda a: 0),
+    # ROCr 5.2.3's CPU agent refused this; later ones answer true (the host reaches its own
+    # memory), and rocminfo 7 asks every agent for it before it lists any.
+    AmdAgentInfo.SVM_DIRECT_HOST_ACCESS: ("bool", lambda a: True),
     AmdAgentInfoLater.ASIC_FAMILY_ID: ("uint32_t", lambda a: 0),
     AmdAgentInfoLater.UCODE_VERSION: ("uint32_t", lambda a: 0),
     AmdAgentInfoLater.SDMA_UCODE_VERSION: ("uint32_t", lambda a: 0),
@@ -390,12 +395,14 @@ def hsa_agent_iterate_isas(agent, callback, data):
 def _isa_answer(isa, attribute):
     """(ctype, value) of an hsa_isa_info_t attribute, deprecated ones included."""
     name = isa.name.encode()
-    major = int(isa.processor[3:-2])
+    major = isa.target.major
     answers = {
         HsaIsaInfo.NAME_LENGTH: ("uint32_t", len(name) + 1),
         HsaIsaInfo.NAME: (f"char[{len(name) + 1}]", name),
         HsaIsaInfo.CALL_CONVENTION_COUNT: ("uint32_t", 1),
-        HsaIsaInfo.CALL_CONVENTION_INFO_WAVEFRONT_SIZE: ("uint32_t", isa.wavefront_size),
+        # Deprecated: every ROCr writes 64 here, whatever the ISA's wavefronts (those are
+        # hsa_isa_iterate_wavefronts' answer).
+        HsaIsaInfo.CALL_CONVENTION_INFO_WAVEFRONT_SIZE: ("uint32_t", 64),
         HsaIsaInfo.CALL_CONVENTION_INFO_WAVEFRONTS_PER_COMPUTE_UNIT: ("uint32_t", isa.waves_per_cu),
         HsaIsaInfo.MACHINE_MODELS: ("bool[2]", [False, True]),          # [SMALL, LARGE]
         HsaIsaInfo.PROFILES: ("bool[2]", [True, isa.processor in FULL_PROFILE_PROCESSORS]),  # [BASE, FULL]

@@ -149,8 +149,8 @@ def hsa_executable_destroy(executable):
 
 def _load_for(target, reader, agent_handle):
     """Load `reader` into `target` for the agent ROCr would load it for: none for handle 0
-    (a program code object, as ROCr treats agent {0}), else the agent, which ROCr does not
-    resolve but asks for its ISAs: an unknown one supports none."""
+    (ROCr's agent {0}, for which it cannot allocate a code segment: Executable.load), else
+    the agent, which ROCr does not resolve but asks for its ISAs: an unknown one supports none."""
     if not agent_handle:
         return target.load(reader, None)
     try:

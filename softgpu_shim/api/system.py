@@ -15,8 +15,8 @@ import threading
 
 from _softgpu_hsa import ffi, lib
 
-from core import native, runtime, trace
-from core.errors import HsaError, InvalidArgument, InvalidProfile
+from core import native, runtime, settings, trace
+from core.errors import HsaError, InvalidArgument, InvalidConfiguration, InvalidProfile
 from softgpu_shim import glue
 from softgpu_shim.api.out import read_array, require_pointer, write, write_bytes
 from softgpu_shim.hsa_abi import (AMD_INTERFACE_VERSION, AmdSystemInfoLater as SystemInfoLater,
@@ -105,10 +105,14 @@ def sg_session_open(started):
     that Python really ran."""
     started[0] = 1
     try:
+        settings.check()
         runtime.open_session()
-    except InvalidProfile as error:
+    except (InvalidProfile, settings.InvalidSetting) as error:
         # A configuration mistake the user must see even without SOFTGPU_TRACE.
         sys.stderr.write(f"softgpu: hsa_init failed: {error}\n")
+        if isinstance(error, settings.InvalidSetting):
+            settings.reported.add(error.name)
+            raise InvalidConfiguration(str(error)) from None
         raise
 
 

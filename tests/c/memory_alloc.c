@@ -60,6 +60,21 @@ int main(int argc, char **argv) {
     MUST(hsa_amd_memory_pool_get_info(env.fine, HSA_AMD_MEMORY_POOL_INFO_ALLOC_MAX_SIZE, &system_max));
     CHECK_EQ_U64(device_max, device_bytes / 4096 * 4096);
     CHECK_STATUS(hsa_amd_memory_pool_allocate(env.device, device_max + 1, 0, &p), HSA_STATUS_ERROR_INVALID_ALLOCATION);
+    CHECK_STATUS(hsa_memory_allocate(mem_region_of(env.device), device_max + 1, &p), HSA_STATUS_ERROR_INVALID_ALLOCATION);
+    CHECK_STATUS(hsa_amd_memory_pool_allocate(env.fine, system_max + 1, 0, &p), HSA_STATUS_ERROR_INVALID_ALLOCATION);
+    /* Exactly ALLOC_MAX_SIZE is allowed (the limit is inclusive, as ROCr's `size >` test). */
+    p = NULL;
+    CHECK_OK(hsa_amd_memory_pool_allocate(env.device, device_max, 0, &p));
+    CHECK(p != NULL);
+    if (p) CHECK_OK(hsa_amd_memory_pool_free(p));
+    p = NULL;
+    CHECK_OK(hsa_memory_allocate(mem_region_of(env.device), device_max, &p));
+    CHECK(p != NULL);
+    if (p) CHECK_OK(hsa_memory_free(p));
+    p = NULL;
+    CHECK_OK(hsa_amd_memory_pool_allocate(env.coarse, system_max, 0, &p));
+    CHECK(p != NULL);
+    if (p) CHECK_OK(hsa_amd_memory_pool_free(p));
     CHECK_STATUS(hsa_amd_memory_pool_allocate(env.fine, SIZE_MAX, 0, &p), HSA_STATUS_ERROR_INVALID_ALLOCATION);
     CHECK_STATUS(hsa_memory_allocate(env.kernarg_region, system_max + 4096, &p), HSA_STATUS_ERROR_INVALID_ALLOCATION);
 
