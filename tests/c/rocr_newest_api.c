@@ -13,6 +13,7 @@
 #include <link.h>
 #include <pthread.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #include "check.h"
 
@@ -161,6 +162,10 @@ static void queue_info(void) {
     CHECK_EQ_U64(amd->scratch_max_use_index, UINT64_MAX);
     CHECK_EQ_U64(amd->alt_scratch_max_use_index, UINT64_MAX);
     CHECK(AMD_HSA_BITS_GET(amd->queue_properties, AMD_QUEUE_PROPERTIES_IS_PTR64));
+    /* The flat apertures' high halves (SoftGPU's: LDS at 0x1_0000_xxxx_xxxx, scratch at
+       0x2_0000_xxxx_xxxx). */
+    CHECK_EQ_U64(amd->group_segment_aperture_base_hi, 0x10000);
+    CHECK_EQ_U64(amd->private_segment_aperture_base_hi, 0x20000);
     MUST(hsa_queue_destroy(queue));
     CHECK_STATUS(hsa_amd_queue_get_info(queue, HSA_AMD_QUEUE_INFO_AGENT, &owner), HSA_STATUS_ERROR_INVALID_QUEUE);
 
@@ -361,6 +366,14 @@ static void counters_and_limits(void) {
     CHECK_OK(hsa_amd_enable_logging(flags, stdout));
     flags[0] = 0;
     CHECK_OK(hsa_amd_enable_logging(flags, NULL));
+    /* The flags are 8 bytes: 8 readable before an unreadable page pass, 7 do not. */
+    long page = sysconf(_SC_PAGESIZE);
+    uint8_t *pages = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    MUST(pages == MAP_FAILED ? HSA_STATUS_ERROR : HSA_STATUS_SUCCESS);
+    mprotect(pages + page, page, PROT_NONE);
+    CHECK_OK(hsa_amd_enable_logging(pages + page - 8, NULL));
+    CHECK_STATUS(hsa_amd_enable_logging(pages + page - 7, NULL), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+    munmap(pages, 2 * page);
 
     /* The statuses the newer headers add have their names. */
     const char *text = NULL;
