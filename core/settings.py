@@ -11,6 +11,7 @@ Holds these invariants:
 - `get` only converts (cheap enough for every trace event); what needs the file system
   (directories that must exist, files that must be writable) is checked by `check` alone.
 """
+import math
 import os
 from dataclasses import dataclass
 from typing import Callable, Optional
@@ -53,6 +54,16 @@ def _integer(low, high=None):
             raise InvalidSetting(f"must be from {low} to {high}" if high is not None else f"must be at least {low}")
         return value
     return parse
+
+
+def _seconds(text):
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise InvalidSetting("not a positive number of seconds")
+    return value
 
 
 def _text(text):
@@ -141,6 +152,12 @@ SETTINGS = (
     Setting("SOFTGPU_CAPTURE_LIMIT", "bytes", 1 << 30,
             "a dispatch that can reach more device memory than this is not captured (with a message)",
             _integer(0)),
+    Setting("SOFTGPU_TIME_LIMIT", "seconds", None,
+            "a dispatch running longer is stopped with a fault report, as a queue error (default: no "
+            "limit, as on a GPU)", _seconds),
+    Setting("SOFTGPU_FLIGHT_RECORDER", "path", None,
+            "file the in-memory ring of recent trace events is written to at every queue error",
+            _path, _file_writable),
     Setting("SOFTGPU_QUEUE_ERRORS", "`abort` or `continue`", "abort",
             "`continue`: a GPU fault on a queue without an error callback is reported and recorded instead "
             "of aborting the process (ROCr aborts)", _choice("abort", "continue")),
