@@ -13,6 +13,7 @@ Holds these invariants:
 """
 import math
 import os
+import tempfile
 from dataclasses import dataclass
 from typing import Callable, Optional
 
@@ -75,17 +76,20 @@ def _path(text):
 
 
 def _file_writable(path):
-    """A file that will be created or appended to: its directory must exist and let it be."""
+    """A file that will be created or appended to: its directory must exist and let it be.
+    The file itself is not created here (another process may be about to), only probed."""
     if os.path.isdir(path):
         raise InvalidSetting("is a directory, not a file")
-    existed = os.path.exists(path)
     try:
-        with open(path, "a"):
-            pass
+        if os.path.exists(path):
+            with open(path, "a"):
+                pass
+        else:
+            fd, probe = tempfile.mkstemp(prefix=".softgpu-probe-", dir=os.path.dirname(path))
+            os.close(fd)
+            os.unlink(probe)
     except OSError as e:
         raise InvalidSetting(f"cannot write it: {e.strerror}") from None
-    if not existed:
-        os.unlink(path)        # only probed: its writer creates it when it has something to say
 
 
 def _directory_creatable(path):
@@ -96,10 +100,9 @@ def _directory_creatable(path):
         raise InvalidSetting("exists and is not a directory") from None
     except OSError as e:
         raise InvalidSetting(f"cannot create it: {e.strerror}") from None
-    probe = os.path.join(path, f".softgpu-probe-{os.getpid()}")
     try:
-        with open(probe, "w"):
-            pass
+        fd, probe = tempfile.mkstemp(prefix=".softgpu-probe-", dir=path)
+        os.close(fd)
         os.unlink(probe)
     except OSError as e:
         raise InvalidSetting(f"cannot write into it: {e.strerror}") from None
