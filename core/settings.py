@@ -170,6 +170,9 @@ SETTINGS = (
     Setting("SOFTGPU_INTERNAL_ERRORS", "`report` or `abort`", "report",
             "`abort`: an internal error aborts the process after printing its traceback (the fuzz harnesses "
             "run so)", _choice("report", "abort")),
+    Setting("SOFTGPU_FLIGHT_RECORDER", "path", None,
+            "file the in-memory ring of recent trace events (the flight recorder) is written to at every "
+            "queue error (before ROCr's abort), for a CI job that faulted without a trace", _path, _file_writable),
     Setting("SOFTGPU_PROGRESS", "`0` or `1`", None,
             "`1`: progress of long dispatches on stderr even into a pipe; `0`: never (default: on a terminal)",
             lambda text: _choice("0", "1")(text) == "1"),

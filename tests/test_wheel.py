@@ -10,6 +10,7 @@ import pytest
 
 from tests.support.kernels import compile_opencl
 from tests.support.paths import ROOT
+from tests.support.tools import missing, require_tool
 
 DEBIAN_PYTHON = "/usr/bin/python3"
 
@@ -82,22 +83,22 @@ def test_softgpu_info_lists_the_system_from_the_installed_profiles(venv, tmp_pat
     assert "AMD Radeon RX 6800 XT" in proc.stdout and "amdgcn-amd-amdhsa--gfx1030" in proc.stdout
 
 
-@pytest.mark.skipif(not os.path.exists(DEBIAN_PYTHON), reason="no system Python to load the library into")
 def test_another_python_finds_the_packages_of_the_librarys_environment(venv, tmp_path):
+    require_tool(DEBIAN_PYTHON, "a system Python to load the library into")
     library = os.path.join(site_packages(venv), "softgpu_shim", "lib", "libhsa-runtime64.so.1")
     code = f"import ctypes; lib = ctypes.CDLL({library!r}); print(lib.hsa_init()); import numpy; print(numpy.__file__)"
     proc = run([DEBIAN_PYTHON, "-S", "-c", code], cwd=str(tmp_path))
     if "version mismatch" in proc.stderr or proc.returncode and "undefined symbol" in proc.stderr:
-        pytest.skip("the system Python is not the minor version SoftGPU was built for")
+        missing("the system Python is not the minor version SoftGPU was built for")
     assert proc.returncode == 0, proc.stderr
     status, numpy_path = proc.stdout.split()
     assert status == "0" and numpy_path.startswith(site_packages(venv))
 
 
-@pytest.mark.skipif(not os.path.exists(DEBIAN_PYTHON), reason="no system Python to load the library into")
 def test_a_python_without_the_dependencies_is_told_what_is_missing(wheel, tmp_path):
     """SoftGPU alone (no dependencies) loaded into a bare Python: first without cffi's backend,
     then with it; each time hsa_init fails with a status and a message naming what to install."""
+    require_tool(DEBIAN_PYTHON, "a system Python to load the library into")
     import _cffi_backend
     target = tmp_path / "bare"
     proc = run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(target), wheel],

@@ -43,8 +43,9 @@ def _system():
 def describe(code, with_args=False):
     """The lines `softgpu info` prints for a parsed code object."""
     t = code.target
+    generic = f", generic version {code.generic_version}" if t.is_generic else ""
     yield f"code object v{code.version}  target {t.isa_name}  (e_flags {code.e_flags:#x}, " \
-          f"xnack {t.xnack}, sramecc {t.sramecc})"
+          f"xnack {t.xnack}, sramecc {t.sramecc}{generic})"
     for s in code.segments:
         yield f"  segment vaddr {s.vaddr:#x}  memsz {s.memsz:#x}  filesz {s.filesz:#x}  align {s.align:#x}"
     for sym in code.variable_symbols():
