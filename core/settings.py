@@ -158,9 +158,6 @@ SETTINGS = (
     Setting("SOFTGPU_TIME_LIMIT", "seconds", None,
             "a dispatch running longer is stopped with a fault report, as a queue error (default: no "
             "limit, as on a GPU)", _seconds),
-    Setting("SOFTGPU_FLIGHT_RECORDER", "path", None,
-            "file the in-memory ring of recent trace events is written to at every queue error",
-            _path, _file_writable),
     Setting("SOFTGPU_QUEUE_ERRORS", "`abort` or `continue`", "abort",
             "`continue`: a GPU fault on a queue without an error callback is reported and recorded instead "
             "of aborting the process (ROCr aborts)", _choice("abort", "continue")),
