@@ -11,7 +11,9 @@ Holds these invariants:
 - `get` only converts (cheap enough for every trace event); what needs the file system
   (directories that must exist, files that must be writable) is checked by `check` alone.
 """
+import math
 import os
+import tempfile
 from dataclasses import dataclass
 from typing import Callable, Optional
 
@@ -55,6 +57,16 @@ def _integer(low, high=None):
     return parse
 
 
+def _seconds(text):
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise InvalidSetting("not a positive number of seconds")
+    return value
+
+
 def _text(text):
     return text
 
@@ -64,17 +76,20 @@ def _path(text):
 
 
 def _file_writable(path):
-    """A file that will be created or appended to: its directory must exist and let it be."""
+    """A file that will be created or appended to: its directory must exist and let it be.
+    The file itself is not created here (another process may be about to), only probed."""
     if os.path.isdir(path):
         raise InvalidSetting("is a directory, not a file")
-    existed = os.path.exists(path)
     try:
-        with open(path, "a"):
-            pass
+        if os.path.exists(path):
+            with open(path, "a"):
+                pass
+        else:
+            fd, probe = tempfile.mkstemp(prefix=".softgpu-probe-", dir=os.path.dirname(path))
+            os.close(fd)
+            os.unlink(probe)
     except OSError as e:
         raise InvalidSetting(f"cannot write it: {e.strerror}") from None
-    if not existed:
-        os.unlink(path)        # only probed: its writer creates it when it has something to say
 
 
 def _directory_creatable(path):
@@ -85,10 +100,9 @@ def _directory_creatable(path):
         raise InvalidSetting("exists and is not a directory") from None
     except OSError as e:
         raise InvalidSetting(f"cannot create it: {e.strerror}") from None
-    probe = os.path.join(path, f".softgpu-probe-{os.getpid()}")
     try:
-        with open(probe, "w"):
-            pass
+        fd, probe = tempfile.mkstemp(prefix=".softgpu-probe-", dir=path)
+        os.close(fd)
         os.unlink(probe)
     except OSError as e:
         raise InvalidSetting(f"cannot write into it: {e.strerror}") from None
@@ -141,6 +155,9 @@ SETTINGS = (
     Setting("SOFTGPU_CAPTURE_LIMIT", "bytes", 1 << 30,
             "a dispatch that can reach more device memory than this is not captured (with a message)",
             _integer(0)),
+    Setting("SOFTGPU_TIME_LIMIT", "seconds", None,
+            "a dispatch running longer is stopped with a fault report, as a queue error (default: no "
+            "limit, as on a GPU)", _seconds),
     Setting("SOFTGPU_QUEUE_ERRORS", "`abort` or `continue`", "abort",
             "`continue`: a GPU fault on a queue without an error callback is reported and recorded instead "
             "of aborting the process (ROCr aborts)", _choice("abort", "continue")),

@@ -66,6 +66,8 @@ EDGES = [
     ("SOFTGPU_CAPTURE_LIMIT", "0", "-1", "must be at least 0"),
     ("SOFTGPU_CAPTURE_LIMIT", "4096", "abc", "not an integer"),
     ("SOFTGPU_ENGINE", "interp", "bogus", "must be one of native, interp"),
+    ("SOFTGPU_TIME_LIMIT", "0.001", "0", "not a positive number of seconds"),
+    ("SOFTGPU_TIME_LIMIT", "3600", "inf", "not a positive number of seconds"),
     ("SOFTGPU_QUEUE_ERRORS", "continue", "ignore", "must be one of abort, continue"),
     ("SOFTGPU_QUIET", "1", "yes", "must be one of 0, 1"),
     ("SOFTGPU_PROGRESS", "0", "2", "must be one of 0, 1"),

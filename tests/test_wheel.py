@@ -15,9 +15,10 @@ from tests.support.tools import missing, require_tool
 DEBIAN_PYTHON = "/usr/bin/python3"
 
 
-def run(args, cwd, **kw):
+def run(args, cwd, **environ):
     env = {k: v for k, v in os.environ.items() if k not in ("SOFTGPU_LIBDIR", "PYTHONPATH")}
-    return subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=900, env=env, **kw)
+    env.update(environ)
+    return subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=900, env=env)
 
 
 @pytest.fixture(scope="module")
@@ -159,3 +160,17 @@ def test_a_subcommand_that_cannot_work_says_why_in_one_line(venv, tmp_path):
                  ["run", "--timeline", os.path.join(missing, "t.json"), "--", "true"]):
         proc = run([softgpu, *args], cwd=str(tmp_path))
         assert proc.returncode != 0 and proc.stderr.count("\n") == 1 and missing in proc.stderr, (args, proc.stderr)
+
+
+def test_the_installed_package_builds_kernels_for_gfx1100(venv, tmp_path):
+    """Debian's rocm-device-libs lacks gfx1100's ISA constant: the package's own recipe
+    (core.toolchain.device_libs) makes it, in a fresh cache, with no checkout around."""
+    code = ("import sys; from core.toolchain import compile_opencl, device_libs; "
+            "print(device_libs('gfx1100')); print(compile_opencl(sys.argv[1], mcpu='gfx1100'))")
+    proc = run([str(venv / "bin" / "python"), "-c", code, os.path.join(ROOT, "examples", "vector_add.cl")],
+               cwd=str(tmp_path), TMPDIR=str(tmp_path))          # a cache of its own: the recipe runs
+    assert proc.returncode == 0, proc.stderr
+    libs, code_object = proc.stdout.split()
+    assert libs.startswith(str(tmp_path)) and os.path.exists(os.path.join(libs, "oclc_isa_version_1100.bc"))
+    info = run([str(venv / "bin" / "softgpu"), "info", code_object], cwd=str(tmp_path))
+    assert info.returncode == 0 and "amdgcn-amd-amdhsa--gfx1100" in info.stdout, info.stderr
