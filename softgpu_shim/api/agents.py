@@ -289,14 +289,14 @@ _VOLATILE = frozenset((AmdAgentInfoLater.MEMORY_AVAIL, AmdAgentInfo.CLOCK_COUNTE
 def hsa_agent_get_info(agent, attribute, value):
     """hsa_agent_get_info for what its C side (answers.c) does not remember."""
     require_pointer(value, "value")
-    target = _agent(agent)
-    answers = _GPU if target.is_gpu else _CPU
+    found = _agent(agent)
+    answers = _GPU if found.is_gpu else _CPU
     if attribute not in answers:
-        raise InvalidArgument(f"{attribute:#x} is not an attribute a {target.kind.upper()} agent answers")
+        raise InvalidArgument(f"{attribute:#x} is not an attribute a {found.kind.upper()} agent answers")
     ctype, answer = answers[attribute]
-    encoded = _put(value, ctype, answer(target))
+    encoded = _put(value, ctype, answer(found))
     if attribute not in _VOLATILE:
-        lib.sg_answer_remember(lib.SG_QUERY_AGENT_INFO, target.handle, attribute, encoded, len(encoded))
+        lib.sg_answer_remember(lib.SG_QUERY_AGENT_INFO, found.handle, attribute, encoded, len(encoded))
 
 
 def _check_profile(profile):
@@ -337,9 +337,9 @@ def hsa_agent_major_extension_supported(extension, agent, version_major, version
 
 @export("hsa_agent_iterate_caches")
 def hsa_agent_iterate_caches(agent, callback, data):
-    target = _agent(agent)
+    found = _agent(agent)
     require_callback(callback)
-    return _iterate([cache.handle for cache in target.caches], "hsa_cache_t", callback, data)
+    return _iterate([cache.handle for cache in found.caches], "hsa_cache_t", callback, data)
 
 
 # hsa_cache_get_info's NAME answers are pointers that must outlive the call: one per name.
@@ -354,15 +354,15 @@ def _cache_name(name):
 
 @export("hsa_cache_get_info")
 def hsa_cache_get_info(cache, attribute, value):
-    target = _session().agents.cache(cache.handle)
+    found = _session().agents.cache(cache.handle)
     require_pointer(value, "value")
     # ROCr's answers: the name as a const char * (its own string), its length without the
     # NUL, and the size in KiB (the KFD topology's unit; HSA_AGENT_INFO_CACHE_SIZE is bytes).
     answers = {
-        HsaCacheInfo.NAME_LENGTH: ("uint32_t", len(target.name.encode())),
-        HsaCacheInfo.NAME: ("const char *", _cache_name(target.name)),
-        HsaCacheInfo.LEVEL: ("uint8_t", target.level),
-        HsaCacheInfo.SIZE: ("uint32_t", target.size // KIB),
+        HsaCacheInfo.NAME_LENGTH: ("uint32_t", len(found.name.encode())),
+        HsaCacheInfo.NAME: ("const char *", _cache_name(found.name)),
+        HsaCacheInfo.LEVEL: ("uint8_t", found.level),
+        HsaCacheInfo.SIZE: ("uint32_t", found.size // KIB),
     }
     if attribute not in answers:
         raise InvalidArgument(f"{attribute:#x} is not an hsa_cache_info_t attribute")
@@ -387,9 +387,9 @@ def hsa_isa_from_name(name, isa):
 @export("hsa_agent_iterate_isas")
 def hsa_agent_iterate_isas(agent, callback, data):
     require_callback(callback)
-    target = _agent(agent)
+    found = _agent(agent)
     # The CPU agent has no ISA: ROCr answers SUCCESS without calling back.
-    return _iterate([target.isa.handle] if target.isa else [], "hsa_isa_t", callback, data)
+    return _iterate([found.isa.handle] if found.isa else [], "hsa_isa_t", callback, data)
 
 
 def _isa_answer(isa, attribute):
@@ -463,14 +463,14 @@ def hsa_isa_compatible(code_object_isa, agent_isa, result):
 @export("hsa_isa_iterate_wavefronts")
 def hsa_isa_iterate_wavefronts(isa, callback, data):
     require_callback(callback)
-    target = _isa(isa)
-    return _iterate([wavefront.handle for wavefront in target.wavefronts], "hsa_wavefront_t", callback, data)
+    found = _isa(isa)
+    return _iterate([wavefront.handle for wavefront in found.wavefronts], "hsa_wavefront_t", callback, data)
 
 
 @export("hsa_wavefront_get_info")
 def hsa_wavefront_get_info(wavefront, attribute, value):
     require_pointer(value, "value")
-    target = _session().agents.isas.wavefront(wavefront.handle)
+    found = _session().agents.isas.wavefront(wavefront.handle)
     if attribute != HsaWavefrontInfo.SIZE:
         raise InvalidArgument(f"{attribute:#x} is not an hsa_wavefront_info_t attribute")
-    write(value, "uint32_t", target.size, "value")
+    write(value, "uint32_t", found.size, "value")
