@@ -46,6 +46,10 @@ def test_replay_reproduces_each_capture(captured):
     proc = softgpu("replay", str(captured))
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stdout.count("identical") == 3
+    for engine in ("interp", "native"):
+        proc = softgpu("replay", "--engine", engine, str(captured))
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        assert proc.stdout.count(f"on the {engine} tier") == 3
 
 
 def test_replay_names_the_first_differing_bytes(captured, tmp_path):
@@ -75,6 +79,8 @@ def test_a_faulting_dispatch_replays_to_the_same_fault(workload, tmp_path):
     replayed = softgpu("replay", folder)
     assert replayed.returncode == 0, replayed.stdout + replayed.stderr
     assert "identical" in replayed.stdout
+    # A fault ends the dispatch before its tier reports itself: the line says so (D13).
+    assert "(tier not reported: it faulted)" in replayed.stdout and "engine tier" not in replayed.stdout
 
 
 @pytest.fixture(scope="module")

@@ -104,6 +104,9 @@ BROKEN = [
     (("gpu", "isa"), "amdgcn-amd-amdhsa--gfx1030:xnack-",
      "field 'gpu.isa' must be an ISA name ROCr knows, such as amdgcn-amd-amdhsa--gfx1030"),
     (("gpu", "name"), "gfx1031", "field 'gpu.name' must be the ISA's processor name 'gfx1030' (ROCr names a GPU agent so)"),
+    # ROCr registers generic ISAs for code objects; an agent's ISA is one processor's.
+    (("gpu", "isa"), "amdgcn-amd-amdhsa--gfx10-3-generic",
+     "field 'gpu.isa' names a generic target (gfx10-3-generic); an agent is one processor"),
     (("gpu", "workgroup_max_size"), 512, "field 'gpu.workgroup_max_dim[0]' (1024) must not exceed 'gpu.workgroup_max_size' (512)"),
     (("gpu", "grid_max_size"), 65536, "field 'gpu.grid_max_dim[0]' (4294967295) must not exceed 'gpu.grid_max_size' (65536)"),
     (("gpu", "queue_min_size"), 262144, "field 'gpu.queue_min_size' (262144) must not exceed 'gpu.queue_max_size' (131072)"),

@@ -21,7 +21,7 @@ from softgpu_shim.api.out import read, read_bytes, read_string, require_pointer,
 from softgpu_shim.hsa_abi import (Status, HsaProfile, HsaExecutableState, HsaDefaultFloatRoundingMode,
                                   HsaExecutableInfo, HsaExecutableSymbolInfo, HsaCodeSymbolInfo, HsaCodeObjectInfo,
                                   HsaCodeObjectType, HsaVariableSegment,
-                                  HsaVenAmdLoaderLoadedCodeObjectInfoE as LcoInfo,
+                                  HsaVenAmdLoaderLoadedCodeObjectInfo as LcoInfo,
                                   HsaVenAmdLoaderCodeObjectStorageType as StorageType)
 from softgpu_shim.registry import export
 
@@ -35,7 +35,7 @@ _SYMBOL_CTYPES = {
     "KERNEL_KERNARG_SEGMENT_ALIGNMENT": "uint32_t", "KERNEL_GROUP_SEGMENT_SIZE": "uint32_t",
     "KERNEL_PRIVATE_SEGMENT_SIZE": "uint32_t", "KERNEL_DYNAMIC_CALLSTACK": "bool",
     "KERNEL_CALL_CONVENTION": "uint32_t", "INDIRECT_FUNCTION_OBJECT": "uint64_t",
-    "INDIRECT_FUNCTION_CALL_CONVENTION": "uint32_t",
+    "INDIRECT_FUNCTION_CALL_CONVENTION": "uint32_t", "KERNEL_WAVEFRONT_SIZE": "uint32_t",
 }
 _STRINGS = ("NAME", "MODULE_NAME")
 # Longer than any symbol or module name: a longer string comes back cut and matches nothing.
@@ -149,8 +149,8 @@ def hsa_executable_destroy(executable):
 
 def _load_for(target, reader, agent_handle):
     """Load `reader` into `target` for the agent ROCr would load it for: none for handle 0
-    (a program code object, as ROCr treats agent {0}), else the agent, which ROCr does not
-    resolve but asks for its ISAs: an unknown one supports none."""
+    (ROCr's agent {0}, for which it cannot allocate a code segment: Executable.load), else
+    the agent, which ROCr does not resolve but asks for its ISAs: an unknown one supports none."""
     if not agent_handle:
         return target.load(reader, None)
     try:
@@ -263,7 +263,11 @@ def hsa_executable_get_symbol(executable, module_name, symbol_name, agent, call_
 def hsa_executable_symbol_get_info(executable_symbol, attribute, value):
     require_pointer(value, "value")
     symbol = _loader().symbol(executable_symbol.handle)
-    _write_symbol_attribute(symbol, _attribute_name(HsaExecutableSymbolInfo, attribute), value)
+    # The newest hsa.h numbers KERNEL_WAVEFRONT_SIZE (19) among the code-symbol attributes
+    # only; ROCr's kernel symbols answer it through this call as well.
+    name = ("KERNEL_WAVEFRONT_SIZE" if attribute == HsaCodeSymbolInfo.KERNEL_WAVEFRONT_SIZE
+            else _attribute_name(HsaExecutableSymbolInfo, attribute))
+    _write_symbol_attribute(symbol, name, value)
 
 
 @export("hsa_executable_iterate_symbols")

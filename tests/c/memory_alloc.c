@@ -41,7 +41,13 @@ int main(int argc, char **argv) {
     hsa_amd_memory_pool_t forged = {env.device.handle + 5};
     CHECK_STATUS(hsa_amd_memory_pool_allocate(env.device, 0, 0, &p), HSA_STATUS_ERROR_INVALID_ARGUMENT);
     CHECK_STATUS(hsa_amd_memory_pool_allocate(env.device, 4096, 0, NULL), HSA_STATUS_ERROR_INVALID_ARGUMENT);
-    CHECK_STATUS(hsa_amd_memory_pool_allocate(env.device, 4096, 1, &p), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+    /* The newest ROCr's allocation flags (PCIe, contiguous, executable) and unknown bits: accepted. */
+    for (uint32_t flags = 1; flags <= 0x80; flags <<= 1) {
+        p = NULL;
+        CHECK_OK(hsa_amd_memory_pool_allocate(env.device, 4096, flags, &p));
+        CHECK(p != NULL && is_zero(p, 4096));
+        CHECK_OK(hsa_amd_memory_pool_free(p));
+    }
     CHECK_STATUS(hsa_amd_memory_pool_allocate(forged, 0, 0, &p), HSA_STATUS_ERROR_INVALID_ARGUMENT);
     CHECK_STATUS(hsa_amd_memory_pool_allocate(forged, 4096, 0, &p), MEM_INVALID_POOL);
     CHECK_STATUS(hsa_memory_allocate(mem_region_of(forged), 4096, &p), HSA_STATUS_ERROR_INVALID_REGION);

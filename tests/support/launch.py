@@ -22,10 +22,26 @@ from tests.support import images
 _loaded = weakref.WeakKeyDictionary()     # session -> {path: {kernel name: kernel_object}}
 
 
+def load_code_object_for_tests(session, path, agent=None):
+    """{kernel name: kernel_object} of the code object file `path`: reader from file ->
+    executable -> load on `agent` (default: the first GPU) -> freeze, through the same code
+    the hsa_* exports run; the executable lives until hsa_shut_down."""
+    loader = session.loader
+    agent = agent or session.agents.gpus[0]
+    with open(path, "rb") as f:
+        reader = loader.reader_from_file(f.fileno())
+    executable = loader.create_executable()
+    executable.load(reader, agent)
+    executable.freeze()
+    loader.destroy_reader(reader)
+    return {kernel.name: kernel.kernel_object
+            for lco in executable.loaded for kernel in lco.kernels.values()}
+
+
 def loaded_kernel(session, path, name):
     """The LoadedKernel `name` of the code object file `path`, loaded once per session on the
     first GPU whose ISA accepts it."""
-    from core.loader.kernels import find_kernel, load_code_object_for_tests
+    from core.loader.kernels import find_kernel
     files = _loaded.setdefault(session, {})
     if path not in files:
         files[path] = load_code_object_for_tests(session, path, _agent_for(session, path))
@@ -36,12 +52,13 @@ def loaded_kernel(session, path, name):
 
 
 def _agent_for(session, path):
-    from core.loader import target
+    from core import target
     from core.loader.elf import CodeObject
     with open(path, "rb") as f:
-        wanted = CodeObject(f.read()).target
+        code = CodeObject(f.read())
+    wanted = code.target
     for agent in session.agents.gpus:
-        if target.compatible(wanted, target.parse_isa_name(agent.isa_name)):
+        if target.compatible(wanted, agent.isa.target, code.generic_version):
             return agent
     raise LookupError(f"no GPU of the session's profile runs {wanted.isa_name} code")
 
