@@ -166,9 +166,10 @@ def test_a_raw_buffer_element_is_in_range_only_whole(session, code_object, tier,
 
 @pytest.mark.parametrize("tier", TIERS)
 @pytest.mark.parametrize("lds_bytes,allocated", [(4, 512), (511, 512), (512, 512), (513, 1024), (1024, 1024),
-                                                 (1025, 1536)])
+                                                 (1025, 1536), (65536, 65536)])
 def test_lds_is_allocated_in_512_byte_granules(session, code_object, tier, lds_bytes, allocated):
-    """The last dword of the rounded allocation keeps the marker; the dword after it reads 0."""
+    """The last dword of the rounded allocation keeps the marker; the dword after it reads 0
+    (also at the agent's whole 64 KiB, where no LDS follows on any tier)."""
     last, past = allocated // 4 - 1, allocated // 4
     for index, want in ((last, 0xC0FFEE), (past, 0)):
         out, = run(session, code_object, tier, "lds_probe",
