@@ -89,3 +89,31 @@ def test_rocm_library_suites_pass_on_softgpu(root, library, gtest):
     counts = gtest.run(timeout=900)
     assert counts.passed, counts.output[-3000:]
     assert not counts.failed, (counts.failed, counts.output[-3000:])
+
+
+GTEST_OUTPUT = """\
+[==========] Running 4 tests from 1 test suite.
+[ RUN      ] quick/axpy.float/0
+[       OK ] quick/axpy.float/0 (12 ms)
+[ RUN      ] quick/axpy.float/1
+unrelated line
+[  FAILED  ] quick/axpy.float/1, where GetParam() = 1 (3 ms)
+[ RUN      ] quick/axpy.float/2
+[  SKIPPED ] quick/axpy.float/2 (0 ms)
+[ RUN      ] quick/axpy.float/3
+"""
+
+
+def test_gtest_counts_take_a_test_without_verdict_as_failed():
+    """What the suite runs report: a test that started and never ended failed, named; one
+    that ended counts under its verdict; the summary's FAILED list is no second count."""
+    crashed = rocm64.count(GTEST_OUTPUT)
+    assert (crashed.passed, crashed.skipped) == (["quick/axpy.float/0"], ["quick/axpy.float/2"])
+    assert crashed.failed == ["quick/axpy.float/1", "quick/axpy.float/3 (crashed)"]
+    stopped = rocm64.count(GTEST_OUTPUT, ended=False)
+    assert stopped.failed[-1] == "quick/axpy.float/3 (time limit)"
+    finished = rocm64.count(GTEST_OUTPUT + "[       OK ] quick/axpy.float/3 (1 ms)\n"
+                            "[  FAILED  ] 1 test, listed below:\n"
+                            "[  FAILED  ] quick/axpy.float/1, where GetParam() = 1\n")
+    assert finished.passed == ["quick/axpy.float/0", "quick/axpy.float/3"]
+    assert finished.failed == ["quick/axpy.float/1"]

@@ -45,25 +45,42 @@ def host_path(path):
     return os.path.join(ROOT_DIR, path.lstrip("/"))
 
 
-def run(*command, timeout, environ=None, cwd="/"):
+def run(*command, timeout, environ=None, cwd="/", log=None):
     """Run `command` inside the root; returns a CompletedProcess (text, both streams). At
     `timeout` the whole process group goes (the program inside the root too, not only the
-    script that entered it) and TimeoutExpired carries what it printed."""
+    script that entered it) and TimeoutExpired carries what it printed. With `log` (a host
+    path) both streams go to that file as they come, and stdout carries them in the end."""
     env = [f"{k}={v}" for k, v in (environ or {}).items()]
-    with subprocess.Popen(["bash", SCRIPT, "run", "env", "-C", cwd, *env, *command], text=True,
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True) as proc:
-        try:
-            out, err = proc.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            out, err = proc.communicate()
-            raise subprocess.TimeoutExpired(proc.args, timeout, out, err)
-    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+    argv = ["bash", SCRIPT, "run", "env", "-C", cwd, *env, *command]
+    sink = open(log, "w") if log else None
+    streams = dict(stdout=sink, stderr=subprocess.STDOUT) if sink else \
+        dict(stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        with subprocess.Popen(argv, text=True, start_new_session=True, **streams) as proc:
+            try:
+                out, err = proc.communicate(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                out, err = proc.communicate()
+                if sink:
+                    out, err = _read(log), ""
+                raise subprocess.TimeoutExpired(argv, timeout, out, err)
+    finally:
+        if sink:
+            sink.close()
+    if sink:
+        out, err = _read(log), ""
+    return subprocess.CompletedProcess(argv, proc.returncode, out, err)
 
 
-def softgpu_run(*command, timeout, environ=None, cwd="/"):
+def _read(path):
+    with open(path, errors="replace") as f:
+        return f.read()
+
+
+def softgpu_run(*command, timeout, environ=None, cwd="/", log=None):
     """Run `command` inside the root on SoftGPU (`softgpu run`)."""
-    return run("softgpu", "run", "--", *command, timeout=timeout, environ=environ, cwd=cwd)
+    return run("softgpu", "run", "--", *command, timeout=timeout, environ=environ, cwd=cwd, log=log)
 
 
 def hipcc(source, arch, *flags, includes=()):
@@ -138,13 +155,15 @@ class Gtest:
     args: tuple = ()
     shards: int = 1
 
-    def run(self, timeout, environ=None):
+    def run(self, timeout, environ=None, log=None):
         env = {"GTEST_LISTENER": "PASS_LINE_IN_LOG", "GTEST_COLOR": "no", **(environ or {})}
         if self.shards > 1:
             env.update(GTEST_TOTAL_SHARDS=str(self.shards), GTEST_SHARD_INDEX="0")
         started = os.times().elapsed
         try:
-            proc = softgpu_run(f"{TESTS}/{self.binary}", *self.args, timeout=timeout, environ=env)
+            # Line-buffered: what a crashing test printed must not die in its stdio buffer.
+            proc = run("stdbuf", "-oL", "-eL", "softgpu", "run", "--", f"{TESTS}/{self.binary}",
+                       *self.args, timeout=timeout, environ=env, log=log)
             out, ended = proc.stdout + proc.stderr, True
         except subprocess.TimeoutExpired as stopped:
             out, ended = (stopped.stdout or "") + (stopped.stderr or ""), False
