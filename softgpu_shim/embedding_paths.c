@@ -140,8 +140,13 @@ static void sg_start_and_call_python(struct _cffi_externpy_s *externpy, char *ar
         call(externpy, args);
         return;
     }
+    /* The usual cause: a Python without cffi's backend loaded the library (ctypes from a bare
+       system Python), so the message says what to install. */
     sg_runtime_failed("the embedded Python did not start (Python's own report, \"Failed to "
-                      "initialize the Python-CFFI embedding logic\", was printed then)");
+                      "initialize the Python-CFFI embedding logic\", was printed then); the Python "
+                      "that loads SoftGPU needs cffi, numpy, pyelftools and msgpack (python3 -m pip "
+                      "install cffi numpy pyelftools msgpack), or load the library from the Python "
+                      "environment SoftGPU was installed into");
     if (!atomic_flag_test_and_set(&reported))
         fprintf(stderr, "softgpu: %s; every HSA call answers HSA_STATUS_ERROR\n", sg_failure);
     *(hsa_status_t *)args = HSA_STATUS_ERROR;
