@@ -25,6 +25,8 @@ import sys
 import threading
 import time
 
+from core import settings
+
 _lock = threading.Lock()
 _file = None
 _opened_for = None
@@ -75,33 +77,41 @@ def format_records(records):
 
 def enabled():
     """True when events are recorded (callers skip measuring and building fields otherwise)."""
-    return not _stopped and bool(os.environ.get("SOFTGPU_TRACE") or os.environ.get("SOFTGPU_TIMELINE"))
+    return not _stopped and bool(settings.get("SOFTGPU_TRACE") or settings.get("SOFTGPU_TIMELINE"))
 
 
 def _sink():
     global _file, _opened_for
-    path = os.environ.get("SOFTGPU_TRACE")
+    path = settings.get("SOFTGPU_TRACE")
     if path != _opened_for:
-        _file = _reopen(_file, path and (lambda: open(path, "a", buffering=1)))
+        _file = _reopen(_file, path and (lambda: open(path, "a", buffering=1)), "SOFTGPU_TRACE", path)
         _opened_for = path
     return _file
 
 
 def _timeline_sink():
     global _timeline, _timeline_for
-    path = os.environ.get("SOFTGPU_TIMELINE")
+    path = settings.get("SOFTGPU_TIMELINE")
     if path != _timeline_for:
         from core.timeline import TimelineWriter
-        _timeline = _reopen(_timeline, path and (lambda: TimelineWriter(path)))
+        _timeline = _reopen(_timeline, path and (lambda: TimelineWriter(path)), "SOFTGPU_TIMELINE", path)
         _timeline_for = path
     return _timeline
 
 
-def _reopen(current, make):
-    """Close `current` (the variable naming the file changed) and make the new sink, if any."""
+def _reopen(current, make, name, path):
+    """Close `current` (the variable naming the file changed) and make the new sink, if any.
+    A file that cannot be opened records nothing, and says so once (hsa_init may have said
+    it already: settings.reported)."""
     if current is not None:
         current.close()
-    return make() if make else None
+    try:
+        return make() if make else None
+    except OSError as e:
+        if name not in settings.reported:
+            settings.reported.add(name)
+            sys.stderr.write(f"softgpu: {name}={path!r}: cannot write it: {e.strerror} (not recording)\n")
+        return None
 
 
 def event(kind, /, **fields):
@@ -172,11 +182,11 @@ def internal_error(api, exc):
     import traceback
     text = "".join(traceback.format_exception(exc))
     event("internal", api=api, error=repr(exc), traceback=text)
-    if os.environ.get("SOFTGPU_INTERNAL_ERRORS") == "abort":
+    if settings.get("SOFTGPU_INTERNAL_ERRORS") == "abort":
         # For fuzzing: the bug becomes a crash, so the fuzzer keeps the input that found it.
         sys.stderr.write(f"softgpu: internal error in {api}:\n{text}")
         sys.stderr.flush()
         os.abort()
-    if os.environ.get("SOFTGPU_QUIET") != "1":
+    if not settings.get("SOFTGPU_QUIET"):
         # The type and str(): an OSError's repr leaves out the path it failed on.
         sys.stderr.write(f"softgpu: internal error in {api}: {type(exc).__name__}: {exc}\n")

@@ -97,11 +97,8 @@ void sg_kernel_unbind(uint64_t kernel_object) {
 /* Whether packets are recorded: the trace, the timeline (core/trace.py) and dispatch
    captures (core/capture) are Python's. */
 static int recording(void) {
-    static const char *const variables[] = {"SOFTGPU_TRACE", "SOFTGPU_TIMELINE", "SOFTGPU_CAPTURE"};
-    for (unsigned i = 0; i < sizeof variables / sizeof variables[0]; i++) {
-        const char *value = getenv(variables[i]);
-        if (value && *value) return 1;
-    }
+    for (unsigned i = 0; i < sizeof SG_RECORDED_SETTINGS / sizeof SG_RECORDED_SETTINGS[0]; i++)
+        if (sg_setting(SG_RECORDED_SETTINGS[i])) return 1;
     return 0;
 }
 

@@ -26,14 +26,11 @@ import sys
 import threading
 import time
 
-from core import trace
+from core import settings, trace
 from core.errors import HsaError, OutOfResources
 from core.native import ffi, lib
 from softgpu_shim.hsa_abi import HsaPacketHeader, HsaPacketHeaderWidth, PacketType, Status
 
-# SOFTGPU_QUEUE_ERRORS=continue: a queue error with no callback is recorded (trace and
-# stderr) instead of aborting the process as ROCr does for GPU faults; for CI and fuzzing.
-ABORT_ON_UNHANDLED = os.environ.get("SOFTGPU_QUEUE_ERRORS", "abort") != "continue"
 FAULT_EVENTS = 16           # flight-recorder events a fault report shows on stderr
 
 
@@ -245,9 +242,10 @@ class PacketProcessor:
         if queue.has_error_callback:
             queue.call_error_callback(error.status)
             return
-        if ABORT_ON_UNHANDLED and (report and not handled or isinstance(error, InternalError)):
-            # ROCr aborts the process on a GPU fault nobody handles; an internal error nobody
-            # is told of would leave the host waiting forever.
+        if settings.get("SOFTGPU_QUEUE_ERRORS") == "abort" and (report and not handled or isinstance(error, InternalError)):
+            # ROCr aborts the process on a GPU fault nobody handles (SOFTGPU_QUEUE_ERRORS=continue
+            # records it instead, for CI and fuzzing); an internal error nobody is told of would
+            # leave the host waiting forever.
             sys.stderr.flush()
             os.abort()
 
@@ -255,7 +253,7 @@ class PacketProcessor:
 def _write_flight_recorder():
     """SOFTGPU_FLIGHT_RECORDER=path: the whole ring is written there at every queue error
     (before an abort), for a CI job that faulted without a trace."""
-    path = os.environ.get("SOFTGPU_FLIGHT_RECORDER")
+    path = settings.get("SOFTGPU_FLIGHT_RECORDER")
     if path:
         try:
             trace.dump(path)

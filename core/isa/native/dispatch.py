@@ -22,7 +22,7 @@ import weakref
 
 import numpy as np
 
-from core import trace
+from core import settings, trace
 from core.isa.faults import KernelFault, illegal_instruction, memory_fault
 from core.isa.interp.dispatch import DEFAULT_WATCHDOG, DYNAMIC_STACK_BYTES, _dim3
 from core.isa.interp.chunk import SCRATCH_NUM_RECORDS
@@ -167,7 +167,7 @@ def run_native(session, kernel, *, grid, workgroup, kernarg_address, packet_addr
     d.grid, d.workgroup = list(grid), list(wgsize)
     d.mode = desc.initial_mode
     d.wave_scratch_bytes = private_bytes * lanes
-    threads = lib.sg_native_pool_threads()
+    threads = lib.sg_native_pool_threads(settings.get("SOFTGPU_THREADS") or 0)
     d.groups_in_flight = max(1, -(-resident_workgroups(spec, desc, waves_per_group, lds_bytes)
                                   // threads))
     d.threads = 0
