@@ -74,18 +74,24 @@ def native_for(session, kernel, desc):
     return found
 
 
+def program_of(session, kernel, desc):
+    """The Program (reachable code) of a loaded kernel, as the translator reads it; raises
+    Untranslatable."""
+    arena = session.arena
+    alloc = arena.find(kernel.entry)
+    if alloc is None:
+        raise Untranslatable("the kernel entry lies outside every live allocation")
+    # A copy: the translation outlives nothing of the arena's (its mapping can go).
+    memory = arena.bytes[alloc.address - arena.base:alloc.end - arena.base].copy()
+    return Program(memory, alloc.address, alloc.end, kernel.entry, desc.wave64,
+                   desc.initial_mode, _functions(kernel), desc.target, desc.accum_offset)
+
+
 def _translate(session, kernel, desc):
     from core.isa.native.translate import translate  # llvmlite loads on first translation
     name = getattr(kernel, "name", None) or "kernel"
-    arena = session.arena
-    alloc = arena.find(kernel.entry)
     try:
-        if alloc is None:
-            raise Untranslatable("the kernel entry lies outside every live allocation")
-        # A copy: the translation outlives nothing of the arena's (its mapping can go).
-        memory = arena.bytes[alloc.address - arena.base:alloc.end - arena.base].copy()
-        program = Program(memory, alloc.address, alloc.end, kernel.entry, desc.wave64,
-                          desc.initial_mode, _functions(kernel), desc.target, desc.accum_offset)
+        program = program_of(session, kernel, desc)
         key = compiler.cache_key(_key_parts(program, desc))
 
         def build():
