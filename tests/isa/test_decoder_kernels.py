@@ -65,6 +65,9 @@ DOES_NOT_BUILD = {
     ("subgroup_scans.cl", "gfx90a", "-O0"): "at -O0 the device library keeps v_permlanex16 (gfx10+)",
     ("subgroup_scans.cl", "gfx1030", "-O0"): "at -O0 the device library keeps gfx9 DPP broadcasts and wave shifts",
     ("subgroup_scans.cl", "gfx1100", "-O0"): "at -O0 the device library keeps gfx9 DPP broadcasts and wave shifts",
+    ("buffer_bounds.cl", "gfx90a", "-O0"): "at -O0 its \"s\" asm operands are not in SGPRs",
+    ("buffer_bounds.cl", "gfx1030", "-O0"): "at -O0 its \"s\" asm operands are not in SGPRs",
+    ("buffer_bounds.cl", "gfx1100", "-O0"): "at -O0 its \"s\" asm operands are not in SGPRs",
 }
 
 

@@ -126,8 +126,7 @@ def launch(session, path, name, args, grid, workgroup, *, private_segment_size=0
     at_end: the index (among the explicit arguments) of one global buffer to place so that
     its last byte is the last byte of the device arena's mapping: nothing is mapped after it
     (other buffers are followed by the kernarg block and by each other), so an access one
-    byte past it can only fault; it must not be touched by anything else the test session
-    allocates at the arena's top.
+    byte past it can only fault (InvalidAllocation if the arena's last pages are in use).
     """
     kernel = kernel or loaded_kernel(session, path, name)
     grid, workgroup = _dim3(grid), _dim3(workgroup)
