@@ -32,8 +32,10 @@ _STAND_INS = {
 }
 
 
-def parse(include=INCLUDE, headers=HEADERS):
-    """The translation unit of `headers` (found under `include`), as a pycparser FileAST."""
+def preprocess(include=INCLUDE, headers=HEADERS, attributes=False, macros=False):
+    """The preprocessed text of `headers` (found under `include`) over the stand-in C library
+    headers; with `attributes` the GNU attributes stay (pycparser cannot read them), with
+    `macros` the text is instead every macro defined at the end (`cc -E -dM`)."""
     with tempfile.TemporaryDirectory() as stand_ins:
         for name, text in _STAND_INS.items():
             with open(os.path.join(stand_ins, name), "w") as f:
@@ -41,11 +43,16 @@ def parse(include=INCLUDE, headers=HEADERS):
         source = "".join(f"#include <{h}>\n" for h in headers)
         # Attributes (alignment, visibility) say nothing the syntax tree must hold: the
         # compiler that builds the library reads the headers themselves for layouts.
-        text = subprocess.run(
-            [os.environ.get("CC", "cc"), "-E", "-nostdinc", "-I", stand_ins, "-I", include,
-             "-D__attribute__(x)=", "-D__declspec(x)=", "-x", "c", "-"],
+        strip = [] if attributes else ["-D__attribute__(x)=", "-D__declspec(x)="]
+        return subprocess.run(
+            [os.environ.get("CC", "cc"), "-E", *(["-dM"] if macros else []), "-nostdinc",
+             "-I", stand_ins, "-I", include, *strip, "-x", "c", "-"],
             input=source, capture_output=True, text=True, check=True).stdout
-    return c_parser.CParser().parse(text, "hsa_headers.c")
+
+
+def parse(include=INCLUDE, headers=HEADERS):
+    """The translation unit of `headers` (found under `include`), as a pycparser FileAST."""
+    return c_parser.CParser().parse(preprocess(include, headers), "hsa_headers.c")
 
 
 def header_of(node):
