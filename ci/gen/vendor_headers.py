@@ -2,7 +2,7 @@
 
 Guarantees: every generated header declares what its ROCr namesake declares on LP64 Linux with
 gcc or clang -- typedefs, structs and unions (with their alignment), enums with their values,
-function prototypes, and the object-like #define constants whose bodies are numbers, strings,
+function prototypes (no function bodies), and the object-like #define constants whose bodies are numbers, strings,
 casts or other such constants -- and nothing else: the declarations are re-emitted from
 pycparser's syntax tree by its C generator, so no comment, license text, formatting or
 function-like macro of the source survives. Each header includes the same sibling and C
@@ -126,7 +126,8 @@ def generate(source_dir, label):
     nodes = {name: [] for name in sources}
     for node in ast.ext:
         header = header_of(node)
-        if header in nodes:
+        # Function bodies (hsa_ext_amd.h's inline flag helpers) are code, not ABI facts.
+        if header in nodes and not isinstance(node, c_ast.FuncDef):
             nodes[header].append(node)
     return {name: _header(name, sources[name], nodes[name], constants[name], aligned, label)
             for name in sources}

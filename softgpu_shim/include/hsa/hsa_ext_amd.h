@@ -14,20 +14,6 @@
 extern "C" {
 #endif
 
-inline static void hsa_flag_set64(uint8_t *value, uint32_t bit)
-{
-  unsigned int index = bit / 8;
-  unsigned int subBit = bit % 8;
-  ((uint8_t *) value)[index] |= 1 << subBit;
-}
-
-inline static bool hsa_flag_isset64(uint8_t *value, uint32_t bit)
-{
-  unsigned int index = bit / 8;
-  unsigned int subBit = bit % 8;
-  return ((uint8_t *) value)[index] & (1 << subBit);
-}
-
 typedef uint32_t hsa_signal_condition32_t;
 typedef enum 
 {
