@@ -1,9 +1,9 @@
-"""The official HSA headers as a C syntax tree, for the generators of this directory.
+"""HSA headers as a C syntax tree, for the generators of this directory.
 
 Guarantees: the tree is that of the headers the library is built against
-(softgpu_shim/include/hsa, the newest ROCr's, unless a directory is given); it is read
-with the C preprocessor every toolchain has (`cc -E`) and pycparser, so no particular
-clang is needed; each top-level node knows the header it comes from (`header_of`), and
+(softgpu_shim/include/hsa, generated from the newest ROCr's by vendor_headers.py), or of
+those under a given directory; it is read with the C preprocessor every toolchain has
+(`cc -E`) and pycparser, so no particular clang is needed; each top-level node knows the header it comes from (`header_of`), and
 nodes of the stand-in C library headers are never reported as the ABI's.
 """
 import os
