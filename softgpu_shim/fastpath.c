@@ -578,7 +578,7 @@ void sg_queue_init(uintptr_t amd_queue, uintptr_t ring, uint32_t size, uint32_t 
     q->max_wave_id = max_wave_id;
     q->read_dispatch_id_field_base_byte_offset =
         (uint32_t)((uintptr_t)&q->read_dispatch_id - (uintptr_t)q);
-    AMD_HSA_BITS_SET(q->queue_properties, AMD_QUEUE_PROPERTIES_IS_PTR64, 1);
+    q->queue_properties |= AMD_QUEUE_PROPERTIES_IS_PTR64;
     /* Every slot starts INVALID, so the packet processor waits at slot 0. */
     const uint16_t invalid = HSA_PACKET_TYPE_INVALID << HSA_PACKET_HEADER_TYPE;
     for (uint32_t i = 0; i < size; i++)
@@ -601,7 +601,11 @@ uint64_t sg_queue_write_index(uintptr_t amd_queue) {
 
 void sg_queue_set_profiling(uintptr_t amd_queue, int enabled) {
     amd_queue_t *q = (amd_queue_t *)amd_queue;
-    AMD_HSA_BITS_SET(q->queue_properties, AMD_QUEUE_PROPERTIES_ENABLE_PROFILING, enabled ? 1 : 0);
+    /* Each AMD_QUEUE_PROPERTIES_ enumerator is its bit's mask. */
+    if (enabled)
+        q->queue_properties |= AMD_QUEUE_PROPERTIES_ENABLE_PROFILING;
+    else
+        q->queue_properties &= ~(uint32_t)AMD_QUEUE_PROPERTIES_ENABLE_PROFILING;
 }
 
 static amd_queue_t *queue_or_count(const hsa_queue_t *queue) {

@@ -4,7 +4,7 @@ exports.h holds the exact C prototype of every export of the given ROCr export l
 (shared/reference/rocm-5.2.3-exports.txt, rocm-6.4.3-exports.txt and the newest ROCr's
 hsacore.so.def names); abi_types.h declares, for cffi, every type those prototypes and the
 runtime's structures use. Both are read from the syntax tree of the headers the library is
-built against (softgpu_shim/include/hsa, the newest ROCr's: ci/gen/hsa_headers.py), so that no
+built against (softgpu_shim/include/hsa, generated from the newest ROCr's: ci/gen/hsa_headers.py), so that no
 prototype or layout is transcribed by hand; the struct declarations end in "...;" so cffi
 takes the real layout from the compiler. Exported names that are no functions of the headers
 (the data object _amdgpu_r_debug) are left to build_shim.py.

@@ -1,7 +1,7 @@
 """Regenerate softgpu_shim/hsa_enums.py from the official HSA headers.
 
 The enum values are ABI facts; reading them out of the headers the library is built
-against (softgpu_shim/include/hsa, the newest ROCr's) with pycparser (for the enumerator
+against (softgpu_shim/include/hsa, generated from the newest ROCr's) with pycparser (for the enumerator
 names: ci/gen/hsa_headers.py) and a compiled C program (for their values) keeps every
 number exactly what ROCr's headers say. Run: python3 ci/gen/hsa_enums.py > softgpu_shim/hsa_enums.py
 """

@@ -1,9 +1,9 @@
-"""The official HSA headers as a C syntax tree, for the generators of this directory.
+"""HSA headers as a C syntax tree, for the generators of this directory.
 
 Guarantees: the tree is that of the headers the library is built against
-(softgpu_shim/include/hsa, the newest ROCr's, unless a directory is given); it is read
-with the C preprocessor every toolchain has (`cc -E`) and pycparser, so no particular
-clang is needed; each top-level node knows the header it comes from (`header_of`), and
+(softgpu_shim/include/hsa, generated from the newest ROCr's by vendor_headers.py), or of
+those under a given directory; it is read with the C preprocessor every toolchain has
+(`cc -E`) and pycparser, so no particular clang is needed; each top-level node knows the header it comes from (`header_of`), and
 nodes of the stand-in C library headers are never reported as the ABI's.
 """
 import os
@@ -32,8 +32,10 @@ _STAND_INS = {
 }
 
 
-def parse(include=INCLUDE, headers=HEADERS):
-    """The translation unit of `headers` (found under `include`), as a pycparser FileAST."""
+def preprocess(include=INCLUDE, headers=HEADERS, attributes=False, macros=False):
+    """The preprocessed text of `headers` (found under `include`) over the stand-in C library
+    headers; with `attributes` the GNU attributes stay (pycparser cannot read them), with
+    `macros` the text is instead every macro defined at the end (`cc -E -dM`)."""
     with tempfile.TemporaryDirectory() as stand_ins:
         for name, text in _STAND_INS.items():
             with open(os.path.join(stand_ins, name), "w") as f:
@@ -41,11 +43,16 @@ def parse(include=INCLUDE, headers=HEADERS):
         source = "".join(f"#include <{h}>\n" for h in headers)
         # Attributes (alignment, visibility) say nothing the syntax tree must hold: the
         # compiler that builds the library reads the headers themselves for layouts.
-        text = subprocess.run(
-            [os.environ.get("CC", "cc"), "-E", "-nostdinc", "-I", stand_ins, "-I", include,
-             "-D__attribute__(x)=", "-D__declspec(x)=", "-x", "c", "-"],
+        strip = [] if attributes else ["-D__attribute__(x)=", "-D__declspec(x)="]
+        return subprocess.run(
+            [os.environ.get("CC", "cc"), "-E", *(["-dM"] if macros else []), "-nostdinc",
+             "-I", stand_ins, "-I", include, *strip, "-x", "c", "-"],
             input=source, capture_output=True, text=True, check=True).stdout
-    return c_parser.CParser().parse(text, "hsa_headers.c")
+
+
+def parse(include=INCLUDE, headers=HEADERS):
+    """The translation unit of `headers` (found under `include`), as a pycparser FileAST."""
+    return c_parser.CParser().parse(preprocess(include, headers), "hsa_headers.c")
 
 
 def header_of(node):

@@ -99,7 +99,7 @@ static void check_layout(void) {
     CHECK_EQ_U64(hsa_queue_add_write_index_screlease(other, 1), 0);
     CHECK_EQ_U64(((amd_queue_t *)other)->write_dispatch_id, 1);
     CHECK_EQ_U64(amd->read_dispatch_id_field_base_byte_offset, offsetof(amd_queue_t, read_dispatch_id));
-    CHECK(AMD_HSA_BITS_GET(amd->queue_properties, AMD_QUEUE_PROPERTIES_IS_PTR64));
+    CHECK(amd->queue_properties & AMD_QUEUE_PROPERTIES_IS_PTR64);
     /* Every slot starts INVALID, as ROCr leaves a new ring. */
     const hsa_kernel_dispatch_packet_t *ring = q->base_address;
     int invalid = 0;

@@ -161,7 +161,7 @@ static void queue_info(void) {
     CHECK_EQ_U64(amd->caps, 0);
     CHECK_EQ_U64(amd->scratch_max_use_index, UINT64_MAX);
     CHECK_EQ_U64(amd->alt_scratch_max_use_index, UINT64_MAX);
-    CHECK(AMD_HSA_BITS_GET(amd->queue_properties, AMD_QUEUE_PROPERTIES_IS_PTR64));
+    CHECK(amd->queue_properties & AMD_QUEUE_PROPERTIES_IS_PTR64);
     /* The flat apertures' high halves (SoftGPU's: LDS at 0x1_0000_xxxx_xxxx, scratch at
        0x2_0000_xxxx_xxxx). */
     CHECK_EQ_U64(amd->group_segment_aperture_base_hi, 0x10000);
