@@ -1,6 +1,6 @@
 """The host machine as ROCr's CPU agent describes it, read where KFD and its thunk read it.
 
-Holds three invariants:
+Holds these invariants:
 - every value comes from the running machine: the model name from /proc/cpuinfo, the
   online CPUs and their caches from sysfs, the memory from /proc/meminfo; a source that is
   missing (a container without sysfs caches) gives ROCr's answer for it (no caches,

@@ -1,6 +1,6 @@
 """Images and samplers (HSA_EXTENSION_IMAGES): validation, layout, descriptors, host-side copies.
 
-Holds five invariants:
+Holds these invariants:
 - sizes, limits and errors follow ROCr's image library for gfx1030, check for check:
   format (FORMAT_UNSUPPORTED), dimensions against the profile's gpu.images limits
   (SIZE_UNSUPPORTED), the linear layout (a pitch the address library rejects is

@@ -1,6 +1,6 @@
 """The session's memory: pools over the arena, allocations, host ranges, pointer info.
 
-Holds five invariants:
+Holds these invariants:
 - every allocation made through the HSA memory API comes from the session arena and
   is charged to exactly one pool until it is freed; `pool.allocated` is the sum of the
   page-rounded sizes of its live allocations;

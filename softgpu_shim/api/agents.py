@@ -1,6 +1,6 @@
 """Agents, caches, ISAs and wavefronts: hsa_iterate_agents, hsa_agent_get_info, hsa_isa_*, ...
 
-Holds three invariants:
+Holds these invariants:
 - arguments are checked in ROCr's order (hsa.cpp), so each bad input gets the status ROCr
   gives it: a NULL out-pointer before a bad handle where ROCr checks it first, and so on;
 - every attribute a CPU or GPU agent answers in ROCr 5.2 is answered here from the

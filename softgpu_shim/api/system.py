@@ -1,7 +1,7 @@
 """Opening and closing the session (the first hsa_init, the last hsa_shut_down),
 hsa_status_string, hsa_system_get_info and the extension queries.
 
-Holds three invariants:
+Holds these invariants:
 - system attributes and extension answers are ROCr 5.2's, value for value, where the
   spec leaves room (see each function for the ROCr rule it follows);
 - an extension table holds only function pointers into this library: its own exports
