@@ -33,6 +33,14 @@ def _nonzero(agent):
         raise InvalidAgent("agent handle is 0")
 
 
+def _agent_session(agent):
+    """The session, once `agent` names one of its agents (a 0 handle fails first)."""
+    _nonzero(agent)
+    session = runtime.require()
+    session.agents.get(agent.handle)
+    return session
+
+
 def _descriptor(pointer):
     d = read(pointer, "hsa_ext_image_descriptor_t", "image_descriptor")
     if not images.valid_geometry(int(d.geometry)):
@@ -188,10 +196,7 @@ def hsa_amd_image_create(agent, image_descriptor, image_layout, image_data, acce
 
 @export("hsa_ext_image_destroy")
 def hsa_ext_image_destroy(agent, image):
-    _nonzero(agent)
-    session = runtime.require()
-    session.agents.get(agent.handle)
-    session.images.destroy(image.handle)
+    _agent_session(agent).images.destroy(image.handle)
 
 
 # ---- data movement ----------------------------------------------------------------------------
@@ -291,10 +296,7 @@ def hsa_ext_sampler_create_v2(agent, sampler_descriptor, sampler):
 
 @export("hsa_ext_sampler_destroy")
 def hsa_ext_sampler_destroy(agent, sampler):
-    _nonzero(agent)
-    session = runtime.require()
-    session.agents.get(agent.handle)
-    session.images.destroy_sampler(sampler.handle)
+    _agent_session(agent).images.destroy_sampler(sampler.handle)
 
 
 # ---- limits ---------------------------------------------------------------------------------
