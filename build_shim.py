@@ -29,6 +29,7 @@ import cffi  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from core import settings  # noqa: E402
+from core.host_cpu import read_text  # noqa: E402
 from softgpu_shim.exports_table import all_exports, python_entries  # noqa: E402
 from softgpu_shim.location import DRIVER_STAND_IN  # noqa: E402
 
@@ -149,7 +150,7 @@ def build(outdir, site_paths=None, force=False, tmpdir=None, dev_link=True):
     target = os.path.join(outdir, SONAME)
     stamp = target + ".inputs"
     digest = _inputs_digest(site_paths)
-    if not force and os.path.exists(target) and _read(stamp) == digest:
+    if not force and os.path.exists(target) and read_text(stamp) == digest:
         return target
     tmpdir = tmpdir or os.path.join(outdir, "tmp")
     os.makedirs(tmpdir, exist_ok=True)
@@ -181,14 +182,6 @@ def _inputs_digest(site_paths):
             digest.update(f.read())
     digest.update(settings_source().encode())
     return digest.hexdigest()
-
-
-def _read(path):
-    try:
-        with open(path) as f:
-            return f.read()
-    except OSError:
-        return None
 
 
 def __getattr__(name):

@@ -1,6 +1,6 @@
 """Agents: the CPU agent and the GPU agent(s) the profile describes, with their caches and ISAs.
 
-Holds three invariants:
+Holds these invariants:
 - agents are created once per session, in a fixed order (CPU first, then GPUs, as ROCr's
   hsa_iterate_agents lists them), and their handles stay valid until hsa_shut_down;
 - every attribute answers from the profile, whose CPU section describes the host

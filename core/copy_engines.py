@@ -1,6 +1,6 @@
 """Copy engines: which SDMA engines a copy between two agents may use, as ROCr reckons them.
 
-Holds three invariants:
+Holds these invariants:
 - the copy agent is the source when it is a GPU, else the destination (ROCr's
   Runtime::CopyMemoryStatus); a copy between an agent and itself is INVALID_AGENT and a copy
   with no GPU on either side is ERROR (ROCr's CPU agent has no DMA engines);

@@ -1,6 +1,6 @@
 """Packed 64-bit handles: kind | generation | index; and handles that are addresses.
 
-Holds three invariants:
+Holds these invariants:
 - a handle resolves only through the table of its kind, so a handle of one kind
   passed where another is expected fails with that kind's INVALID status;
 - a removed handle never resolves again: its slot's generation moves on, and every

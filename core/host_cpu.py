@@ -1,6 +1,6 @@
 """The host machine as ROCr's CPU agent describes it, read where KFD and its thunk read it.
 
-Holds three invariants:
+Holds these invariants:
 - every value comes from the running machine: the model name from /proc/cpuinfo, the
   online CPUs and their caches from sysfs, the memory from /proc/meminfo; a source that is
   missing (a container without sysfs caches) gives ROCr's answer for it (no caches,
@@ -21,7 +21,8 @@ NAME_LIMIT = 63                 # ROCr copies at most 63 characters of the model
 _SIZE_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
 
 
-def _read(path):
+def read_text(path):
+    """The text of the file at `path`, or None where it cannot be read."""
     try:
         with open(path) as f:
             return f.read()
@@ -40,7 +41,7 @@ def _cpu_list(text):
 
 
 def _cpuinfo_field(name):
-    match = re.search(rf"^{name}\s*:\s*(.*)$", _read(CPUINFO) or "", re.MULTILINE)
+    match = re.search(rf"^{name}\s*:\s*(.*)$", read_text(CPUINFO) or "", re.MULTILINE)
     return match.group(1).strip() if match else None
 
 
@@ -49,12 +50,12 @@ def model_name():
 
 
 def online_cpus():
-    return _cpu_list(_read(f"{CPU_SYSFS}/online")) or [0]
+    return _cpu_list(read_text(f"{CPU_SYSFS}/online")) or [0]
 
 
 def max_clock_mhz():
     """KFD's CPU clock: cpufreq's maximum, or the kernel's measured clock without cpufreq."""
-    khz = (_read(f"{CPU_SYSFS}/cpu0/cpufreq/cpuinfo_max_freq") or "").strip()
+    khz = (read_text(f"{CPU_SYSFS}/cpu0/cpufreq/cpuinfo_max_freq") or "").strip()
     if khz.isdigit():
         return int(khz) // 1000
     mhz = _cpuinfo_field("cpu MHz")
@@ -62,7 +63,7 @@ def max_clock_mhz():
 
 
 def memory_bytes():
-    match = re.search(r"^MemTotal:\s*(\d+) kB", _read(MEMINFO) or "", re.MULTILINE)
+    match = re.search(r"^MemTotal:\s*(\d+) kB", read_text(MEMINFO) or "", re.MULTILINE)
     return int(match.group(1)) * 1024 if match else 0
 
 
@@ -79,12 +80,12 @@ def caches():
         indexes = sorted((int(name[5:]) for name in _listdir(directory) if re.fullmatch(r"index\d+", name)))
         for index in indexes:
             path = f"{directory}/index{index}"
-            sharers = _cpu_list(_read(f"{path}/shared_cpu_list"))
-            kind = (_read(f"{path}/type") or "").strip()
-            level = (_read(f"{path}/level") or "").strip()
+            sharers = _cpu_list(read_text(f"{path}/shared_cpu_list"))
+            kind = (read_text(f"{path}/type") or "").strip()
+            level = (read_text(f"{path}/level") or "").strip()
             if sharers[:1] != [cpu] or kind == "Instruction" or not level.isdigit():
                 continue
-            found.append({"level": int(level), "bytes": _cache_size(_read(f"{path}/size"))})
+            found.append({"level": int(level), "bytes": _cache_size(read_text(f"{path}/size"))})
     return found
 
 

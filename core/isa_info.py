@@ -1,6 +1,6 @@
 """Instruction set architectures and wavefronts, as hsa_isa_* and hsa_wavefront_* see them.
 
-Holds three invariants:
+Holds these invariants:
 - an ISA name resolves only if the newest ROCr's registry knows it (core/target.py owns
   that registry and the target rules): "amdgcn-amd-amdhsa--" + a target id, with target
   features (":sramecc±", ":xnack±", in that order) only where the target supports them

@@ -1,6 +1,6 @@
 """Device profiles: which GPU SoftGPU pretends to be (profiles/*.json).
 
-Holds three invariants:
+Holds these invariants:
 - SOFTGPU_PROFILE names a file (a path, or anything ending in .json) or a profile under
   profiles/ by name; the default is gfx1030;
 - a Profile exists only once its data passed every rule of profiles/schema.json and the

@@ -1,6 +1,6 @@
 """Progress of long dispatches on stderr: workgroups done of total, rate, time left.
 
-Holds three invariants:
+Holds these invariants:
 - nothing is shown for a dispatch that ends within SHOW_AFTER seconds, and nothing ever
   unless stderr is a terminal or SOFTGPU_PROGRESS=1 (never into a pipe or a CI log by
   default; SOFTGPU_PROGRESS=0 turns it off on a terminal too);

@@ -1,6 +1,6 @@
 """Queues: user-mode AQL queues whose memory has the newest ROCr's amd_queue_v2_t layout.
 
-Holds four invariants:
+Holds these invariants:
 - a queue is known by the address of its amd_queue_t (the hsa_queue_t* clients hold);
   an address resolves only while the queue lives, so a forged, freed or foreign
   pointer fails with InvalidQueue and its memory is never read;

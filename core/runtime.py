@@ -1,6 +1,6 @@
 """The runtime session: what exists between hsa_init and the matching hsa_shut_down.
 
-Holds three invariants:
+Holds these invariants:
 - hsa_init/hsa_shut_down are reference counted in C (softgpu_shim/fastpath_exports.c);
   the session is opened here on the first init and closed on the last shutdown, one
   thread at a time, and every handle of it dies with it;

@@ -1,7 +1,7 @@
 """Signals: handles into the C signal table (softgpu_shim/native.h), and what the
 runtime keeps around them (attributes, async handlers, signal groups).
 
-Holds five invariants:
+Holds these invariants:
 - a value lives only in the C table (an IPC signal's: in its shared page) and changes only
   through the C side, so the C exports,
   the packet processors and Python never disagree; every call here that may block

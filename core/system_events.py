@@ -1,6 +1,6 @@
 """System events (hsa_amd_register_system_event_handler): GPU memory faults.
 
-Holds two invariants:
+Holds these invariants:
 - every registered handler sees every memory fault, in registration order, as ROCr
   calls its system event handlers;
 - a fault counts as handled when some handler answered HSA_STATUS_SUCCESS: then the

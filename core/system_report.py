@@ -1,6 +1,6 @@
 """`softgpu info` without a file: the system as rocminfo prints it, through the public API.
 
-Holds two invariants:
+Holds these invariants:
 - every figure comes from the HSA API a client calls (hsa_system_get_info, hsa_agent_get_info,
   the AMD pool, ISA, wavefront and cache queries) through the library with ctypes, so what
   this prints is exactly what a ROCm client sees; only the profile's fidelity notes, which no

@@ -1,6 +1,6 @@
 """Timelines: SoftGPU's trace events as Chrome/Perfetto trace-event JSON.
 
-ui.perfetto.dev and chrome://tracing open the output. Holds three invariants:
+ui.perfetto.dev and chrome://tracing open the output. Holds these invariants:
 - every queue is one track (a slice per dispatch — kernel name, grid, workgroup, waves,
   lane-instructions, engine tier — and per barrier wait; faults as instant events with their
   report), every async-copy worker thread one track (a slice per copy: bytes, direction),

@@ -3,7 +3,7 @@
    it starts). The exports defined here answer from this table and hand everything else
    to their Python implementation, an internal entry (exports_table.INTERNAL_ENTRIES).
 
-   Holds three invariants:
+   Holds these invariants:
    - only answers the Python implementation gave successfully and marked constant for the
      session are kept, keyed by (query, handle, attribute); anything else (a first query,
      a volatile attribute such as free memory, a NULL or unwritable pointer, an unknown or

@@ -6,7 +6,7 @@
    opens /dev/kfd read-write; both give up when that fails. SoftGPU's runtime needs no
    driver, so on a machine without one, an open of either path that fails with ENOENT opens
    a stand-in instead, with the caller's flags: /dev/null for /dev/kfd, a sealed in-memory
-   file reading "live\n" for initstate. Holds two invariants:
+   file reading "live\n" for initstate. Holds these invariants:
    - every other open, and an open of a driver file that exists, is the C library's own;
    - errno and the result are the C library's whenever the stand-in does not apply. */
 #define _GNU_SOURCE

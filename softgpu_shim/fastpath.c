@@ -4,7 +4,7 @@
    with other processes (ipc_shared.c): resolve() finds either, and the futex operations
    of a shared slot are process-shared.
 
-   Holds four invariants:
+   Holds these invariants:
    - a freed signal's handle never resolves again (the slot's generation moves on);
    - every value change made through the host API bumps the slot's futex word, and the
      shared wait_any word when a wait_any watches the slot, so a sleeping waiter always

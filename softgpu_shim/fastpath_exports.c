@@ -83,37 +83,30 @@ SIGNAL_LOAD(relaxed, memory_order_relaxed)
 SIGNAL_LOAD(acquire, memory_order_acquire)
 SIGNAL_LOAD(scacquire, memory_order_acquire)
 
-#define SIGNAL_STORE(prefix, order_name, order)                                           \
-    EXPORT void hsa_signal_##prefix##_##order_name(hsa_signal_t signal,                   \
-                                                   hsa_signal_value_t value) {            \
-        sg_signal_slot *s = resolve_or_count(signal.handle);                              \
-        if (!s) return;                                                                   \
-        atomic_store_explicit(VALUE(s), value, order);                                    \
-        wake(s);                                                                          \
-    }
-SIGNAL_STORE(store, relaxed, memory_order_relaxed)
-SIGNAL_STORE(store, release, memory_order_release)
-SIGNAL_STORE(store, screlease, memory_order_release)
-/* A silent store wakes waiters too: waking early is allowed, sleeping past a change is not. */
-SIGNAL_STORE(silent_store, relaxed, memory_order_relaxed)
-SIGNAL_STORE(silent_store, screlease, memory_order_release)
-
-#define SIGNAL_RMW(op, fetch, order_name, order)                                          \
+/* Stores and read-modify-writes alike: one atomic_op on the value, then waiters wake. */
+#define SIGNAL_WRITE(op, atomic_op, order_name, order)                                    \
     EXPORT void hsa_signal_##op##_##order_name(hsa_signal_t signal,                       \
                                                hsa_signal_value_t value) {                \
         sg_signal_slot *s = resolve_or_count(signal.handle);                              \
         if (!s) return;                                                                   \
-        fetch(VALUE(s), value, order);                                                    \
+        atomic_op(VALUE(s), value, order);                                                \
         wake(s);                                                                          \
     }
+SIGNAL_WRITE(store, atomic_store_explicit, relaxed, memory_order_relaxed)
+SIGNAL_WRITE(store, atomic_store_explicit, release, memory_order_release)
+SIGNAL_WRITE(store, atomic_store_explicit, screlease, memory_order_release)
+/* A silent store wakes waiters too: waking early is allowed, sleeping past a change is not. */
+SIGNAL_WRITE(silent_store, atomic_store_explicit, relaxed, memory_order_relaxed)
+SIGNAL_WRITE(silent_store, atomic_store_explicit, screlease, memory_order_release)
+
 #define SIGNAL_RMW_ALL_ORDERS(op, fetch)                                                  \
-    SIGNAL_RMW(op, fetch, relaxed, memory_order_relaxed)                                  \
-    SIGNAL_RMW(op, fetch, acquire, memory_order_acquire)                                  \
-    SIGNAL_RMW(op, fetch, scacquire, memory_order_acquire)                                \
-    SIGNAL_RMW(op, fetch, release, memory_order_release)                                  \
-    SIGNAL_RMW(op, fetch, screlease, memory_order_release)                                \
-    SIGNAL_RMW(op, fetch, acq_rel, memory_order_acq_rel)                                  \
-    SIGNAL_RMW(op, fetch, scacq_screl, memory_order_acq_rel)
+    SIGNAL_WRITE(op, fetch, relaxed, memory_order_relaxed)                                \
+    SIGNAL_WRITE(op, fetch, acquire, memory_order_acquire)                                \
+    SIGNAL_WRITE(op, fetch, scacquire, memory_order_acquire)                              \
+    SIGNAL_WRITE(op, fetch, release, memory_order_release)                                \
+    SIGNAL_WRITE(op, fetch, screlease, memory_order_release)                              \
+    SIGNAL_WRITE(op, fetch, acq_rel, memory_order_acq_rel)                                \
+    SIGNAL_WRITE(op, fetch, scacq_screl, memory_order_acq_rel)
 SIGNAL_RMW_ALL_ORDERS(add, atomic_fetch_add_explicit)
 SIGNAL_RMW_ALL_ORDERS(subtract, atomic_fetch_sub_explicit)
 SIGNAL_RMW_ALL_ORDERS(and, atomic_fetch_and_explicit)

@@ -1,7 +1,7 @@
 /* Pages shared with other processes: the device memory behind IPC memory handles and the
    pages of IPC signals (cdef'd in native.h; one translation unit with fastpath.c).
 
-   Holds four invariants:
+   Holds these invariants:
    - a shared range is a memfd mapped MAP_SHARED | MAP_FIXED over arena pages; sharing keeps
      the contents, unsharing puts fresh private anonymous memory back (zeros), so an arena
      range never stays aliased to another process's memory once it is freed;

@@ -1,7 +1,7 @@
 /* The packet processor's loop, in C: one call per queue thread runs packets until one
    needs Python (a kernel dispatch, an error, a note for the trace) or the queue stops.
 
-   Holds five invariants:
+   Holds these invariants:
    - packets run strictly in queue order between the read and the write index, one at a
      time, so the barrier bit holds trivially;
    - a packet is executed from one snapshot of its 64 bytes, taken after its header was

@@ -52,7 +52,7 @@ sys.path.insert(0, sys.argv[1])
 lib = ctypes.CDLL(sys.argv[2])
 assert lib.hsa_init() == 0
 from core import runtime
-from softgpu_shim.hsa_abi import AccessPermission as Perm
+from softgpu_shim.hsa_abi import HsaAccessPermission as Perm
 session = runtime.require()
 memory, vmem, (gpu0, gpu1) = session.memory, session.vmem, session.agents.gpus
 
@@ -91,7 +91,7 @@ sys.path.insert(0, sys.argv[1])
 lib = ctypes.CDLL(sys.argv[2])
 assert lib.hsa_init() == 0
 from core import runtime
-from softgpu_shim.hsa_abi import AccessPermission as Perm
+from softgpu_shim.hsa_abi import HsaAccessPermission as Perm
 session = runtime.require()
 memory, vmem, gpu = session.memory, session.vmem, session.agents.gpus[0]
 pool = memory.pools_of(gpu)[0]

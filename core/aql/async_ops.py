@@ -1,6 +1,6 @@
 """Asynchronous copies and functions (hsa_amd_memory_async_copy*, hsa_amd_async_function).
 
-Holds three invariants:
+Holds these invariants:
 - an operation starts only after every dependency signal has dropped below 1, and
   its completion signal is decremented exactly once, after the work is visible;
 - operations never wait on each other through a shared worker: each runs on its own

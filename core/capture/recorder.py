@@ -2,7 +2,7 @@
 
 SOFTGPU_CAPTURE_KERNEL=PATTERN keeps only kernels whose name matches (fnmatch: an exact
 name, or `gemm_*`); SOFTGPU_CAPTURE_LIMIT=BYTES (default 1 GiB) bounds what one capture may
-hold. Holds three invariants:
+hold. Holds these invariants:
 - a dispatch is captured whole or not at all: one that can reach more memory than the limit
   is skipped with a message on stderr and a trace event giving both sizes;
 - the before-state is read after the packet was accepted and before any wave runs, the

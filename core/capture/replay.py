@@ -1,6 +1,6 @@
 """`softgpu replay DIR`: run captured dispatches again, alone, and compare with what they did.
 
-Holds three invariants:
+Holds these invariants:
 - the replay sees what the captured dispatch saw: the same device memory at the same
   addresses (the arena is placed at the captured base; registered and locked host ranges
   are mapped back at their addresses and registered or locked again), the same code object

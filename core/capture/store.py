@@ -6,7 +6,7 @@
                                                   phase "before" or "after", start in hex:
                                                   its size, its non-zero 64 KiB blocks
 
-Holds two invariants:
+Holds these invariants:
 - a range is stored whole and at its device address: an arena allocation as allocated
   (page-aligned), a host range (registered or locked memory) as reachable by the agent;
 - FORMAT changes whenever a reader of an older capture would misread a newer one.

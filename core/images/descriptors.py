@@ -5,7 +5,7 @@ resource (T#; a 4-dword buffer resource V# for 1DB images) followed by ROCr's th
 "HSAIL ABI" dwords (channel type, channel order, width). An hsa_ext_sampler_t is the
 address of a 32-byte object whose first 4 dwords are the sampler (S#).
 
-Holds two invariants:
+Holds these invariants:
 - every field is placed at its gfx10 bit position (ROCr's resource_nv.h layout), where
   the engine's image instructions read it (core.isa.interp.image_resources);
 - descriptors carry the image's full device address. ROCr subtracts the GPU's local

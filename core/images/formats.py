@@ -1,6 +1,6 @@
 """Image formats of a gfx10 GPU: what ROCr's image library supports, and pixel encoding.
 
-Holds three invariants:
+Holds these invariants:
 - `image_property(order, type, geometry)` is ROCr's format table for gfx10 (its KV-era
   look-up table, which the Navi image manager uses), geometry restrictions included: a
   format it answers with capability 0 can be neither queried as supported nor created;

@@ -1,6 +1,6 @@
 """Images and samplers (HSA_EXTENSION_IMAGES): validation, layout, descriptors, host-side copies.
 
-Holds five invariants:
+Holds these invariants:
 - sizes, limits and errors follow ROCr's image library for gfx1030, check for check:
   format (FORMAT_UNSUPPORTED), dimensions against the profile's gpu.images limits
   (SIZE_UNSUPPORTED), the linear layout (a pitch the address library rejects is
@@ -275,22 +275,25 @@ class Images:
     def import_(self, image, source, row_pitch, slice_pitch, offset, size):
         if 0 in size:
             return
-        es = image.prop.element_size
-        rows, slices = buffer_pitches(image.desc.geometry, es, size, row_pitch, slice_pitch)
-        span = ((size[2] - 1) * slices + (size[1] - 1) * rows + size[0]) * es
-        staging = self._staging(source, span)
-        self._region(image, offset, size)[...] = _strided(staging, size, es, rows, slices)
+        _, buffer = self._buffer(image, source, row_pitch, slice_pitch, size)
+        self._region(image, offset, size)[...] = buffer
 
     def export(self, image, destination, row_pitch, slice_pitch, offset, size):
         if 0 in size:
             return
+        # Read, fill the region, write back: bytes between rows of the buffer stay as they were.
+        staging, buffer = self._buffer(image, destination, row_pitch, slice_pitch, size)
+        buffer[...] = self._region(image, offset, size)
+        self.session.memory.copy(destination, staging.ctypes.data, staging.size)
+
+    def _buffer(self, image, address, row_pitch, slice_pitch, size):
+        """The staging copy of the caller's buffer a region of `size` elements spans, and that
+        copy seen as the region's (z, y, x*element) array under the buffer's pitches."""
         es = image.prop.element_size
         rows, slices = buffer_pitches(image.desc.geometry, es, size, row_pitch, slice_pitch)
         span = ((size[2] - 1) * slices + (size[1] - 1) * rows + size[0]) * es
-        # Read, fill the region, write back: bytes between rows of the buffer stay as they were.
-        staging = self._staging(destination, span)
-        _strided(staging, size, es, rows, slices)[...] = self._region(image, offset, size)
-        self.session.memory.copy(destination, staging.ctypes.data, span)
+        staging = self._staging(address, span)
+        return staging, _strided(staging, size, es, rows, slices)
 
     def _staging(self, address, span):
         """A copy of the caller's buffer [address, address+span). Its two ends are read

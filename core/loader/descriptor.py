@@ -1,6 +1,6 @@
 """Kernel descriptors: the 64 bytes a kernel object points at, decoded.
 
-Holds two invariants:
+Holds these invariants:
 - a descriptor is decoded from the bytes as they are (in device memory after loading,
   or in the ELF before), through the KERNEL_DESCRIPTOR dtype, never by slicing;
 - every bit field the hardware reads is exposed by name, and the raw words stay

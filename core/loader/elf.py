@@ -1,6 +1,6 @@
 """Parsing AMDGPU code objects (ELF64, AMDHSA OS ABI, code object v3 to v6) with pyelftools.
 
-Holds three invariants:
+Holds these invariants:
 - a CodeObject exists only for bytes that passed every check loading relies on: ELF64
   little-endian shared object, EM_AMDGPU, the AMDHSA OS ABI and a known ABI version, a known
   machine, loadable segments inside the file in ascending non-overlapping order, symbols and

@@ -1,6 +1,6 @@
 """Executables and loaded code objects: code objects placed in device memory, symbols resolved.
 
-Holds four invariants:
+Holds these invariants:
 - a load is all or nothing: every check (frozen state, ELF, target, duplicate definitions,
   undefined symbols) passes before anything is visible, and a failure after the device
   memory was allocated frees it again; a failed load leaves the executable as it was;

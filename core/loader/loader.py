@@ -1,6 +1,6 @@
 """The session's loader: code object readers, executables, symbols and the kernel index.
 
-Holds three invariants:
+Holds these invariants:
 - every reader, executable, symbol, loaded code object and v2 code object is reachable
   only through its handle table, so stale or forged handles fail with their kind's status;
 - the kernel index (kernel object address -> LoadedKernel) holds exactly the kernels of

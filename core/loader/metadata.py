@@ -1,6 +1,6 @@
 """The NT_AMDGPU_METADATA note (code object v3+): a msgpack map, checked and decoded.
 
-Holds two invariants:
+Holds these invariants:
 - the decoded map is kept whole (every key the compiler wrote, known to SoftGPU or not),
   so tools and tests see what llvm-readelf --notes shows;
 - the fields the loader and dispatcher rely on are checked once, here: every kernel has

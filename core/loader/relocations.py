@@ -1,6 +1,6 @@
 """Dynamic relocations of AMDGPU code objects, applied to the loaded image in device memory.
 
-Holds two invariants:
+Holds these invariants:
 - each relocation writes exactly its width (4 or 8 bytes) at its place, little-endian,
   with the value AMDGPUUsage defines for its type (S symbol address, A addend,
   P address of the place, B load base of the code object);

@@ -1,6 +1,6 @@
 """Executable symbols: kernels and variables, with every attribute ROCr answers for them.
 
-Holds two invariants:
+Holds these invariants:
 - a symbol's attributes are fixed when it is created (at load or define time) from what
   the compiler recorded (metadata note, kernel descriptor, .dynsym) or what the
   application passed, so every query answers the same until the executable dies;

@@ -1,6 +1,6 @@
 """The device arena: one reserved mmap region that holds all device memory.
 
-Holds four invariants:
+Holds these invariants:
 - every runtime allocation (pools, regions, kernarg, code objects, ring buffers, memory
   attached from another process) is a sub-range of the arena, so the engine sees device
   memory as one numpy view (`bytes`, made on first use: hsa_init does not import numpy);

@@ -1,6 +1,6 @@
 """Host memory outside the arena that kernels may reach: locked and registered ranges.
 
-Holds three invariants:
+Holds these invariants:
 - a range is recorded only if every page of it is mapped in this process when it is
   locked or registered (mincore), so the engine never gets a view of unmapped memory;
 - locking the same range again counts: it stays reachable until unlocked as many times;

@@ -9,7 +9,7 @@ kernels reach them. hsa_amd_ipc_memory_t, eight uint32:
   [5] size in pages  [6] 0: where ROCr marks fragments (SoftGPU never sub-allocates)
   [7] CRC-32 of words 0..6
 
-Holds five invariants:
+Holds these invariants:
 - a handle attaches while its exporter lives and keeps the allocation; afterwards (freed,
   exporter exited) attach answers INVALID_ARGUMENT, ROCr's status when KFD does not know a
   handle. A forged or garbled handle fails its magic or CRC before anything is opened, and

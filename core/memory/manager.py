@@ -1,6 +1,6 @@
 """The session's memory: pools over the arena, allocations, host ranges, pointer info.
 
-Holds five invariants:
+Holds these invariants:
 - every allocation made through the HSA memory API comes from the session arena and
   is charged to exactly one pool until it is freed; `pool.allocated` is the sum of the
   page-rounded sizes of its live allocations;
@@ -28,7 +28,7 @@ from core.memory import host, pools as pool_layout
 from core.memory.host import HostRanges, LOCKED, REGISTERED, agent_address, is_agent_alias
 from softgpu_shim.hsa_abi import (HsaAmdCoherencyType as Coherency,
                                   HsaAmdMemoryPoolGlobalFlag as PoolFlag,
-                                  HsaAmdPointerType as PointerType, POINTER_TYPE_RESERVED_ADDR)
+                                  HsaAmdPointerType as PointerType)
 
 
 class Record:
@@ -429,7 +429,7 @@ def _reserved_pointer_info(reserved, cpu):
     mappings go through the DRM device); a NO_REGISTER range it does not know at all."""
     if not reserved.registered:
         return PointerInfo(PointerType.UNKNOWN, 0, 0, 0, 0, cpu, 0, [])
-    return PointerInfo(POINTER_TYPE_RESERVED_ADDR, reserved.address, 0, reserved.size, 0, cpu,
+    return PointerInfo(PointerType.RESERVED_ADDR, reserved.address, 0, reserved.size, 0, cpu,
                        int(PoolFlag.FINE_GRAINED), [])
 
 

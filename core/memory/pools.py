@@ -1,6 +1,6 @@
 """Memory pools (and regions): the memory each agent exposes, laid out as ROCr 5.x does.
 
-Holds four invariants:
+Holds these invariants:
 - a region and a memory pool are one object behind one handle, as in ROCr, so
   `hsa_region_t{pool.handle}` and `hsa_amd_memory_pool_t{region.handle}` both work;
 - the layout is the newest ROCr's on a dGPU machine: the CPU agent has a fine-grained

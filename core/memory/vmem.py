@@ -29,7 +29,8 @@ import threading
 
 from core.errors import (HsaError, IncompatibleArguments, InvalidAgent, InvalidAllocation,
                          InvalidArgument, OutOfResources, ResourceFree)
-from softgpu_shim.hsa_abi import AccessPermission, AmdMemoryType, VMEM_ADDRESS_NO_REGISTER
+from softgpu_shim.hsa_abi import (HsaAccessPermission as AccessPermission, HsaAmdMemoryType as AmdMemoryType,
+                                  HsaAmdVmemAddressReserveFlag as ReserveFlag)
 
 PAGE = 4096
 # Address space the arena holds beyond the memory of every pool, for reserved ranges: as a
@@ -149,7 +150,7 @@ class VirtualMemory:
         if alignment < PAGE or alignment & (alignment - 1) or size % PAGE:
             raise OutOfResources(f"cannot reserve {size} bytes aligned to {alignment}: the size must be "
                                  f"a multiple of {PAGE} and the alignment a power of two of at least {PAGE}")
-        record = Reservation(0, size, not flags & VMEM_ADDRESS_NO_REGISTER)
+        record = Reservation(0, size, not flags & ReserveFlag.NO_REGISTER)
         alloc = None
         if address and address % alignment == 0 and self.arena.contains(address, size):
             try:

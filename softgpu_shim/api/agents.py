@@ -1,6 +1,6 @@
 """Agents, caches, ISAs and wavefronts: hsa_iterate_agents, hsa_agent_get_info, hsa_isa_*, ...
 
-Holds three invariants:
+Holds these invariants:
 - arguments are checked in ROCr's order (hsa.cpp), so each bad input gets the status ROCr
   gives it: a NULL out-pointer before a bad handle where ROCr checks it first, and so on;
 - every attribute a CPU or GPU agent answers in ROCr 5.2 is answered here from the
@@ -24,10 +24,10 @@ from softgpu_shim.api.out import (callback as require_callback, read_string, req
                                   write_struct)
 from softgpu_shim.api.system import (EXTENSION_BITMASK_BYTES, HSA_VERSION, SYSTEM_EXTENSIONS, check_extension_id,
                                      extension_bitmask, version_supported)
-from softgpu_shim.hsa_abi import (AGENT_BITMASK_BYTES, AgentInfo, AmdAgentInfo, AmdAgentInfoLater,
+from softgpu_shim.hsa_abi import (AGENT_BITMASK_BYTES, AgentInfo, AmdAgentInfo,
                                   HsaAgentFeature, HsaCacheInfo, HsaDefaultFloatRoundingMode,
                                   HsaDeviceType, HsaExtAgentInfo, HsaFlushMode, HsaFpType, HsaIsaInfo, HsaMachineModel, HsaProfile, HsaQueueType,
-                                  HsaRoundMethod, HsaWavefrontInfo, IOMMU_SUPPORT_NONE, Status,
+                                  HsaAmdIommuVersion as IommuVersion, HsaRoundMethod, HsaWavefrontInfo, Status,
                                   TIMESTAMP_FREQUENCY_HZ)
 from softgpu_shim.registry import export
 
@@ -126,8 +126,8 @@ _COMMON = {
     AmdAgentInfo.MAX_CLOCK_FREQUENCY: ("uint32_t", lambda a: a.spec["max_clock_mhz"]),
     AmdAgentInfo.DRIVER_NODE_ID: ("uint32_t", lambda a: a.node),
     # No agent is an APU (the one memory property) and no AQL extension exists yet.
-    AmdAgentInfoLater.MEMORY_PROPERTIES: (_AGENT_MASK, lambda a: bytes(AGENT_BITMASK_BYTES)),
-    AmdAgentInfoLater.AQL_EXTENSIONS: (_AGENT_MASK, lambda a: bytes(AGENT_BITMASK_BYTES)),
+    AmdAgentInfo.MEMORY_PROPERTIES: (_AGENT_MASK, lambda a: bytes(AGENT_BITMASK_BYTES)),
+    AmdAgentInfo.AQL_EXTENSIONS: (_AGENT_MASK, lambda a: bytes(AGENT_BITMASK_BYTES)),
 }
 
 _CPU = {**_COMMON, **{
@@ -146,7 +146,7 @@ _CPU = {**_COMMON, **{
     AgentInfo.DEVICE: ("hsa_device_type_t", lambda a: HsaDeviceType.CPU),
     AgentInfo.ISA: ("hsa_isa_t", lambda a: {"handle": 0}),
     AgentInfo.EXTENSIONS: (f"uint8_t[{EXTENSION_BITMASK_BYTES}]", lambda a: bytes(EXTENSION_BITMASK_BYTES)),
-    AmdAgentInfoLater.TIMESTAMP_FREQUENCY: ("uint64_t", lambda a: TIMESTAMP_FREQUENCY_HZ),
+    AmdAgentInfo.TIMESTAMP_FREQUENCY: ("uint64_t", lambda a: TIMESTAMP_FREQUENCY_HZ),
     HsaExtAgentInfo.IMAGE_1D_MAX_ELEMENTS: ("uint32_t", lambda a: 0),
     HsaExtAgentInfo.IMAGE_1DA_MAX_ELEMENTS: ("uint32_t", lambda a: 0),
     HsaExtAgentInfo.IMAGE_1DB_MAX_ELEMENTS: ("uint32_t", lambda a: 0),
@@ -174,15 +174,15 @@ _CPU = {**_COMMON, **{
     # ROCr 5.2.3's CPU agent refused this; later ones answer true (the host reaches its own
     # memory), and rocminfo 7 asks every agent for it before it lists any.
     AmdAgentInfo.SVM_DIRECT_HOST_ACCESS: ("bool", lambda a: True),
-    AmdAgentInfoLater.ASIC_FAMILY_ID: ("uint32_t", lambda a: 0),
-    AmdAgentInfoLater.UCODE_VERSION: ("uint32_t", lambda a: 0),
-    AmdAgentInfoLater.SDMA_UCODE_VERSION: ("uint32_t", lambda a: 0),
-    AmdAgentInfoLater.NUM_SDMA_ENG: ("uint32_t", lambda a: 0),
-    AmdAgentInfoLater.NUM_SDMA_XGMI_ENG: ("uint32_t", lambda a: 0),
-    AmdAgentInfoLater.IOMMU_SUPPORT: ("uint32_t", lambda a: IOMMU_SUPPORT_NONE),
-    AmdAgentInfoLater.NUM_XCC: ("uint32_t", lambda a: 0),
-    AmdAgentInfoLater.DRIVER_UID: ("uint32_t", lambda a: 0),
-    AmdAgentInfoLater.NEAREST_CPU: ("hsa_agent_t", lambda a: {"handle": 0}),
+    AmdAgentInfo.ASIC_FAMILY_ID: ("uint32_t", lambda a: 0),
+    AmdAgentInfo.UCODE_VERSION: ("uint32_t", lambda a: 0),
+    AmdAgentInfo.SDMA_UCODE_VERSION: ("uint32_t", lambda a: 0),
+    AmdAgentInfo.NUM_SDMA_ENG: ("uint32_t", lambda a: 0),
+    AmdAgentInfo.NUM_SDMA_XGMI_ENG: ("uint32_t", lambda a: 0),
+    AmdAgentInfo.IOMMU_SUPPORT: ("uint32_t", lambda a: IommuVersion.NONE),
+    AmdAgentInfo.NUM_XCC: ("uint32_t", lambda a: 0),
+    AmdAgentInfo.DRIVER_UID: ("uint32_t", lambda a: 0),
+    AmdAgentInfo.NEAREST_CPU: ("hsa_agent_t", lambda a: {"handle": 0}),
 }}
 
 _GPU = {**_COMMON, **{
@@ -239,18 +239,18 @@ _GPU = {**_COMMON, **{
     AmdAgentInfo.ASIC_REVISION: ("uint32_t", lambda a: a.spec["asic_revision"]),
     AmdAgentInfo.SVM_DIRECT_HOST_ACCESS: ("bool", lambda a: a.spec["svm_direct_host_access"]),
     AmdAgentInfo.COOPERATIVE_COMPUTE_UNIT_COUNT: ("uint32_t", lambda a: a.spec["compute_units"]),
-    AmdAgentInfoLater.MEMORY_AVAIL: ("uint64_t", _memory_avail),
+    AmdAgentInfo.MEMORY_AVAIL: ("uint64_t", _memory_avail),
     # The rate of s_memrealtime, as later ROCr answers with the board's gpu_counter_freq.
-    AmdAgentInfoLater.TIMESTAMP_FREQUENCY: ("uint64_t", lambda a: REFERENCE_CLOCK_HZ),
-    AmdAgentInfoLater.ASIC_FAMILY_ID: ("uint32_t", lambda a: a.spec["family_id"]),
-    AmdAgentInfoLater.UCODE_VERSION: ("uint32_t", lambda a: a.spec["ucode_version"]),
-    AmdAgentInfoLater.SDMA_UCODE_VERSION: ("uint32_t", lambda a: a.spec["sdma_ucode_version"]),
-    AmdAgentInfoLater.NUM_SDMA_ENG: ("uint32_t", lambda a: a.spec["sdma_engines"]),
-    AmdAgentInfoLater.NUM_SDMA_XGMI_ENG: ("uint32_t", lambda a: a.spec["sdma_xgmi_engines"]),
-    AmdAgentInfoLater.IOMMU_SUPPORT: ("uint32_t", lambda a: IOMMU_SUPPORT_NONE),
-    AmdAgentInfoLater.NUM_XCC: ("uint32_t", lambda a: 1),
-    AmdAgentInfoLater.DRIVER_UID: ("uint32_t", lambda a: a.node),
-    AmdAgentInfoLater.NEAREST_CPU: ("hsa_agent_t", lambda a: {"handle": _session().agents.cpu.handle}),
+    AmdAgentInfo.TIMESTAMP_FREQUENCY: ("uint64_t", lambda a: REFERENCE_CLOCK_HZ),
+    AmdAgentInfo.ASIC_FAMILY_ID: ("uint32_t", lambda a: a.spec["family_id"]),
+    AmdAgentInfo.UCODE_VERSION: ("uint32_t", lambda a: a.spec["ucode_version"]),
+    AmdAgentInfo.SDMA_UCODE_VERSION: ("uint32_t", lambda a: a.spec["sdma_ucode_version"]),
+    AmdAgentInfo.NUM_SDMA_ENG: ("uint32_t", lambda a: a.spec["sdma_engines"]),
+    AmdAgentInfo.NUM_SDMA_XGMI_ENG: ("uint32_t", lambda a: a.spec["sdma_xgmi_engines"]),
+    AmdAgentInfo.IOMMU_SUPPORT: ("uint32_t", lambda a: IommuVersion.NONE),
+    AmdAgentInfo.NUM_XCC: ("uint32_t", lambda a: 1),
+    AmdAgentInfo.DRIVER_UID: ("uint32_t", lambda a: a.node),
+    AmdAgentInfo.NEAREST_CPU: ("hsa_agent_t", lambda a: {"handle": _session().agents.cpu.handle}),
     # ROCr: the scratch aperture, 4 GiB per XCC; the async-reclaim threshold stays 0 on every
     # ISA but gfx94x/gfx95x (where CP firmware reclaims scratch), so on every profile here.
     AmdAgentInfo.SCRATCH_LIMIT_MAX: ("uint64_t", lambda a: SCRATCH_APERTURE_PER_XCC),   # one XCC
@@ -282,7 +282,7 @@ def hsa_amd_agent_set_async_scratch_limit(agent, threshold):
 
 
 # Answers that change while the session lives (all others are remembered in C: answers.c).
-_VOLATILE = frozenset((AmdAgentInfoLater.MEMORY_AVAIL, AmdAgentInfo.CLOCK_COUNTERS))
+_VOLATILE = frozenset((AmdAgentInfo.MEMORY_AVAIL, AmdAgentInfo.CLOCK_COUNTERS))
 
 
 @export("sg_agent_get_info")

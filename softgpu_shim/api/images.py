@@ -33,6 +33,14 @@ def _nonzero(agent):
         raise InvalidAgent("agent handle is 0")
 
 
+def _agent_session(agent):
+    """The session, once `agent` names one of its agents (a 0 handle fails first)."""
+    _nonzero(agent)
+    session = runtime.require()
+    session.agents.get(agent.handle)
+    return session
+
+
 def _descriptor(pointer):
     d = read(pointer, "hsa_ext_image_descriptor_t", "image_descriptor")
     if not images.valid_geometry(int(d.geometry)):
@@ -188,10 +196,7 @@ def hsa_amd_image_create(agent, image_descriptor, image_layout, image_data, acce
 
 @export("hsa_ext_image_destroy")
 def hsa_ext_image_destroy(agent, image):
-    _nonzero(agent)
-    session = runtime.require()
-    session.agents.get(agent.handle)
-    session.images.destroy(image.handle)
+    _agent_session(agent).images.destroy(image.handle)
 
 
 # ---- data movement ----------------------------------------------------------------------------
@@ -217,27 +222,27 @@ def hsa_ext_image_copy(agent, src_image, src_offset, dst_image, dst_offset, rang
     session.images.copy(source, destination, src_at, dst_at, size)
 
 
+def _transfer(agent, memory, image, image_region, memory_name):
+    """The checked session, image, offset and size of an import or export, its arguments
+    checked in ROCr's order."""
+    _nonzero(agent)
+    if memory == ffi.NULL or image.handle == 0 or image_region == ffi.NULL:
+        raise InvalidArgument(f"{memory_name} or image_region is NULL, or the image handle is 0")
+    session = runtime.require()
+    target = _image(session, agent, image)
+    offset, size = _region(image_region)
+    return session, target, offset, images.check_region(size, (target, offset))
+
+
 @export("hsa_ext_image_import")
 def hsa_ext_image_import(agent, src_memory, src_row_pitch, src_slice_pitch, dst_image, image_region):
-    _nonzero(agent)
-    if src_memory == ffi.NULL or dst_image.handle == 0 or image_region == ffi.NULL:
-        raise InvalidArgument("src_memory or image_region is NULL, or the image handle is 0")
-    session = runtime.require()
-    target = _image(session, agent, dst_image)
-    offset, size = _region(image_region)
-    size = images.check_region(size, (target, offset))
+    session, target, offset, size = _transfer(agent, src_memory, dst_image, image_region, "src_memory")
     session.images.import_(target, _address(src_memory), src_row_pitch, src_slice_pitch, offset, size)
 
 
 @export("hsa_ext_image_export")
 def hsa_ext_image_export(agent, src_image, dst_memory, dst_row_pitch, dst_slice_pitch, image_region):
-    _nonzero(agent)
-    if dst_memory == ffi.NULL or src_image.handle == 0 or image_region == ffi.NULL:
-        raise InvalidArgument("dst_memory or image_region is NULL, or the image handle is 0")
-    session = runtime.require()
-    source = _image(session, agent, src_image)
-    offset, size = _region(image_region)
-    size = images.check_region(size, (source, offset))
+    session, source, offset, size = _transfer(agent, dst_memory, src_image, image_region, "dst_memory")
     session.images.export(source, _address(dst_memory), dst_row_pitch, dst_slice_pitch, offset, size)
 
 
@@ -291,10 +296,7 @@ def hsa_ext_sampler_create_v2(agent, sampler_descriptor, sampler):
 
 @export("hsa_ext_sampler_destroy")
 def hsa_ext_sampler_destroy(agent, sampler):
-    _nonzero(agent)
-    session = runtime.require()
-    session.agents.get(agent.handle)
-    session.images.destroy_sampler(sampler.handle)
+    _agent_session(agent).images.destroy_sampler(sampler.handle)
 
 
 # ---- limits ---------------------------------------------------------------------------------

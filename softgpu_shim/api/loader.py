@@ -1,6 +1,6 @@
 """Code object readers, executables, symbols, the v2 code object API and the AMD loader extension.
 
-Holds three invariants:
+Holds these invariants:
 - argument checks come in ROCr's order (pointers, then the reader, then the executable,
   then the agent), so a call with several bad arguments gets ROCr's status;
 - every attribute is written with its C type from the official headers, and only after

@@ -8,13 +8,12 @@ from _softgpu_hsa import ffi
 from core import runtime
 from core.errors import InvalidAgent, InvalidArgument, InvalidMemoryPool, OutOfResources
 from softgpu_shim.api.out import read, read_array, require_pointer, write, write_bytes
-from softgpu_shim.hsa_abi import (AmdMemoryPoolInfoLater as PoolInfoLater,
-                                  AmdMemoryPoolLocation as Location,
-                                  HsaAccessPermission as Permission,
+from softgpu_shim.hsa_abi import (HsaAccessPermission as Permission,
                                   HsaAmdAgentMemoryPoolInfo as AgentPoolInfo,
                                   HsaAmdCoherencyType as Coherency,
                                   HsaAmdMemoryPoolAccess as Access,
                                   HsaAmdMemoryPoolInfo as PoolInfo,
+                                  HsaAmdMemoryPoolLocation as Location,
                                   HsaAmdRegionInfo as AmdRegionInfo,
                                   HsaAmdSegment as AmdSegment,
                                   HsaRegionInfo as RegionInfo,
@@ -56,9 +55,9 @@ _POOL_INFO = {
     PoolInfo.ACCESSIBLE_BY_ALL: ("bool", lambda p: p.accessible_by_all),
     PoolInfo.ALLOC_MAX_SIZE: ("size_t", lambda p: p.alloc_max_size),
     # hsa_amd_memory_pool_location_t, an enum (4 bytes) the 5.2.3 headers lack.
-    PoolInfoLater.LOCATION: ("uint32_t",
-                             lambda p: Location.GPU if p.owner.is_gpu else Location.CPU),
-    PoolInfoLater.RUNTIME_ALLOC_REC_GRANULE: ("size_t", lambda p: p.recommended_granule),
+    PoolInfo.LOCATION: ("uint32_t",
+                        lambda p: Location.GPU if p.owner.is_gpu else Location.CPU),
+    PoolInfo.RUNTIME_ALLOC_REC_GRANULE: ("size_t", lambda p: p.recommended_granule),
 }
 
 

@@ -1,7 +1,7 @@
 """Opening and closing the session (the first hsa_init, the last hsa_shut_down),
 hsa_status_string, hsa_system_get_info and the extension queries.
 
-Holds three invariants:
+Holds these invariants:
 - system attributes and extension answers are ROCr 5.2's, value for value, where the
   spec leaves room (see each function for the ROCr rule it follows);
 - an extension table holds only function pointers into this library: its own exports
@@ -19,7 +19,7 @@ from core import native, runtime, settings, trace
 from core.errors import HsaError, InvalidArgument, InvalidConfiguration, InvalidProfile
 from softgpu_shim import glue
 from softgpu_shim.api.out import read_array, require_pointer, write, write_bytes
-from softgpu_shim.hsa_abi import (AMD_INTERFACE_VERSION, AmdSystemInfoLater as SystemInfoLater,
+from softgpu_shim.hsa_abi import (AMD_INTERFACE_VERSION,
                                   Status, ExtStatus, SystemInfo, HsaExtension as Extension,
                                   HsaEndianness, HsaMachineModel, TIMESTAMP_FREQUENCY_HZ)
 from softgpu_shim.registry import export, NEEDS_RUNTIME
@@ -163,13 +163,13 @@ _SYSTEM_SCALARS = {
     SystemInfo.AMD_SYSTEM_INFO_SVM_SUPPORTED: ("bool", lambda: False),
     # ROCr: true only when every GPU's ISA has XNACK enabled; gfx1030 has no XNACK.
     SystemInfo.AMD_SYSTEM_INFO_SVM_ACCESSIBLE_BY_DEFAULT: ("bool", lambda: False),
-    SystemInfoLater.MWAITX_ENABLED: ("bool", lambda: False),
+    SystemInfo.AMD_SYSTEM_INFO_MWAITX_ENABLED: ("bool", lambda: False),
     # Device memory exports as a memfd (core.memory.vmem), the file descriptor dma-buf is in ROCr.
-    SystemInfoLater.DMABUF_SUPPORTED: ("bool", lambda: True),
-    SystemInfoLater.VIRTUAL_MEM_API_SUPPORTED: ("bool", lambda: True),
-    SystemInfoLater.XNACK_ENABLED: ("bool", lambda: False),
-    SystemInfoLater.EXT_VERSION_MAJOR: ("uint16_t", lambda: AMD_INTERFACE_VERSION[0]),
-    SystemInfoLater.EXT_VERSION_MINOR: ("uint16_t", lambda: AMD_INTERFACE_VERSION[1]),
+    SystemInfo.AMD_SYSTEM_INFO_DMABUF_SUPPORTED: ("bool", lambda: True),
+    SystemInfo.AMD_SYSTEM_INFO_VIRTUAL_MEM_API_SUPPORTED: ("bool", lambda: True),
+    SystemInfo.AMD_SYSTEM_INFO_XNACK_ENABLED: ("bool", lambda: False),
+    SystemInfo.AMD_SYSTEM_INFO_EXT_VERSION_MAJOR: ("uint16_t", lambda: AMD_INTERFACE_VERSION[0]),
+    SystemInfo.AMD_SYSTEM_INFO_EXT_VERSION_MINOR: ("uint16_t", lambda: AMD_INTERFACE_VERSION[1]),
 }
 
 

@@ -3,7 +3,7 @@ grids of special values and random patterns, in every MODE that matters to it an
 modifier it takes, as wave32 vectors (every variant), wave64 vectors and scalars (the default
 MODE).
 
-Holds three invariants:
+Holds these invariants:
 - the grids hold, per operand type, the values IEEE and integer corner cases live at: +-0,
   +-denormals, +-inf, quiet and signalling NaNs with payloads of both signs, +-FLT_MAX and
   +-FLT_MIN, halves (+-0.5, +-1.5, +-2.5), integer limits, shift counts around the width;

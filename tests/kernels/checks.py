@@ -1,6 +1,6 @@
 """How a kernel's output is compared with its numpy reference.
 
-Holds three invariants:
+Holds these invariants:
 - Exact compares bit patterns (so -0.0 differs from +0.0), except that any NaN matches
   any NaN: OpenCL leaves NaN payloads to the implementation;
 - Ulps measures the error against a reference computed in higher precision (longdouble),

@@ -2,7 +2,7 @@
 the HSA images extension, read, sampled and written by OpenCL C kernels, each result
 compared with tests/kernels/image_reference.py.
 
-Holds two invariants:
+Holds these invariants:
 - every sampler mode the extension has (normalized or not, nearest or linear, every
   addressing mode) and every channel order and type ROCr supports on gfx10 is read by some
   case, and every writable format is written by one;

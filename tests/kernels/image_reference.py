@@ -1,7 +1,7 @@
 """numpy references for image kernels: what OpenCL's and HIP's image functions return on
 gfx10, written from the OpenCL specification's sampling rules and the hardware's precision.
 
-Holds three invariants:
+Holds these invariants:
 - pixels convert to RGBA as the OpenCL specification says for each channel order and type
   (section 8.3: normalized integers divide by 2^n - 1, SNORM clamps to -1, sRGB decodes to
   linear, orders without alpha read alpha 1, intensity and luminance replicate);

@@ -12,7 +12,7 @@ Every case builds for every target (gfx1030, gfx90a, gfx1100) unless it names it
 `targets` (a kernel using one generation's builtins); `variants(case, target)` says which
 builds of it run where.
 
-Holds three invariants:
+Holds these invariants:
 - inputs come from a generator seeded by the case name, so every failure reproduces;
 - references are computed by numpy from the inputs alone, rounded as the hardware (with
   ROCm's device libraries) rounds; float tolerances are the OpenCL spec's, and where the

@@ -1,6 +1,6 @@
 """Running one kernel-suite variant on both engine tiers, for the differential test.
 
-Holds two invariants:
+Holds these invariants:
 - each tier runs on its own copy of the code object with inputs from the case's seeded
   generator, so program globals and buffers start identical and neither run sees the other's
   writes;

@@ -3,7 +3,7 @@ exports (hsa_ext_image_create / _import / _export, hsa_amd_image_create, hsa_ext
 for tests that read their bytes or hand them to kernels (`launch` takes `Image` and `Sampler`
 arguments).
 
-Holds two invariants:
+Holds these invariants:
 - an Image's pixels are its elements exactly as hsa_ext_image_import reads a tightly packed
   buffer: shape (z, y, x[, components]) in the extension's region axes (a 1D array's layer is
   y, a 2D array's is z), in the dtype of one component (packed formats: of one element);

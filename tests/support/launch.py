@@ -1,6 +1,6 @@
 """`launch`: run one kernel of a code object file on numpy arguments (a test convenience).
 
-Holds two invariants:
+Holds these invariants:
 - the kernel sees what a real dispatch gives it: buffers in the arena, a kernarg segment laid
   out by the kernel's metadata (hidden arguments included, v4 and v5), a kernel dispatch
   packet in device memory that the dispatch pointer points at;

@@ -1,4 +1,4 @@
-"""The interpreter tier of the ISA engine: wave-batch execution on numpy (see DESIGN.md).
+"""The interpreter tier of the ISA engine: wave-batch execution on numpy.
 
 It is exact and complete, and it is the oracle every other tier is checked against.
 It is reached through core.isa.launch.run_dispatch. Inside:

@@ -1,6 +1,6 @@
 """The native tier of the ISA engine: kernels of every target (gfx1030, gfx1100, gfx90a)
 translated through LLVM into native code that runs workgroups on every core without the GIL
-(DESIGN.md, "The ISA engine").
+(the README's "How it is built").
 
 It is reached through core.isa.launch.run_dispatch (SOFTGPU_ENGINE=native, the default) and
 gives memory bit-identical to the interpreter (core.isa.interp, the oracle); a kernel it
