@@ -14,9 +14,9 @@ import numpy as np
 
 from core.isa import alu, targets
 from core.isa.interp import lanes as lane_ops
-from core.isa.interp.operands import HALF_TYPES
 from core.isa.interp.registry import family
 from core.isa.instruction import EXEC_LO, VCC_LO, Operand
+from core.isa.semantics.operands import HALF_TYPES
 
 EXEC = Operand("special", EXEC_LO, 1)       # lane-mask writes size themselves by wave size
 

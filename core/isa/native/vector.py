@@ -14,7 +14,7 @@ Holds three invariants:
 """
 from core.isa import targets
 from core.isa.instruction import EXEC_LO, VCC_LO, Operand
-from core.isa.interp.operands import HALF_TYPES
+from core.isa.semantics.operands import HALF_TYPES
 from core.isa.interp.vector_ops import dual_issue_order
 from core.isa.native import lanes as L
 from core.isa.native import operands as O
