@@ -93,7 +93,9 @@ def dpp_plan(inst, lanes, gfx9):
 def dpp_enabled(row_mask, bank_mask, lanes):
     """Per lane, whether DPP16's row_mask and bank_mask let the instruction write it."""
     lane = np.arange(lanes)
-    enabled = (((row_mask >> (lane // ROW % 4)) & 1) & ((bank_mask >> (lane % ROW // 4)) & 1)).astype(np.bool_)
+    rows = (row_mask >> (lane // ROW % 4)) & 1
+    banks = (bank_mask >> (lane % ROW // 4)) & 1
+    enabled = (rows & banks).astype(np.bool_)
     enabled.setflags(write=False)
     return enabled
 
