@@ -15,11 +15,12 @@ hand instructions over to it (callouts) and for its dispatch state. Inside:
   program    code discovery: reachable blocks, call and return targets, resume points, MODE
   translate  the LLVM function of a kernel: registers in allocas, resumable, counted
   families   mnemonic/encoding -> translator       operands  operand reads/writes per type
-  scalar / vector      SALU/VALU wired to the ALU's LLVM emitters (core.isa.native.alu)
+  scalar / valu        SALU/VALU wired to the ALU's LLVM emitters (core.isa.native.alu)
   packed32   gfx90a's packed f32 ops on register pairs
   control / lanes      branches, calls, barriers, hwregs; cross-lane ops, DPP, SDWA
   smem / vmem / lds    scalar, vector and LDS memory        memory   checked accesses, atomics
   compiler   LLVM -> native code, cached in memory and on disk
   dispatch   the Python side of a dispatch      runner.c/.h   the C side: threads, barriers
-  layout     the runner's C layouts as Python sees them
+  runner_layout  the runner's C layouts as Python sees them
+  ir_vector  the IR's vector type, printing splat constants short
 """

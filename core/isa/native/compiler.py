@@ -25,7 +25,7 @@ import time
 
 import llvmlite.binding as llvm
 
-from core.isa.native.layout import external_addresses
+from core.isa.native.runner_layout import external_addresses
 
 _lock = threading.Lock()
 _state = {}

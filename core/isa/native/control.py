@@ -18,7 +18,7 @@ from core.isa.apertures import PRIVATE_APERTURE_HI, SHARED_APERTURE_HI
 from core.isa.instruction import EXEC_LO, M0, VCC_LO
 from core.isa.native import operands as O
 from core.isa.native.families import handles
-from core.isa.native.layout import SG_FAULT_TRAP
+from core.isa.native.runner_layout import SG_FAULT_TRAP
 from core.isa.native.translate import I32, I64, SG_BARRIER, const
 from core.isa.semantics.hwreg import (HW_REG_FLAT_SCR_HI, HW_REG_FLAT_SCR_LO, HW_REG_GPR_ALLOC,
                                       HW_REG_HW_ID, HW_REG_HW_ID1, HW_REG_HW_ID2, HW_REG_IB_STS,
@@ -148,7 +148,7 @@ def _read_hwreg(k, reg):
         blocks = k.nvgpr // (4 if k.lanes == 64 else 8) - 1
         return const(I64, blocks << 8 | 0xF << 24)
     if reg == HW_REG_LDS_ALLOC:
-        from core.isa.native.layout import ENV
+        from core.isa.native.runner_layout import ENV
         lds = b.load(b.gep(k.env, [const(I64, ENV["lds_bytes"])], source_etype=ir.IntType(8)), typ=I64)
         size = b.and_(b.add(_max(b, lds, const(I64, 8)), const(I64, 7)), const(I64, ~7))
         return b.shl(b.udiv(size, const(I64, 512)), const(I64, 12))

@@ -93,5 +93,5 @@ _loaded = False
 def _load():
     global _loaded
     if not _loaded:
-        from core.isa.native import scalar, vector, control, smem, vmem, lds, lanes, packed32  # noqa: F401
+        from core.isa.native import scalar, valu, control, smem, vmem, lds, lanes, packed32  # noqa: F401
         _loaded = True

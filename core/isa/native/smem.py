@@ -12,7 +12,7 @@ from llvmlite import ir
 
 from core.isa import clocks
 from core.isa.native import operands as O
-from core.isa.native.layout import ENV
+from core.isa.native.runner_layout import ENV
 from core.isa.native.families import HANDLERS, handles
 from core.isa.native.memory import check_scalar
 from core.isa.native.translate import I32, I64, PTR, const
