@@ -28,6 +28,7 @@ import tempfile
 import cffi  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from core import settings  # noqa: E402
 from softgpu_shim.exports_table import all_exports, python_entries  # noqa: E402
 from softgpu_shim.location import DRIVER_STAND_IN  # noqa: E402
 
@@ -38,14 +39,17 @@ MODULE = "_softgpu_hsa"
 OFFICIAL_HEADERS = ("hsa/hsa.h", "hsa/hsa_ext_amd.h", "hsa/hsa_ext_image.h",
                     "hsa/hsa_ext_finalize.h", "hsa/hsa_ven_amd_loader.h",
                     "hsa/amd_hsa_queue.h", "hsa/amd_hsa_signal.h")
+# The newest ROCr's headers, vendored: the library is compiled against them whatever the
+# machine's /usr/include/hsa holds (5.2.3 on Debian 12, 6.4 on sid), so one build serves both.
+INCLUDE = os.path.join(SHIM, "include")
 NATIVE_TIER = os.path.join(ROOT, "core", "isa", "native")
 # One translation unit, in this order: headers before the code that uses them. The native
 # tier's runner (core/isa/native/runner.*) is C the engine calls without the GIL.
 C_SOURCES = ("native.h", "safe_memory.h", os.path.join(NATIVE_TIER, "runner.h"), "fastpath.c",
              "ipc_shared.c", "safe_memory.c", "fastpath_exports.c", "embedding_paths.c",
-             "processor.c", "answers.c", os.path.join(NATIVE_TIER, "runner.c"))
+             "processor.c", "answers.c", "debugger_rendezvous.c", os.path.join(NATIVE_TIER, "runner.c"))
 # Declared to cffi: the ABI types and the C helpers Python calls.
-CDEF_HEADERS = ("abi_types.h", "vmem_types.h", "native.h", "safe_memory.h", "embedding_paths.h",
+CDEF_HEADERS = ("abi_types.h", "native.h", "safe_memory.h", "embedding_paths.h",
                 os.path.join(NATIVE_TIER, "runner.h"))
 # Python functions the C side calls (ffi.def_extern): the native tier's hand-over of waves at
 # an instruction it does not translate to the interpreter (core/isa/native/handover.py), and
@@ -65,15 +69,13 @@ def read(name):
 def make_ffi(version_script, site_paths):
     ffi = cffi.FFI()
     for header in CDEF_HEADERS:
-        if header == "vmem_types.h" and "hsa_amd_vmem_alloc_handle_t" in read("abi_types.h"):
-            continue        # abi_types.h generated from headers that have these types already
-        # cffi's cdef takes no conditionals: the guards are for the C compiler (vmem_types.h).
-        ffi.cdef("".join(line for line in read(header).splitlines(True) if not line.startswith("#if")
-                         and not line.startswith("#endif")))
+        ffi.cdef(read(header))
     ffi.cdef(CDEF_PYTHON)
     ffi.embedding_api("\n".join(proto for _, proto in python_entries()))
-    preamble = "".join(f"#include <{h}>\n" for h in OFFICIAL_HEADERS) + read("vmem_types.h")
-    ffi.set_source(MODULE, preamble + _paths_source(site_paths) + "".join(read(name) for name in C_SOURCES),
+    preamble = "".join(f"#include <{h}>\n" for h in OFFICIAL_HEADERS)
+    ffi.set_source(MODULE, preamble + _paths_source(site_paths) + settings_source()
+                   + "".join(read(name) for name in C_SOURCES),
+                   include_dirs=[INCLUDE],
                    extra_compile_args=["-O2", "-std=gnu11", "-D_GNU_SOURCE", "-Wall", "-Wno-unused-function"],
                    extra_link_args=["-Wl,-soname," + SONAME,
                                     "-Wl,--version-script=" + version_script])
@@ -83,11 +85,19 @@ def make_ffi(version_script, site_paths):
 
 # The library's embedding init code: the package paths (embedding_paths.c) — already in place
 # when a running Python loaded the library — then the glue, or a clean failure of every call.
+# Python's signal module installs a SIGINT handler when first imported: it is imported here,
+# between saving and restoring the host's dispositions (embedding_paths.c), so no later import
+# can take Ctrl-C from the host program.
 INIT_CODE = """
 from _softgpu_hsa import ffi, lib
-lib.sg_add_package_paths()
-from softgpu_shim import bootstrap
-bootstrap.start(ffi.string(lib.sg_package_root()).decode(errors="replace"))
+lib.sg_host_signals_save()
+try:
+    import signal
+    lib.sg_add_package_paths()
+    from softgpu_shim import bootstrap
+    bootstrap.start(ffi.string(lib.sg_package_root()).decode(errors="replace"))
+finally:
+    lib.sg_host_signals_restore()
 """
 
 
@@ -99,6 +109,18 @@ def _paths_source(site_paths):
     entries = "".join(literal(p) + ", " for p in site_paths)
     return (f"#define SG_BUILT_ROOT {literal(ROOT)}\n"
             f"static const char *const SG_BUILD_SITE_PATHS[] = {{{entries}NULL}};\n")
+
+
+def settings_source():
+    """The C side's names of the SOFTGPU_* variables (core/settings.py defines them): an id per
+    variable for fastpath.c's sg_setting, and the ones that make the packet processor record."""
+    ids = "".join(f"    SG_SETTING_{s.name},\n" for s in settings.SETTINGS)
+    names = "".join(f"{json.dumps(s.name)}, " for s in settings.SETTINGS)
+    recorded = "".join(f"SG_SETTING_{name}, " for name in settings.recorded_names())
+    return (f"typedef enum {{\n{ids}}} sg_setting_id;\n"
+            f"static const char *const SG_SETTING_NAMES[] = {{{names}}};\n"
+            f"static const sg_setting_id SG_RECORDED_SETTINGS[] = {{{recorded}}};\n"
+            "const char *sg_setting(sg_setting_id id);\n")
 
 
 def _build_site_paths():
@@ -152,10 +174,12 @@ def build(outdir, site_paths=None, force=False, tmpdir=None, dev_link=True):
 def _inputs_digest(site_paths):
     digest = hashlib.sha256(repr((ROOT, site_paths, sys.version)).encode())
     sources = CDEF_HEADERS + C_SOURCES + (DRIVER_SOURCE,)
-    for path in [os.path.join(SHIM, name) for name in sources] + [
+    headers = sorted(os.path.join(INCLUDE, "hsa", name) for name in os.listdir(os.path.join(INCLUDE, "hsa")))
+    for path in [os.path.join(SHIM, name) for name in sources] + headers + [
             os.path.abspath(__file__), os.path.join(SHIM, "exports_table.py"), os.path.join(SHIM, "exports.h")]:
         with open(path, "rb") as f:
             digest.update(f.read())
+    digest.update(settings_source().encode())
     return digest.hexdigest()
 
 

@@ -113,9 +113,9 @@ class AmdSystemInfoLater(enum.IntEnum):
     EXT_VERSION_MINOR = 0x208
 
 
-# HSA_AMD_INTERFACE_VERSION_{MAJOR,MINOR} of the 5.2.3 hsa_ext_amd.h: the AMD extension
-# interface SoftGPU exports (later minors add dmabuf, copy engines, virtual memory).
-AMD_INTERFACE_VERSION = (1, 0)
+# HSA_AMD_INTERFACE_VERSION_{MAJOR,MINOR} of the newest hsa_ext_amd.h (softgpu_shim/include):
+# the AMD extension interface SoftGPU exports, dmabuf, copy engines and virtual memory included.
+AMD_INTERFACE_VERSION = (1, 11)
 
 
 class AmdMemoryPoolInfoLater(enum.IntEnum):

@@ -97,11 +97,8 @@ void sg_kernel_unbind(uint64_t kernel_object) {
 /* Whether packets are recorded: the trace, the timeline (core/trace.py) and dispatch
    captures (core/capture) are Python's. */
 static int recording(void) {
-    static const char *const variables[] = {"SOFTGPU_TRACE", "SOFTGPU_TIMELINE", "SOFTGPU_CAPTURE"};
-    for (unsigned i = 0; i < sizeof variables / sizeof variables[0]; i++) {
-        const char *value = getenv(variables[i]);
-        if (value && *value) return 1;
-    }
+    for (unsigned i = 0; i < sizeof SG_RECORDED_SETTINGS / sizeof SG_RECORDED_SETTINGS[0]; i++)
+        if (sg_setting(SG_RECORDED_SETTINGS[i])) return 1;
     return 0;
 }
 
@@ -263,7 +260,7 @@ static int retire_packet(sg_proc *p, uint64_t index, uint64_t completion, uint64
         snprintf(ev->text, sizeof ev->text, "completion signal %#llx is not live", (unsigned long long)completion);
         return SG_PROC_NOTE;
     }
-    if (AMD_HSA_BITS_GET(p->queue->queue_properties, AMD_QUEUE_PROPERTIES_ENABLE_PROFILING))
+    if (p->queue->queue_properties & AMD_QUEUE_PROPERTIES_ENABLE_PROFILING)
         sg_signal_set_timestamps(completion, start, end);
     sg_signal_add(completion, -1);
     return SG_PROC_CONTINUE;
