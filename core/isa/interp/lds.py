@@ -17,7 +17,7 @@ from core.isa.interp import access as acc
 from core.isa.interp import atomics
 from core.isa.interp.registry import HANDLERS, handles
 from core.isa.interp.vmem import wide_read
-from core.isa.semantics.lds import ds_parts, memory_operations, swizzle_plan
+from core.isa.semantics.lds import ds_offsets, ds_parts, memory_operations, swizzle_plan
 
 
 def _addresses(step, addr):
@@ -32,11 +32,7 @@ def _read(form, pair=False, st64=False):
         active = step.ops.exec
         base = _addresses(step, addr)
         ops = step.ops
-        if pair:
-            scale = esize * count * (64 if st64 else 1)
-            offsets = (int(inst.mods.get("offset0", 0)) * scale, int(inst.mods.get("offset1", 0)) * scale)
-        else:
-            offsets = (int(inst.mods.get("offset", 0)),)
+        offsets = ds_offsets(inst, esize * count, pair, st64)
         results = []
         for off in offsets:
             access = acc.lds(step, base + np.uint64(off), active, count, esize)
@@ -64,12 +60,7 @@ def _write(form, pair=False, st64=False):
         _, addr, data = ds_parts(inst, False)
         active = step.ops.exec
         base = _addresses(step, addr)
-        if pair:
-            scale = esize * count * (64 if st64 else 1)
-            targets = ((int(inst.mods.get("offset0", 0)) * scale, data[0]),
-                       (int(inst.mods.get("offset1", 0)) * scale, data[1]))
-        else:
-            targets = ((int(inst.mods.get("offset", 0)), data[0]),)
+        targets = tuple(zip(ds_offsets(inst, esize * count, pair, st64), data))
         for off, source in targets:
             values = np.stack([step.ops.vgpr_read(source.index + j) for j in range(count)], axis=-1)
             if high:
@@ -116,15 +107,14 @@ def _exchange2(wide, st64):
     """ds_wrxchg2(st64)_rtn: swap data0/data1 with the elements at offset0/offset1, returning
     both old elements (offsets scaled by the element size, and by 64 for st64)."""
     words = 2 if wide else 1
-    scale = 4 * words * (64 if st64 else 1)
 
     def run(step, inst):
         vdst, addr, data = ds_parts(inst, True)
         active = step.ops.exec
         base = _addresses(step, addr)
         old = []
-        for k, field in enumerate(("offset0", "offset1")):
-            access = acc.lds(step, base + np.uint64(int(inst.mods.get(field, 0)) * scale), active, words, 4)
+        for k, off in enumerate(ds_offsets(inst, 4 * words, True, st64)):
+            access = acc.lds(step, base + np.uint64(off), active, words, 4)
             values = np.zeros((step.n, step.w.lanes, words), np.uint32)
             access.lanes.place(values, access.load())
             new = np.stack([step.ops.vgpr_read(data[k].index + j) for j in range(words)], axis=-1)

@@ -17,7 +17,7 @@ from core.isa.native import operands as O
 from core.isa.native.families import HANDLERS, handles
 from core.isa.native.translate import I32, I64, const
 from core.isa.native.vmem import _u64, _wide, lds_hosts, lds_space, load_space, store_spaces
-from core.isa.semantics.lds import ds_parts, memory_operations, swizzle_plan
+from core.isa.semantics.lds import ds_offsets, ds_parts, memory_operations, swizzle_plan
 
 
 def _base(k, addr):
@@ -32,11 +32,7 @@ def _read(form, pair=False, st64=False):
         vdst, addr, _ = ds_parts(inst, True)
         active = k.exec_mask()
         base = _base(k, addr)
-        if pair:
-            scale = esize * count * (64 if st64 else 1)
-            offsets = (int(inst.mods.get("offset0", 0)) * scale, int(inst.mods.get("offset1", 0)) * scale)
-        else:
-            offsets = (int(inst.mods.get("offset", 0)),)
+        offsets = ds_offsets(inst, esize * count, pair, st64)
         values = []
         for off in offsets:
             space = lds_space(k, b.add(base, _u64(k, off)), active, count, esize)
@@ -62,12 +58,7 @@ def _write(form, pair=False, st64=False):
         _, addr, data = ds_parts(inst, False)
         active = k.exec_mask()
         base = _base(k, addr)
-        if pair:
-            scale = esize * count * (64 if st64 else 1)
-            targets = ((int(inst.mods.get("offset0", 0)) * scale, data[0]),
-                       (int(inst.mods.get("offset1", 0)) * scale, data[1]))
-        else:
-            targets = ((int(inst.mods.get("offset", 0)), data[0]),)
+        targets = tuple(zip(ds_offsets(inst, esize * count, pair, st64), data))
         for off, source in targets:
             values = [O.vgpr(k, source.index + j) for j in range(count)]
             if high:
@@ -109,7 +100,6 @@ def _atomic(op, wide, returns, new_first=False):
 
 def _exchange2(wide, st64):
     words = 2 if wide else 1
-    scale = 4 * words * (64 if st64 else 1)
 
     def run(k, inst):
         b = k.builder
@@ -117,8 +107,8 @@ def _exchange2(wide, st64):
         active = k.exec_mask()
         base = _base(k, addr)
         old = []
-        for n, field in enumerate(("offset0", "offset1")):
-            space = lds_space(k, b.add(base, _u64(k, int(inst.mods.get(field, 0)) * scale)), active, words, 4)
+        for n, off in enumerate(ds_offsets(inst, 4 * words, True, st64)):
+            space = lds_space(k, b.add(base, _u64(k, off)), active, words, 4)
             old += load_space(k, space, words, 4)
             store_spaces(k, [space], words, 4, [O.vgpr(k, data[n].index + j) for j in range(words)])
         for j, value in enumerate(old):

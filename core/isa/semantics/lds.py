@@ -96,3 +96,13 @@ def swizzle_plan(pattern, lanes):
         source = lane - lane % 32 + (((lane % 32) & and_mask | or_mask) ^ xor_mask)
     source.setflags(write=False)
     return source
+
+
+def ds_offsets(inst, element_bytes, pair, st64):
+    """The byte offsets, from the address VGPR, of the one address of a DS instruction
+    (its offset) or of the two of a read2/write2/wrxchg2 form (offset0 and offset1 in units
+    of the element, 64 elements for the st64 forms)."""
+    if not pair:
+        return (int(inst.mods.get("offset", 0)),)
+    scale = element_bytes * (64 if st64 else 1)
+    return tuple(int(inst.mods.get(field, 0)) * scale for field in ("offset0", "offset1"))
