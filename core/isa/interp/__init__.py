@@ -17,5 +17,7 @@ It is reached through core.isa.launch.run_dispatch. Inside:
   image_resources / sampling   T#/S# decoding and texel layout; LOD, addressing, filtering
   access / memory / atomics / formats   address resolution, checked bytes, serial-order atomics,
                                         buffer and image data formats
-  (KernelFault lives in core.isa.faults, the launch layout in core.isa.layout)
+  (KernelFault lives in core.isa.faults, the launch layout in core.isa.layout; the facts
+  about instructions it shares with the native tier, operand and lane plans, hardware
+  registers and memory-operation tables, in core.isa.semantics)
 """

@@ -13,15 +13,13 @@ Holds three invariants:
 - an address outside every live allocation, or bytes that do not decode, fault as
   ILLEGAL_INSTRUCTION at that PC rather than reading stray memory.
 """
-import dataclasses
 import threading
 import weakref
 
-from core.isa import targets
 from core.isa.faults import illegal_instruction
-from core.isa.instruction import Operand
 from core.isa.interp.gpr_index import indexed
 from core.isa.interp.registry import handler_for
+from core.isa.semantics.records import executable
 
 # Families whose VGPR operands gfx9's index mode (s_set_gpr_idx_on) makes relative.
 _VALU = frozenset(("VOP1", "VOP2", "VOPC", "VOP3", "VOP3B", "VOP3P"))
@@ -80,24 +78,3 @@ class Code:
             handler = indexed(handler)
         return inst, handler
 
-
-
-def executable(inst, target, accum_offset):
-    """The decoded record `inst` in the engine's terms (both tiers run these): the gfx1030
-    name of its operation (a VOPD half's v_dual_ prefix dropped) and AGPRs as the VGPRs
-    after `accum_offset`; the printed text stays the target's."""
-    halves = tuple(executable(half, target, accum_offset) for half in inst.halves)
-    mnemonic = inst.mnemonic
-    if inst.encoding == "VOPD" and not halves:          # a half: v_dual_mul_f32 -> v_mul_f32
-        mnemonic = "v_" + mnemonic.removeprefix("v_dual_")
-    mnemonic = targets.semantic_name(mnemonic, target)
-    dst, src = (tuple(_vgpr(op, accum_offset) for op in ops) for ops in (inst.dst, inst.src))
-    if (mnemonic, dst, src, halves) == (inst.mnemonic, inst.dst, inst.src, inst.halves):
-        return inst
-    return dataclasses.replace(inst, mnemonic=mnemonic, dst=dst, src=src, halves=halves)
-
-
-def _vgpr(op, accum_offset):
-    if op.kind != "agpr":
-        return op
-    return Operand("vgpr", accum_offset + op.index, op.count)

@@ -21,12 +21,13 @@ from core.isa import messages
 from core.isa.faults import KernelFault
 from core.isa.interp.registry import YIELD, handles
 from core.isa.interp.state import VCC_LO, EXEC_LO
+from core.isa.semantics.hwreg import (HW_REG_FLAT_SCR_HI, HW_REG_FLAT_SCR_LO, HW_REG_GPR_ALLOC,
+                                      HW_REG_HW_ID, HW_REG_HW_ID1, HW_REG_HW_ID2, HW_REG_IB_STS,
+                                      HW_REG_LDS_ALLOC, HW_REG_MODE, HW_REG_SH_MEM_BASES,
+                                      HW_REG_SHADER_CYCLES, HW_REG_STATUS, HW_REG_TRAPSTS,
+                                      hwreg_fields)
 from softgpu_shim.hsa_abi import Status
 
-HW_REG_MODE, HW_REG_STATUS, HW_REG_TRAPSTS, HW_REG_HW_ID, HW_REG_GPR_ALLOC = 1, 2, 3, 4, 5
-HW_REG_LDS_ALLOC, HW_REG_IB_STS, HW_REG_SH_MEM_BASES = 6, 7, 15
-HW_REG_FLAT_SCR_LO, HW_REG_FLAT_SCR_HI, HW_REG_HW_ID1, HW_REG_HW_ID2 = 20, 21, 23, 24
-HW_REG_SHADER_CYCLES = 29
 
 
 @handles("s_nop", "s_waitcnt", "s_waitcnt_vscnt", "s_waitcnt_vmcnt", "s_waitcnt_expcnt",
@@ -183,16 +184,6 @@ def _call(step, inst):
 
 
 # ---- hardware registers -------------------------------------------------------------------
-def _hwreg_fields(inst):
-    """(register id, bit offset, bit width) of an s_getreg/s_setreg operand."""
-    mods = inst.mods
-    if "hwreg" in mods:
-        reg, offset, size = mods["hwreg"]
-        return int(reg), int(offset), int(size)
-    simm = int(mods["simm16"])
-    return simm & 0x3F, (simm >> 6) & 0x1F, ((simm >> 11) & 0x1F) + 1
-
-
 def _read_hwreg(step, reg):
     w, idx = step.w, step.idx
     if reg == HW_REG_MODE:
@@ -227,13 +218,13 @@ def _read_hwreg(step, reg):
 
 @handles("s_getreg_b32")
 def _getreg(step, inst):
-    reg, offset, size = _hwreg_fields(inst)
+    reg, offset, size = hwreg_fields(inst)
     value = (_read_hwreg(step, reg) >> np.uint64(offset)) & np.uint64((1 << size) - 1)
     step.ops.write_scalar(inst.dst[0], value.astype(np.uint32))
 
 
 def _setreg(step, inst, value):
-    reg, offset, size = _hwreg_fields(inst)
+    reg, offset, size = hwreg_fields(inst)
     field = np.uint64(((1 << size) - 1) << offset)
     value = (value.astype(np.uint64) << np.uint64(offset)) & field
     current = _read_hwreg(step, reg)

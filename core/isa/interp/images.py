@@ -24,7 +24,8 @@ from core.isa.interp import image_resources as res
 from core.isa.interp import sampling
 from core.isa.interp.memory import fault_on_invalid
 from core.isa.interp.registry import HANDLERS
-from core.isa.interp.vmem import ATOMICS, apply_atomic, wide_read, wide_write
+from core.isa.interp.vmem import apply_atomic, wide_read, wide_write
+from core.isa.semantics.vmem import ATOMICS
 from core.isa.opcodes_gfx1030 import TABLES
 
 _FLOAT_ROLES = ("bias", "lod", "clamp")

@@ -10,13 +10,11 @@ Holds three invariants:
   banks masked off by row_mask/bank_mask are not written;
 - v_writelane ignores EXEC (it is how the compiler spills SGPRs into VGPR lanes).
 """
-from functools import lru_cache
-
 import numpy as np
 
 from core.isa.interp.registry import handles
-
-ROW = 16
+from core.isa.semantics.lanes import (ROW, SDWA_BITS, SDWA_SHIFT, dpp_enabled, dpp_masks,
+                                      dpp_plan)
 
 
 @handles("v_readlane_b32")
@@ -76,65 +74,9 @@ def _permlanex16(step, inst):
 
 
 # ---- DPP ----------------------------------------------------------------------------------
-@lru_cache(maxsize=None)
-def _dpp16_plan(ctrl, lanes, gfx9):
-    """(source lane, source in range) per lane for a DPP16 dpp_ctrl value of gfx10+, or of
-    gfx9 (its whole-wave shifts and rotates by one, row broadcasts, and gfx90a's row_newbcast
-    where gfx10 has row_share)."""
-    lane = np.arange(lanes)
-    base = lane - lane % ROW
-    pos = lane % ROW
-    ok = np.ones(lanes, np.bool_)
-    if gfx9 and ctrl in _GFX9_WAVE_DPP:
-        shift, rotate = _GFX9_WAVE_DPP[ctrl]
-        src = lane + shift
-        return src % lanes, ok if rotate else (src >= 0) & (src < lanes)
-    if gfx9 and ctrl == 0x142:                           # row_bcast:15: from the row before
-        return np.maximum(base - 1, 0), lane >= ROW
-    if gfx9 and ctrl == 0x143:                           # row_bcast:31: to rows 2 and 3
-        return np.full(lanes, 2 * ROW - 1), lane >= 2 * ROW
-    if gfx9 and ctrl & 0xFF0 == 0x160:
-        raise ValueError(f"dpp_ctrl {ctrl:#x} is not a gfx9 DPP control")
-    if ctrl <= 0xFF:                                     # quad_perm
-        sel = (ctrl >> (2 * (lane % 4))) & 3
-        return lane - lane % 4 + sel, ok
-    kind, amount = ctrl & 0xFF0, ctrl & 0xF
-    if kind == 0x100:                                    # row_shl
-        src = pos + amount
-        return base + src % ROW, src < ROW
-    if kind == 0x110:                                    # row_shr
-        src = pos - amount
-        return base + src % ROW, src >= 0
-    if kind == 0x120:                                    # row_ror
-        return base + (pos - amount) % ROW, ok
-    if ctrl == 0x140:                                    # row_mirror
-        return base + (ROW - 1 - pos), ok
-    if ctrl == 0x141:                                    # row_half_mirror
-        return lane - lane % 8 + (7 - lane % 8), ok
-    if kind == 0x150:                                    # row_share (gfx90a: row_newbcast)
-        return base + amount, ok
-    if kind == 0x160:                                    # row_xmask
-        return base + (pos ^ amount), ok
-    raise ValueError(f"dpp_ctrl {ctrl:#x} is not a DPP16 control")
-
-
-# gfx9 wave_shl/wave_rol/wave_shr/wave_ror by one: dpp_ctrl -> (source lane offset, rotates).
-_GFX9_WAVE_DPP = {0x130: (1, False), 0x134: (1, True), 0x138: (-1, False), 0x13C: (-1, True)}
-
-
-@lru_cache(maxsize=None)
-def _dpp8_plan(selects, lanes):
-    lane = np.arange(lanes)
-    sel = np.array(selects)[lane % 8]
-    return lane - lane % 8 + sel, np.ones(lanes, np.bool_)
-
-
 def _plan(step, inst):
-    if inst.form == "dpp8":
-        return _dpp8_plan(tuple(inst.mods["dpp8"]), step.w.lanes)
     try:
-        return _dpp16_plan(int(inst.mods["dpp_ctrl"]), step.w.lanes,
-                           step.dispatch.target.generation == "gfx9")
+        return dpp_plan(inst, step.w.lanes, step.dispatch.target.generation == "gfx9")
     except ValueError as exc:
         raise step.illegal(str(exc)) from None
 
@@ -159,19 +101,11 @@ def dpp_write_mask(step, inst):
     if inst.mods.get("bound_ctrl"):
         mask = np.ones_like(mask)
     if inst.form == "dpp":
-        lane = np.arange(lanes)
-        row_mask = int(inst.mods.get("row_mask", 0xF))
-        bank_mask = int(inst.mods.get("bank_mask", 0xF))
-        enabled = ((row_mask >> (lane // ROW % 4)) & 1) & ((bank_mask >> (lane % ROW // 4)) & 1)
-        mask = mask & enabled.astype(np.bool_)
+        mask = mask & dpp_enabled(*dpp_masks(inst), lanes)
     return mask
 
 
 # ---- SDWA ---------------------------------------------------------------------------------
-SDWA_SHIFT = {0: 0, 1: 8, 2: 16, 3: 24, 4: 0, 5: 16, 6: 0}
-SDWA_BITS = {0: 8, 1: 8, 2: 8, 3: 8, 4: 16, 5: 16, 6: 32}
-
-
 def sdwa_source(step, inst, values, i, type_):
     if type_ == "mask" or values.dtype == np.bool_:
         return values

@@ -12,48 +12,12 @@ Holds three invariants:
 import numpy as np
 
 from core.isa.alu import merge16
+from core.isa.handler_tables import fill
 from core.isa.interp import access as acc
 from core.isa.interp import atomics
 from core.isa.interp.registry import HANDLERS, handles
 from core.isa.interp.vmem import wide_read
-
-READS = {
-    "b32": (4, 1, False, None), "b64": (4, 2, False, None), "b96": (4, 3, False, None),
-    "b128": (4, 4, False, None), "u8": (1, 1, False, None), "i8": (1, 1, True, None),
-    "u16": (2, 1, False, None), "i16": (2, 1, True, None),
-    "u8_d16": (1, 1, False, "lo"), "u8_d16_hi": (1, 1, False, "hi"),
-    "i8_d16": (1, 1, True, "lo"), "i8_d16_hi": (1, 1, True, "hi"),
-    "u16_d16": (2, 1, False, "lo"), "u16_d16_hi": (2, 1, False, "hi"),
-}
-WRITES = {
-    "b8": (1, 1, False), "b16": (2, 1, False), "b32": (4, 1, False), "b64": (4, 2, False),
-    "b96": (4, 3, False), "b128": (4, 4, False), "b8_d16_hi": (1, 1, True),
-    "b16_d16_hi": (2, 1, True),
-}
-# mnemonic stem -> (atomics op, 64-bit, operand order: 'data' or 'cmp_data' for cmpst)
-ATOMIC_STEMS = {
-    "add_u32": ("add", False), "sub_u32": ("sub", False), "rsub_u32": ("rsub", False),
-    "inc_u32": ("inc", False), "dec_u32": ("dec", False), "min_i32": ("smin", False),
-    "max_i32": ("smax", False), "min_u32": ("umin", False), "max_u32": ("umax", False),
-    "and_b32": ("and", False), "or_b32": ("or", False), "xor_b32": ("xor", False),
-    "mskor_b32": ("mskor", False), "cmpst_b32": ("cmpswap", False),
-    "cmpst_f32": ("fcmpswap", False), "min_f32": ("fmin", False), "max_f32": ("fmax", False),
-    "add_f32": ("fadd", False), "wrxchg_rtn_b32": ("swap", False),
-    "add_u64": ("add", True), "sub_u64": ("sub", True), "rsub_u64": ("rsub", True),
-    "inc_u64": ("inc", True), "dec_u64": ("dec", True), "min_i64": ("smin", True),
-    "max_i64": ("smax", True), "min_u64": ("umin", True), "max_u64": ("umax", True),
-    "and_b64": ("and", True), "or_b64": ("or", True), "xor_b64": ("xor", True),
-    "mskor_b64": ("mskor", True), "cmpst_b64": ("cmpswap", True), "cmpst_f64": ("fcmpswap", True),
-    "min_f64": ("fmin", True), "max_f64": ("fmax", True), "wrxchg_rtn_b64": ("swap", True),
-    "add_f64": ("fadd", True),
-    "wrap_rtn_b32": ("wrap", False),
-}
-
-
-def _parts(inst, returns):
-    """(vdst or None, addr, [data0, data1]) as the decoder lists DS operands."""
-    vdst = inst.dst[0] if returns and inst.dst else None
-    return vdst, inst.src[0] if inst.src else None, list(inst.src[1:])
+from core.isa.semantics.lds import ds_offsets, ds_parts, memory_operations, swizzle_plan
 
 
 def _addresses(step, addr):
@@ -64,15 +28,11 @@ def _read(form, pair=False, st64=False):
     esize, count, signed, half = form
 
     def run(step, inst):
-        vdst, addr, _ = _parts(inst, True)
+        vdst, addr, _ = ds_parts(inst, True)
         active = step.ops.exec
         base = _addresses(step, addr)
         ops = step.ops
-        if pair:
-            scale = esize * count * (64 if st64 else 1)
-            offsets = (int(inst.mods.get("offset0", 0)) * scale, int(inst.mods.get("offset1", 0)) * scale)
-        else:
-            offsets = (int(inst.mods.get("offset", 0)),)
+        offsets = ds_offsets(inst, esize * count, pair, st64)
         results = []
         for off in offsets:
             access = acc.lds(step, base + np.uint64(off), active, count, esize)
@@ -97,15 +57,10 @@ def _write(form, pair=False, st64=False):
     esize, count, high = form
 
     def run(step, inst):
-        _, addr, data = _parts(inst, False)
+        _, addr, data = ds_parts(inst, False)
         active = step.ops.exec
         base = _addresses(step, addr)
-        if pair:
-            scale = esize * count * (64 if st64 else 1)
-            targets = ((int(inst.mods.get("offset0", 0)) * scale, data[0]),
-                       (int(inst.mods.get("offset1", 0)) * scale, data[1]))
-        else:
-            targets = ((int(inst.mods.get("offset", 0)), data[0]),)
+        targets = tuple(zip(ds_offsets(inst, esize * count, pair, st64), data))
         for off, source in targets:
             values = np.stack([step.ops.vgpr_read(source.index + j) for j in range(count)], axis=-1)
             if high:
@@ -121,7 +76,7 @@ def _atomic(op, wide, returns, new_first=False):
     two_data = op in ("cmpswap", "fcmpswap", "mskor", "wrap")
 
     def run(step, inst):
-        vdst, addr, data = _parts(inst, returns)
+        vdst, addr, data = ds_parts(inst, returns)
         active = step.ops.exec
         base = _addresses(step, addr) + np.uint64(int(inst.mods.get("offset", 0)))
         access = acc.lds(step, base, active, 1, 8 if wide else 4)
@@ -152,15 +107,14 @@ def _exchange2(wide, st64):
     """ds_wrxchg2(st64)_rtn: swap data0/data1 with the elements at offset0/offset1, returning
     both old elements (offsets scaled by the element size, and by 64 for st64)."""
     words = 2 if wide else 1
-    scale = 4 * words * (64 if st64 else 1)
 
     def run(step, inst):
-        vdst, addr, data = _parts(inst, True)
+        vdst, addr, data = ds_parts(inst, True)
         active = step.ops.exec
         base = _addresses(step, addr)
         old = []
-        for k, field in enumerate(("offset0", "offset1")):
-            access = acc.lds(step, base + np.uint64(int(inst.mods.get(field, 0)) * scale), active, words, 4)
+        for k, off in enumerate(ds_offsets(inst, 4 * words, True, st64)):
+            access = acc.lds(step, base + np.uint64(off), active, words, 4)
             values = np.zeros((step.n, step.w.lanes, words), np.uint32)
             access.lanes.place(values, access.load())
             new = np.stack([step.ops.vgpr_read(data[k].index + j) for j in range(words)], axis=-1)
@@ -172,42 +126,8 @@ def _exchange2(wide, st64):
     return run
 
 
-def memory_operations():
-    """Every DS memory operation as (mnemonic, kind, args, kwargs): `kind` names the handler
-    factory each engine tier has (read, write, exchange2, atomic), called with args and
-    kwargs. One table, so both tiers give the same names the same meaning."""
-    for suffix, form in READS.items():
-        yield f"ds_read_{suffix}", "read", (form,), {}
-    for suffix in ("b32", "b64"):
-        yield f"ds_read2_{suffix}", "read", (READS[suffix],), {"pair": True}
-        yield f"ds_read2st64_{suffix}", "read", (READS[suffix],), {"pair": True, "st64": True}
-        yield f"ds_write2_{suffix}", "write", (WRITES[suffix],), {"pair": True}
-        yield f"ds_write2st64_{suffix}", "write", (WRITES[suffix],), {"pair": True, "st64": True}
-    for suffix, form in WRITES.items():
-        yield f"ds_write_{suffix}", "write", (form,), {}
-    for wide, suffix in ((False, "b32"), (True, "b64")):
-        yield f"ds_wrxchg2_rtn_{suffix}", "exchange2", (wide, False), {}
-        yield f"ds_wrxchg2st64_rtn_{suffix}", "exchange2", (wide, True), {}
-    for wide, size in ((False, "32"), (True, "64")):
-        for kind, op in (("b", "cmpswap"), ("f", "fcmpswap")):
-            yield f"ds_cmpstore_{kind}{size}", "atomic", (op, wide, False), {"new_first": True}
-            yield f"ds_cmpstore_rtn_{kind}{size}", "atomic", (op, wide, True), {"new_first": True}
-    for stem, (op, wide) in ATOMIC_STEMS.items():
-        if "_rtn_" in stem:
-            yield f"ds_{stem}", "atomic", (op, wide, True), {}
-            continue
-        name, kind = stem.rsplit("_", 1)
-        yield f"ds_{stem}", "atomic", (op, wide, False), {}
-        yield f"ds_{name}_rtn_{kind}", "atomic", (op, wide, True), {}
-
-
-def _register():
-    factories = {"read": _read, "write": _write, "exchange2": _exchange2, "atomic": _atomic}
-    for mnemonic, kind, args, kwargs in memory_operations():
-        HANDLERS[mnemonic] = factories[kind](*args, **kwargs)
-
-
-_register()
+fill(HANDLERS, memory_operations(),
+     {"read": _read, "write": _write, "exchange2": _exchange2, "atomic": _atomic})
 
 
 # ---- cross-lane DS ------------------------------------------------------------------------
@@ -221,22 +141,15 @@ def _gather_lanes(step, values, source):
 
 @handles("ds_swizzle_b32")
 def _swizzle(step, inst):
-    vdst, addr, _ = _parts(inst, True)
-    pattern = int(inst.mods.get("offset", 0))
+    vdst, addr, _ = ds_parts(inst, True)
     lanes = step.w.lanes
-    lane = np.arange(lanes)
-    if pattern & 0x8000:                                    # quad permute mode
-        source = lane - lane % 4 + ((pattern >> (2 * (lane % 4))) & 3)
-    else:                                                   # bitmask mode, groups of 32 lanes
-        and_mask, or_mask, xor_mask = pattern & 0x1F, (pattern >> 5) & 0x1F, (pattern >> 10) & 0x1F
-        source = lane - lane % 32 + (((lane % 32) & and_mask | or_mask) ^ xor_mask)
-    source = np.broadcast_to(source, (step.n, lanes))
+    source = np.broadcast_to(swizzle_plan(int(inst.mods.get("offset", 0)), lanes), (step.n, lanes))
     step.ops.vgpr_write(vdst.index, _gather_lanes(step, step.ops.vector(addr), source), step.ops.exec)
 
 
 @handles("ds_bpermute_b32")
 def _bpermute(step, inst):
-    vdst, addr, data = _parts(inst, True)
+    vdst, addr, data = ds_parts(inst, True)
     offset = int(inst.mods.get("offset", 0))
     source = ((step.ops.vector(addr).astype(np.int64) + offset) // 4) % step.w.lanes
     source = np.broadcast_to(source, (step.n, step.w.lanes))
@@ -245,7 +158,7 @@ def _bpermute(step, inst):
 
 @handles("ds_permute_b32")
 def _permute(step, inst):
-    vdst, addr, data = _parts(inst, True)
+    vdst, addr, data = ds_parts(inst, True)
     offset = int(inst.mods.get("offset", 0))
     active = step.ops.exec
     target = ((step.ops.vector(addr).astype(np.int64) + offset) // 4) % step.w.lanes

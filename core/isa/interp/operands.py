@@ -11,43 +11,8 @@ Holds three invariants:
 """
 import numpy as np
 
-from core.isa.apertures import PRIVATE_APERTURE_HI, SHARED_APERTURE_HI
 from core.isa.interp.state import EXEC_LO, M0, NULL, SGPR_SLOTS
-
-WIDE_TYPES = ("b64", "u64", "i64", "f64")
-HALF_TYPES = ("b16", "u16", "i16", "f16")
-
-APERTURE_REGS = {235: SHARED_APERTURE_HI, 236: SHARED_APERTURE_HI,
-                 237: PRIVATE_APERTURE_HI, 238: PRIVATE_APERTURE_HI}
-APERTURE_LIMIT_LOW = {235: 0, 236: 0xFFFFFFFF, 237: 0, 238: 0xFFFFFFFF}
-
-
-def constant_bits(op, type_):
-    """Bit pattern of an inline constant or literal, as the operand's type reads it."""
-    if op.kind == "inline_int":
-        if type_ in WIDE_TYPES:
-            return int(op.value) & 0xFFFFFFFFFFFFFFFF
-        if type_ in HALF_TYPES:
-            return int(op.value) & 0xFFFF
-        return int(op.value) & 0xFFFFFFFF
-    if op.kind == "inline_float":
-        value = float(op.value)
-        if type_ == "f64":
-            return int(np.array(value, np.float64).view(np.uint64))
-        if type_ in HALF_TYPES or type_ == "pk16":
-            if value == 0.15915494309189532:
-                return 0x3118          # the f16 encoding hardware uses for 1/(2*pi)
-            return int(np.array(value, np.float16).view(np.uint16))
-        if type_ in WIDE_TYPES:
-            # 64-bit integer operands read float constants as the f64 pattern too.
-            return int(np.array(value, np.float64).view(np.uint64))
-        return int(np.array(value, np.float32).view(np.uint32))
-    if op.kind == "literal":
-        value = int(op.value) & 0xFFFFFFFF
-        if type_ == "f64":
-            return value << 32          # a 32-bit literal is the high half of an f64
-        return value
-    raise ValueError(op.kind)
+from core.isa.semantics.operands import APERTURES, HALF_TYPES, WIDE_TYPES, constant_bits
 
 
 class Operands:
@@ -80,9 +45,9 @@ class Operands:
             slot = self._slot(op)
             if slot == 253:                       # src_scc
                 return self.w.scc[self.idx].astype(np.uint64 if wide else np.uint32)
-            if slot in APERTURE_REGS:
-                hi = APERTURE_REGS[slot]
-                value = (hi << 32 | APERTURE_LIMIT_LOW[slot]) if wide else hi
+            if slot in APERTURES:
+                hi, lo = APERTURES[slot]
+                value = (hi << 32 | lo) if wide else hi
                 return np.full(self.n, value, np.uint64 if wide else np.uint32)
             if slot == 251 or slot == 252:        # src_vccz, src_execz
                 base = 106 if slot == 251 else EXEC_LO

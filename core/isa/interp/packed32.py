@@ -12,8 +12,8 @@ import numpy as np
 
 from core.isa import alu
 from core.isa.interp.registry import handles
+from core.isa.semantics.valu import PACKED_F32
 
-SCALAR = {"v_pk_fma_f32": "v_fma_f32", "v_pk_mul_f32": "v_mul_f32", "v_pk_add_f32": "v_add_f32"}
 LOW = np.uint64(0xFFFFFFFF)
 
 
@@ -35,9 +35,9 @@ def _write(step, inst, lo, hi):
     step.ops.write_vector(inst.dst[0], value, "b64")
 
 
-@handles(*SCALAR)
+@handles(*PACKED_F32)
 def _packed(step, inst):
-    op = alu.lookup(SCALAR[inst.mnemonic])
+    op = alu.lookup(PACKED_F32[inst.mnemonic])
     mods = inst.mods
     dwords = [_dwords(step, src) for src in inst.src]
     mode = int(step.w.mode[step.idx][0]) if step.n else 0

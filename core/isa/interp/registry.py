@@ -5,7 +5,7 @@ Holds two invariants:
 - a mnemonic with no handler here and no ALU op is never guessed: it faults as
   ILLEGAL_INSTRUCTION naming the instruction, so users see exactly what does not run.
 """
-from core.isa.handler_tables import registrar
+from core.isa.handler_tables import find, registrar
 
 HANDLERS = {}
 FAMILIES = {}      # encoding -> fallback handler factory (ALU-backed VALU/SALU)
@@ -27,15 +27,8 @@ def unimplemented(step, inst):
 def handler_for(inst):
     """The function that executes `inst`: its own handler, its family's ALU wiring, or a fault."""
     _load_handlers()
-    fn = HANDLERS.get(inst.mnemonic)
-    if fn is not None:
-        return fn
-    factory = FAMILIES.get(inst.encoding)
-    if factory is not None:
-        fn = factory(inst)
-        if fn is not None:
-            return fn
-    return unimplemented
+    fn = find(HANDLERS, FAMILIES, inst)
+    return unimplemented if fn is None else fn
 
 
 def implemented():

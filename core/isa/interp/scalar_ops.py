@@ -8,11 +8,7 @@ Holds two invariants:
 """
 from core.isa import alu
 from core.isa.interp.registry import family
-from core.isa.instruction import EXEC_LO, SCC, Operand
-
-
-def _not_scc(operand):
-    return not (operand.kind == "special" and operand.index == SCC)
+from core.isa.semantics.salu import salu_operands
 
 
 @family("SOP1", "SOP2", "SOPC", "SOPK")
@@ -21,13 +17,7 @@ def salu(inst):
         op = alu.lookup(inst.mnemonic)
     except KeyError:
         return None
-    # reads_dst ops (s_addk, s_cmov, s_bitset) take the old destination after the explicit sources.
-    sources = tuple(filter(_not_scc, inst.src + (inst.dst[:1] if op.reads_dst else ()) + inst.implicit_src))
-    dests = tuple(filter(_not_scc, inst.dst + inst.implicit_dst))
-    if "saveexec" in inst.mnemonic or "wrexec" in inst.mnemonic:
-        # EXEC is the implicit second source and second result (the decoder leaves it out).
-        exec_operand = Operand("special", EXEC_LO, 2 if inst.mnemonic.endswith("64") else 1)
-        sources, dests = sources + (exec_operand,), dests + (exec_operand,)
+    sources, dests = salu_operands(inst, op.reads_dst)
 
     def run(step, inst):
         ops = step.ops

@@ -11,9 +11,7 @@ from core.isa import clocks
 from core.isa.interp.access import Lanes
 from core.isa.interp.memory import gather, fault_on_invalid
 from core.isa.interp.registry import HANDLERS, handles
-
-WIDTHS = {"dword": 1, "dwordx2": 2, "dwordx4": 4, "dwordx8": 8, "dwordx16": 16}
-
+from core.isa.semantics.smem import BUFFER_OFFSET_MASK, DWORD_ALIGN, SMEM_LOADS
 
 def _offset(step, inst):
     """Immediate offset plus soffset (an SGPR or constant operand after the base)."""
@@ -35,8 +33,8 @@ def _load(count, buffer):
             records = None
         offset = _offset(step, inst).astype(np.uint64)
         if buffer:
-            offset &= np.uint64(0xFFFFFFFF)
-        start = (base + offset) & ~np.uint64(3)
+            offset &= np.uint64(BUFFER_OFFSET_MASK)
+        start = (base + offset) & np.uint64(DWORD_ALIGN)
         addresses = start[:, None] + np.arange(count, dtype=np.uint64)[None, :] * np.uint64(4)
         inside = np.ones(addresses.shape, np.bool_)
         if records is not None:
@@ -54,9 +52,8 @@ def _load(count, buffer):
     return run
 
 
-for _suffix, _count in WIDTHS.items():
-    HANDLERS[f"s_load_{_suffix}"] = _load(_count, False)
-    HANDLERS[f"s_buffer_load_{_suffix}"] = _load(_count, True)
+for _mnemonic, _record in SMEM_LOADS.items():
+    HANDLERS[_mnemonic] = _load(*_record)
 
 
 @handles("s_memtime")

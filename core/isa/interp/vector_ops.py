@@ -12,23 +12,11 @@ Holds three invariants:
 """
 import numpy as np
 
-from core.isa import alu, targets
+from core.isa import alu
 from core.isa.interp import lanes as lane_ops
-from core.isa.interp.operands import HALF_TYPES
 from core.isa.interp.registry import family
-from core.isa.instruction import EXEC_LO, VCC_LO, Operand
-
-EXEC = Operand("special", EXEC_LO, 1)       # lane-mask writes size themselves by wave size
-
-
-def _mods_kwargs(mods):
-    kw = {}
-    for name in ("neg", "abs", "omod", "op_sel", "op_sel_hi", "neg_hi"):
-        if name in mods:
-            kw[name] = int(mods[name])
-    if "clamp" in mods:
-        kw["clamp"] = bool(mods["clamp"])
-    return kw
+from core.isa.semantics.operands import HALF_TYPES
+from core.isa.semantics.valu import EXEC, dual_issue_order, is_exec, valu_plan, vcc
 
 
 @family("VOP1", "VOP2", "VOPC", "VOP3", "VOP3A", "VOP3B", "VOP3P", "DPP", "DPP8", "SDWA",
@@ -38,16 +26,7 @@ def valu(inst):
         op = alu.lookup(inst.mnemonic)
     except KeyError:
         return None
-    kwargs = _mods_kwargs(inst.mods)
-    # reads_dst ops (v_fmac, v_mac, v_dot2c) take the old destination after the explicit sources.
-    sources = inst.src + (inst.dst[:1] if op.reads_dst else ()) + inst.implicit_src
-    dests = tuple(d for d in inst.dst + inst.implicit_dst)
-    cmpx = inst.mnemonic.startswith("v_cmpx")
-    dst_hi = bool(kwargs.get("op_sel", 0) >> 3 & 1) or op.dst_hi
-    if op.packed:
-        dst_hi = False
-    target_facts = targets.get(inst.target)
-    zero_high16 = target_facts.high16_zeroed and inst.mnemonic not in target_facts.high16_kept
+    sources, dests, kwargs, cmpx, dst_hi, zero_high16 = valu_plan(inst, op)
 
     def run(step, inst):
         ops = step.ops
@@ -59,7 +38,7 @@ def valu(inst):
                 continue
             operand = next(operands, None)
             if operand is None and t == "mask":
-                operand = _vcc(step.w.lanes)        # v_div_fmas reads VCC without naming it
+                operand = vcc(step.w.lanes)        # v_div_fmas reads VCC without naming it
             if operand is None:
                 raise step.illegal(f"{inst.mnemonic}: fewer operands than its ALU op reads")
             value = ops.vector(operand, t)
@@ -77,7 +56,7 @@ def valu(inst):
         for t, value in zip(op.dst_types, results):
             if t == "mask":
                 target = next(targets, None)
-                if target is not None and not _is_exec(target):
+                if target is not None and not is_exec(target):
                     ops.write_mask(target, value, active)   # gfx9 v_cmpx: VCC/SDST too
                 if cmpx:
                     ops.write_mask(EXEC, value, active)
@@ -96,31 +75,6 @@ def valu(inst):
             else:
                 ops.write_vector(target, value, t, active, hi=dst_hi)
     return run
-
-
-def _vcc(lanes):
-    return Operand("special", VCC_LO, 2 if lanes == 64 else 1)
-
-
-def _is_exec(operand):
-    return operand.kind == "special" and operand.index == EXEC_LO
-
-
-def _vgprs(operands):
-    return {op.index + k for op in operands if op.kind == "vgpr" for k in range(op.count)}
-
-
-def dual_issue_order(inst):
-    """The halves of a gfx11 VOPD record in an order that runs them one after the other as
-    if both read their sources before either writes: one half first where the other does
-    not read what it writes (llvm pairs only such halves; hardware forbids the same VGPR as
-    both destinations); None when neither order does."""
-    x, y = inst.halves
-    if not _vgprs(y.src + y.dst) & _vgprs(x.dst):
-        return (x, y)
-    if not _vgprs(x.src + x.dst) & _vgprs(y.dst):
-        return (y, x)
-    return None
 
 
 @family("VOPD")

@@ -17,33 +17,8 @@ from core.isa.interp import access as acc
 from core.isa.interp import atomics, formats
 from core.isa.apertures import PRIVATE_APERTURE_HI, SHARED_APERTURE_HI
 from core.isa.interp.registry import HANDLERS, handles
-
-# suffix -> (element bytes, elements, sign-extend, d16 half: None / 'lo' / 'hi')
-LOADS = {
-    "ubyte": (1, 1, False, None), "sbyte": (1, 1, True, None),
-    "ushort": (2, 1, False, None), "sshort": (2, 1, True, None),
-    "dword": (4, 1, False, None), "dwordx2": (4, 2, False, None),
-    "dwordx3": (4, 3, False, None), "dwordx4": (4, 4, False, None),
-    "ubyte_d16": (1, 1, False, "lo"), "ubyte_d16_hi": (1, 1, False, "hi"),
-    "sbyte_d16": (1, 1, True, "lo"), "sbyte_d16_hi": (1, 1, True, "hi"),
-    "short_d16": (2, 1, False, "lo"), "short_d16_hi": (2, 1, False, "hi"),
-}
-# suffix -> (element bytes, elements, take the high half)
-STORES = {
-    "byte": (1, 1, False), "byte_d16_hi": (1, 1, True), "short": (2, 1, False),
-    "short_d16_hi": (2, 1, True), "dword": (4, 1, False), "dwordx2": (4, 2, False),
-    "dwordx3": (4, 3, False), "dwordx4": (4, 4, False),
-}
-# atomic suffix -> atomics op
-ATOMICS = {
-    "add": "add", "sub": "sub", "smin": "smin", "umin": "umin", "smax": "smax", "umax": "umax",
-    "and": "and", "or": "or", "xor": "xor", "inc": "inc", "dec": "dec", "swap": "swap",
-    "cmpswap": "cmpswap", "fcmpswap": "fcmpswap", "fmin": "fmin", "fmax": "fmax",
-    "add_f32": "fadd", "csub": "csub", "pk_add_f16": "pk_fadd16",
-}
-# 64-bit atomics named by their type, not _x2 (gfx90a's f64 add/min/max)
-ATOMICS_64 = {"add_f64": "fadd", "min_f64": "fmin", "max_f64": "fmax"}
-
+from core.isa.semantics.vmem import VMEM_OPS, Atomic, Load, Store, family as _family
+from core.isa.semantics.vmem import named_operands as _named
 
 def _offset(inst):
     return int(inst.mods.get("offset", 0))
@@ -143,42 +118,6 @@ def _buffer(step, inst, ops_list, m, esize, active):
     return acc.Access(step, "arena", addresses, lanes, esize, in_bounds).check()
 
 
-def _named(family, inst):
-    """The decoder's operands by role: vdst (loads, atomics with glc), addr, saddr, data,
-    and for MUBUF vaddr, srsrc, soffset."""
-    src = list(inst.src)
-    named = {"vdst": inst.dst[0] if inst.dst else None}
-    if family == "MUBUF":
-        if inst.mods.get("offen") or inst.mods.get("idxen"):
-            named["vaddr"] = src.pop(0)
-        named["srsrc"], named["soffset"] = src[0], src[1]
-        named["data"] = src[2] if len(src) > 2 else named["vdst"]
-        return named
-    saddr_off = inst.mods.get("saddr_off", 1)
-    if family == "SCRATCH":
-        # SCRATCH addresses with an SGPR, a VGPR, neither (offset only: "off, off"), or
-        # (gfx11) a VGPR offset plus an SGPR base.
-        if inst.mods.get("vaddr_saddr"):
-            named["addr"] = src.pop(0)
-        if not saddr_off:
-            named["saddr"] = src.pop(0)
-        elif not inst.mods.get("vaddr_off"):
-            named["addr"] = src.pop(0)
-    elif inst.mods.get("addtid"):
-        named["saddr"] = src.pop(0)
-    else:
-        named["addr"] = src.pop(0)
-        if family == "GLOBAL" and not saddr_off:
-            named["saddr"] = src.pop(0)
-    named["data"] = src[0] if src else None
-    return named
-
-
-def _family(inst):
-    return {"global": "GLOBAL", "flat": "FLAT", "scratch": "SCRATCH", "buffer": "MUBUF",
-            "tbuffer": "MUBUF"}[inst.mnemonic.split("_", 1)[0]]
-
-
 # ---- loads, stores, atomics ---------------------------------------------------------------
 def _load(form):
     esize, count, signed, half = form
@@ -223,7 +162,8 @@ def _store(form):
     return run
 
 
-def _atomic(op, wide):
+def _atomic(record):
+    op, wide = record
     dtype = np.uint64 if wide else np.uint32
     words = 2 if wide else 1
     compare = op in ("cmpswap", "fcmpswap")
@@ -386,28 +326,15 @@ def _element_bytes(values, fmt):
 
 
 def _register():
-    for prefix in ("global", "flat", "scratch", "buffer"):
-        for suffix, form in LOADS.items():
-            HANDLERS[f"{prefix}_load_{suffix}"] = _load(form)
-        for suffix, form in STORES.items():
-            HANDLERS[f"{prefix}_store_{suffix}"] = _store(form)
-        if prefix == "buffer":
-            for letters, count in COMPONENTS.items():
-                for family in ("buffer", "tbuffer"):
-                    HANDLERS[f"{family}_load_format_{letters}"] = _format_load(count, False)
-                    HANDLERS[f"{family}_load_format_d16_{letters}"] = _format_load(count, True)
-                    HANDLERS[f"{family}_store_format_{letters}"] = _format_store(count, False)
-                    HANDLERS[f"{family}_store_format_d16_{letters}"] = _format_store(count, True)
-        if prefix == "global":
-            HANDLERS["global_load_dword_addtid"] = _load(LOADS["dword"])
-            HANDLERS["global_store_dword_addtid"] = _store(STORES["dword"])
-        if prefix == "scratch":
-            continue
-        for suffix, op in ATOMICS.items():
-            HANDLERS[f"{prefix}_atomic_{suffix}"] = _atomic(op, False)
-            HANDLERS[f"{prefix}_atomic_{suffix}_x2"] = _atomic(op, True)
-        for suffix, op in ATOMICS_64.items():
-            HANDLERS[f"{prefix}_atomic_{suffix}"] = _atomic(op, True)
+    handlers = {Load: _load, Store: _store, Atomic: _atomic}
+    for mnemonic, record in VMEM_OPS.items():
+        HANDLERS[mnemonic] = handlers[type(record)](record)
+    for letters, count in COMPONENTS.items():
+        for prefix in ("buffer", "tbuffer"):
+            HANDLERS[f"{prefix}_load_format_{letters}"] = _format_load(count, False)
+            HANDLERS[f"{prefix}_load_format_d16_{letters}"] = _format_load(count, True)
+            HANDLERS[f"{prefix}_store_format_{letters}"] = _format_store(count, False)
+            HANDLERS[f"{prefix}_store_format_d16_{letters}"] = _format_store(count, True)
 
 
 _register()

@@ -8,15 +8,19 @@ cannot translate runs on the interpreter, with a `native_fallback` trace event n
 instruction. Targets differ only where the decoder's records and the target's row
 (core/isa/targets.py) say so: the records are the engine's on every target (gfx10 operand
 ids, gfx1030 mnemonics, AGPRs as VGPRs), so the translator asks the target only for its
-launch layout, FLAT_SCRATCH, DPP controls, 16-bit writes and messages. Inside:
+launch layout, FLAT_SCRATCH, DPP controls, 16-bit writes and messages. The facts about an
+instruction (operand plans, lane plans, hardware registers, memory-operation tables) are
+core/isa/semantics/, shared with the interpreter; the interpreter itself is imported only to
+hand instructions over to it (callouts) and for its dispatch state. Inside:
   program    code discovery: reachable blocks, call and return targets, resume points, MODE
   translate  the LLVM function of a kernel: registers in allocas, resumable, counted
   families   mnemonic/encoding -> translator       operands  operand reads/writes per type
-  scalar / vector      SALU/VALU wired to the ALU's LLVM emitters (core.isa.native.alu)
+  scalar / valu        SALU/VALU wired to the ALU's LLVM emitters (core.isa.native.alu)
   packed32   gfx90a's packed f32 ops on register pairs
   control / lanes      branches, calls, barriers, hwregs; cross-lane ops, DPP, SDWA
   smem / vmem / lds    scalar, vector and LDS memory        memory   checked accesses, atomics
   compiler   LLVM -> native code, cached in memory and on disk
   dispatch   the Python side of a dispatch      runner.c/.h   the C side: threads, barriers
-  layout     the runner's C layouts as Python sees them
+  runner_layout  the runner's C layouts as Python sees them
+  ir_vector  the IR's vector type, printing splat constants short
 """

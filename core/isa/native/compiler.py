@@ -25,7 +25,7 @@ import time
 
 import llvmlite.binding as llvm
 
-from core.isa.native.layout import external_addresses
+from core.isa.native.runner_layout import external_addresses
 
 _lock = threading.Lock()
 _state = {}
@@ -58,7 +58,7 @@ def _identity(cpu, features):
     """What a cached object depends on besides the kernel: versions, sources, CPU."""
     digest = hashlib.sha256()
     # The whole engine, not the translator alone: translations are built from the decoder's
-    # tables and the interpreter's instruction records (core.isa.interp.code.executable).
+    # tables and the semantics records both tiers share (core/isa/semantics/).
     engine = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     for root, _dirs, files in sorted(os.walk(engine)):
         for name in sorted(files):

@@ -16,15 +16,15 @@ import llvmlite.ir as ir
 from core.isa import messages
 from core.isa.apertures import PRIVATE_APERTURE_HI, SHARED_APERTURE_HI
 from core.isa.instruction import EXEC_LO, M0, VCC_LO
-from core.isa.interp.control import (HW_REG_FLAT_SCR_HI, HW_REG_FLAT_SCR_LO, HW_REG_GPR_ALLOC,
-                                     HW_REG_HW_ID, HW_REG_HW_ID1, HW_REG_HW_ID2, HW_REG_IB_STS,
-                                     HW_REG_LDS_ALLOC, HW_REG_MODE, HW_REG_SH_MEM_BASES,
-                                     HW_REG_SHADER_CYCLES, HW_REG_STATUS, HW_REG_TRAPSTS,
-                                     _hwreg_fields)
 from core.isa.native import operands as O
 from core.isa.native.families import handles
-from core.isa.native.layout import SG_FAULT_TRAP
+from core.isa.native.runner_layout import SG_FAULT_TRAP
 from core.isa.native.translate import I32, I64, SG_BARRIER, const
+from core.isa.semantics.hwreg import (HW_REG_FLAT_SCR_HI, HW_REG_FLAT_SCR_LO, HW_REG_GPR_ALLOC,
+                                      HW_REG_HW_ID, HW_REG_HW_ID1, HW_REG_HW_ID2, HW_REG_IB_STS,
+                                      HW_REG_LDS_ALLOC, HW_REG_MODE, HW_REG_SH_MEM_BASES,
+                                      HW_REG_SHADER_CYCLES, HW_REG_STATUS, HW_REG_TRAPSTS,
+                                      hwreg_fields)
 
 
 @handles("s_nop", "s_waitcnt", "s_waitcnt_vmcnt", "s_waitcnt_expcnt",
@@ -159,7 +159,7 @@ def _read_hwreg(k, reg):
         blocks = k.nvgpr // (4 if k.lanes == 64 else 8) - 1
         return const(I64, blocks << 8 | 0xF << 24)
     if reg == HW_REG_LDS_ALLOC:
-        from core.isa.native.layout import ENV
+        from core.isa.native.runner_layout import ENV
         lds = b.load(b.gep(k.env, [const(I64, ENV["lds_bytes"])], source_etype=ir.IntType(8)), typ=I64)
         size = b.and_(b.add(_max(b, lds, const(I64, 8)), const(I64, 7)), const(I64, ~7))
         return b.shl(b.udiv(size, const(I64, 512)), const(I64, 12))
@@ -178,7 +178,7 @@ def _max(b, x, y):
 
 @handles("s_getreg_b32")
 def _getreg(k, inst):
-    reg, offset, size = _hwreg_fields(inst)
+    reg, offset, size = hwreg_fields(inst)
     value = _read_hwreg(k, reg)
     if value is None:
         return
@@ -188,7 +188,7 @@ def _getreg(k, inst):
 
 
 def _setreg(k, inst, value):
-    reg, offset, size = _hwreg_fields(inst)
+    reg, offset, size = hwreg_fields(inst)
     if reg in (HW_REG_MODE, HW_REG_STATUS, HW_REG_TRAPSTS):
         return          # MODE is static (the program analysis applied it); the others read 0
     if reg not in (HW_REG_FLAT_SCR_LO, HW_REG_FLAT_SCR_HI):

@@ -27,7 +27,7 @@ from core.isa.faults import KernelFault, illegal_instruction, memory_fault
 from core.isa.interp.dispatch import DEFAULT_WATCHDOG, DYNAMIC_STACK_BYTES, _dim3
 from core.isa.interp.chunk import SCRATCH_NUM_RECORDS
 from core.isa.layout import layout, lds_allocation, user_sgpr_width
-from core.isa.native import compiler, layout as C
+from core.isa.native import compiler, runner_layout as C
 from core.isa.native.live_memory import live_memory, valid_ranges
 from core.isa.native.program import Program, Untranslatable
 from core.isa.occupancy import resident_workgroups

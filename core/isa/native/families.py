@@ -12,7 +12,7 @@ Holds three invariants:
 - `writes_exec` is true exactly for instructions that may change EXEC (an EXEC destination,
   v_cmpx, saveexec/wrexec), so lane counts run between them.
 """
-from core.isa.handler_tables import registrar
+from core.isa.handler_tables import find, registrar
 from core.isa.instruction import EXEC_LO
 
 HANDLERS = {}
@@ -60,11 +60,7 @@ def _interpreted(inst):
 
 def _own(inst):
     _load()
-    fn = HANDLERS.get(inst.mnemonic)
-    if fn is not None:
-        return fn
-    factory = FAMILIES.get(inst.encoding)
-    return factory(inst) if factory is not None else None
+    return find(HANDLERS, FAMILIES, inst)
 
 
 def translated():
@@ -97,5 +93,5 @@ _loaded = False
 def _load():
     global _loaded
     if not _loaded:
-        from core.isa.native import scalar, vector, control, smem, vmem, lds, lanes, packed32  # noqa: F401
+        from core.isa.native import scalar, valu, control, smem, vmem, lds, lanes, packed32  # noqa: F401
         _loaded = True

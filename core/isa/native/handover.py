@@ -23,7 +23,7 @@ import numpy as np
 from core.isa.faults import KernelFault
 from core.isa.interp.dispatch import Dispatch, Step
 from core.isa.interp.state import SGPR_SLOTS, Waves
-from core.isa.native.layout import SG_FAULT_CALLOUT, VGPRS_OFFSET, wave_offset
+from core.isa.native.runner_layout import SG_FAULT_CALLOUT, VGPRS_OFFSET, wave_offset
 from core.native import ffi
 
 

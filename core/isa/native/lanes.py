@@ -4,26 +4,24 @@ v_permlane16/x16, v_swap_b32, and the DPP16/DPP8/SDWA operand forms of VALU inst
 interpreter).
 
 Holds two invariants:
-- DPP sources are constant lane permutations (shufflevector over the interpreter's plans):
+- DPP sources are constant lane permutations (shufflevector over core.isa.semantics.lanes' plans):
   a lane whose source is out of its row, or inactive without fetch-inactive, reads 0 and is
   not written unless bound_ctrl asks for it; rows and banks masked off are not written;
 - v_writelane ignores EXEC (the compiler spills SGPRs into VGPR lanes with it).
 """
 import llvmlite.ir as ir
 
-from core.isa.interp.lanes import ROW, SDWA_BITS, SDWA_SHIFT, _dpp16_plan, _dpp8_plan
 from core.isa.native import operands as O
 from core.isa.native.families import handles
 from core.isa.native.program import Untranslatable
 from core.isa.native.translate import I1, I32, I64, const
+from core.isa.semantics.lanes import (ROW, SDWA_BITS, SDWA_SHIFT, dpp_enabled, dpp_masks,
+                                      dpp_plan)
 
 
 def _plan(k, inst):
-    if inst.form == "dpp8":
-        return _dpp8_plan(tuple(inst.mods["dpp8"]), k.lanes)
     try:
-        return _dpp16_plan(int(inst.mods["dpp_ctrl"]), k.lanes,
-                           gfx9=k.program.target.generation == "gfx9")
+        return dpp_plan(inst, k.lanes, k.program.target.generation == "gfx9")
     except ValueError as exc:
         # A dpp_ctrl the target does not define: the interpreter faults on it, naming it.
         raise Untranslatable(str(exc), inst) from None
@@ -54,11 +52,8 @@ def dpp_write_mask(k, inst):
     else:
         mask = _readable(k, inst, source, in_range)
     if inst.form == "dpp":
-        row_mask = int(inst.mods.get("row_mask", 0xF))
-        bank_mask = int(inst.mods.get("bank_mask", 0xF))
-        enabled = [bool((row_mask >> (lane // ROW % 4)) & 1 and (bank_mask >> (lane % ROW // 4)) & 1)
-                   for lane in range(k.lanes)]
-        mask = k.builder.and_(mask, ir.Constant(k.VB, enabled))
+        enabled = dpp_enabled(*dpp_masks(inst), k.lanes)
+        mask = k.builder.and_(mask, ir.Constant(k.VB, [bool(x) for x in enabled]))
     return mask
 
 

@@ -10,13 +10,14 @@ Holds two invariants:
 """
 import llvmlite.ir as ir
 
+from core.isa.handler_tables import fill
 from core.isa.instruction import M0
-from core.isa.interp.lds import _parts, memory_operations
 from core.isa.native import memory as M
 from core.isa.native import operands as O
 from core.isa.native.families import HANDLERS, handles
 from core.isa.native.translate import I32, I64, const
 from core.isa.native.vmem import _u64, _wide, lds_hosts, lds_space, load_space, store_spaces
+from core.isa.semantics.lds import ds_offsets, ds_parts, memory_operations, swizzle_plan
 
 
 def _base(k, addr):
@@ -28,14 +29,10 @@ def _read(form, pair=False, st64=False):
 
     def run(k, inst):
         b = k.builder
-        vdst, addr, _ = _parts(inst, True)
+        vdst, addr, _ = ds_parts(inst, True)
         active = k.exec_mask()
         base = _base(k, addr)
-        if pair:
-            scale = esize * count * (64 if st64 else 1)
-            offsets = (int(inst.mods.get("offset0", 0)) * scale, int(inst.mods.get("offset1", 0)) * scale)
-        else:
-            offsets = (int(inst.mods.get("offset", 0)),)
+        offsets = ds_offsets(inst, esize * count, pair, st64)
         values = []
         for off in offsets:
             space = lds_space(k, b.add(base, _u64(k, off)), active, count, esize)
@@ -58,15 +55,10 @@ def _write(form, pair=False, st64=False):
 
     def run(k, inst):
         b = k.builder
-        _, addr, data = _parts(inst, False)
+        _, addr, data = ds_parts(inst, False)
         active = k.exec_mask()
         base = _base(k, addr)
-        if pair:
-            scale = esize * count * (64 if st64 else 1)
-            targets = ((int(inst.mods.get("offset0", 0)) * scale, data[0]),
-                       (int(inst.mods.get("offset1", 0)) * scale, data[1]))
-        else:
-            targets = ((int(inst.mods.get("offset", 0)), data[0]),)
+        targets = tuple(zip(ds_offsets(inst, esize * count, pair, st64), data))
         for off, source in targets:
             values = [O.vgpr(k, source.index + j) for j in range(count)]
             if high:
@@ -83,7 +75,7 @@ def _atomic(op, wide, returns, new_first=False):
 
     def run(k, inst):
         b = k.builder
-        vdst, addr, data = _parts(inst, returns)
+        vdst, addr, data = ds_parts(inst, returns)
         active = k.exec_mask()
         base = b.add(_base(k, addr), _u64(k, int(inst.mods.get("offset", 0))))
         space = lds_space(k, base, active, 1, size)
@@ -108,16 +100,15 @@ def _atomic(op, wide, returns, new_first=False):
 
 def _exchange2(wide, st64):
     words = 2 if wide else 1
-    scale = 4 * words * (64 if st64 else 1)
 
     def run(k, inst):
         b = k.builder
-        vdst, addr, data = _parts(inst, True)
+        vdst, addr, data = ds_parts(inst, True)
         active = k.exec_mask()
         base = _base(k, addr)
         old = []
-        for n, field in enumerate(("offset0", "offset1")):
-            space = lds_space(k, b.add(base, _u64(k, int(inst.mods.get(field, 0)) * scale)), active, words, 4)
+        for n, off in enumerate(ds_offsets(inst, 4 * words, True, st64)):
+            space = lds_space(k, b.add(base, _u64(k, off)), active, words, 4)
             old += load_space(k, space, words, 4)
             store_spaces(k, [space], words, 4, [O.vgpr(k, data[n].index + j) for j in range(words)])
         for j, value in enumerate(old):
@@ -125,13 +116,8 @@ def _exchange2(wide, st64):
     return run
 
 
-def _register():
-    factories = {"read": _read, "write": _write, "exchange2": _exchange2, "atomic": _atomic}
-    for mnemonic, kind, args, kwargs in memory_operations():
-        HANDLERS[mnemonic] = factories[kind](*args, **kwargs)
-
-
-_register()
+fill(HANDLERS, memory_operations(),
+     {"read": _read, "write": _write, "exchange2": _exchange2, "atomic": _atomic})
 
 
 # ---- cross-lane DS ------------------------------------------------------------------------
@@ -157,15 +143,8 @@ def _constant_gather(k, values, source):
 
 @handles("ds_swizzle_b32")
 def _swizzle(k, inst):
-    vdst, addr, _ = _parts(inst, True)
-    pattern = int(inst.mods.get("offset", 0))
-    source = []
-    for lane in range(k.lanes):
-        if pattern & 0x8000:                                 # quad permute mode
-            source.append(lane - lane % 4 + ((pattern >> (2 * (lane % 4))) & 3))
-        else:                                                # bitmask mode, groups of 32 lanes
-            and_mask, or_mask, xor_mask = pattern & 0x1F, (pattern >> 5) & 0x1F, (pattern >> 10) & 0x1F
-            source.append(lane - lane % 32 + (((lane % 32) & and_mask | or_mask) ^ xor_mask))
+    vdst, addr, _ = ds_parts(inst, True)
+    source = swizzle_plan(int(inst.mods.get("offset", 0)), k.lanes)
     O.write_vgpr(k, vdst.index, _constant_gather(k, O.vector(k, addr), source))
 
 
@@ -177,7 +156,7 @@ def _lane_index(k, addr, offset):
 
 @handles("ds_bpermute_b32")
 def _bpermute(k, inst):
-    vdst, addr, data = _parts(inst, True)
+    vdst, addr, data = ds_parts(inst, True)
     source = _lane_index(k, addr, int(inst.mods.get("offset", 0)))
     O.write_vgpr(k, vdst.index, gather_lanes(k, O.vector(k, data[0]), source))
 
@@ -185,7 +164,7 @@ def _bpermute(k, inst):
 @handles("ds_permute_b32")
 def _permute(k, inst):
     b = k.builder
-    vdst, addr, data = _parts(inst, True)
+    vdst, addr, data = ds_parts(inst, True)
     target = _lane_index(k, addr, int(inst.mods.get("offset", 0)))
     values = O.vector(k, data[0])
     exec_mask = k.exec_mask()

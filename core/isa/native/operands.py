@@ -11,13 +11,9 @@ Holds three invariants (the interpreter's, core/isa/interp/operands.py):
 """
 import llvmlite.ir as ir
 
-from core.isa.apertures import PRIVATE_APERTURE_HI, SHARED_APERTURE_HI
-from core.isa.interp.operands import HALF_TYPES, WIDE_TYPES, constant_bits
 from core.isa.instruction import EXEC_LO, NULL, SCC, VCC_LO
 from core.isa.native.translate import I1, I32, I64, const
-
-APERTURES = {235: (SHARED_APERTURE_HI, 0), 236: (SHARED_APERTURE_HI, 0xFFFFFFFF),
-             237: (PRIVATE_APERTURE_HI, 0), 238: (PRIVATE_APERTURE_HI, 0xFFFFFFFF)}
+from core.isa.semantics.operands import APERTURES, HALF_TYPES, WIDE_TYPES, constant_bits
 
 
 def slot_of(k, op):

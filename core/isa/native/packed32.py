@@ -8,10 +8,10 @@ Holds two invariants:
   emitter (v_fma_f32, v_mul_f32, v_add_f32: MODE, clamp), as the interpreter computes it;
 - a 32-bit constant (inline or literal) stands for both dwords of its 64-bit source.
 """
-from core.isa.interp.packed32 import SCALAR
 from core.isa.native import operands as O
 from core.isa.native.families import handles
 from core.isa.native.translate import I64, const
+from core.isa.semantics.valu import PACKED_F32
 
 
 def _dwords(k, operand):
@@ -36,7 +36,7 @@ def _write(k, inst, lo, hi):
 
 def _packed(k, inst):
     from core.isa.native.alu import emitter
-    em = emitter(SCALAR[inst.mnemonic])
+    em = emitter(PACKED_F32[inst.mnemonic])
     mods = inst.mods
     dwords = [_dwords(k, src) for src in inst.src]
     clamp = bool(mods["clamp"])
@@ -47,7 +47,7 @@ def _packed(k, inst):
     _write(k, inst, lo, hi)
 
 
-handles(*SCALAR)(_packed)
+handles(*PACKED_F32)(_packed)
 
 
 @handles("v_pk_mov_b32")

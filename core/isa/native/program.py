@@ -6,7 +6,7 @@ Holds four invariants:
   along every edge of a function: the s_getpc_b64 / s_add_u32 / s_addc_u32 pattern clang
   emits for calls, and the signed offsets, compares and SCC branches of Tensile's long
   branches) and return sites; the decoder is the shared
-  one, and its records are the engine's (core.isa.interp.code.executable: gfx1030 names,
+  one, and its records are the engine's (core.isa.semantics.records.executable: gfx1030 names,
   AGPRs as VGPRs), so another target is its tables, not code here;
 - every indirect jump (s_setpc_b64, s_swappc_b64 of an unknown value) has a finite target
   set: the code object's function symbols, every resolved call target and every return site
@@ -23,9 +23,9 @@ from dataclasses import dataclass, field
 
 from core.isa import targets
 from core.isa.decoder import DecodeError, decode
-from core.isa.interp.code import executable
+from core.isa.semantics.hwreg import HW_REG_MODE
+from core.isa.semantics.records import executable
 
-HW_REG_MODE = 1
 BRANCHES = ("s_branch", "s_cbranch_scc0", "s_cbranch_scc1", "s_cbranch_vccz", "s_cbranch_vccnz",
             "s_cbranch_execz", "s_cbranch_execnz")
 DEBUG_BRANCHES = ("s_cbranch_cdbgsys", "s_cbranch_cdbguser", "s_cbranch_cdbgsys_or_user",

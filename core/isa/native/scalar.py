@@ -7,13 +7,9 @@ Holds two invariants:
   after the explicit sources for reads_dst ops, EXEC last for saveexec/wrexec);
 - 64-bit types read and write SGPR pairs, so s_mov_b64 exec and friends are exact.
 """
-from core.isa.instruction import EXEC_LO, SCC, Operand
 from core.isa.native import operands as O
 from core.isa.native.families import family
-
-
-def _not_scc(operand):
-    return not (operand.kind == "special" and operand.index == SCC)
+from core.isa.semantics.salu import salu_operands
 
 
 @family("SOP1", "SOP2", "SOPC", "SOPK")
@@ -22,11 +18,7 @@ def salu(inst):
     em = emitter(inst.mnemonic)
     if em is None:
         return None
-    sources = tuple(filter(_not_scc, inst.src + (inst.dst[:1] if em.reads_dst else ()) + inst.implicit_src))
-    dests = tuple(filter(_not_scc, inst.dst + inst.implicit_dst))
-    if "saveexec" in inst.mnemonic or "wrexec" in inst.mnemonic:
-        exec_operand = Operand("special", EXEC_LO, 2 if inst.mnemonic.endswith("64") else 1)
-        sources, dests = sources + (exec_operand,), dests + (exec_operand,)
+    sources, dests = salu_operands(inst, em.reads_dst)
 
     def run(k, inst):
         b = k.builder

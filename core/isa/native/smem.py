@@ -12,13 +12,11 @@ from llvmlite import ir
 
 from core.isa import clocks
 from core.isa.native import operands as O
-from core.isa.native.layout import ENV
+from core.isa.native.runner_layout import ENV
 from core.isa.native.families import HANDLERS, handles
 from core.isa.native.memory import check_scalar
 from core.isa.native.translate import I32, I64, PTR, const
-
-WIDTHS = {"dword": 1, "dwordx2": 2, "dwordx4": 4, "dwordx8": 8, "dwordx16": 16}
-
+from core.isa.semantics.smem import BUFFER_OFFSET_MASK, DWORD_ALIGN, SMEM_LOADS
 
 def _offset(k, inst):
     b = k.builder
@@ -54,8 +52,8 @@ def _load(count, buffer):
             rsrc = O.slot_of(k, inst.src[0])
             words = [b.zext(b.load(k.sgpr_slot(rsrc + i)), I64) for i in range(3)]
             base = b.or_(words[0], b.shl(b.and_(words[1], const(I64, 0xFFFF)), const(I64, 32)))
-            offset = b.and_(_offset(k, inst), const(I64, 0xFFFFFFFF))
-            start = b.and_(b.add(base, offset), const(I64, ~3 & 0xFFFFFFFFFFFFFFFF))
+            offset = b.and_(_offset(k, inst), const(I64, BUFFER_OFFSET_MASK))
+            start = b.and_(b.add(base, offset), const(I64, DWORD_ALIGN))
             values = []
             for j in range(count):
                 inside = b.icmp_unsigned("<", b.add(offset, const(I64, 4 * j)), words[2])
@@ -66,7 +64,7 @@ def _load(count, buffer):
                     b.store(_load_if(k, host, inside), k.sgpr_slot(slot + j))
             return
         base = O.scalar(k, inst.src[0], "b64")
-        start = b.and_(b.add(base, _offset(k, inst)), const(I64, ~3 & 0xFFFFFFFFFFFFFFFF))
+        start = b.and_(b.add(base, _offset(k, inst)), const(I64, DWORD_ALIGN))
         host = check_scalar(k, start, count)
         for j in range(count):
             if slot + j < 128:
@@ -93,9 +91,8 @@ def _load_if(k, host, inside):
     return phi
 
 
-for _suffix, _count in WIDTHS.items():
-    HANDLERS[f"s_load_{_suffix}"] = _load(_count, False)
-    HANDLERS[f"s_buffer_load_{_suffix}"] = _load(_count, True)
+for _mnemonic, _record in SMEM_LOADS.items():
+    HANDLERS[_mnemonic] = _load(*_record)
 
 
 @handles("s_memtime")

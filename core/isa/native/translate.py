@@ -23,10 +23,10 @@ import llvmlite.ir as ir
 
 from core.isa.instruction import EXEC_LO
 from core.isa.native import families
-from core.isa.native.layout import ENV, wave_offset
+from core.isa.native.runner_layout import ENV, wave_offset
 from core.isa.native.program import Untranslatable, ends_block, mode_after
 from core.isa.native.reuse import ReusingBuilder
-from core.isa.native.vectors import Vector
+from core.isa.native.ir_vector import Vector
 
 I1, I8, I16, I32, I64 = ir.IntType(1), ir.IntType(8), ir.IntType(16), ir.IntType(32), ir.IntType(64)
 PTR = ir.PointerType()
@@ -230,7 +230,7 @@ class Kernel:
             b.position_at_end(self.new_block("dead"))
 
     def illegal(self, text):
-        from core.isa.native.layout import SG_FAULT_ILLEGAL
+        from core.isa.native.runner_layout import SG_FAULT_ILLEGAL
         self.fault(SG_FAULT_ILLEGAL, lane=const(I32, -1), detail=self.reason(text))
 
     def leave(self, status, resume_address):

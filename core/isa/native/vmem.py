@@ -17,13 +17,14 @@ import llvmlite.ir as ir
 
 from core.isa.apertures import PRIVATE_APERTURE_HI, SHARED_APERTURE_HI
 from core.isa.instruction import FLAT_SCRATCH_LO, Operand
-from core.isa.interp.vmem import ATOMICS, ATOMICS_64, LOADS, STORES, _family, _named
 from core.isa.native import operands as O
 from core.isa.native import memory as M
 from core.isa.native.families import HANDLERS
-from core.isa.native import layout as C
-from core.isa.native.layout import ENV, GROUP_LDS, SG_FAULT_MISALIGNED_ATOMIC
+from core.isa.native import runner_layout as C
+from core.isa.native.runner_layout import ENV, GROUP_LDS, SG_FAULT_MISALIGNED_ATOMIC
 from core.isa.native.translate import I8, I32, I64, PTR, const
+from core.isa.semantics.vmem import VMEM_OPS, Atomic, Load, Store, family as _family
+from core.isa.semantics.vmem import named_operands as _named
 
 
 class Space:
@@ -330,7 +331,8 @@ def _store(form):
     return run
 
 
-def _atomic(op, wide):
+def _atomic(record):
+    op, wide = record
     words = 2 if wide else 1
     size = 8 if wide else 4
     compare = op in ("cmpswap", "fcmpswap")
@@ -387,21 +389,9 @@ def _fault_first(k, bad, host):
 
 
 def _register():
-    for prefix in ("global", "flat", "scratch", "buffer"):
-        for suffix, form in LOADS.items():
-            HANDLERS[f"{prefix}_load_{suffix}"] = _load(form)
-        for suffix, form in STORES.items():
-            HANDLERS[f"{prefix}_store_{suffix}"] = _store(form)
-        if prefix == "global":
-            HANDLERS["global_load_dword_addtid"] = _load(LOADS["dword"])
-            HANDLERS["global_store_dword_addtid"] = _store(STORES["dword"])
-        if prefix == "scratch":
-            continue
-        for suffix, op in ATOMICS.items():
-            HANDLERS[f"{prefix}_atomic_{suffix}"] = _atomic(op, False)
-            HANDLERS[f"{prefix}_atomic_{suffix}_x2"] = _atomic(op, True)
-        for suffix, op in ATOMICS_64.items():
-            HANDLERS[f"{prefix}_atomic_{suffix}"] = _atomic(op, True)
+    emitters = {Load: _load, Store: _store, Atomic: _atomic}
+    for mnemonic, record in VMEM_OPS.items():
+        HANDLERS[mnemonic] = emitters[type(record)](record)
 
 
 _register()

@@ -16,7 +16,7 @@ Invariants:
 from llvmlite import ir
 from llvmlite.ir.types import _BaseFloatType
 
-from core.isa.native.vectors import Vector
+from core.isa.native.ir_vector import Vector
 
 
 class X86FP80Type(_BaseFloatType):

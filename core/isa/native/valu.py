@@ -9,29 +9,15 @@ Holds three invariants:
   shape the write, so emitters never see encoding details;
 - v_cmpx writes EXEC only where EXEC was set (and on gfx9 the same mask to its VCC/SGPR
   destination); 16-bit results on gfx9 zero the high half unless the target keeps it;
-- a gfx11 VOPD pair runs its halves in the interpreter's dual_issue_order, so each half
+- a gfx11 VOPD pair runs its halves in core.isa.semantics.valu's dual_issue_order, so each half
   reads what it would have read had both read before either wrote.
 """
-from core.isa import targets
-from core.isa.instruction import EXEC_LO, VCC_LO, Operand
-from core.isa.interp.operands import HALF_TYPES
-from core.isa.interp.vector_ops import dual_issue_order
 from core.isa.native import lanes as L
 from core.isa.native import operands as O
 from core.isa.native.families import family
 from core.isa.native.translate import I32, const
-
-EXEC = Operand("special", EXEC_LO, 1)
-
-
-def _mods_kwargs(mods):
-    kw = {}
-    for name in ("neg", "abs", "omod", "op_sel", "op_sel_hi", "neg_hi"):
-        if name in mods:
-            kw[name] = int(mods[name])
-    if "clamp" in mods:
-        kw["clamp"] = bool(mods["clamp"])
-    return kw
+from core.isa.semantics.operands import HALF_TYPES
+from core.isa.semantics.valu import EXEC, dual_issue_order, is_exec, valu_plan, vcc
 
 
 @family("VOP1", "VOP2", "VOPC", "VOP3", "VOP3A", "VOP3B", "VOP3P")
@@ -40,13 +26,7 @@ def valu(inst):
     em = emitter(inst.mnemonic)
     if em is None:
         return None
-    kwargs = _mods_kwargs(inst.mods)
-    sources = inst.src + (inst.dst[:1] if em.reads_dst else ()) + inst.implicit_src
-    dests = inst.dst + inst.implicit_dst
-    cmpx = inst.mnemonic.startswith("v_cmpx")
-    dst_hi = (bool(kwargs.get("op_sel", 0) >> 3 & 1) or em.dst_hi) and not em.packed
-    facts = targets.get(inst.target)
-    zero_high16 = facts.high16_zeroed and inst.mnemonic not in facts.high16_kept
+    sources, dests, kwargs, cmpx, dst_hi, zero_high16 = valu_plan(inst, em)
 
     def run(k, inst):
         b = k.builder
@@ -58,7 +38,7 @@ def valu(inst):
                 continue
             operand = next(operands, None)
             if operand is None and t == "mask":
-                operand = Operand("special", VCC_LO, 2 if k.lanes == 64 else 1)
+                operand = vcc(k.lanes)
             if operand is None:
                 k.illegal(f"{inst.mnemonic}: fewer operands than its ALU op reads")
                 return
@@ -76,7 +56,7 @@ def valu(inst):
         for t, value in zip(em.dst_types, results):
             if t == "mask":
                 target = next(dests_left, None)
-                if target is not None and not _is_exec(target):
+                if target is not None and not is_exec(target):
                     O.write_mask(k, target, value, active)      # gfx9 v_cmpx: VCC/SDST too
                 if cmpx:
                     O.write_mask(k, EXEC, value, active)
@@ -92,10 +72,6 @@ def valu(inst):
             else:
                 O.write_vector(k, target, value, t, active, hi=dst_hi)
     return run
-
-
-def _is_exec(operand):
-    return operand.kind == "special" and operand.index == EXEC_LO
 
 
 @family("VOPD")
