@@ -49,10 +49,12 @@ CDEF_HEADERS = ("abi_types.h", "native.h", "safe_memory.h", "embedding_paths.h",
                 os.path.join(NATIVE_TIER, "runner.h"))
 # Python functions the C side calls (ffi.def_extern): the native tier's hand-over of waves at
 # an instruction it does not translate to the interpreter (core/isa/native/handover.py), and
-# its lookup of memory allocated while a dispatch runs (core/isa/native/live_memory.py).
+# its lookup of memory allocated while a dispatch runs (core/isa/native/live_memory.py), and
+# its report of a dispatch that has run long (core/isa/native/dispatch.py).
 CDEF_PYTHON = ('extern "Python" int64_t sg_handover(const sg_env *, uint8_t *, uint64_t, uint64_t, '
                'const uint32_t *, const uint32_t *, uint8_t **, uint64_t);\n'
-               'extern "Python" int sg_live_range(void *, uint64_t, uint64_t, sg_range *);')
+               'extern "Python" int sg_live_range(void *, uint64_t, uint64_t, sg_range *);\n'
+               'extern "Python" void sg_long_dispatch(const char *, uint64_t, const uint64_t *, uint64_t);')
 # `softgpu run` preloads DRIVER_STAND_IN beside the runtime: /dev/kfd for clients that probe for it.
 DRIVER_SOURCE = "driver_stand_in.c"
 

@@ -12,7 +12,7 @@
      timestamps are visible;
    - every check the packet format asks for is made here, with ROCr's status: reserved
      fence scopes and unknown types (INVALID_PACKET_FORMAT), bad dimensions
-     (INCOMPATIBLE_ARGUMENTS), oversized workgroups (INVALID_ARGUMENT), a NULL kernel
+     (INCOMPATIBLE_ARGUMENTS), oversized workgroups and grids (INVALID_ARGUMENT), a NULL kernel
      object (INVALID_CODE_OBJECT), a dependency that is not a live signal
      (INVALID_PACKET_FORMAT, checked before every wait, so a destroyed one is an error and
      not a spin); a failed packet is neither retired nor completed; more group memory than
@@ -35,6 +35,7 @@ struct sg_proc {
     uint32_t workgroup_max_size;
     uint32_t workgroup_max_dim[3];
     uint32_t group_segment_max;
+    uint64_t grid_max_size;    /* work-items a grid holds at most (HSA_AGENT_INFO_GRID_MAX_SIZE) */
     _Atomic int halt;          /* closing, hsa_queue_inactivate or the queue's error state */
     uint64_t handed;           /* the packet handed to Python, retired by sg_proc_retire */
     uint64_t handed_start;
@@ -129,7 +130,8 @@ static int run_native(sg_proc *p, uint64_t index, sg_proc_event *ev) {
 }
 
 sg_proc *sg_proc_create(uintptr_t amd_queue, uint32_t workgroup_max_size, uint32_t max_x,
-                        uint32_t max_y, uint32_t max_z, uint32_t group_segment_max) {
+                        uint32_t max_y, uint32_t max_z, uint32_t group_segment_max,
+                        uint64_t grid_max_size) {
     sg_proc *p = calloc(1, sizeof *p);
     if (!p) return NULL;
     p->queue = (amd_queue_t *)amd_queue;
@@ -141,6 +143,7 @@ sg_proc *sg_proc_create(uintptr_t amd_queue, uint32_t workgroup_max_size, uint32
     p->workgroup_max_dim[1] = max_y;
     p->workgroup_max_dim[2] = max_z;
     p->group_segment_max = group_segment_max;
+    p->grid_max_size = grid_max_size;
     return p;
 }
 
@@ -194,6 +197,15 @@ static int check_dispatch(const sg_proc *p, const hsa_kernel_dispatch_packet_t *
         group[1] > p->workgroup_max_dim[1] || group[2] > p->workgroup_max_dim[2])
         return fail(ev, HSA_STATUS_ERROR_INVALID_ARGUMENT, "workgroup (%u, %u, %u) exceeds the agent's limits",
                     group[0], group[1], group[2]);
+    /* Each grid dimension fits its 32-bit field, which GRID_MAX_DIM allows whole; their
+       product is what GRID_MAX_SIZE bounds (a 3-D grid can exceed it, and the engine's
+       workgroup counts rely on it). */
+    uint64_t items;
+    if (__builtin_mul_overflow((uint64_t)grid[0] * grid[1], (uint64_t)grid[2], &items) ||
+        items > p->grid_max_size)
+        return fail(ev, HSA_STATUS_ERROR_INVALID_ARGUMENT,
+                    "grid (%u, %u, %u) exceeds the agent's grid size %llu", grid[0], grid[1], grid[2],
+                    (unsigned long long)p->grid_max_size);
     if (k->kernel_object == 0)
         return fail(ev, HSA_STATUS_ERROR_INVALID_CODE_OBJECT, "kernel_object is NULL");
     return SG_PROC_CONTINUE;

@@ -59,11 +59,11 @@ class PacketProcessor:
         self.queue = queue
         spec = queue.agent.spec
         proc = lib.sg_proc_create(queue.address, spec["workgroup_max_size"], *spec["workgroup_max_dim"],
-                                  spec["lds_bytes"])
+                                  spec["lds_bytes"], spec["grid_max_size"])
         if proc == ffi.NULL:
             raise OutOfResources("no memory for a packet processor")
         self._proc = ffi.gc(proc, lib.sg_proc_destroy)
-        from core.isa.launch import StopFlag
+        from core.isa.plan import StopFlag
         self._stop = StopFlag()             # ends the dispatch in progress (run_dispatch)
         self._thread = threading.Thread(target=self._run, name=f"softgpu-queue-{queue.id}",
                                         daemon=True)
@@ -85,7 +85,7 @@ class PacketProcessor:
     # -- the loop ---------------------------------------------------------------
 
     def _run(self):
-        from core.isa.launch import DispatchStopped     # not at import: hsa_init needs no engine
+        from core.isa.plan import DispatchStopped     # not at import: hsa_init needs no engine
         event = ffi.new("sg_proc_event *")
         outcome = lib.sg_proc_next(self._proc, event)
         while outcome != lib.SG_PROC_STOPPED:
