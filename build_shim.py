@@ -35,15 +35,17 @@ ROOT = os.path.dirname(os.path.abspath(__file__))
 SHIM = os.path.join(ROOT, "softgpu_shim")
 SONAME = "libhsa-runtime64.so.1"
 MODULE = "_softgpu_hsa"
-OFFICIAL_HEADERS = ("hsa/hsa.h", "hsa/hsa_ext_amd.h", "hsa/hsa_ext_image.h",
-                    "hsa/hsa_ext_finalize.h", "hsa/hsa_ven_amd_loader.h",
-                    "hsa/amd_hsa_queue.h", "hsa/amd_hsa_signal.h")
 NATIVE_TIER = os.path.join(ROOT, "core", "isa", "native")
-# One translation unit, in this order: headers before the code that uses them. The native
-# tier's runner (core/isa/native/runner.*) is C the engine calls without the GIL.
-C_SOURCES = ("native.h", "safe_memory.h", os.path.join(NATIVE_TIER, "runner.h"), "fastpath.c",
-             "ipc_shared.c", "safe_memory.c", "fastpath_exports.c", "embedding_paths.c",
-             "processor.c", "answers.c", os.path.join(NATIVE_TIER, "runner.c"))
+# One translation unit, in this order (static helpers shared between files are declared in
+# fastpath.h; each file includes what it uses, shim.h first, and also compiles on its own:
+# tests/test_c_sources.py). The native tier's runner (core/isa/native/runner.*) is C the
+# engine calls without the GIL.
+C_SOURCES = ("fastpath.c", "ipc_shared.c", "safe_memory.c", "fastpath_exports.c",
+             "embedding_paths.c", "processor.c", "answers.c", os.path.join(NATIVE_TIER, "runner.c"))
+# Headers the sources include (not cdef'd): part of the build's inputs.
+C_HEADERS = ("shim.h", "fastpath.h")
+# Where the sources' quoted includes are found.
+INCLUDE_DIRS = (SHIM, NATIVE_TIER)
 # Declared to cffi: the ABI types and the C helpers Python calls.
 CDEF_HEADERS = ("abi_types.h", "native.h", "safe_memory.h", "embedding_paths.h",
                 os.path.join(NATIVE_TIER, "runner.h"))
@@ -70,9 +72,8 @@ def make_ffi(version_script, site_paths):
         ffi.cdef(read(header))
     ffi.cdef(CDEF_PYTHON)
     ffi.embedding_api("\n".join(proto for _, proto in python_entries()))
-    preamble = "".join(f"#include <{h}>\n" for h in OFFICIAL_HEADERS)
-    ffi.set_source(MODULE, preamble + _paths_source(site_paths) + "".join(read(name) for name in C_SOURCES),
-                   extra_compile_args=["-O2", "-std=gnu11", "-D_GNU_SOURCE", "-Wall", "-Wno-unused-function"],
+    ffi.set_source(MODULE, _paths_source(site_paths) + "".join(read(name) for name in C_SOURCES),
+                   include_dirs=list(INCLUDE_DIRS), extra_compile_args=["-O2", "-std=gnu11", "-D_GNU_SOURCE", "-Wall", "-Wno-unused-function"],
                    extra_link_args=["-Wl,-soname," + SONAME,
                                     "-Wl,--version-script=" + version_script])
     ffi.embedding_init_code(INIT_CODE)
@@ -90,13 +91,12 @@ bootstrap.start(ffi.string(lib.sg_package_root()).decode(errors="replace"))
 
 
 def _paths_source(site_paths):
-    """The C definitions embedding_paths.c needs: the checkout it is built from and the
+    """The C macros embedding_paths.c needs: the checkout it is built from and the
     site-packages of the building Python."""
     def literal(text):
         return json.dumps(text)          # a JSON string is a valid C string literal for paths
     entries = "".join(literal(p) + ", " for p in site_paths)
-    return (f"#define SG_BUILT_ROOT {literal(ROOT)}\n"
-            f"static const char *const SG_BUILD_SITE_PATHS[] = {{{entries}NULL}};\n")
+    return f"#define SG_BUILT_ROOT {literal(ROOT)}\n#define SG_BUILD_SITE_PATHS_LIST {entries}\n"
 
 
 def _build_site_paths():
@@ -149,7 +149,7 @@ def build(outdir, site_paths=None, force=False, tmpdir=None, dev_link=True):
 
 def _inputs_digest(site_paths):
     digest = hashlib.sha256(repr((ROOT, site_paths, sys.version)).encode())
-    sources = CDEF_HEADERS + C_SOURCES + (DRIVER_SOURCE,)
+    sources = CDEF_HEADERS + C_HEADERS + C_SOURCES + (DRIVER_SOURCE,)
     for path in [os.path.join(SHIM, name) for name in sources] + [
             os.path.abspath(__file__), os.path.join(SHIM, "exports_table.py"), os.path.join(SHIM, "exports.h")]:
         with open(path, "rb") as f:

@@ -14,11 +14,19 @@
      modules the runtime imports (_cffi_backend, numpy) resolve PyExc_* and friends also when
      a client dlopens the library RTLD_LOCAL, as LLVM's OpenMP offloading plugin does (its
      dependency libpython then stays local and the first import fails). */
+#include <Python.h>
+
+#include "shim.h"
+
 #include <dlfcn.h>
 #include <libgen.h>
 #include <limits.h>
 #include <string.h>
 #include <unistd.h>
+
+/* build_shim.py defines SG_BUILT_ROOT (the checkout, a string) and SG_BUILD_SITE_PATHS_LIST
+   (the building Python's site-packages: string literals, each followed by a comma). */
+static const char *const SG_BUILD_SITE_PATHS[] = {SG_BUILD_SITE_PATHS_LIST NULL};
 
 static char sg_root[PATH_MAX];
 

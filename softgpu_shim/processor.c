@@ -23,6 +23,15 @@
      signal changes;
    - a dispatch of a kernel with a native entry runs here, holding the binding table's read
      lock, so the entry cannot be unbound (its translation freed) while it runs. */
+#include "shim.h"
+#include "fastpath.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #define SG_PROC_SLICE_NS 50000000ull
 #define SG_KERNEL_SLOTS 4096      /* bound kernel objects at once; more run through Python */

@@ -17,6 +17,8 @@
    - the first fault stops the dispatch: no thread starts a wave after it is recorded; a set
      `stop` flag ends it between rounds (out->stopped), as the interpreter stops between
      admissions, and ended workgroups are counted in `workgroups_done` as they end. */
+#include "shim.h"
+
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
