@@ -45,6 +45,8 @@ struct sg_proc {
     uint32_t workgroup_max_dim[3];
     uint32_t group_segment_max;
     uint64_t grid_max_size;    /* work-items a grid holds at most (HSA_AGENT_INFO_GRID_MAX_SIZE) */
+    int recording;             /* the trace, the timeline or captures are on (Python decides, once
+                                  per queue): every dispatch goes to Python, which records it */
     _Atomic int halt;          /* closing, hsa_queue_inactivate or the queue's error state */
     uint64_t handed;           /* the packet handed to Python, retired by sg_proc_retire */
     uint64_t handed_start;
@@ -104,22 +106,11 @@ void sg_kernel_unbind(uint64_t kernel_object) {
     pthread_mutex_unlock(&g_bindings_lock);
 }
 
-/* Whether packets are recorded: the trace, the timeline (core/trace.py) and dispatch
-   captures (core/capture) are Python's. */
-static int recording(void) {
-    static const char *const variables[] = {"SOFTGPU_TRACE", "SOFTGPU_TIMELINE", "SOFTGPU_CAPTURE"};
-    for (unsigned i = 0; i < sizeof variables / sizeof variables[0]; i++) {
-        const char *value = getenv(variables[i]);
-        if (value && *value) return 1;
-    }
-    return 0;
-}
-
 /* Run a dispatch through its kernel's native entry, if it has one and nothing asks for
    Python (recording): SG_PROC_CONTINUE when it ran, SG_PROC_STOPPED when it ended early for
    the queue's sake, SG_PROC_FAULT when it faulted, SG_PROC_DISPATCH when Python must run it. */
 static int run_native(sg_proc *p, uint64_t index, sg_proc_event *ev) {
-    if (recording() || ev->packet.group_segment_size > p->group_segment_max) return SG_PROC_DISPATCH;
+    if (p->recording || ev->packet.group_segment_size > p->group_segment_max) return SG_PROC_DISPATCH;
     pthread_mutex_lock(&g_bindings_lock);
     sg_binding *b = find_binding(ev->packet.kernel_object);
     if (b) b->in_flight++;
@@ -140,7 +131,7 @@ static int run_native(sg_proc *p, uint64_t index, sg_proc_event *ev) {
 
 sg_proc *sg_proc_create(uintptr_t amd_queue, uint32_t workgroup_max_size, uint32_t max_x,
                         uint32_t max_y, uint32_t max_z, uint32_t group_segment_max,
-                        uint64_t grid_max_size) {
+                        uint64_t grid_max_size, int recording) {
     sg_proc *p = calloc(1, sizeof *p);
     if (!p) return NULL;
     p->queue = (amd_queue_t *)amd_queue;
@@ -153,6 +144,7 @@ sg_proc *sg_proc_create(uintptr_t amd_queue, uint32_t workgroup_max_size, uint32
     p->workgroup_max_dim[2] = max_z;
     p->group_segment_max = group_segment_max;
     p->grid_max_size = grid_max_size;
+    p->recording = recording;
     return p;
 }
 
@@ -331,7 +323,7 @@ int sg_proc_next(sg_proc *p, sg_proc_event *ev) {
             outcome = type == HSA_PACKET_TYPE_VENDOR_SPECIFIC
                           ? barrier_value(p, (const hsa_amd_barrier_value_packet_t *)snapshot, ev)
                           : barrier(p, (const hsa_barrier_and_packet_t *)snapshot, type == HSA_PACKET_TYPE_BARRIER_OR, ev);
-            if (outcome == SG_PROC_CONTINUE && recording()) {
+            if (outcome == SG_PROC_CONTINUE && p->recording) {
                 /* Recorded by Python, which then retires it (sg_proc_retire). */
                 memcpy(&ev->packet, snapshot, sizeof ev->packet);
                 p->handed = index;

@@ -1,6 +1,6 @@
 """The one launch interface of the ISA engine: run one kernel dispatch on the software GPU.
 
-Holds five invariants:
+Holds these invariants:
 - a dispatch reads everything hardware reads from device memory: the kernel descriptor,
   the code, the kernarg segment and the AQL packet at `packet_address` (code object v4
   device libraries read grid and workgroup sizes through the dispatch pointer);
@@ -14,10 +14,13 @@ Holds five invariants:
 - waves and workgroups progress as on hardware: every resident wave runs, whatever the others
   wait for, and the workgroups a GPU of the profile holds at once are resident together, so
   kernels that wait on other waves or workgroups (flags, look-back scans, grid barriers) end;
-- every engine tier is reached through `run_dispatch` and nothing else (the packet
-  processors, the tests and the benchmarks all call it): SOFTGPU_ENGINE=native (the
-  default) runs the native tier (core.isa.native), which hands a kernel it cannot translate
-  to the interpreter; SOFTGPU_ENGINE=interp runs the interpreter (core.isa.interp).
+- a grid or workgroup past the agent's limits (GRID_MAX_DIM, GRID_MAX_SIZE, WORKGROUP_MAX_DIM,
+  WORKGROUP_MAX_SIZE) is refused before any wave runs (INVALID_ARGUMENT), never wrapped;
+- every engine tier is reached through `run_dispatch` (or its two halves, `plan_launch` and
+  `run_plan`, which the packet processor calls around a capture) and nothing else:
+  SOFTGPU_ENGINE=native (the default) runs the native tier (core.isa.native), which hands a
+  kernel it cannot translate to the interpreter; SOFTGPU_ENGINE=interp runs the interpreter
+  (core.isa.interp).
 """
 import os
 import sys
@@ -58,34 +61,44 @@ def run_dispatch(session, kernel, *, grid, workgroup, kernarg_address, packet_ad
     ILLEGAL_INSTRUCTION, EXCEPTION, INVALID_ALLOCATION or INVALID_ARGUMENT, `.report` dict:
     kernel, pc, instruction, workgroup, wave, lane, address, reason).
     """
-    from core import progress
-    from core.capture import recorder
+    return run_plan(session, plan_launch(
+        session, kernel, grid=grid, workgroup=workgroup, kernarg_address=kernarg_address,
+        packet_address=packet_address, queue_address=queue_address, dispatch_id=dispatch_id,
+        private_segment_size=private_segment_size, group_segment_size=group_segment_size,
+        group_segment_limit=group_segment_limit, global_sync=global_sync,
+        watchdog_instructions=watchdog_instructions, stop=stop, notice_seconds=notice_seconds))
+
+
+def plan_launch(session, kernel, *, grid, workgroup, kernarg_address, packet_address,
+                queue_address=0, dispatch_id=0, private_segment_size=0, group_segment_size=0,
+                group_segment_limit=MAX_LDS_BYTES, global_sync=None, watchdog_instructions=None,
+                stop=None, notice_seconds=NOTICE_SECONDS):
+    """The DispatchPlan of a launch (run_dispatch's arguments), once the launch is one the
+    agent runs; raises the KernelFault run_dispatch raises for one it refuses."""
     desc = _check_launch(session, kernel, grid, workgroup, group_segment_size, group_segment_limit)
-    plan = plan_dispatch(session, kernel, desc, grid=grid, workgroup=workgroup,
+    return plan_dispatch(session, kernel, desc, grid=grid, workgroup=workgroup,
                          kernarg_address=kernarg_address, packet_address=packet_address,
                          queue_address=queue_address, dispatch_id=dispatch_id,
                          private_segment_size=private_segment_size,
                          group_segment_size=group_segment_size, global_sync=global_sync, stop=stop,
                          instruction_limit=watchdog_instructions, time_limit=time_limit_setting(),
                          notice_seconds=notice_seconds)
-    capture = recorder.begin(session, kernel, plan.launch())
-    try:
-        stats = None
-        if os.environ.get("SOFTGPU_ENGINE", "native") != "interp":
-            from core.isa.native.dispatch import run_native
-            stats = run_native(session, plan)
-        if stats is None:
-            from core.isa.interp.dispatch import Dispatch
-            dispatch = Dispatch(session, plan)
-            # Every tier's dispatch counts `workgroups_done` of `total_workgroups` as it goes.
-            with progress.shown(plan.name, plan.total_workgroups, lambda: dispatch.workgroups_done):
-                stats = dispatch.run()
-    except KernelFault as fault:
-        if capture is not None:
-            capture.finish(fault=fault)
-        raise
-    if capture is not None:
-        capture.finish(stats=stats)
+
+
+def run_plan(session, plan):
+    """Run a planned dispatch on the engine tier SOFTGPU_ENGINE selects: DispatchStats, or
+    KernelFault / DispatchStopped as run_dispatch."""
+    from core import progress
+    stats = None
+    if os.environ.get("SOFTGPU_ENGINE", "native") != "interp":
+        from core.isa.native.dispatch import run_native
+        stats = run_native(session, plan)
+    if stats is None:
+        from core.isa.interp.dispatch import Dispatch
+        dispatch = Dispatch(session, plan)
+        # Every tier's dispatch counts `workgroups_done` of `total_workgroups` as it goes.
+        with progress.shown(plan.name, plan.total_workgroups, lambda: dispatch.workgroups_done):
+            stats = dispatch.run()
     return stats
 
 
