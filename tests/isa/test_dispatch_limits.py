@@ -80,8 +80,12 @@ def test_the_interpreter_sets_no_instruction_limit_of_its_own(session):
 
 
 @pytest.mark.parametrize("tier", TIERS)
-def test_the_time_limit_stops_a_spinning_kernel_with_a_report(session, tier, monkeypatch, capfd):
+def test_the_time_limit_stops_a_spinning_kernel_with_a_report(session, tier, monkeypatch, capfd,
+                                                               tmp_path):
+    import json
     co = compile_opencl(SPIN, opt="-O2")
+    trace_path = tmp_path / "trace.jsonl"
+    monkeypatch.setenv("SOFTGPU_TRACE", str(trace_path))
     monkeypatch.setenv("SOFTGPU_TIME_LIMIT", "0.2")
     monkeypatch.delenv("SOFTGPU_QUIET", raising=False)
     from tests.support import launch as testlaunch
@@ -100,6 +104,11 @@ def test_the_time_limit_stops_a_spinning_kernel_with_a_report(session, tier, mon
     err = capfd.readouterr().err
     assert "softgpu: spin has run" in err and "its waves stand at" in err
     assert "at 0x" in err                           # the PCs, not "no PC"
+    events = [json.loads(line) for line in trace_path.read_text().splitlines()]
+    notices = [e for e in events if e["event"] == "long_dispatch"]
+    assert notices and notices[0]["kernel"] == "spin"
+    waves = sum(notices[0]["pcs"].values())
+    assert 1 <= waves <= 2                          # the grid's two waves, or the one thread's
 
 
 @pytest.mark.parametrize("tier", TIERS)
