@@ -134,7 +134,7 @@ class Clock:
         self.next_step = steps + CLOCK_STEPS
         elapsed = time.monotonic_ns() - self.started_ns
         if elapsed >= self.notice_ns:
-            self.notice_ns = max(2 * self.notice_ns, elapsed + 1)
+            self.notice_ns = max(2 * elapsed, self.notice_ns + 1)    # then at twice the run
             w = chunk.waves
             pcs, counts = np.unique(w.pc[w.live], return_counts=True)
             long_dispatch(self.plan.name, elapsed / 1e9,
@@ -221,6 +221,7 @@ class Scheduler:
         stats = self.d.stats
         limit = self.d.watchdog or 0
         clock = self.d.clock
+        clock.next_step = CLOCK_STEPS       # `steps` counts this chunk's
         name = self.d.name
         all_waves = slice(None)
         idx, n, pc, uniform = None, 0, 0, False
