@@ -28,6 +28,7 @@ import tempfile
 import cffi  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from core import settings  # noqa: E402
 from softgpu_shim.exports_table import all_exports, python_entries  # noqa: E402
 from softgpu_shim.location import DRIVER_STAND_IN  # noqa: E402
 
@@ -35,17 +36,22 @@ ROOT = os.path.dirname(os.path.abspath(__file__))
 SHIM = os.path.join(ROOT, "softgpu_shim")
 SONAME = "libhsa-runtime64.so.1"
 MODULE = "_softgpu_hsa"
+# The newest ROCr's headers, vendored: the library is compiled against them whatever the
+# machine's /usr/include/hsa holds (5.2.3 on Debian 12, 6.4 on sid), so one build serves both.
+INCLUDE = os.path.join(SHIM, "include")
 NATIVE_TIER = os.path.join(ROOT, "core", "isa", "native")
 # One translation unit, in this order (static helpers shared between files are declared in
 # fastpath.h; each file includes what it uses, shim.h first, and also compiles on its own:
 # tests/test_c_sources.py). The native tier's runner (core/isa/native/runner.*) is C the
 # engine calls without the GIL.
 C_SOURCES = ("fastpath.c", "ipc_shared.c", "safe_memory.c", "fastpath_exports.c",
-             "embedding_paths.c", "processor.c", "answers.c", os.path.join(NATIVE_TIER, "runner.c"))
+             "embedding_paths.c", "processor.c", "answers.c", "debugger_rendezvous.c",
+             os.path.join(NATIVE_TIER, "runner.c"))
 # Headers the sources include (not cdef'd): part of the build's inputs.
 C_HEADERS = ("shim.h", "fastpath.h")
-# Where the sources' quoted includes are found.
-INCLUDE_DIRS = (SHIM, NATIVE_TIER)
+# Generated into the build's temporary directory from core/settings.py (settings_source);
+# shim.h includes it.
+SETTINGS_HEADER = "sg_settings.h"
 # Declared to cffi: the ABI types and the C helpers Python calls.
 CDEF_HEADERS = ("abi_types.h", "native.h", "safe_memory.h", "embedding_paths.h",
                 os.path.join(NATIVE_TIER, "runner.h"))
@@ -72,8 +78,12 @@ def make_ffi(version_script, site_paths):
         ffi.cdef(read(header))
     ffi.cdef(CDEF_PYTHON)
     ffi.embedding_api("\n".join(proto for _, proto in python_entries()))
+    tmpdir = os.path.dirname(os.path.abspath(version_script))
+    with open(os.path.join(tmpdir, SETTINGS_HEADER), "w") as f:
+        f.write(settings_source())
     ffi.set_source(MODULE, _paths_source(site_paths) + "".join(read(name) for name in C_SOURCES),
-                   include_dirs=list(INCLUDE_DIRS), extra_compile_args=["-O2", "-std=gnu11", "-D_GNU_SOURCE", "-Wall", "-Wno-unused-function"],
+                   include_dirs=[INCLUDE, SHIM, NATIVE_TIER, tmpdir],
+                   extra_compile_args=["-O2", "-std=gnu11", "-D_GNU_SOURCE", "-Wall", "-Wno-unused-function"],
                    extra_link_args=["-Wl,-soname," + SONAME,
                                     "-Wl,--version-script=" + version_script])
     ffi.embedding_init_code(INIT_CODE)
@@ -82,11 +92,19 @@ def make_ffi(version_script, site_paths):
 
 # The library's embedding init code: the package paths (embedding_paths.c) — already in place
 # when a running Python loaded the library — then the glue, or a clean failure of every call.
+# Python's signal module installs a SIGINT handler when first imported: it is imported here,
+# between saving and restoring the host's dispositions (embedding_paths.c), so no later import
+# can take Ctrl-C from the host program.
 INIT_CODE = """
 from _softgpu_hsa import ffi, lib
-lib.sg_add_package_paths()
-from softgpu_shim import bootstrap
-bootstrap.start(ffi.string(lib.sg_package_root()).decode(errors="replace"))
+lib.sg_host_signals_save()
+try:
+    import signal
+    lib.sg_add_package_paths()
+    from softgpu_shim import bootstrap
+    bootstrap.start(ffi.string(lib.sg_package_root()).decode(errors="replace"))
+finally:
+    lib.sg_host_signals_restore()
 """
 
 
@@ -97,6 +115,17 @@ def _paths_source(site_paths):
         return json.dumps(text)          # a JSON string is a valid C string literal for paths
     entries = "".join(literal(p) + ", " for p in site_paths)
     return f"#define SG_BUILT_ROOT {literal(ROOT)}\n#define SG_BUILD_SITE_PATHS_LIST {entries}\n"
+
+
+def settings_source():
+    """sg_settings.h: the C side's names of the SOFTGPU_* variables (core/settings.py defines
+    them), an id per variable and the list of their names, for fastpath.c's sg_setting."""
+    ids = "".join(f"    SG_SETTING_{s.name},\n" for s in settings.SETTINGS)
+    names = "".join(f"{json.dumps(s.name)}, " for s in settings.SETTINGS)
+    return ("#ifndef SG_SETTINGS_H\n#define SG_SETTINGS_H\n"
+            f"typedef enum {{\n{ids}}} sg_setting_id;\n"
+            f"#define SG_SETTING_NAMES_LIST {names}\n"
+            "const char *sg_setting(sg_setting_id id);\n#endif\n")
 
 
 def _build_site_paths():
@@ -150,10 +179,12 @@ def build(outdir, site_paths=None, force=False, tmpdir=None, dev_link=True):
 def _inputs_digest(site_paths):
     digest = hashlib.sha256(repr((ROOT, site_paths, sys.version)).encode())
     sources = CDEF_HEADERS + C_HEADERS + C_SOURCES + (DRIVER_SOURCE,)
-    for path in [os.path.join(SHIM, name) for name in sources] + [
+    headers = sorted(os.path.join(INCLUDE, "hsa", name) for name in os.listdir(os.path.join(INCLUDE, "hsa")))
+    for path in [os.path.join(SHIM, name) for name in sources] + headers + [
             os.path.abspath(__file__), os.path.join(SHIM, "exports_table.py"), os.path.join(SHIM, "exports.h")]:
         with open(path, "rb") as f:
             digest.update(f.read())
+    digest.update(settings_source().encode())
     return digest.hexdigest()
 
 

@@ -15,9 +15,11 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, ROOT)
 
 from benchmarks.results import write  # noqa: E402
-from tests.support.cprog import env  # noqa: E402
-from tests.support.kernels import compile_opencl  # noqa: E402
-from tests.support.paths import LIBDIR  # noqa: E402
+from core.toolchain import compile_opencl  # noqa: E402
+from softgpu_shim.location import library_dir, library_environment as env  # noqa: E402
+
+LIBDIR = library_dir()
+KERNELS = os.path.join(ROOT, "tests", "kernels")      # the kernel sources, not the test code
 
 LATENCY = re.compile(r"^(?P<name>.+?)\s+(?P<min>[\d.]+)\s+(?P<median>[\d.]+)\s+(?P<p99>[\d.]+)(\s+(?P<ratio>[\d.]+)x)?$")
 RATE = re.compile(r"^(?P<name>.+?)\s+(?P<best>[\d.]+)\s+(?P<median>[\d.]*)\s+(packets|round trips)/s$")
@@ -46,7 +48,7 @@ def main():
     exe = os.path.join(ROOT, "build", "aql_latency")
     subprocess.run(["gcc", "-std=gnu11", "-O2", "-o", exe, os.path.join(HERE, "aql_latency.c"),
                     "-L", LIBDIR, "-lhsa-runtime64", "-lpthread"], check=True)
-    done = subprocess.run([exe, compile_opencl("aql_kernels.cl"), *sys.argv[1:]], env=env(),
+    done = subprocess.run([exe, compile_opencl(os.path.join(KERNELS, "aql_kernels.cl")), *sys.argv[1:]], env=env(),
                           stdout=subprocess.PIPE, text=True)
     sys.stdout.write(done.stdout)
     if done.returncode == 0:

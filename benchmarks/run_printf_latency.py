@@ -12,7 +12,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
-from tests.support.cprog import env  # noqa: E402
+from softgpu_shim.location import library_environment as env  # noqa: E402
 
 
 def main():

@@ -18,8 +18,9 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
-from tests.support.cprog import env  # noqa: E402
-from tests.support.paths import LIBDIR  # noqa: E402
+from softgpu_shim.location import library_dir, library_environment as env  # noqa: E402
+
+LIBDIR = library_dir()
 
 
 def build(tmp):

@@ -10,8 +10,8 @@ out=build/example
 mkdir -p "$out"
 # The profile's ISA as clang takes it: processor and target features (gfx90a:sramecc+:xnack-).
 target=$(python3 -c 'from core import profile; print(profile.load().gpu["isa"].split("--")[1])')
-# Debian's rocm-device-libs stops before gfx1100: the tests' helper adds its ISA constant.
-bitcode=$(python3 -c 'import sys; from tests.support.kernels import device_libs; print(device_libs(sys.argv[1]))' "$target")
+# Debian's rocm-device-libs stops before gfx1100: core.toolchain adds its ISA constant.
+bitcode=$(python3 -c 'import sys; from core.toolchain import device_libs; print(device_libs(sys.argv[1]))' "$target")
 clang-15 -x cl -cl-std=CL2.0 -target amdgcn-amd-amdhsa -mcpu="$target" -O2 \
   --rocm-device-lib-path="$bitcode" -o "$out/vector_add.co" examples/vector_add.cl
 gcc -std=gnu11 -O2 -o "$out/vector_add" examples/vector_add.c -lhsa-runtime64

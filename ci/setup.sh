@@ -5,7 +5,8 @@ cd "$(dirname "$0")/.."
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
   need=""
   # The ROCm libraries and tools after hipcc are clients the tests run (tests/test_clients.py).
-  for pkg in clang-15 lld-15 llvm-15 rocm-device-libs libhsa-runtime-dev libamdhip64-dev hipcc gcc \
+  # lld-19 links the code object v6 and generic-target objects llvmlite's LLVM emits (lld-15 cannot).
+  for pkg in clang-15 lld-15 lld-19 llvm-15 rocm-device-libs libhsa-runtime-dev libamdhip64-dev hipcc gcc \
              librocsparse-dev librocrand-dev libhiprand-dev libhipsparse-dev librocprim-dev libomp-15-dev \
              rocminfo; do
     dpkg -s "$pkg" >/dev/null 2>&1 || need="$need $pkg"

@@ -60,3 +60,9 @@ class InvalidProfile(HsaError):
     device topology (its AMD::Load() fails), the closest ROCr case to a broken profile.
     """
     status = Status.ERROR_OUT_OF_RESOURCES
+
+
+class InvalidConfiguration(HsaError):
+    """A SOFTGPU_* variable failed validation (core.settings): hsa_init fails as for a broken
+    profile (InvalidProfile), with the same status and a one-line reason on stderr."""
+    status = Status.ERROR_OUT_OF_RESOURCES

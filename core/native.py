@@ -10,10 +10,10 @@ try:
     from _softgpu_hsa import ffi, lib  # noqa: F401  (running inside the library)
 except ImportError:
     import ctypes
-    import os
-    _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    _library = ctypes.CDLL(os.environ.get("SOFTGPU_LIBRARY", os.path.join(
-        os.environ.get("SOFTGPU_LIBDIR") or os.path.join(_ROOT, "build", "lib"), "libhsa-runtime64.so.1")))
+
+    from core import settings
+    from softgpu_shim.location import library_path
+    _library = ctypes.CDLL(settings.get("SOFTGPU_LIBRARY") or library_path())
     # The call only starts the embedded module; the glue answers it without binding the
     # exports, which would import core/ modules that are importing this one right now.
     BOOTSTRAPPING = True

@@ -18,14 +18,15 @@ import json
 import os
 import re
 
-from core import host_cpu
+from core import host_cpu, settings
 from core.errors import InvalidProfile
 from core.isa_info import ISA_NAME_PREFIX, known_isa_names
+from core.target import GENERIC_MIN_VERSION
 from softgpu_shim.location import profiles_dir
 
 PROFILES_DIR = profiles_dir()
 SCHEMA = os.path.join(PROFILES_DIR, "schema.json")
-DEFAULT = "gfx1030"
+DEFAULT = settings.BY_NAME["SOFTGPU_PROFILE"].default
 COMMENT = "$comment"
 # The CPU agent's fields a profile may pin; unpinned ones describe the host (core.host_cpu).
 HOST_CPU_FIELDS = ("name", "compute_units", "max_clock_mhz", "caches")
@@ -100,7 +101,7 @@ def resolve_path(name):
 
 
 def load(name=None, nested=False):
-    path = resolve_path(name or os.environ.get("SOFTGPU_PROFILE") or DEFAULT)
+    path = resolve_path(name or settings.get("SOFTGPU_PROFILE"))
     try:
         with open(path) as f:
             data = json.load(f)
@@ -224,6 +225,8 @@ def _cross_field_problem(data):
     if gpu["isa"] not in known_isa_names():
         return f"field 'gpu.isa' must be an ISA name ROCr knows, such as {ISA_NAME_PREFIX}gfx1030"
     processor = gpu["isa"][len(ISA_NAME_PREFIX):].split(":")[0]
+    if processor in GENERIC_MIN_VERSION:
+        return f"field 'gpu.isa' names a generic target ({processor}); an agent is one processor"
     if gpu["name"] != processor:
         return f"field 'gpu.name' must be the ISA's processor name {processor!r} (ROCr names a GPU agent so)"
     for i, dim in enumerate(gpu["workgroup_max_dim"]):

@@ -9,18 +9,19 @@ Holds three invariants:
 - with the display off, a dispatch pays one environment lookup and no thread.
 """
 import contextlib
-import os
 import sys
 import threading
+
+from core import settings
 
 SHOW_AFTER = 2.0       # seconds a dispatch runs before its bar appears
 REFRESH = 0.5          # seconds between samples
 
 
 def wanted():
-    setting = os.environ.get("SOFTGPU_PROGRESS")
+    setting = settings.get("SOFTGPU_PROGRESS")
     if setting is not None:
-        return setting == "1"
+        return setting
     try:
         return sys.stderr.isatty()
     except (AttributeError, ValueError):

@@ -1,4 +1,4 @@
-"""Queues: user-mode AQL queues whose memory has the amd_queue_t layout.
+"""Queues: user-mode AQL queues whose memory has the newest ROCr's amd_queue_v2_t layout.
 
 Holds four invariants:
 - a queue is known by the address of its amd_queue_t (the hsa_queue_t* clients hold);
@@ -34,6 +34,7 @@ import itertools
 import threading
 
 from core.errors import HsaError, InvalidArgument, InvalidQueue, InvalidQueueCreation, OutOfResources
+from core.isa.apertures import PRIVATE_APERTURE_HI, SHARED_APERTURE_HI
 from core.native import ffi, lib
 from softgpu_shim.hsa_abi import AQL_PACKET_SIZE, HsaQueueFeature, HsaQueueType
 
@@ -233,6 +234,11 @@ class Queues:
         waves_per_cu = spec.get("simds_per_cu", 1) * spec.get("waves_per_simd", 1)
         lib.sg_queue_init(amd.address, ring.address, size, int(queue_type), int(features), doorbell,
                           queue.id, compute_units - 1, waves_per_cu - 1)
+        # ROCr writes the LDS and scratch apertures' high halves here (kernels of older ISAs
+        # read them through the queue pointer; tools read them): SoftGPU's flat apertures.
+        fields = ffi.cast("amd_queue_v2_t *", amd.address)
+        fields.group_segment_aperture_base_hi = SHARED_APERTURE_HI
+        fields.private_segment_aperture_base_hi = PRIVATE_APERTURE_HI
         with self._lock:
             self._by_address[queue.address] = queue
         if lib.sg_queue_register(queue.address) != 0:

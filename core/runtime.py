@@ -37,12 +37,18 @@ def _ipc(session):
     return Ipc(session)
 
 
+def _vmem(session):
+    from core.memory.vmem import VirtualMemory
+    return VirtualMemory(session)
+
+
 # Parts made on first use, by attribute. A process that only initializes and queries agents
 # never pays for what their modules import (the loader's pyelftools, the images' numpy).
-_ON_FIRST_USE = {"loader": _loader, "async_ops": _async_ops, "images": _images, "ipc": _ipc}
+_ON_FIRST_USE = {"loader": _loader, "async_ops": _async_ops, "images": _images, "ipc": _ipc,
+                 "vmem": _vmem}
 # Every part in dependency order; close() goes through it backwards, whatever order the
 # parts were made in (the packet processors stop before the loader frees code).
-_ORDER = ("arena", "agents", "memory", "ipc", "signals", "queues", "loader", "system_events",
+_ORDER = ("arena", "agents", "memory", "ipc", "vmem", "signals", "queues", "loader", "system_events",
           "packet_processing", "async_ops", "images")
 
 
@@ -53,6 +59,7 @@ class Session:
     def __init__(self, arena_base=None):
         from core import profile, native
         from core.memory.arena import Arena
+        from core.memory import vmem
         from core.agents import Agents
         from core.memory.manager import Memory
         from core.signals import Signals
@@ -65,7 +72,7 @@ class Session:
         self._parts_lock = threading.Lock()
         self._closed = False
         try:
-            self.arena = self._own("arena", Arena(self.profile.arena_bytes, arena_base))
+            self.arena = self._own("arena", Arena(self.profile.arena_bytes + vmem.ADDRESS_SPACE, arena_base))
             self.agents = self._own("agents", Agents(self.profile))
             self.memory = self._own("memory", Memory(self))
             self.signals = self._own("signals", Signals(self))

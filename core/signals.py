@@ -28,7 +28,7 @@ Conditions are softgpu_shim.hsa_abi.SignalCondition members (EQ, NE, LT, GTE).
 """
 import threading
 
-from core import trace
+from core import settings, trace
 from core.errors import InvalidArgument, InvalidSignal, InvalidSignalGroup, OutOfResources
 from core.handles import HandleTable, KIND_SIGNAL_GROUP
 from core.native import ffi, lib
@@ -154,7 +154,7 @@ class Signals:
     """The session's signals: creation, destruction, async handlers, signal groups."""
 
     def __init__(self, session):
-        if lib.sg_signal_table_open() != 0:
+        if lib.sg_signal_table_open(settings.get("SOFTGPU_SIGNAL_POLL_MS")) != 0:
             raise OutOfResources("cannot map the signal table")
         # Device code reaches signals through their handles (HIP's hostcall rings its
         # doorbell at handle + 8), so every GPU may touch the table, as on ROCr.

@@ -13,8 +13,6 @@ ui.perfetto.dev and chrome://tracing open the output. Holds three invariants:
 """
 import json
 
-from core.cli import command
-
 # Queue tracks get synthetic thread ids far above Linux's (pid_max is at most 2^22).
 QUEUE_TRACK_BASE = 1 << 30
 SLICE_EVENTS = {"api", "dispatch", "barrier", "async"}
@@ -108,14 +106,17 @@ def convert(records):
 
 
 def read_trace(path):
-    """The records of a JSON-lines trace file (a torn last line, from a killed process, is skipped)."""
+    """The records of a JSON-lines trace file: lines that are no trace event (a torn last line
+    from a killed process, or not a trace at all) are skipped."""
     records = []
-    with open(path) as f:
+    with open(path, errors="replace") as f:
         for line in f:
             try:
-                records.append(json.loads(line))
+                record = json.loads(line)
             except json.JSONDecodeError:
                 continue
+            if isinstance(record, dict) and "event" in record:
+                records.append(record)
     return records
 
 
@@ -133,14 +134,3 @@ def load(path):
 def write(records, path):
     with open(path, "w") as f:
         json.dump(convert(records), f, default=str)
-
-
-@command("timeline", help="convert a JSON-lines trace (SOFTGPU_TRACE) into a Perfetto/Chrome timeline")
-def declare(parser):
-    parser.add_argument("trace", help="the JSON-lines trace file")
-    parser.add_argument("-o", "--output", required=True, help="the timeline file to write (.json)")
-    return run
-
-
-def run(args):
-    write(read_trace(args.trace), args.output)

@@ -8,22 +8,22 @@ struct hsa_dim3_s {
     ...;
 };
 typedef struct hsa_dim3_s hsa_dim3_t;
-typedef enum { HSA_ACCESS_PERMISSION_RO, HSA_ACCESS_PERMISSION_WO, HSA_ACCESS_PERMISSION_RW, ... } hsa_access_permission_t;
+typedef enum { HSA_ACCESS_PERMISSION_NONE, HSA_ACCESS_PERMISSION_RO, HSA_ACCESS_PERMISSION_WO, HSA_ACCESS_PERMISSION_RW, ... } hsa_access_permission_t;
 typedef int hsa_file_t;
 typedef enum { HSA_ENDIANNESS_LITTLE, HSA_ENDIANNESS_BIG, ... } hsa_endianness_t;
 typedef enum { HSA_MACHINE_MODEL_SMALL, HSA_MACHINE_MODEL_LARGE, ... } hsa_machine_model_t;
 typedef enum { HSA_PROFILE_BASE, HSA_PROFILE_FULL, ... } hsa_profile_t;
-typedef enum { HSA_SYSTEM_INFO_VERSION_MAJOR, HSA_SYSTEM_INFO_VERSION_MINOR, HSA_SYSTEM_INFO_TIMESTAMP, HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY, HSA_SYSTEM_INFO_SIGNAL_MAX_WAIT, HSA_SYSTEM_INFO_ENDIANNESS, HSA_SYSTEM_INFO_MACHINE_MODEL, HSA_SYSTEM_INFO_EXTENSIONS, HSA_AMD_SYSTEM_INFO_BUILD_VERSION, HSA_AMD_SYSTEM_INFO_SVM_SUPPORTED, HSA_AMD_SYSTEM_INFO_SVM_ACCESSIBLE_BY_DEFAULT, ... } hsa_system_info_t;
-typedef enum { HSA_EXTENSION_FINALIZER, HSA_EXTENSION_IMAGES, HSA_EXTENSION_PERFORMANCE_COUNTERS, HSA_EXTENSION_PROFILING_EVENTS, HSA_EXTENSION_STD_LAST, HSA_AMD_FIRST_EXTENSION, HSA_EXTENSION_AMD_PROFILER, HSA_EXTENSION_AMD_LOADER, HSA_EXTENSION_AMD_AQLPROFILE, HSA_AMD_LAST_EXTENSION, ... } hsa_extension_t;
+typedef enum { HSA_SYSTEM_INFO_VERSION_MAJOR, HSA_SYSTEM_INFO_VERSION_MINOR, HSA_SYSTEM_INFO_TIMESTAMP, HSA_SYSTEM_INFO_TIMESTAMP_FREQUENCY, HSA_SYSTEM_INFO_SIGNAL_MAX_WAIT, HSA_SYSTEM_INFO_ENDIANNESS, HSA_SYSTEM_INFO_MACHINE_MODEL, HSA_SYSTEM_INFO_EXTENSIONS, HSA_AMD_SYSTEM_INFO_BUILD_VERSION, HSA_AMD_SYSTEM_INFO_SVM_SUPPORTED, HSA_AMD_SYSTEM_INFO_SVM_ACCESSIBLE_BY_DEFAULT, HSA_AMD_SYSTEM_INFO_MWAITX_ENABLED, HSA_AMD_SYSTEM_INFO_DMABUF_SUPPORTED, HSA_AMD_SYSTEM_INFO_VIRTUAL_MEM_API_SUPPORTED, HSA_AMD_SYSTEM_INFO_XNACK_ENABLED, HSA_AMD_SYSTEM_INFO_EXT_VERSION_MAJOR, HSA_AMD_SYSTEM_INFO_EXT_VERSION_MINOR, ... } hsa_system_info_t;
+typedef enum { HSA_EXTENSION_FINALIZER, HSA_EXTENSION_IMAGES, HSA_EXTENSION_PERFORMANCE_COUNTERS, HSA_EXTENSION_PROFILING_EVENTS, HSA_EXTENSION_STD_LAST, HSA_AMD_FIRST_EXTENSION, HSA_EXTENSION_AMD_PROFILER, HSA_EXTENSION_AMD_LOADER, HSA_EXTENSION_AMD_AQLPROFILE, HSA_EXTENSION_AMD_PC_SAMPLING, HSA_AMD_LAST_EXTENSION, ... } hsa_extension_t;
 struct hsa_agent_s {
     uint64_t handle;
     ...;
 };
 typedef struct hsa_agent_s hsa_agent_t;
 typedef enum { HSA_AGENT_FEATURE_KERNEL_DISPATCH, HSA_AGENT_FEATURE_AGENT_DISPATCH, ... } hsa_agent_feature_t;
-typedef enum { HSA_DEVICE_TYPE_CPU, HSA_DEVICE_TYPE_GPU, HSA_DEVICE_TYPE_DSP, ... } hsa_device_type_t;
+typedef enum { HSA_DEVICE_TYPE_CPU, HSA_DEVICE_TYPE_GPU, HSA_DEVICE_TYPE_DSP, HSA_DEVICE_TYPE_AIE, ... } hsa_device_type_t;
 typedef enum { HSA_DEFAULT_FLOAT_ROUNDING_MODE_DEFAULT, HSA_DEFAULT_FLOAT_ROUNDING_MODE_ZERO, HSA_DEFAULT_FLOAT_ROUNDING_MODE_NEAR, ... } hsa_default_float_rounding_mode_t;
-typedef enum { HSA_AGENT_INFO_NAME, HSA_AGENT_INFO_VENDOR_NAME, HSA_AGENT_INFO_FEATURE, HSA_AGENT_INFO_MACHINE_MODEL, HSA_AGENT_INFO_PROFILE, HSA_AGENT_INFO_DEFAULT_FLOAT_ROUNDING_MODE, HSA_AGENT_INFO_BASE_PROFILE_DEFAULT_FLOAT_ROUNDING_MODES, HSA_AGENT_INFO_FAST_F16_OPERATION, HSA_AGENT_INFO_WAVEFRONT_SIZE, HSA_AGENT_INFO_WORKGROUP_MAX_DIM, HSA_AGENT_INFO_WORKGROUP_MAX_SIZE, HSA_AGENT_INFO_GRID_MAX_DIM, HSA_AGENT_INFO_GRID_MAX_SIZE, HSA_AGENT_INFO_FBARRIER_MAX_SIZE, HSA_AGENT_INFO_QUEUES_MAX, HSA_AGENT_INFO_QUEUE_MIN_SIZE, HSA_AGENT_INFO_QUEUE_MAX_SIZE, HSA_AGENT_INFO_QUEUE_TYPE, HSA_AGENT_INFO_NODE, HSA_AGENT_INFO_DEVICE, HSA_AGENT_INFO_CACHE_SIZE, HSA_AGENT_INFO_ISA, HSA_AGENT_INFO_EXTENSIONS, HSA_AGENT_INFO_VERSION_MAJOR, HSA_AGENT_INFO_VERSION_MINOR, ... } hsa_agent_info_t;
+typedef enum { HSA_AGENT_INFO_NAME, HSA_AGENT_INFO_VENDOR_NAME, HSA_AGENT_INFO_FEATURE, HSA_AGENT_INFO_MACHINE_MODEL, HSA_AGENT_INFO_PROFILE, HSA_AGENT_INFO_DEFAULT_FLOAT_ROUNDING_MODE, HSA_AGENT_INFO_BASE_PROFILE_DEFAULT_FLOAT_ROUNDING_MODES, HSA_AGENT_INFO_FAST_F16_OPERATION, HSA_AGENT_INFO_WAVEFRONT_SIZE, HSA_AGENT_INFO_WORKGROUP_MAX_DIM, HSA_AGENT_INFO_WORKGROUP_MAX_SIZE, HSA_AGENT_INFO_GRID_MAX_DIM, HSA_AGENT_INFO_GRID_MAX_SIZE, HSA_AGENT_INFO_FBARRIER_MAX_SIZE, HSA_AGENT_INFO_QUEUES_MAX, HSA_AGENT_INFO_QUEUE_MIN_SIZE, HSA_AGENT_INFO_QUEUE_MAX_SIZE, HSA_AGENT_INFO_QUEUE_TYPE, HSA_AGENT_INFO_NODE, HSA_AGENT_INFO_DEVICE, HSA_AGENT_INFO_CACHE_SIZE, HSA_AGENT_INFO_ISA, HSA_AGENT_INFO_EXTENSIONS, HSA_AGENT_INFO_VERSION_MAJOR, HSA_AGENT_INFO_VERSION_MINOR, HSA_AGENT_INFO_LAST, ... } hsa_agent_info_t;
 typedef enum { HSA_EXCEPTION_POLICY_BREAK, HSA_EXCEPTION_POLICY_DETECT, ... } hsa_exception_policy_t;
 struct hsa_cache_s {
     uint64_t handle;
@@ -70,8 +70,13 @@ typedef enum { HSA_PACKET_HEADER_WIDTH_TYPE, HSA_PACKET_HEADER_WIDTH_BARRIER, HS
 typedef enum { HSA_KERNEL_DISPATCH_PACKET_SETUP_DIMENSIONS, ... } hsa_kernel_dispatch_packet_setup_t;
 typedef enum { HSA_KERNEL_DISPATCH_PACKET_SETUP_WIDTH_DIMENSIONS, ... } hsa_kernel_dispatch_packet_setup_width_t;
 struct hsa_kernel_dispatch_packet_s {
-    uint16_t header;
-    uint16_t setup;
+    union {
+        struct {
+            uint16_t header;
+            uint16_t setup;
+        };
+        uint32_t full_header;
+    };
     uint16_t workgroup_size_x;
     uint16_t workgroup_size_y;
     uint16_t workgroup_size_z;
@@ -120,7 +125,7 @@ struct hsa_barrier_or_packet_s {
 };
 typedef struct hsa_barrier_or_packet_s hsa_barrier_or_packet_t;
 typedef enum { HSA_REGION_SEGMENT_GLOBAL, HSA_REGION_SEGMENT_READONLY, HSA_REGION_SEGMENT_PRIVATE, HSA_REGION_SEGMENT_GROUP, HSA_REGION_SEGMENT_KERNARG, ... } hsa_region_segment_t;
-typedef enum { HSA_REGION_GLOBAL_FLAG_KERNARG, HSA_REGION_GLOBAL_FLAG_FINE_GRAINED, HSA_REGION_GLOBAL_FLAG_COARSE_GRAINED, ... } hsa_region_global_flag_t;
+typedef enum { HSA_REGION_GLOBAL_FLAG_KERNARG, HSA_REGION_GLOBAL_FLAG_FINE_GRAINED, HSA_REGION_GLOBAL_FLAG_COARSE_GRAINED, HSA_REGION_GLOBAL_FLAG_EXTENDED_SCOPE_FINE_GRAINED, ... } hsa_region_global_flag_t;
 typedef enum { HSA_REGION_INFO_SEGMENT, HSA_REGION_INFO_GLOBAL_FLAGS, HSA_REGION_INFO_SIZE, HSA_REGION_INFO_ALLOC_MAX_SIZE, HSA_REGION_INFO_ALLOC_MAX_PRIVATE_WORKGROUP_SIZE, HSA_REGION_INFO_RUNTIME_ALLOC_ALLOWED, HSA_REGION_INFO_RUNTIME_ALLOC_GRANULE, HSA_REGION_INFO_RUNTIME_ALLOC_ALIGNMENT, ... } hsa_region_info_t;
 struct hsa_isa_s {
     uint64_t handle;
@@ -181,7 +186,9 @@ struct hsa_code_symbol_s {
     ...;
 };
 typedef struct hsa_code_symbol_s hsa_code_symbol_t;
-typedef enum { HSA_CODE_SYMBOL_INFO_TYPE, HSA_CODE_SYMBOL_INFO_NAME_LENGTH, HSA_CODE_SYMBOL_INFO_NAME, HSA_CODE_SYMBOL_INFO_MODULE_NAME_LENGTH, HSA_CODE_SYMBOL_INFO_MODULE_NAME, HSA_CODE_SYMBOL_INFO_LINKAGE, HSA_CODE_SYMBOL_INFO_IS_DEFINITION, HSA_CODE_SYMBOL_INFO_VARIABLE_ALLOCATION, HSA_CODE_SYMBOL_INFO_VARIABLE_SEGMENT, HSA_CODE_SYMBOL_INFO_VARIABLE_ALIGNMENT, HSA_CODE_SYMBOL_INFO_VARIABLE_SIZE, HSA_CODE_SYMBOL_INFO_VARIABLE_IS_CONST, HSA_CODE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE, HSA_CODE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_ALIGNMENT, HSA_CODE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE, HSA_CODE_SYMBOL_INFO_KERNEL_PRIVATE_SEGMENT_SIZE, HSA_CODE_SYMBOL_INFO_KERNEL_DYNAMIC_CALLSTACK, HSA_CODE_SYMBOL_INFO_KERNEL_CALL_CONVENTION, HSA_CODE_SYMBOL_INFO_INDIRECT_FUNCTION_CALL_CONVENTION, ... } hsa_code_symbol_info_t;
+typedef enum { HSA_CODE_SYMBOL_INFO_TYPE, HSA_CODE_SYMBOL_INFO_NAME_LENGTH, HSA_CODE_SYMBOL_INFO_NAME, HSA_CODE_SYMBOL_INFO_MODULE_NAME_LENGTH, HSA_CODE_SYMBOL_INFO_MODULE_NAME, HSA_CODE_SYMBOL_INFO_LINKAGE, HSA_CODE_SYMBOL_INFO_IS_DEFINITION, HSA_CODE_SYMBOL_INFO_VARIABLE_ALLOCATION, HSA_CODE_SYMBOL_INFO_VARIABLE_SEGMENT, HSA_CODE_SYMBOL_INFO_VARIABLE_ALIGNMENT, HSA_CODE_SYMBOL_INFO_VARIABLE_SIZE, HSA_CODE_SYMBOL_INFO_VARIABLE_IS_CONST, HSA_CODE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_SIZE, HSA_CODE_SYMBOL_INFO_KERNEL_KERNARG_SEGMENT_ALIGNMENT, HSA_CODE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE, HSA_CODE_SYMBOL_INFO_KERNEL_PRIVATE_SEGMENT_SIZE, HSA_CODE_SYMBOL_INFO_KERNEL_DYNAMIC_CALLSTACK, HSA_CODE_SYMBOL_INFO_KERNEL_CALL_CONVENTION, HSA_CODE_SYMBOL_INFO_INDIRECT_FUNCTION_CALL_CONVENTION, HSA_CODE_SYMBOL_INFO_KERNEL_WAVEFRONT_SIZE, ... } hsa_code_symbol_info_t;
+enum { HSA_EXT_STATUS_ERROR_IMAGE_FORMAT_UNSUPPORTED, HSA_EXT_STATUS_ERROR_IMAGE_SIZE_UNSUPPORTED, HSA_EXT_STATUS_ERROR_IMAGE_PITCH_UNSUPPORTED, HSA_EXT_STATUS_ERROR_SAMPLER_DESCRIPTOR_UNSUPPORTED, ... };
+enum { HSA_EXT_AGENT_INFO_IMAGE_1D_MAX_ELEMENTS, HSA_EXT_AGENT_INFO_IMAGE_1DA_MAX_ELEMENTS, HSA_EXT_AGENT_INFO_IMAGE_1DB_MAX_ELEMENTS, HSA_EXT_AGENT_INFO_IMAGE_2D_MAX_ELEMENTS, HSA_EXT_AGENT_INFO_IMAGE_2DA_MAX_ELEMENTS, HSA_EXT_AGENT_INFO_IMAGE_2DDEPTH_MAX_ELEMENTS, HSA_EXT_AGENT_INFO_IMAGE_2DADEPTH_MAX_ELEMENTS, HSA_EXT_AGENT_INFO_IMAGE_3D_MAX_ELEMENTS, HSA_EXT_AGENT_INFO_IMAGE_ARRAY_MAX_LAYERS, HSA_EXT_AGENT_INFO_MAX_IMAGE_RD_HANDLES, HSA_EXT_AGENT_INFO_MAX_IMAGE_RORW_HANDLES, HSA_EXT_AGENT_INFO_MAX_SAMPLER_HANDLERS, HSA_EXT_AGENT_INFO_IMAGE_LINEAR_ROW_PITCH_ALIGNMENT, ... };
 struct hsa_ext_image_s {
     uint64_t handle;
     ...;
@@ -240,39 +247,107 @@ struct hsa_ext_sampler_descriptor_s {
     ...;
 };
 typedef struct hsa_ext_sampler_descriptor_s hsa_ext_sampler_descriptor_t;
+struct hsa_ext_sampler_descriptor_v2_s {
+    hsa_ext_sampler_coordinate_mode32_t coordinate_mode;
+    hsa_ext_sampler_filter_mode32_t filter_mode;
+    hsa_ext_sampler_addressing_mode32_t address_modes[3];
+    ...;
+};
+typedef struct hsa_ext_sampler_descriptor_v2_s hsa_ext_sampler_descriptor_v2_t;
 struct hsa_ext_images_1_00_pfn_s {
-    hsa_status_t (*hsa_ext_image_get_capability)(hsa_agent_t, hsa_ext_image_geometry_t, const hsa_ext_image_format_t *, uint32_t *);
-    hsa_status_t (*hsa_ext_image_data_get_info)(hsa_agent_t, const hsa_ext_image_descriptor_t *, hsa_access_permission_t, hsa_ext_image_data_info_t *);
-    hsa_status_t (*hsa_ext_image_create)(hsa_agent_t, const hsa_ext_image_descriptor_t *, const void *, hsa_access_permission_t, hsa_ext_image_t *);
-    hsa_status_t (*hsa_ext_image_destroy)(hsa_agent_t, hsa_ext_image_t);
-    hsa_status_t (*hsa_ext_image_copy)(hsa_agent_t, hsa_ext_image_t, const hsa_dim3_t *, hsa_ext_image_t, const hsa_dim3_t *, const hsa_dim3_t *);
-    hsa_status_t (*hsa_ext_image_import)(hsa_agent_t, const void *, size_t, size_t, hsa_ext_image_t, const hsa_ext_image_region_t *);
-    hsa_status_t (*hsa_ext_image_export)(hsa_agent_t, hsa_ext_image_t, void *, size_t, size_t, const hsa_ext_image_region_t *);
-    hsa_status_t (*hsa_ext_image_clear)(hsa_agent_t, hsa_ext_image_t, const void *, const hsa_ext_image_region_t *);
-    hsa_status_t (*hsa_ext_sampler_create)(hsa_agent_t, const hsa_ext_sampler_descriptor_t *, hsa_ext_sampler_t *);
-    hsa_status_t (*hsa_ext_sampler_destroy)(hsa_agent_t, hsa_ext_sampler_t);
+    hsa_status_t (*hsa_ext_image_get_capability)(hsa_agent_t agent, hsa_ext_image_geometry_t geometry, const hsa_ext_image_format_t *image_format, uint32_t *capability_mask);
+    hsa_status_t (*hsa_ext_image_data_get_info)(hsa_agent_t agent, const hsa_ext_image_descriptor_t *image_descriptor, hsa_access_permission_t access_permission, hsa_ext_image_data_info_t *image_data_info);
+    hsa_status_t (*hsa_ext_image_create)(hsa_agent_t agent, const hsa_ext_image_descriptor_t *image_descriptor, const void *image_data, hsa_access_permission_t access_permission, hsa_ext_image_t *image);
+    hsa_status_t (*hsa_ext_image_destroy)(hsa_agent_t agent, hsa_ext_image_t image);
+    hsa_status_t (*hsa_ext_image_copy)(hsa_agent_t agent, hsa_ext_image_t src_image, const hsa_dim3_t *src_offset, hsa_ext_image_t dst_image, const hsa_dim3_t *dst_offset, const hsa_dim3_t *range);
+    hsa_status_t (*hsa_ext_image_import)(hsa_agent_t agent, const void *src_memory, size_t src_row_pitch, size_t src_slice_pitch, hsa_ext_image_t dst_image, const hsa_ext_image_region_t *image_region);
+    hsa_status_t (*hsa_ext_image_export)(hsa_agent_t agent, hsa_ext_image_t src_image, void *dst_memory, size_t dst_row_pitch, size_t dst_slice_pitch, const hsa_ext_image_region_t *image_region);
+    hsa_status_t (*hsa_ext_image_clear)(hsa_agent_t agent, hsa_ext_image_t image, const void *data, const hsa_ext_image_region_t *image_region);
+    hsa_status_t (*hsa_ext_sampler_create)(hsa_agent_t agent, const hsa_ext_sampler_descriptor_t *sampler_descriptor, hsa_ext_sampler_t *sampler);
+    hsa_status_t (*hsa_ext_sampler_destroy)(hsa_agent_t agent, hsa_ext_sampler_t sampler);
     ...;
 };
 typedef struct hsa_ext_images_1_00_pfn_s hsa_ext_images_1_00_pfn_t;
 struct hsa_ext_images_1_pfn_s {
-    hsa_status_t (*hsa_ext_image_get_capability)(hsa_agent_t, hsa_ext_image_geometry_t, const hsa_ext_image_format_t *, uint32_t *);
-    hsa_status_t (*hsa_ext_image_data_get_info)(hsa_agent_t, const hsa_ext_image_descriptor_t *, hsa_access_permission_t, hsa_ext_image_data_info_t *);
-    hsa_status_t (*hsa_ext_image_create)(hsa_agent_t, const hsa_ext_image_descriptor_t *, const void *, hsa_access_permission_t, hsa_ext_image_t *);
-    hsa_status_t (*hsa_ext_image_destroy)(hsa_agent_t, hsa_ext_image_t);
-    hsa_status_t (*hsa_ext_image_copy)(hsa_agent_t, hsa_ext_image_t, const hsa_dim3_t *, hsa_ext_image_t, const hsa_dim3_t *, const hsa_dim3_t *);
-    hsa_status_t (*hsa_ext_image_import)(hsa_agent_t, const void *, size_t, size_t, hsa_ext_image_t, const hsa_ext_image_region_t *);
-    hsa_status_t (*hsa_ext_image_export)(hsa_agent_t, hsa_ext_image_t, void *, size_t, size_t, const hsa_ext_image_region_t *);
-    hsa_status_t (*hsa_ext_image_clear)(hsa_agent_t, hsa_ext_image_t, const void *, const hsa_ext_image_region_t *);
-    hsa_status_t (*hsa_ext_sampler_create)(hsa_agent_t, const hsa_ext_sampler_descriptor_t *, hsa_ext_sampler_t *);
-    hsa_status_t (*hsa_ext_sampler_destroy)(hsa_agent_t, hsa_ext_sampler_t);
-    hsa_status_t (*hsa_ext_image_get_capability_with_layout)(hsa_agent_t, hsa_ext_image_geometry_t, const hsa_ext_image_format_t *, hsa_ext_image_data_layout_t, uint32_t *);
-    hsa_status_t (*hsa_ext_image_data_get_info_with_layout)(hsa_agent_t, const hsa_ext_image_descriptor_t *, hsa_access_permission_t, hsa_ext_image_data_layout_t, size_t, size_t, hsa_ext_image_data_info_t *);
-    hsa_status_t (*hsa_ext_image_create_with_layout)(hsa_agent_t, const hsa_ext_image_descriptor_t *, const void *, hsa_access_permission_t, hsa_ext_image_data_layout_t, size_t, size_t, hsa_ext_image_t *);
+    hsa_status_t (*hsa_ext_image_get_capability)(hsa_agent_t agent, hsa_ext_image_geometry_t geometry, const hsa_ext_image_format_t *image_format, uint32_t *capability_mask);
+    hsa_status_t (*hsa_ext_image_data_get_info)(hsa_agent_t agent, const hsa_ext_image_descriptor_t *image_descriptor, hsa_access_permission_t access_permission, hsa_ext_image_data_info_t *image_data_info);
+    hsa_status_t (*hsa_ext_image_create)(hsa_agent_t agent, const hsa_ext_image_descriptor_t *image_descriptor, const void *image_data, hsa_access_permission_t access_permission, hsa_ext_image_t *image);
+    hsa_status_t (*hsa_ext_image_destroy)(hsa_agent_t agent, hsa_ext_image_t image);
+    hsa_status_t (*hsa_ext_image_copy)(hsa_agent_t agent, hsa_ext_image_t src_image, const hsa_dim3_t *src_offset, hsa_ext_image_t dst_image, const hsa_dim3_t *dst_offset, const hsa_dim3_t *range);
+    hsa_status_t (*hsa_ext_image_import)(hsa_agent_t agent, const void *src_memory, size_t src_row_pitch, size_t src_slice_pitch, hsa_ext_image_t dst_image, const hsa_ext_image_region_t *image_region);
+    hsa_status_t (*hsa_ext_image_export)(hsa_agent_t agent, hsa_ext_image_t src_image, void *dst_memory, size_t dst_row_pitch, size_t dst_slice_pitch, const hsa_ext_image_region_t *image_region);
+    hsa_status_t (*hsa_ext_image_clear)(hsa_agent_t agent, hsa_ext_image_t image, const void *data, const hsa_ext_image_region_t *image_region);
+    hsa_status_t (*hsa_ext_sampler_create)(hsa_agent_t agent, const hsa_ext_sampler_descriptor_t *sampler_descriptor, hsa_ext_sampler_t *sampler);
+    hsa_status_t (*hsa_ext_sampler_destroy)(hsa_agent_t agent, hsa_ext_sampler_t sampler);
+    hsa_status_t (*hsa_ext_image_get_capability_with_layout)(hsa_agent_t agent, hsa_ext_image_geometry_t geometry, const hsa_ext_image_format_t *image_format, hsa_ext_image_data_layout_t image_data_layout, uint32_t *capability_mask);
+    hsa_status_t (*hsa_ext_image_data_get_info_with_layout)(hsa_agent_t agent, const hsa_ext_image_descriptor_t *image_descriptor, hsa_access_permission_t access_permission, hsa_ext_image_data_layout_t image_data_layout, size_t image_data_row_pitch, size_t image_data_slice_pitch, hsa_ext_image_data_info_t *image_data_info);
+    hsa_status_t (*hsa_ext_image_create_with_layout)(hsa_agent_t agent, const hsa_ext_image_descriptor_t *image_descriptor, const void *image_data, hsa_access_permission_t access_permission, hsa_ext_image_data_layout_t image_data_layout, size_t image_data_row_pitch, size_t image_data_slice_pitch, hsa_ext_image_t *image);
+    hsa_status_t (*hsa_ext_sampler_create_v2)(hsa_agent_t agent, const hsa_ext_sampler_descriptor_v2_t *sampler_descriptor, hsa_ext_sampler_t *sampler);
     ...;
 };
 typedef struct hsa_ext_images_1_pfn_s hsa_ext_images_1_pfn_t;
+typedef struct {
+    uint64_t pc;
+    uint64_t exec_mask;
+    uint32_t workgroup_id_x;
+    uint32_t workgroup_id_y;
+    uint32_t workgroup_id_z;
+    uint32_t wave_in_wg : 6;
+    uint32_t chiplet : 3;
+    uint32_t reserved : 23;
+    uint32_t hw_id;
+    uint32_t reserved0;
+    uint64_t reserved1;
+    uint64_t timestamp;
+    uint64_t correlation_id;
+} perf_sample_hosttrap_v1_t;
+typedef struct {
+    uint64_t pc;
+    uint64_t exec_mask;
+    uint32_t workgroup_id_x;
+    uint32_t workgroup_id_y;
+    uint32_t workgroup_id_z;
+    uint32_t wave_in_wg : 6;
+    uint32_t chiplet : 3;
+    uint32_t reserved : 23;
+    uint32_t hw_id;
+    uint32_t perf_snapshot_data;
+    uint32_t perf_snapshot_data1;
+    uint32_t perf_snapshot_data2;
+    uint64_t timestamp;
+    uint64_t correlation_id;
+} perf_sample_snapshot_v1_t;
+typedef enum { HSA_VEN_AMD_PCS_METHOD_HOSTTRAP_V1, HSA_VEN_AMD_PCS_METHOD_STOCHASTIC_V1, ... } hsa_ven_amd_pcs_method_kind_t;
+typedef enum { HSA_VEN_AMD_PCS_INTERVAL_UNITS_MICRO_SECONDS, HSA_VEN_AMD_PCS_INTERVAL_UNITS_CLOCK_CYCLES, HSA_VEN_AMD_PCS_INTERVAL_UNITS_INSTRUCTIONS, ... } hsa_ven_amd_pcs_units_t;
+typedef hsa_status_t (*hsa_ven_amd_pcs_data_copy_callback_t)(void *hsa_callback_data, size_t data_size, void *destination);
+typedef void (*hsa_ven_amd_pcs_data_ready_callback_t)(void *client_callback_data, size_t data_size, size_t lost_sample_count, hsa_ven_amd_pcs_data_copy_callback_t data_copy_callback, void *hsa_callback_data);
+typedef struct {
+    uint64_t handle;
+    ...;
+} hsa_ven_amd_pcs_t;
+typedef enum { HSA_VEN_AMD_PCS_CONFIGURATION_FLAGS_INTERVAL_POWER_OF_2, ... } hsa_ven_amd_pcs_configuration_flags_t;
+typedef struct {
+    hsa_ven_amd_pcs_method_kind_t method;
+    hsa_ven_amd_pcs_units_t units;
+    size_t min_interval;
+    size_t max_interval;
+    uint64_t flags;
+    ...;
+} hsa_ven_amd_pcs_configuration_t;
+typedef hsa_status_t (*hsa_ven_amd_pcs_iterate_configuration_callback_t)(const hsa_ven_amd_pcs_configuration_t *configuration, void *callback_data);
+struct hsa_ven_amd_pc_sampling_1_00_pfn_t {
+    hsa_status_t (*hsa_ven_amd_pcs_iterate_configuration)(hsa_agent_t agent, hsa_ven_amd_pcs_iterate_configuration_callback_t configuration_callback, void *callback_data);
+    hsa_status_t (*hsa_ven_amd_pcs_create)(hsa_agent_t agent, hsa_ven_amd_pcs_method_kind_t method, hsa_ven_amd_pcs_units_t units, size_t interval, size_t latency, size_t buffer_size, hsa_ven_amd_pcs_data_ready_callback_t data_ready_callback, void *client_callback_data, hsa_ven_amd_pcs_t *pc_sampling);
+    hsa_status_t (*hsa_ven_amd_pcs_create_from_id)(uint32_t pcs_id, hsa_agent_t agent, hsa_ven_amd_pcs_method_kind_t method, hsa_ven_amd_pcs_units_t units, size_t interval, size_t latency, size_t buffer_size, hsa_ven_amd_pcs_data_ready_callback_t data_ready_callback, void *client_callback_data, hsa_ven_amd_pcs_t *pc_sampling);
+    hsa_status_t (*hsa_ven_amd_pcs_destroy)(hsa_ven_amd_pcs_t pc_sampling);
+    hsa_status_t (*hsa_ven_amd_pcs_start)(hsa_ven_amd_pcs_t pc_sampling);
+    hsa_status_t (*hsa_ven_amd_pcs_stop)(hsa_ven_amd_pcs_t pc_sampling);
+    hsa_status_t (*hsa_ven_amd_pcs_flush)(hsa_ven_amd_pcs_t pc_sampling);
+    ...;
+};
+typedef struct hsa_ven_amd_pc_sampling_1_00_pfn_t hsa_ven_amd_pc_sampling_1_00_pfn_t;
 typedef uint32_t hsa_signal_condition32_t;
-typedef enum { HSA_AMD_PACKET_TYPE_BARRIER_VALUE, ... } hsa_amd_packet_type_t;
+typedef enum { HSA_AMD_PACKET_TYPE_BARRIER_VALUE, HSA_AMD_PACKET_TYPE_AIE_ERT, ... } hsa_amd_packet_type_t;
 typedef uint8_t hsa_amd_packet_type8_t;
 struct hsa_amd_packet_header_s {
     uint16_t header;
@@ -295,8 +370,48 @@ struct hsa_amd_barrier_value_packet_s {
     ...;
 };
 typedef struct hsa_amd_barrier_value_packet_s hsa_amd_barrier_value_packet_t;
-enum hsa_amd_agent_info_s { HSA_AMD_AGENT_INFO_CHIP_ID, HSA_AMD_AGENT_INFO_CACHELINE_SIZE, HSA_AMD_AGENT_INFO_COMPUTE_UNIT_COUNT, HSA_AMD_AGENT_INFO_MAX_CLOCK_FREQUENCY, HSA_AMD_AGENT_INFO_DRIVER_NODE_ID, HSA_AMD_AGENT_INFO_MAX_ADDRESS_WATCH_POINTS, HSA_AMD_AGENT_INFO_BDFID, HSA_AMD_AGENT_INFO_MEMORY_WIDTH, HSA_AMD_AGENT_INFO_MEMORY_MAX_FREQUENCY, HSA_AMD_AGENT_INFO_PRODUCT_NAME, HSA_AMD_AGENT_INFO_MAX_WAVES_PER_CU, HSA_AMD_AGENT_INFO_NUM_SIMDS_PER_CU, HSA_AMD_AGENT_INFO_NUM_SHADER_ENGINES, HSA_AMD_AGENT_INFO_NUM_SHADER_ARRAYS_PER_SE, HSA_AMD_AGENT_INFO_HDP_FLUSH, HSA_AMD_AGENT_INFO_DOMAIN, HSA_AMD_AGENT_INFO_COOPERATIVE_QUEUES, HSA_AMD_AGENT_INFO_UUID, HSA_AMD_AGENT_INFO_ASIC_REVISION, HSA_AMD_AGENT_INFO_SVM_DIRECT_HOST_ACCESS, HSA_AMD_AGENT_INFO_COOPERATIVE_COMPUTE_UNIT_COUNT, ... };
+typedef enum { HSA_AMD_AIE_ERT_STATE_NEW, HSA_AMD_AIE_ERT_STATE_QUEUED, HSA_AMD_AIE_ERT_STATE_RUNNING, HSA_AMD_AIE_ERT_STATE_COMPLETED, HSA_AMD_AIE_ERT_STATE_ERROR, HSA_AMD_AIE_ERT_STATE_ABORT, HSA_AMD_AIE_ERT_STATE_SUBMITTED, HSA_AMD_AIE_ERT_STATE_TIMEOUT, HSA_AMD_AIE_ERT_STATE_NORESPONSE, HSA_AMD_AIE_ERT_STATE_SKERROR, HSA_AMD_AIE_ERT_STATE_SKCRASHED, HSA_AMD_AIE_ERT_STATE_MAX, ... } hsa_amd_aie_ert_state;
+typedef enum { HSA_AMD_AIE_ERT_START_CU, HSA_AMD_AIE_ERT_START_KERNEL, HSA_AMD_AIE_ERT_CONFIGURE, HSA_AMD_AIE_ERT_EXIT, HSA_AMD_AIE_ERT_ABORT, HSA_AMD_AIE_ERT_EXEC_WRITE, HSA_AMD_AIE_ERT_CU_STAT, HSA_AMD_AIE_ERT_START_COPYBO, HSA_AMD_AIE_ERT_SK_CONFIG, HSA_AMD_AIE_ERT_SK_START, HSA_AMD_AIE_ERT_SK_UNCONFIG, HSA_AMD_AIE_ERT_INIT_CU, HSA_AMD_AIE_ERT_START_FA, HSA_AMD_AIE_ERT_CLK_CALIB, HSA_AMD_AIE_ERT_MB_VALIDATE, HSA_AMD_AIE_ERT_START_KEY_VAL, HSA_AMD_AIE_ERT_ACCESS_TEST_C, HSA_AMD_AIE_ERT_ACCESS_TEST, HSA_AMD_AIE_ERT_START_DPU, HSA_AMD_AIE_ERT_CMD_CHAIN, HSA_AMD_AIE_ERT_START_NPU, HSA_AMD_AIE_ERT_START_NPU_PREEMPT, ... } hsa_amd_aie_ert_cmd_opcode_t;
+struct hsa_amd_aie_ert_start_kernel_data_s {
+    void *pdi_addr;
+    uint32_t data[];
+    ...;
+};
+typedef struct hsa_amd_aie_ert_start_kernel_data_s hsa_amd_aie_ert_start_kernel_data_t;
+struct hsa_amd_aie_ert_packet_s {
+    hsa_amd_vendor_packet_header_t header;
+    struct {
+        uint32_t state : 4;
+        uint32_t custom : 8;
+        uint32_t count : 11;
+        uint32_t opcode : 5;
+        uint32_t type : 4;
+    };
+    uint64_t reserved0;
+    uint64_t reserved1;
+    uint64_t reserved2;
+    uint64_t reserved3;
+    uint64_t reserved4;
+    uint64_t reserved5;
+    uint64_t payload_data;
+};
+typedef struct hsa_amd_aie_ert_packet_s hsa_amd_aie_ert_packet_t;
+enum { HSA_STATUS_ERROR_INVALID_MEMORY_POOL, HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION, HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION, HSA_STATUS_ERROR_MEMORY_FAULT, HSA_STATUS_CU_MASK_REDUCED, HSA_STATUS_ERROR_OUT_OF_REGISTERS, HSA_STATUS_ERROR_RESOURCE_BUSY, HSA_STATUS_ERROR_NOT_SUPPORTED, ... };
+typedef enum { HSA_IOMMU_SUPPORT_NONE, HSA_IOMMU_SUPPORT_V2, ... } hsa_amd_iommu_version_t;
+struct hsa_amd_clock_counters_s {
+    uint64_t gpu_clock_counter;
+    uint64_t cpu_clock_counter;
+    uint64_t system_clock_counter;
+    uint64_t system_clock_frequency;
+    ...;
+};
+typedef struct hsa_amd_clock_counters_s hsa_amd_clock_counters_t;
+enum hsa_amd_agent_info_s { HSA_AMD_AGENT_INFO_CHIP_ID, HSA_AMD_AGENT_INFO_CACHELINE_SIZE, HSA_AMD_AGENT_INFO_COMPUTE_UNIT_COUNT, HSA_AMD_AGENT_INFO_MAX_CLOCK_FREQUENCY, HSA_AMD_AGENT_INFO_DRIVER_NODE_ID, HSA_AMD_AGENT_INFO_MAX_ADDRESS_WATCH_POINTS, HSA_AMD_AGENT_INFO_BDFID, HSA_AMD_AGENT_INFO_MEMORY_WIDTH, HSA_AMD_AGENT_INFO_MEMORY_MAX_FREQUENCY, HSA_AMD_AGENT_INFO_PRODUCT_NAME, HSA_AMD_AGENT_INFO_MAX_WAVES_PER_CU, HSA_AMD_AGENT_INFO_NUM_SIMDS_PER_CU, HSA_AMD_AGENT_INFO_NUM_SHADER_ENGINES, HSA_AMD_AGENT_INFO_NUM_SHADER_ARRAYS_PER_SE, HSA_AMD_AGENT_INFO_HDP_FLUSH, HSA_AMD_AGENT_INFO_DOMAIN, HSA_AMD_AGENT_INFO_COOPERATIVE_QUEUES, HSA_AMD_AGENT_INFO_UUID, HSA_AMD_AGENT_INFO_ASIC_REVISION, HSA_AMD_AGENT_INFO_SVM_DIRECT_HOST_ACCESS, HSA_AMD_AGENT_INFO_COOPERATIVE_COMPUTE_UNIT_COUNT, HSA_AMD_AGENT_INFO_MEMORY_AVAIL, HSA_AMD_AGENT_INFO_TIMESTAMP_FREQUENCY, HSA_AMD_AGENT_INFO_ASIC_FAMILY_ID, HSA_AMD_AGENT_INFO_UCODE_VERSION, HSA_AMD_AGENT_INFO_SDMA_UCODE_VERSION, HSA_AMD_AGENT_INFO_NUM_SDMA_ENG, HSA_AMD_AGENT_INFO_NUM_SDMA_XGMI_ENG, HSA_AMD_AGENT_INFO_IOMMU_SUPPORT, HSA_AMD_AGENT_INFO_NUM_XCC, HSA_AMD_AGENT_INFO_DRIVER_UID, HSA_AMD_AGENT_INFO_NEAREST_CPU, HSA_AMD_AGENT_INFO_MEMORY_PROPERTIES, HSA_AMD_AGENT_INFO_AQL_EXTENSIONS, HSA_AMD_AGENT_INFO_SCRATCH_LIMIT_MAX, HSA_AMD_AGENT_INFO_SCRATCH_LIMIT_CURRENT, HSA_AMD_AGENT_INFO_CLOCK_COUNTERS, ... };
 typedef enum hsa_amd_agent_info_s hsa_amd_agent_info_t;
+enum hsa_amd_agent_memory_properties_s { HSA_AMD_MEMORY_PROPERTY_AGENT_IS_APU, ... };
+typedef enum hsa_amd_agent_memory_properties_s hsa_amd_agent_memory_properties_t;
+enum hsa_amd_sdma_engine_id { HSA_AMD_SDMA_ENGINE_0, HSA_AMD_SDMA_ENGINE_1, HSA_AMD_SDMA_ENGINE_2, HSA_AMD_SDMA_ENGINE_3, HSA_AMD_SDMA_ENGINE_4, HSA_AMD_SDMA_ENGINE_5, HSA_AMD_SDMA_ENGINE_6, HSA_AMD_SDMA_ENGINE_7, HSA_AMD_SDMA_ENGINE_8, HSA_AMD_SDMA_ENGINE_9, HSA_AMD_SDMA_ENGINE_10, HSA_AMD_SDMA_ENGINE_11, HSA_AMD_SDMA_ENGINE_12, HSA_AMD_SDMA_ENGINE_13, HSA_AMD_SDMA_ENGINE_14, HSA_AMD_SDMA_ENGINE_15, ... };
+typedef enum hsa_amd_sdma_engine_id hsa_amd_sdma_engine_id_t;
 struct hsa_amd_hdp_flush_s {
     uint32_t *HDP_MEM_FLUSH_CNTL;
     uint32_t *HDP_REG_FLUSH_CNTL;
@@ -307,6 +422,8 @@ enum hsa_amd_region_info_s { HSA_AMD_REGION_INFO_HOST_ACCESSIBLE, HSA_AMD_REGION
 typedef enum hsa_amd_region_info_s hsa_amd_region_info_t;
 enum hsa_amd_coherency_type_s { HSA_AMD_COHERENCY_TYPE_COHERENT, HSA_AMD_COHERENCY_TYPE_NONCOHERENT, ... };
 typedef enum hsa_amd_coherency_type_s hsa_amd_coherency_type_t;
+enum hsa_amd_dma_buf_mapping_type_s { HSA_AMD_DMABUF_MAPPING_TYPE_NONE, HSA_AMD_DMABUF_MAPPING_TYPE_PCIE, ... };
+typedef enum hsa_amd_dma_buf_mapping_type_s hsa_amd_dma_buf_mapping_type_t;
 struct hsa_amd_profiling_dispatch_time_s {
     uint64_t start;
     uint64_t end;
@@ -320,16 +437,27 @@ struct hsa_amd_profiling_async_copy_time_s {
 };
 typedef struct hsa_amd_profiling_async_copy_time_s hsa_amd_profiling_async_copy_time_t;
 typedef enum { HSA_AMD_SIGNAL_AMD_GPU_ONLY, HSA_AMD_SIGNAL_IPC, ... } hsa_amd_signal_attribute_t;
-typedef bool (*hsa_amd_signal_handler)(hsa_signal_value_t, void *);
+typedef bool (*hsa_amd_signal_handler)(hsa_signal_value_t value, void *arg);
+struct hsa_amd_image_descriptor_s {
+    uint32_t version;
+    uint32_t deviceID;
+    uint32_t data[1];
+    ...;
+};
+typedef struct hsa_amd_image_descriptor_s hsa_amd_image_descriptor_t;
 typedef enum { HSA_AMD_SEGMENT_GLOBAL, HSA_AMD_SEGMENT_READONLY, HSA_AMD_SEGMENT_PRIVATE, HSA_AMD_SEGMENT_GROUP, ... } hsa_amd_segment_t;
 struct hsa_amd_memory_pool_s {
     uint64_t handle;
     ...;
 };
 typedef struct hsa_amd_memory_pool_s hsa_amd_memory_pool_t;
-enum hsa_amd_memory_pool_global_flag_s { HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT, HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED, HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED, ... };
+enum hsa_amd_memory_pool_global_flag_s { HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_KERNARG_INIT, HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_FINE_GRAINED, HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED, HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_EXTENDED_SCOPE_FINE_GRAINED, ... };
 typedef enum hsa_amd_memory_pool_global_flag_s hsa_amd_memory_pool_global_flag_t;
-typedef enum { HSA_AMD_MEMORY_POOL_INFO_SEGMENT, HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS, HSA_AMD_MEMORY_POOL_INFO_SIZE, HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALLOWED, HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_GRANULE, HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALIGNMENT, HSA_AMD_MEMORY_POOL_INFO_ACCESSIBLE_BY_ALL, HSA_AMD_MEMORY_POOL_INFO_ALLOC_MAX_SIZE, ... } hsa_amd_memory_pool_info_t;
+enum hsa_amd_memory_pool_location_s { HSA_AMD_MEMORY_POOL_LOCATION_CPU, HSA_AMD_MEMORY_POOL_LOCATION_GPU, ... };
+typedef enum hsa_amd_memory_pool_location_s hsa_amd_memory_pool_location_t;
+typedef enum { HSA_AMD_MEMORY_POOL_INFO_SEGMENT, HSA_AMD_MEMORY_POOL_INFO_GLOBAL_FLAGS, HSA_AMD_MEMORY_POOL_INFO_SIZE, HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALLOWED, HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_GRANULE, HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_ALIGNMENT, HSA_AMD_MEMORY_POOL_INFO_ACCESSIBLE_BY_ALL, HSA_AMD_MEMORY_POOL_INFO_ALLOC_MAX_SIZE, HSA_AMD_MEMORY_POOL_INFO_LOCATION, HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_REC_GRANULE, ... } hsa_amd_memory_pool_info_t;
+enum hsa_amd_memory_pool_flag_s { HSA_AMD_MEMORY_POOL_STANDARD_FLAG, HSA_AMD_MEMORY_POOL_PCIE_FLAG, HSA_AMD_MEMORY_POOL_CONTIGUOUS_FLAG, HSA_AMD_MEMORY_POOL_EXECUTABLE_FLAG, ... };
+typedef enum hsa_amd_memory_pool_flag_s hsa_amd_memory_pool_flag_t;
 struct hsa_pitched_ptr_s {
     void *base;
     size_t pitch;
@@ -354,14 +482,7 @@ struct hsa_amd_memory_pool_link_info_s {
 };
 typedef struct hsa_amd_memory_pool_link_info_s hsa_amd_memory_pool_link_info_t;
 typedef enum { HSA_AMD_AGENT_MEMORY_POOL_INFO_ACCESS, HSA_AMD_AGENT_MEMORY_POOL_INFO_NUM_LINK_HOPS, HSA_AMD_AGENT_MEMORY_POOL_INFO_LINK_INFO, ... } hsa_amd_agent_memory_pool_info_t;
-struct hsa_amd_image_descriptor_s {
-    uint32_t version;
-    uint32_t deviceID;
-    uint32_t data[1];
-    ...;
-};
-typedef struct hsa_amd_image_descriptor_s hsa_amd_image_descriptor_t;
-typedef enum { HSA_EXT_POINTER_TYPE_UNKNOWN, HSA_EXT_POINTER_TYPE_HSA, HSA_EXT_POINTER_TYPE_LOCKED, HSA_EXT_POINTER_TYPE_GRAPHICS, HSA_EXT_POINTER_TYPE_IPC, ... } hsa_amd_pointer_type_t;
+typedef enum { HSA_EXT_POINTER_TYPE_UNKNOWN, HSA_EXT_POINTER_TYPE_HSA, HSA_EXT_POINTER_TYPE_LOCKED, HSA_EXT_POINTER_TYPE_GRAPHICS, HSA_EXT_POINTER_TYPE_IPC, HSA_EXT_POINTER_TYPE_RESERVED_ADDR, ... } hsa_amd_pointer_type_t;
 struct hsa_amd_pointer_info_s {
     uint32_t size;
     hsa_amd_pointer_type_t type;
@@ -380,7 +501,7 @@ struct hsa_amd_ipc_memory_s {
 };
 typedef struct hsa_amd_ipc_memory_s hsa_amd_ipc_memory_t;
 typedef hsa_amd_ipc_memory_t hsa_amd_ipc_signal_t;
-enum hsa_amd_event_type_s { HSA_AMD_GPU_MEMORY_FAULT_EVENT, ... };
+enum hsa_amd_event_type_s { HSA_AMD_GPU_MEMORY_FAULT_EVENT, HSA_AMD_GPU_HW_EXCEPTION_EVENT, HSA_AMD_GPU_MEMORY_ERROR_EVENT, ... };
 typedef enum hsa_amd_event_type_s hsa_amd_event_type_t;
 typedef enum { HSA_AMD_MEMORY_FAULT_PAGE_NOT_PRESENT, HSA_AMD_MEMORY_FAULT_READ_ONLY, HSA_AMD_MEMORY_FAULT_NX, HSA_AMD_MEMORY_FAULT_HOST_ONLY, HSA_AMD_MEMORY_FAULT_DRAMECC, HSA_AMD_MEMORY_FAULT_IMPRECISE, HSA_AMD_MEMORY_FAULT_SRAMECC, HSA_AMD_MEMORY_FAULT_HANG, ... } hsa_amd_memory_fault_reason_t;
 struct hsa_amd_gpu_memory_fault_info_s {
@@ -390,21 +511,41 @@ struct hsa_amd_gpu_memory_fault_info_s {
     ...;
 };
 typedef struct hsa_amd_gpu_memory_fault_info_s hsa_amd_gpu_memory_fault_info_t;
+typedef enum { HSA_AMD_MEMORY_ERROR_MEMORY_IN_USE, ... } hsa_amd_memory_error_reason_t;
+struct hsa_amd_gpu_memory_error_info_s {
+    hsa_agent_t agent;
+    uint64_t virtual_address;
+    uint32_t error_reason_mask;
+    ...;
+};
+typedef struct hsa_amd_gpu_memory_error_info_s hsa_amd_gpu_memory_error_info_t;
+typedef enum { HSA_AMD_HW_EXCEPTION_RESET_TYPE_OTHER, ... } hsa_amd_hw_exception_reset_type_t;
+typedef enum { HSA_AMD_HW_EXCEPTION_CAUSE_GPU_HANG, HSA_AMD_HW_EXCEPTION_CAUSE_ECC, ... } hsa_amd_hw_exception_reset_cause_t;
+struct hsa_amd_gpu_hw_exception_info_s {
+    hsa_agent_t agent;
+    hsa_amd_hw_exception_reset_type_t reset_type;
+    hsa_amd_hw_exception_reset_cause_t reset_cause;
+    ...;
+};
+typedef struct hsa_amd_gpu_hw_exception_info_s hsa_amd_gpu_hw_exception_info_t;
 struct hsa_amd_event_s {
     hsa_amd_event_type_t event_type;
     union {
         hsa_amd_gpu_memory_fault_info_t memory_fault;
+        hsa_amd_gpu_hw_exception_info_t hw_exception;
+        hsa_amd_gpu_memory_error_info_t memory_error;
     };
     ...;
 };
 typedef struct hsa_amd_event_s hsa_amd_event_t;
-typedef hsa_status_t (*hsa_amd_system_event_callback_t)(const hsa_amd_event_t *, void *);
+typedef hsa_status_t (*hsa_amd_system_event_callback_t)(const hsa_amd_event_t *event, void *data);
 enum hsa_amd_queue_priority_s { HSA_AMD_QUEUE_PRIORITY_LOW, HSA_AMD_QUEUE_PRIORITY_NORMAL, HSA_AMD_QUEUE_PRIORITY_HIGH, ... };
 typedef enum hsa_amd_queue_priority_s hsa_amd_queue_priority_t;
-typedef void (*hsa_amd_deallocation_callback_t)(void *, void *);
+typedef enum { HSA_AMD_QUEUE_CREATE_SYSTEM_MEM, HSA_AMD_QUEUE_CREATE_DEVICE_MEM_RING_BUF, HSA_AMD_QUEUE_CREATE_DEVICE_MEM_QUEUE_DESCRIPTOR, ... } hsa_amd_queue_create_flag_t;
+typedef void (*hsa_amd_deallocation_callback_t)(void *ptr, void *user_data);
 enum hsa_amd_svm_model_s { HSA_AMD_SVM_GLOBAL_FLAG_FINE_GRAINED, HSA_AMD_SVM_GLOBAL_FLAG_COARSE_GRAINED, HSA_AMD_SVM_GLOBAL_FLAG_INDETERMINATE, ... };
 typedef enum hsa_amd_svm_model_s hsa_amd_svm_model_t;
-enum hsa_amd_svm_attribute_s { HSA_AMD_SVM_ATTRIB_GLOBAL_FLAG, HSA_AMD_SVM_ATTRIB_READ_ONLY, HSA_AMD_SVM_ATTRIB_HIVE_LOCAL, HSA_AMD_SVM_ATTRIB_MIGRATION_GRANULARITY, HSA_AMD_SVM_ATTRIB_PREFERRED_LOCATION, HSA_AMD_SVM_ATTRIB_PREFETCH_LOCATION, HSA_AMD_SVM_ATTRIB_READ_MOSTLY, HSA_AMD_SVM_ATTRIB_AGENT_ACCESSIBLE, HSA_AMD_SVM_ATTRIB_AGENT_ACCESSIBLE_IN_PLACE, HSA_AMD_SVM_ATTRIB_AGENT_NO_ACCESS, HSA_AMD_SVM_ATTRIB_ACCESS_QUERY, ... };
+enum hsa_amd_svm_attribute_s { HSA_AMD_SVM_ATTRIB_GLOBAL_FLAG, HSA_AMD_SVM_ATTRIB_READ_ONLY, HSA_AMD_SVM_ATTRIB_HIVE_LOCAL, HSA_AMD_SVM_ATTRIB_MIGRATION_GRANULARITY, HSA_AMD_SVM_ATTRIB_PREFERRED_LOCATION, HSA_AMD_SVM_ATTRIB_PREFETCH_LOCATION, HSA_AMD_SVM_ATTRIB_READ_MOSTLY, HSA_AMD_SVM_ATTRIB_GPU_EXEC, HSA_AMD_SVM_ATTRIB_AGENT_ACCESSIBLE, HSA_AMD_SVM_ATTRIB_AGENT_ACCESSIBLE_IN_PLACE, HSA_AMD_SVM_ATTRIB_AGENT_NO_ACCESS, HSA_AMD_SVM_ATTRIB_ACCESS_QUERY, ... };
 typedef enum hsa_amd_svm_attribute_s hsa_amd_svm_attribute_t;
 struct hsa_amd_svm_attribute_pair_s {
     uint64_t attribute;
@@ -412,7 +553,25 @@ struct hsa_amd_svm_attribute_pair_s {
     ...;
 };
 typedef struct hsa_amd_svm_attribute_pair_s hsa_amd_svm_attribute_pair_t;
+enum hsa_amd_vmem_address_reserve_flag_s { HSA_AMD_VMEM_ADDRESS_NO_REGISTER, ... };
+typedef enum hsa_amd_vmem_address_reserve_flag_s hsa_amd_vmem_address_reserve_flag_t;
+struct hsa_amd_vmem_alloc_handle_s {
+    uint64_t handle;
+    ...;
+};
+typedef struct hsa_amd_vmem_alloc_handle_s hsa_amd_vmem_alloc_handle_t;
+typedef enum { MEMORY_TYPE_NONE, MEMORY_TYPE_PINNED, ... } hsa_amd_memory_type_t;
+struct hsa_amd_memory_access_desc_s {
+    hsa_access_permission_t permissions;
+    hsa_agent_t agent_handle;
+    ...;
+};
+typedef struct hsa_amd_memory_access_desc_s hsa_amd_memory_access_desc_t;
+typedef enum { HSA_AMD_QUEUE_INFO_AGENT, HSA_AMD_QUEUE_INFO_DOORBELL_ID, ... } hsa_queue_info_attribute_t;
+enum hsa_amd_log_flag_s { HSA_AMD_LOG_FLAG_BLIT_KERNEL_PKTS, ... };
+typedef enum hsa_amd_log_flag_s hsa_amd_log_flag_t;
 typedef struct BrigModuleHeader *BrigModule_t;
+enum { HSA_EXT_STATUS_ERROR_INVALID_PROGRAM, HSA_EXT_STATUS_ERROR_INVALID_MODULE, HSA_EXT_STATUS_ERROR_INCOMPATIBLE_MODULE, HSA_EXT_STATUS_ERROR_MODULE_ALREADY_INCLUDED, HSA_EXT_STATUS_ERROR_SYMBOL_MISMATCH, HSA_EXT_STATUS_ERROR_FINALIZATION_FAILED, HSA_EXT_STATUS_ERROR_DIRECTIVE_MISMATCH, ... };
 typedef BrigModule_t hsa_ext_module_t;
 struct hsa_ext_program_s {
     uint64_t handle;
@@ -437,12 +596,12 @@ struct hsa_ext_control_directives_s {
 };
 typedef struct hsa_ext_control_directives_s hsa_ext_control_directives_t;
 struct hsa_ext_finalizer_1_00_pfn_s {
-    hsa_status_t (*hsa_ext_program_create)(hsa_machine_model_t, hsa_profile_t, hsa_default_float_rounding_mode_t, const char *, hsa_ext_program_t *);
-    hsa_status_t (*hsa_ext_program_destroy)(hsa_ext_program_t);
-    hsa_status_t (*hsa_ext_program_add_module)(hsa_ext_program_t, hsa_ext_module_t);
-    hsa_status_t (*hsa_ext_program_iterate_modules)(hsa_ext_program_t, hsa_status_t (*)(hsa_ext_program_t, hsa_ext_module_t, void *), void *);
-    hsa_status_t (*hsa_ext_program_get_info)(hsa_ext_program_t, hsa_ext_program_info_t, void *);
-    hsa_status_t (*hsa_ext_program_finalize)(hsa_ext_program_t, hsa_isa_t, int32_t, hsa_ext_control_directives_t, const char *, hsa_code_object_type_t, hsa_code_object_t *);
+    hsa_status_t (*hsa_ext_program_create)(hsa_machine_model_t machine_model, hsa_profile_t profile, hsa_default_float_rounding_mode_t default_float_rounding_mode, const char *options, hsa_ext_program_t *program);
+    hsa_status_t (*hsa_ext_program_destroy)(hsa_ext_program_t program);
+    hsa_status_t (*hsa_ext_program_add_module)(hsa_ext_program_t program, hsa_ext_module_t module);
+    hsa_status_t (*hsa_ext_program_iterate_modules)(hsa_ext_program_t program, hsa_status_t (*callback)(hsa_ext_program_t program, hsa_ext_module_t module, void *data), void *data);
+    hsa_status_t (*hsa_ext_program_get_info)(hsa_ext_program_t program, hsa_ext_program_info_t attribute, void *value);
+    hsa_status_t (*hsa_ext_program_finalize)(hsa_ext_program_t program, hsa_isa_t isa, int32_t call_convention, hsa_ext_control_directives_t control_directives, const char *options, hsa_code_object_type_t code_object_type, hsa_code_object_t *code_object);
     ...;
 };
 typedef struct hsa_ext_finalizer_1_00_pfn_s hsa_ext_finalizer_1_00_pfn_t;
@@ -463,47 +622,82 @@ typedef enum { HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_KIND_PROGRAM, HSA_VEN_AMD_L
 enum hsa_ven_amd_loader_loaded_code_object_info_e { HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_EXECUTABLE, HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_KIND, HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_AGENT, HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_CODE_OBJECT_STORAGE_TYPE, HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_CODE_OBJECT_STORAGE_MEMORY_BASE, HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_CODE_OBJECT_STORAGE_MEMORY_SIZE, HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_CODE_OBJECT_STORAGE_FILE, HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_LOAD_DELTA, HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_LOAD_BASE, HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_LOAD_SIZE, HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_URI_LENGTH, HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_URI, ... };
 typedef enum hsa_ven_amd_loader_loaded_code_object_info_e hsa_ven_amd_loader_loaded_code_object_info_t;
 struct hsa_ven_amd_loader_1_00_pfn_s {
-    hsa_status_t (*hsa_ven_amd_loader_query_host_address)(const void *, const void **);
-    hsa_status_t (*hsa_ven_amd_loader_query_segment_descriptors)(hsa_ven_amd_loader_segment_descriptor_t *, size_t *);
-    hsa_status_t (*hsa_ven_amd_loader_query_executable)(const void *, hsa_executable_t *);
+    hsa_status_t (*hsa_ven_amd_loader_query_host_address)(const void *device_address, const void **host_address);
+    hsa_status_t (*hsa_ven_amd_loader_query_segment_descriptors)(hsa_ven_amd_loader_segment_descriptor_t *segment_descriptors, size_t *num_segment_descriptors);
+    hsa_status_t (*hsa_ven_amd_loader_query_executable)(const void *device_address, hsa_executable_t *executable);
     ...;
 };
 typedef struct hsa_ven_amd_loader_1_00_pfn_s hsa_ven_amd_loader_1_00_pfn_t;
 struct hsa_ven_amd_loader_1_01_pfn_s {
-    hsa_status_t (*hsa_ven_amd_loader_query_host_address)(const void *, const void **);
-    hsa_status_t (*hsa_ven_amd_loader_query_segment_descriptors)(hsa_ven_amd_loader_segment_descriptor_t *, size_t *);
-    hsa_status_t (*hsa_ven_amd_loader_query_executable)(const void *, hsa_executable_t *);
-    hsa_status_t (*hsa_ven_amd_loader_executable_iterate_loaded_code_objects)(hsa_executable_t, hsa_status_t (*)(hsa_executable_t, hsa_loaded_code_object_t, void *), void *);
-    hsa_status_t (*hsa_ven_amd_loader_loaded_code_object_get_info)(hsa_loaded_code_object_t, hsa_ven_amd_loader_loaded_code_object_info_t, void *);
+    hsa_status_t (*hsa_ven_amd_loader_query_host_address)(const void *device_address, const void **host_address);
+    hsa_status_t (*hsa_ven_amd_loader_query_segment_descriptors)(hsa_ven_amd_loader_segment_descriptor_t *segment_descriptors, size_t *num_segment_descriptors);
+    hsa_status_t (*hsa_ven_amd_loader_query_executable)(const void *device_address, hsa_executable_t *executable);
+    hsa_status_t (*hsa_ven_amd_loader_executable_iterate_loaded_code_objects)(hsa_executable_t executable, hsa_status_t (*callback)(hsa_executable_t executable, hsa_loaded_code_object_t loaded_code_object, void *data), void *data);
+    hsa_status_t (*hsa_ven_amd_loader_loaded_code_object_get_info)(hsa_loaded_code_object_t loaded_code_object, hsa_ven_amd_loader_loaded_code_object_info_t attribute, void *value);
     ...;
 };
 typedef struct hsa_ven_amd_loader_1_01_pfn_s hsa_ven_amd_loader_1_01_pfn_t;
 struct hsa_ven_amd_loader_1_02_pfn_s {
-    hsa_status_t (*hsa_ven_amd_loader_query_host_address)(const void *, const void **);
-    hsa_status_t (*hsa_ven_amd_loader_query_segment_descriptors)(hsa_ven_amd_loader_segment_descriptor_t *, size_t *);
-    hsa_status_t (*hsa_ven_amd_loader_query_executable)(const void *, hsa_executable_t *);
-    hsa_status_t (*hsa_ven_amd_loader_executable_iterate_loaded_code_objects)(hsa_executable_t, hsa_status_t (*)(hsa_executable_t, hsa_loaded_code_object_t, void *), void *);
-    hsa_status_t (*hsa_ven_amd_loader_loaded_code_object_get_info)(hsa_loaded_code_object_t, hsa_ven_amd_loader_loaded_code_object_info_t, void *);
-    hsa_status_t (*hsa_ven_amd_loader_code_object_reader_create_from_file_with_offset_size)(hsa_file_t, size_t, size_t, hsa_code_object_reader_t *);
+    hsa_status_t (*hsa_ven_amd_loader_query_host_address)(const void *device_address, const void **host_address);
+    hsa_status_t (*hsa_ven_amd_loader_query_segment_descriptors)(hsa_ven_amd_loader_segment_descriptor_t *segment_descriptors, size_t *num_segment_descriptors);
+    hsa_status_t (*hsa_ven_amd_loader_query_executable)(const void *device_address, hsa_executable_t *executable);
+    hsa_status_t (*hsa_ven_amd_loader_executable_iterate_loaded_code_objects)(hsa_executable_t executable, hsa_status_t (*callback)(hsa_executable_t executable, hsa_loaded_code_object_t loaded_code_object, void *data), void *data);
+    hsa_status_t (*hsa_ven_amd_loader_loaded_code_object_get_info)(hsa_loaded_code_object_t loaded_code_object, hsa_ven_amd_loader_loaded_code_object_info_t attribute, void *value);
+    hsa_status_t (*hsa_ven_amd_loader_code_object_reader_create_from_file_with_offset_size)(hsa_file_t file, size_t offset, size_t size, hsa_code_object_reader_t *code_object_reader);
     ...;
 };
 typedef struct hsa_ven_amd_loader_1_02_pfn_s hsa_ven_amd_loader_1_02_pfn_t;
 struct hsa_ven_amd_loader_1_03_pfn_s {
-    hsa_status_t (*hsa_ven_amd_loader_query_host_address)(const void *, const void **);
-    hsa_status_t (*hsa_ven_amd_loader_query_segment_descriptors)(hsa_ven_amd_loader_segment_descriptor_t *, size_t *);
-    hsa_status_t (*hsa_ven_amd_loader_query_executable)(const void *, hsa_executable_t *);
-    hsa_status_t (*hsa_ven_amd_loader_executable_iterate_loaded_code_objects)(hsa_executable_t, hsa_status_t (*)(hsa_executable_t, hsa_loaded_code_object_t, void *), void *);
-    hsa_status_t (*hsa_ven_amd_loader_loaded_code_object_get_info)(hsa_loaded_code_object_t, hsa_ven_amd_loader_loaded_code_object_info_t, void *);
-    hsa_status_t (*hsa_ven_amd_loader_code_object_reader_create_from_file_with_offset_size)(hsa_file_t, size_t, size_t, hsa_code_object_reader_t *);
-    hsa_status_t (*hsa_ven_amd_loader_iterate_executables)(hsa_status_t (*)(hsa_executable_t, void *), void *);
+    hsa_status_t (*hsa_ven_amd_loader_query_host_address)(const void *device_address, const void **host_address);
+    hsa_status_t (*hsa_ven_amd_loader_query_segment_descriptors)(hsa_ven_amd_loader_segment_descriptor_t *segment_descriptors, size_t *num_segment_descriptors);
+    hsa_status_t (*hsa_ven_amd_loader_query_executable)(const void *device_address, hsa_executable_t *executable);
+    hsa_status_t (*hsa_ven_amd_loader_executable_iterate_loaded_code_objects)(hsa_executable_t executable, hsa_status_t (*callback)(hsa_executable_t executable, hsa_loaded_code_object_t loaded_code_object, void *data), void *data);
+    hsa_status_t (*hsa_ven_amd_loader_loaded_code_object_get_info)(hsa_loaded_code_object_t loaded_code_object, hsa_ven_amd_loader_loaded_code_object_info_t attribute, void *value);
+    hsa_status_t (*hsa_ven_amd_loader_code_object_reader_create_from_file_with_offset_size)(hsa_file_t file, size_t offset, size_t size, hsa_code_object_reader_t *code_object_reader);
+    hsa_status_t (*hsa_ven_amd_loader_iterate_executables)(hsa_status_t (*callback)(hsa_executable_t executable, void *data), void *data);
     ...;
 };
 typedef struct hsa_ven_amd_loader_1_03_pfn_s hsa_ven_amd_loader_1_03_pfn_t;
 typedef uint32_t amd_queue_properties32_t;
 enum amd_queue_properties_t { AMD_QUEUE_PROPERTIES_ENABLE_TRAP_HANDLER_SHIFT, AMD_QUEUE_PROPERTIES_ENABLE_TRAP_HANDLER_WIDTH, AMD_QUEUE_PROPERTIES_ENABLE_TRAP_HANDLER, AMD_QUEUE_PROPERTIES_IS_PTR64_SHIFT, AMD_QUEUE_PROPERTIES_IS_PTR64_WIDTH, AMD_QUEUE_PROPERTIES_IS_PTR64, AMD_QUEUE_PROPERTIES_ENABLE_TRAP_HANDLER_DEBUG_SGPRS_SHIFT, AMD_QUEUE_PROPERTIES_ENABLE_TRAP_HANDLER_DEBUG_SGPRS_WIDTH, AMD_QUEUE_PROPERTIES_ENABLE_TRAP_HANDLER_DEBUG_SGPRS, AMD_QUEUE_PROPERTIES_ENABLE_PROFILING_SHIFT, AMD_QUEUE_PROPERTIES_ENABLE_PROFILING_WIDTH, AMD_QUEUE_PROPERTIES_ENABLE_PROFILING, AMD_QUEUE_PROPERTIES_USE_SCRATCH_ONCE_SHIFT, AMD_QUEUE_PROPERTIES_USE_SCRATCH_ONCE_WIDTH, AMD_QUEUE_PROPERTIES_USE_SCRATCH_ONCE, AMD_QUEUE_PROPERTIES_RESERVED1_SHIFT, AMD_QUEUE_PROPERTIES_RESERVED1_WIDTH, AMD_QUEUE_PROPERTIES_RESERVED1, ... };
+typedef uint32_t amd_queue_capabilities32_t;
+enum amd_queue_capabilities_t { AMD_QUEUE_CAPS_CP_ASYNC_RECLAIM_SHIFT, AMD_QUEUE_CAPS_CP_ASYNC_RECLAIM_WIDTH, AMD_QUEUE_CAPS_CP_ASYNC_RECLAIM, AMD_QUEUE_CAPS_SW_ASYNC_RECLAIM_SHIFT, AMD_QUEUE_CAPS_SW_ASYNC_RECLAIM_WIDTH, AMD_QUEUE_CAPS_SW_ASYNC_RECLAIM, ... };
 struct amd_queue_s {
     hsa_queue_t hsa_queue;
-    uint32_t reserved1[4];
+    uint32_t caps;
+    uint32_t reserved1[3];
+    volatile uint64_t write_dispatch_id;
+    uint32_t group_segment_aperture_base_hi;
+    uint32_t private_segment_aperture_base_hi;
+    uint32_t max_cu_id;
+    uint32_t max_wave_id;
+    volatile uint64_t max_legacy_doorbell_dispatch_id_plus_1;
+    volatile uint32_t legacy_doorbell_lock;
+    uint32_t reserved2[9];
+    volatile uint64_t read_dispatch_id;
+    uint32_t read_dispatch_id_field_base_byte_offset;
+    uint32_t compute_tmpring_size;
+    uint32_t scratch_resource_descriptor[4];
+    uint64_t scratch_backing_memory_location;
+    uint32_t reserved3[2];
+    uint32_t scratch_wave64_lane_byte_size;
+    amd_queue_properties32_t queue_properties;
+    uint32_t reserved4[2];
+    hsa_signal_t queue_inactive_signal;
+    uint32_t reserved5[14];
+    ...;
+};
+typedef struct amd_queue_s amd_queue_t;
+struct scratch_last_used_index_xcc_s {
+    volatile uint64_t main;
+    volatile uint64_t alt;
+    ...;
+};
+typedef struct scratch_last_used_index_xcc_s scratch_last_used_index_xcc_t;
+struct amd_queue_v2_s {
+    hsa_queue_t hsa_queue;
+    uint32_t caps;
+    uint32_t reserved1[3];
     volatile uint64_t write_dispatch_id;
     uint32_t group_segment_aperture_base_hi;
     uint32_t private_segment_aperture_base_hi;
@@ -520,19 +714,27 @@ struct amd_queue_s {
     uint64_t scratch_backing_memory_byte_size;
     uint32_t scratch_wave64_lane_byte_size;
     amd_queue_properties32_t queue_properties;
-    uint32_t reserved3[2];
+    volatile uint64_t scratch_max_use_index;
     hsa_signal_t queue_inactive_signal;
-    uint32_t reserved4[14];
+    volatile uint64_t alt_scratch_max_use_index;
+    uint32_t alt_scratch_resource_descriptor[4];
+    uint64_t alt_scratch_backing_memory_location;
+    uint32_t alt_scratch_dispatch_limit_x;
+    uint32_t alt_scratch_dispatch_limit_y;
+    uint32_t alt_scratch_dispatch_limit_z;
+    uint32_t alt_scratch_wave64_lane_byte_size;
+    uint32_t alt_compute_tmpring_size;
+    uint32_t reserved5;
+    scratch_last_used_index_xcc_t scratch_last_used_index[128];
     ...;
 };
-typedef struct amd_queue_s amd_queue_t;
+typedef struct amd_queue_v2_s amd_queue_v2_t;
 typedef int64_t amd_signal_kind64_t;
 enum amd_signal_kind_t { AMD_SIGNAL_KIND_INVALID, AMD_SIGNAL_KIND_USER, AMD_SIGNAL_KIND_DOORBELL, AMD_SIGNAL_KIND_LEGACY_DOORBELL, ... };
 struct amd_signal_s {
     amd_signal_kind64_t kind;
     union {
         volatile int64_t value;
-        volatile uint32_t *legacy_hardware_doorbell_ptr;
         volatile uint64_t *hardware_doorbell_ptr;
     };
     uint64_t event_mailbox_ptr;
@@ -541,14 +743,10 @@ struct amd_signal_s {
     uint64_t start_ts;
     uint64_t end_ts;
     union {
-        amd_queue_t *queue_ptr;
+        amd_queue_v2_t *queue_ptr;
         uint64_t reserved2;
     };
     uint32_t reserved3[2];
     ...;
 };
 typedef struct amd_signal_s amd_signal_t;
-enum { HSA_EXT_STATUS_ERROR_IMAGE_FORMAT_UNSUPPORTED, HSA_EXT_STATUS_ERROR_IMAGE_SIZE_UNSUPPORTED, HSA_EXT_STATUS_ERROR_IMAGE_PITCH_UNSUPPORTED, HSA_EXT_STATUS_ERROR_SAMPLER_DESCRIPTOR_UNSUPPORTED, ... };
-enum { HSA_EXT_AGENT_INFO_IMAGE_1D_MAX_ELEMENTS, HSA_EXT_AGENT_INFO_IMAGE_1DA_MAX_ELEMENTS, HSA_EXT_AGENT_INFO_IMAGE_1DB_MAX_ELEMENTS, HSA_EXT_AGENT_INFO_IMAGE_2D_MAX_ELEMENTS, HSA_EXT_AGENT_INFO_IMAGE_2DA_MAX_ELEMENTS, HSA_EXT_AGENT_INFO_IMAGE_2DDEPTH_MAX_ELEMENTS, HSA_EXT_AGENT_INFO_IMAGE_2DADEPTH_MAX_ELEMENTS, HSA_EXT_AGENT_INFO_IMAGE_3D_MAX_ELEMENTS, HSA_EXT_AGENT_INFO_IMAGE_ARRAY_MAX_LAYERS, HSA_EXT_AGENT_INFO_MAX_IMAGE_RD_HANDLES, HSA_EXT_AGENT_INFO_MAX_IMAGE_RORW_HANDLES, HSA_EXT_AGENT_INFO_MAX_SAMPLER_HANDLERS, HSA_EXT_AGENT_INFO_IMAGE_LINEAR_ROW_PITCH_ALIGNMENT, ... };
-enum { HSA_STATUS_ERROR_INVALID_MEMORY_POOL, HSA_STATUS_ERROR_MEMORY_APERTURE_VIOLATION, HSA_STATUS_ERROR_ILLEGAL_INSTRUCTION, HSA_STATUS_ERROR_MEMORY_FAULT, HSA_STATUS_CU_MASK_REDUCED, ... };
-enum { HSA_EXT_STATUS_ERROR_INVALID_PROGRAM, HSA_EXT_STATUS_ERROR_INVALID_MODULE, HSA_EXT_STATUS_ERROR_INCOMPATIBLE_MODULE, HSA_EXT_STATUS_ERROR_MODULE_ALREADY_INCLUDED, HSA_EXT_STATUS_ERROR_SYMBOL_MISMATCH, HSA_EXT_STATUS_ERROR_FINALIZATION_FAILED, HSA_EXT_STATUS_ERROR_DIRECTIVE_MISMATCH, ... };

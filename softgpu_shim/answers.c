@@ -93,8 +93,7 @@ static int answer(uint32_t query, uint64_t handle, uint32_t attribute, void *out
 
 /* While tracing, calls go to Python: the trace records every export call (core/trace.py). */
 static int traced(void) {
-    const char *trace = getenv("SOFTGPU_TRACE"), *timeline = getenv("SOFTGPU_TIMELINE");
-    return (trace && *trace) || (timeline && *timeline);
+    return sg_setting(SG_SETTING_SOFTGPU_TRACE) || sg_setting(SG_SETTING_SOFTGPU_TIMELINE);
 }
 
 EXPORT hsa_status_t hsa_agent_get_info(hsa_agent_t agent, hsa_agent_info_t attribute, void *value) {

@@ -9,7 +9,7 @@ This module imports nothing that could fail in such an environment (no numpy, no
 import importlib.util
 import sys
 
-from _softgpu_hsa import ffi
+from _softgpu_hsa import ffi, lib
 
 from softgpu_shim import exports_table
 from softgpu_shim.hsa_abi import Status
@@ -22,24 +22,26 @@ def start(root):
     """Install the exports; `root` is the directory the package was found in."""
     missing = [pip for name, pip in DEPENDENCIES if importlib.util.find_spec(name) is None]
     if missing:
-        sys.stderr.write(
-            f"softgpu: this Python ({sys.executable}, {sys.version.split()[0]}) cannot import "
-            f"{', '.join(missing)}, which SoftGPU's runtime (found in {root}) needs; every HSA call "
-            f"will fail. Install them into this Python (python3 -m pip install {' '.join(missing)}), "
-            f"or load the library from the Python environment SoftGPU was installed into.\n")
-        _fail_every_call()
+        reason = (f"this Python ({sys.executable}, {sys.version.split()[0]}) cannot import "
+                  f"{', '.join(missing)}, which SoftGPU's runtime (found in {root}) needs. Install "
+                  f"them into this Python (python3 -m pip install {' '.join(missing)}), or load the "
+                  f"library from the Python environment SoftGPU was installed into")
+        sys.stderr.write(f"softgpu: {reason}; every HSA call will fail.\n")
+        _fail_every_call(reason)
         return
     try:
         from softgpu_shim import glue
         glue.install()
     except BaseException:  # the ABI boundary, before there is a runtime to report through
         import traceback
+        error = sys.exc_info()[1]
         sys.stderr.write("softgpu: the runtime failed to start; every call will fail:\n"
                          + traceback.format_exc())
-        _fail_every_call()
+        _fail_every_call(f"the runtime failed to import: {type(error).__name__}: {error}")
 
 
-def _fail_every_call():
+def _fail_every_call(reason):
+    lib.sg_runtime_failed(reason.encode(errors="replace"))
     for name in exports_table.python_exports():
         ffi.def_extern(name=name, error=int(Status.ERROR))(_failed)
 

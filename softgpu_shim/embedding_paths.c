@@ -1,6 +1,6 @@
 /* Where the embedded runtime finds its Python packages, and Python's own symbols.
 
-   Holds four invariants:
+   Holds these invariants:
    - the package root is the directory two levels above the library file (a checkout's
      build/lib/ and a wheel's softgpu_shim/lib/ both lie there), or the checkout the library
      was built from when the file sits elsewhere (SOFTGPU_LIBDIR);
@@ -13,7 +13,19 @@
    - libpython's symbols are in the global scope once the library is loaded, so the extension
      modules the runtime imports (_cffi_backend, numpy) resolve PyExc_* and friends also when
      a client dlopens the library RTLD_LOCAL, as LLVM's OpenMP offloading plugin does (its
-     dependency libpython then stays local and the first import fails). */
+     dependency libpython then stays local and the first import fails);
+   - the host program's signal dispositions are its own: Python's signal module, when first
+     imported, installs its SIGINT handler (KeyboardInterrupt) over a default one, which
+     swallowed Ctrl-C. The embedding init code saves every disposition before Python code
+     runs, imports the module at once, and puts back whatever changed
+     (sg_host_signals_save/restore), so Ctrl-C acts as the program set it;
+   - a runtime that cannot run answers, never hangs nor lies: in a process whose Python is
+     not the minor version the library was built for (ctypes from another Python; one process
+     holds one Python, and its Py_* symbols are the ones every library binds to) no Python
+     code is ever entered, and when the embedded Python fails to start (cffi's init code) or
+     the runtime fails to import (bootstrap.py), every export that would enter Python answers
+     HSA_STATUS_ERROR instead of cffi's 0 = SUCCESS, and one line says why (sg_runtime_failure,
+     which hsa_init repeats each time it fails). */
 #include <Python.h>
 
 #include "shim.h"
@@ -21,6 +33,9 @@
 #include <dlfcn.h>
 #include <libgen.h>
 #include <limits.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -84,7 +99,93 @@ static void sg_python_symbols_global(void) {
         (void)dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD | RTLD_GLOBAL);
 }
 
+static char sg_failure[1024];
+
+/* The first reason wins: later failures are its consequences. */
+void sg_runtime_failed(const char *reason) {
+    static atomic_flag taken = ATOMIC_FLAG_INIT;
+    if (!atomic_flag_test_and_set(&taken)) snprintf(sg_failure, sizeof sg_failure, "%s", reason);
+}
+
+const char *sg_runtime_failure(void) {
+    return sg_failure[0] ? sg_failure : NULL;
+}
+
+/* 1 when the process's Python (whichever libpython the Py_* symbols bound to) is the minor
+   version the library was compiled for; otherwise records why not. Py_GetVersion needs no
+   interpreter state, so asking is safe in any Python. */
+static int sg_python_serves(void) {
+    static int answer = -1;
+    if (answer >= 0) return answer;
+    const char *running = Py_GetVersion();
+    int major = 0, minor = 0;
+    answer = sscanf(running, "%d.%d", &major, &minor) == 2 && major == PY_MAJOR_VERSION &&
+             minor == PY_MINOR_VERSION;
+    if (!answer) {
+        char reason[512];
+        snprintf(reason, sizeof reason,
+                 "this process runs Python %.*s, but this SoftGPU library was built for Python %d.%d "
+                 "and a process holds one Python; build the library with the program's Python "
+                 "(python%d.%d build_shim.py, or install SoftGPU into it), or run the program with "
+                 "Python %d.%d", (int)strcspn(running, " "), running, PY_MAJOR_VERSION,
+                 PY_MINOR_VERSION, major, minor, PY_MAJOR_VERSION, PY_MINOR_VERSION);
+        sg_runtime_failed(reason);
+    }
+    return answer;
+}
+
+#ifdef _CFFI_USE_EMBEDDING
+/* Stands in for cffi's _cffi_start_and_call_python (which answers 0 = HSA_STATUS_SUCCESS when
+   the start fails, and hangs in its GIL set-up under another Python's interpreter). Once the
+   start succeeded, cffi points _cffi_call_python at its real entry and this is not called
+   again. Every embedding_api entry returns hsa_status_t (exports_table.python_entries). */
+static void sg_start_and_call_python(struct _cffi_externpy_s *externpy, char *args) {
+    static atomic_flag reported = ATOMIC_FLAG_INIT;
+    int saved_errno = errno;
+    _cffi_call_python_fnptr call = sg_python_serves() ? _cffi_start_python() : NULL;
+    errno = saved_errno;
+    if (call) {
+        call(externpy, args);
+        return;
+    }
+    /* The usual cause: a Python without cffi's backend loaded the library (ctypes from a bare
+       system Python), so the message says what to install. */
+    sg_runtime_failed("the embedded Python did not start (Python's own report, \"Failed to "
+                      "initialize the Python-CFFI embedding logic\", was printed then); the Python "
+                      "that loads SoftGPU needs cffi, numpy, pyelftools and msgpack (python3 -m pip "
+                      "install cffi numpy pyelftools msgpack), or load the library from the Python "
+                      "environment SoftGPU was installed into");
+    if (!atomic_flag_test_and_set(&reported))
+        fprintf(stderr, "softgpu: %s; every HSA call answers HSA_STATUS_ERROR\n", sg_failure);
+    *(hsa_status_t *)args = HSA_STATUS_ERROR;
+    errno = saved_errno;
+}
+#endif
+
 __attribute__((constructor)) static void sg_at_load(void) {
+#ifdef _CFFI_USE_EMBEDDING
+    _cffi_call_python = &sg_start_and_call_python;
+#endif
+    if (!sg_python_serves()) return;     /* no Python code, not even the paths */
     sg_python_symbols_global();
     if (Py_IsInitialized() && PyGILState_Check()) sg_add_package_paths();
+}
+
+static struct sigaction sg_host_actions[NSIG];
+static unsigned char sg_host_saved[NSIG];
+
+void sg_host_signals_save(void) {
+    for (int s = 1; s < NSIG; s++) sg_host_saved[s] = sigaction(s, NULL, &sg_host_actions[s]) == 0;
+}
+
+/* Only what changed is set again: a handler the host installed meanwhile on another thread
+   is not overwritten by a stale copy. */
+void sg_host_signals_restore(void) {
+    for (int s = 1; s < NSIG; s++) {
+        struct sigaction now;
+        if (!sg_host_saved[s] || sigaction(s, NULL, &now) != 0) continue;
+        if (now.sa_handler != sg_host_actions[s].sa_handler ||
+            now.sa_flags != sg_host_actions[s].sa_flags)
+            (void)sigaction(s, &sg_host_actions[s], NULL);
+    }
 }

@@ -1,5 +1,6 @@
 """The export list, read from exports.h (the single list of prototypes), and the Python entries.
 
+The data objects ROCr exports (DATA_EXPORTS) are C definitions.
 An export returning hsa_status_t is implemented in Python, except the C_STATUS_EXPORTS;
 every other export (signal values and waits, queue indices) is a C fast path.
 INTERNAL_ENTRIES are Python functions that only the C side calls: they are no exports.
@@ -34,6 +35,10 @@ def prototypes():
                 yield match.group(2), match.group(0), match.group(1).strip() == "hsa_status_t"
 
 
+# Exported data objects, defined in C (debugger_rendezvous.c): ROCr's debugger rendezvous.
+DATA_EXPORTS = ("_amdgpu_r_debug",)
+
+
 def python_entries():
     """(name, prototype) of every function implemented in Python: exports and internal entries."""
     exports = [(name, proto) for name, proto, status in prototypes()
@@ -46,7 +51,8 @@ def python_exports():
 
 
 def all_exports():
-    return [name for name, _, _ in prototypes()]
+    """Every exported name: the functions of exports.h, then the data objects."""
+    return [name for name, _, _ in prototypes()] + list(DATA_EXPORTS)
 
 
 def reported_name(entry):

@@ -47,8 +47,8 @@ static pthread_mutex_t g_alloc_lock = PTHREAD_MUTEX_INITIALIZER;
 static _Atomic uint32_t g_any_seq;
 static _Atomic uint64_t g_invalid_calls;
 /* Longest futex sleep of a waiter: the safety net for device-side changes that raise no
-   interrupt. SOFTGPU_SIGNAL_POLL_MS overrides it (tests set minutes, to show that
-   interrupts alone wake waiters). */
+   interrupt. SOFTGPU_SIGNAL_POLL_MS sets it at each session's start (tests set minutes, to
+   show that interrupts alone wake waiters). */
 static uint64_t g_poll_ns = 100000000ull;
 static _Atomic(const void *) g_queues[SG_MAX_QUEUES];
 
@@ -65,10 +65,18 @@ uint64_t sg_invalid_fastpath_calls(void) { return atomic_load(&g_invalid_calls);
 uintptr_t sg_signal_table_address(void) { return (uintptr_t)g_slots; }
 size_t sg_signal_table_bytes(void) { return TABLE_BYTES * SG_SIGNAL_VIEWS; }
 
-int sg_signal_table_open(void) {
+/* The value of a SOFTGPU_* variable, or NULL when it is unset or empty: C reads settings
+   only here, by the ids build_shim.py generates from core/settings.py, whose check at
+   hsa_init refused any value C could misread. */
+const char *sg_setting(sg_setting_id id) {
+    static const char *const SG_SETTING_NAMES[] = {SG_SETTING_NAMES_LIST};
+    const char *value = getenv(SG_SETTING_NAMES[id]);
+    return value && *value ? value : NULL;
+}
+
+int sg_signal_table_open(uint64_t poll_ms) {
+    g_poll_ns = poll_ms * 1000000ull;
     if (g_slots) return 0;
-    const char *poll_ms = getenv("SOFTGPU_SIGNAL_POLL_MS");
-    if (poll_ms && strtoull(poll_ms, NULL, 10) > 0) g_poll_ns = strtoull(poll_ms, NULL, 10) * 1000000ull;
     /* One shared memory object mapped SG_SIGNAL_VIEWS times back to back; pages are
        touched only as slots are used. */
     int fd = (int)syscall(SYS_memfd_create, "softgpu-signals", 1u /* MFD_CLOEXEC */);
@@ -303,17 +311,28 @@ int64_t sg_signal_wait(uint64_t handle, int condition, int64_t compare_value,
     }
 }
 
-uint32_t sg_signal_wait_any(uint32_t count, const uint64_t *handles, const int *conditions,
-                            const int64_t *values, uint64_t timeout_ns, int64_t *satisfying_value) {
+/* The wait over many signals: until one condition holds (wait_any: its index and value) or,
+   with `all`, until every one has held at least once since the wait began (0; each value as
+   it was when its condition held goes to satisfying[i], as ROCr's WaitMultiple keeps it).
+   UINT32_MAX on timeout or when a signal dies while waited on. */
+static uint32_t wait_multiple(uint32_t count, const uint64_t *handles, const int *conditions,
+                              const int64_t *values, uint64_t timeout_ns, int all,
+                              int64_t *satisfying) {
     if (!handles || !conditions || !values || count == 0) {
         atomic_fetch_add(&g_invalid_calls, 1);
         return UINT32_MAX;
     }
     sg_signal_slot *small[64];
+    uint8_t small_met[64] = {0};
     sg_signal_slot **slots = count <= 64 ? small : malloc(sizeof *slots * count);
-    if (!slots) return UINT32_MAX;
+    uint8_t *met = count <= 64 ? small_met : calloc(count, 1);
+    if (!slots || !met) {
+        if (slots != small) free(slots);
+        if (met != small_met) free(met);
+        return UINT32_MAX;
+    }
     uint64_t deadline = deadline_after(timeout_ns), peers_checked = 0;
-    uint32_t watched = 0, found = UINT32_MAX, shared = 0;
+    uint32_t watched = 0, found = UINT32_MAX, shared = 0, unmet = count;
     /* Mark every slot before the first look (seq_cst, paired with wake()): a change
        after the look then always bumps g_any_seq. A forged or destroyed handle ends
        the wait at once: with it the wait could never be satisfied, and a destroy
@@ -339,10 +358,14 @@ uint32_t sg_signal_wait_any(uint32_t count, const uint64_t *handles, const int *
                     gone = 1;
                     break;
                 }
+                if (met[i]) continue;
                 int64_t v = atomic_load_explicit(VALUE(slots[i]), memory_order_acquire);
                 if (condition_holds(conditions[i], v, values[i])) {
-                    found = i;
-                    if (satisfying_value) *satisfying_value = v;
+                    met[i] = 1;
+                    unmet--;
+                    if (satisfying) satisfying[all ? i : 0] = v;
+                    if (!all) found = i;
+                    else if (unmet == 0) found = 0;
                 }
             }
             if (found != UINT32_MAX || gone || sg_now_ns() >= deadline) break;
@@ -351,6 +374,51 @@ uint32_t sg_signal_wait_any(uint32_t count, const uint64_t *handles, const int *
     }
     for (uint32_t i = 0; i < watched; i++) atomic_fetch_sub(&slots[i]->any_waiters, 1);
     if (slots != small) free(slots);
+    if (met != small_met) free(met);
+    return found;
+}
+
+uint32_t sg_signal_wait_any(uint32_t count, const uint64_t *handles, const int *conditions,
+                            const int64_t *values, uint64_t timeout_ns, int64_t *satisfying_value) {
+    return wait_multiple(count, handles, conditions, values, timeout_ns, 0, satisfying_value);
+}
+
+/* hsa_amd_signal_wait_all: as ROCr, a null handle or one that names no live signal counts as
+   already satisfied (its satisfying value 0) and is left out of the wait; with none left the
+   call returns 0 at once. satisfying (count entries, zeroed by the caller) may be NULL. */
+uint32_t sg_signal_wait_all(uint32_t count, const uint64_t *handles, const int *conditions,
+                            const int64_t *values, uint64_t timeout_ns, int64_t *satisfying) {
+    if (count == 0) return 0;
+    if (!handles || !conditions || !values) {
+        atomic_fetch_add(&g_invalid_calls, 1);
+        return UINT32_MAX;
+    }
+    uint64_t *live = malloc(sizeof *live * count);
+    int *live_conds = malloc(sizeof *live_conds * count);
+    int64_t *live_values = malloc(sizeof *live_values * count), *live_seen = calloc(count, sizeof(int64_t));
+    uint32_t *index = malloc(sizeof *index * count), n = 0, found = UINT32_MAX;
+    if (live && live_conds && live_values && live_seen && index) {
+        for (uint32_t i = 0; i < count; i++) {
+            if (handles[i] == 0 || !resolve(handles[i])) continue;
+            if (conditions[i] < HSA_SIGNAL_CONDITION_EQ || conditions[i] > HSA_SIGNAL_CONDITION_GTE) {
+                n = 0;              /* ROCr gives up on a condition it does not know */
+                goto done;
+            }
+            live[n] = handles[i];
+            live_conds[n] = conditions[i];
+            live_values[n] = values[i];
+            index[n++] = i;
+        }
+        found = n == 0 ? 0 : wait_multiple(n, live, live_conds, live_values, timeout_ns, 1, live_seen);
+        if (satisfying)
+            for (uint32_t k = 0; k < n; k++) satisfying[index[k]] = live_seen[k];
+    }
+done:
+    free(live);
+    free(live_conds);
+    free(live_values);
+    free(live_seen);
+    free(index);
     return found;
 }
 
@@ -466,13 +534,18 @@ int sg_queue_unregister(uintptr_t amd_queue) {
     return -1;
 }
 
-/* Lays out a fresh amd_queue_t as ROCr's AqlQueue does; the struct comes from the
-   official header, so every field sits where clients and kernels read it. */
+/* Lays out a fresh amd_queue_v2_t as the newest ROCr's AqlQueue does; the struct comes from
+   the official header, so every field sits where clients and kernels read it. No scratch is
+   reclaimed asynchronously (caps stays 0: ROCr sets AMD_QUEUE_CAPS_SW_ASYNC_RECLAIM only on
+   gfx94x/gfx95x), and both scratch use indices start at "none" (UINT64_MAX), as ROCr's. */
 void sg_queue_init(uintptr_t amd_queue, uintptr_t ring, uint32_t size, uint32_t type,
                    uint32_t features, uint64_t doorbell, uint64_t id, uint32_t max_cu_id,
                    uint32_t max_wave_id) {
-    amd_queue_t *q = (amd_queue_t *)amd_queue;
+    _Static_assert(sizeof(amd_queue_v2_t) <= 4096, "core/queues.py gives a queue one 4 KiB page");
+    amd_queue_v2_t *q = (amd_queue_v2_t *)amd_queue;
     memset(q, 0, sizeof *q);
+    q->scratch_max_use_index = UINT64_MAX;
+    q->alt_scratch_max_use_index = UINT64_MAX;
     q->hsa_queue.type = type;
     q->hsa_queue.features = features;
     q->hsa_queue.base_address = (void *)ring;
@@ -483,7 +556,7 @@ void sg_queue_init(uintptr_t amd_queue, uintptr_t ring, uint32_t size, uint32_t 
     q->max_wave_id = max_wave_id;
     q->read_dispatch_id_field_base_byte_offset =
         (uint32_t)((uintptr_t)&q->read_dispatch_id - (uintptr_t)q);
-    AMD_HSA_BITS_SET(q->queue_properties, AMD_QUEUE_PROPERTIES_IS_PTR64, 1);
+    q->queue_properties |= AMD_QUEUE_PROPERTIES_IS_PTR64;
     /* Every slot starts INVALID, so the packet processor waits at slot 0. */
     const uint16_t invalid = HSA_PACKET_TYPE_INVALID << HSA_PACKET_HEADER_TYPE;
     for (uint32_t i = 0; i < size; i++)
@@ -506,7 +579,11 @@ uint64_t sg_queue_write_index(uintptr_t amd_queue) {
 
 void sg_queue_set_profiling(uintptr_t amd_queue, int enabled) {
     amd_queue_t *q = (amd_queue_t *)amd_queue;
-    AMD_HSA_BITS_SET(q->queue_properties, AMD_QUEUE_PROPERTIES_ENABLE_PROFILING, enabled ? 1 : 0);
+    /* Each AMD_QUEUE_PROPERTIES_ enumerator is its bit's mask. */
+    if (enabled)
+        q->queue_properties |= AMD_QUEUE_PROPERTIES_ENABLE_PROFILING;
+    else
+        q->queue_properties &= ~(uint32_t)AMD_QUEUE_PROPERTIES_ENABLE_PROFILING;
 }
 
 static amd_queue_t *queue_or_count(const hsa_queue_t *queue) {

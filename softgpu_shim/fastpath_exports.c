@@ -19,6 +19,7 @@
    thread at a time and hsa_init returns only once the session is usable. */
 hsa_status_t sg_session_open(int *started);
 hsa_status_t sg_session_close(void);
+const char *sg_runtime_failure(void);          /* embedding_paths.c */
 
 static _Atomic int32_t g_init_count;
 static pthread_mutex_t g_session_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -44,14 +45,13 @@ EXPORT hsa_status_t hsa_init(void) {
     } else if (counted == 0) {
         int started = 0;
         status = sg_session_open(&started);
-        /* cffi answers 0 without running any Python when the embedded interpreter cannot
-           start (e.g. a Python without _cffi_backend loaded the library): no session then. */
+        /* No Python ran sg_session_open: the runtime could not start (embedding_paths.c).
+           The reason is repeated at every failing hsa_init, where a client looks for it. */
         if (!started) {
             status = HSA_STATUS_ERROR;
-            fprintf(stderr, "softgpu: the embedded Python runtime did not start (the reason is above); "
-                            "the Python that loads SoftGPU needs cffi, numpy, pyelftools and msgpack "
-                            "(python3 -m pip install cffi numpy pyelftools msgpack), or load the library "
-                            "from the Python environment SoftGPU was installed into\n");
+            const char *why = sg_runtime_failure();
+            fprintf(stderr, "softgpu: hsa_init fails: SoftGPU's runtime cannot start: %s\n",
+                    why ? why : "no reason was recorded (a SoftGPU bug)");
         }
         if (status == HSA_STATUS_SUCCESS) atomic_store(&g_init_count, 1);
     }
@@ -172,44 +172,67 @@ SIGNAL_WAIT(scacquire)
 /* The arrays are the caller's: they are copied through the fault-free path
    (safe_memory.c), so a dangling pointer is an invalid call answering UINT32_MAX,
    never a crash. Waits are long; the copies' syscalls do not matter here. */
+/* Both multi-signal waits: the caller's arrays copied in, the wait (all: every condition,
+   else any), then the satisfying values copied out: wait_any's one value (only when a
+   signal satisfied it), wait_all's `signal_count` values (always). */
+static uint32_t wait_on_copies(uint32_t signal_count, const hsa_signal_t *signals,
+                               const hsa_signal_condition_t *conds, const hsa_signal_value_t *values,
+                               uint64_t timeout_hint, int all, hsa_signal_value_t *satisfying) {
+    _Static_assert(sizeof(hsa_signal_t) == sizeof(uint64_t), "signal handle is 64-bit");
+    _Static_assert(sizeof(hsa_signal_condition_t) == sizeof(int), "conditions are ints");
+    if (signal_count > SG_MAX_SIGNALS || !signals || !conds || !values) {
+        atomic_fetch_add(&g_invalid_calls, 1);
+        return UINT32_MAX;
+    }
+    uint64_t *handles = malloc(sizeof *handles * signal_count);
+    int *conditions = malloc(sizeof *conditions * signal_count);
+    int64_t *compare = malloc(sizeof *compare * signal_count);
+    int64_t *seen = calloc(signal_count, sizeof *seen);
+    uint32_t found = UINT32_MAX;
+    if (!handles || !conditions || !compare || !seen ||
+        sg_safe_copy(handles, signals, sizeof *handles * signal_count) != 0 ||
+        sg_safe_copy(conditions, conds, sizeof *conditions * signal_count) != 0 ||
+        sg_safe_copy(compare, values, sizeof *compare * signal_count) != 0) {
+        atomic_fetch_add(&g_invalid_calls, 1);
+    } else {
+        found = (all ? sg_signal_wait_all : sg_signal_wait_any)(signal_count, handles, conditions, compare,
+                                                               timeout_hint, seen);
+        size_t out = all ? sizeof *seen * signal_count : found != UINT32_MAX ? sizeof *seen : 0;
+        if (satisfying && out && sg_safe_copy(satisfying, seen, out) != 0)
+            atomic_fetch_add(&g_invalid_calls, 1);
+    }
+    free(handles);
+    free(conditions);
+    free(compare);
+    free(seen);
+    return found;
+}
+
 EXPORT uint32_t hsa_amd_signal_wait_any(uint32_t signal_count, hsa_signal_t *signals,
                                         hsa_signal_condition_t *conds,
                                         hsa_signal_value_t *values, uint64_t timeout_hint,
                                         hsa_wait_state_t wait_hint,
                                         hsa_signal_value_t *satisfying_value) {
     (void)wait_hint;
-    _Static_assert(sizeof(hsa_signal_t) == sizeof(uint64_t), "signal handle is 64-bit");
-    _Static_assert(sizeof(hsa_signal_condition_t) == sizeof(int), "conditions are ints");
-    if (signal_count == 0 || signal_count > SG_MAX_SIGNALS || !signals || !conds || !values) {
+    if (signal_count == 0) {
         atomic_fetch_add(&g_invalid_calls, 1);
         return UINT32_MAX;
     }
-    uint64_t small_handles[16];
-    int small_conds[16];
-    int64_t small_values[16];
-    int on_stack = signal_count <= 16;
-    uint64_t *handles = on_stack ? small_handles : malloc(sizeof *handles * signal_count);
-    int *conditions = on_stack ? small_conds : malloc(sizeof *conditions * signal_count);
-    int64_t *compare = on_stack ? small_values : malloc(sizeof *compare * signal_count);
-    uint32_t found = UINT32_MAX;
-    if (!handles || !conditions || !compare ||
-        sg_safe_copy(handles, signals, sizeof *handles * signal_count) != 0 ||
-        sg_safe_copy(conditions, conds, sizeof *conditions * signal_count) != 0 ||
-        sg_safe_copy(compare, values, sizeof *compare * signal_count) != 0) {
-        atomic_fetch_add(&g_invalid_calls, 1);
-    } else {
-        int64_t seen = 0;
-        found = sg_signal_wait_any(signal_count, handles, conditions, compare, timeout_hint, &seen);
-        if (found != UINT32_MAX && satisfying_value &&
-            sg_safe_copy(satisfying_value, &seen, sizeof seen) != 0)
-            atomic_fetch_add(&g_invalid_calls, 1);
-    }
-    if (!on_stack) {
-        free(handles);
-        free(conditions);
-        free(compare);
-    }
-    return found;
+    return wait_on_copies(signal_count, signals, conds, values, timeout_hint, 0, satisfying_value);
+}
+
+/* ROCr 6.2+. ROCr reads the arrays unchecked; here a count beyond the signal table or an
+   unreadable array answers UINT32_MAX. satisfying_values, when given, gets every entry:
+   0 for the null and dead handles ROCr counts as satisfied, and also on a timeout. */
+EXPORT uint32_t hsa_amd_signal_wait_all(uint32_t signal_count, hsa_signal_t *signals,
+                                        hsa_signal_condition_t *conds,
+                                        hsa_signal_value_t *values, uint64_t timeout_hint,
+                                        hsa_wait_state_t wait_hint,
+                                        hsa_signal_value_t *satisfying_values) {
+    (void)wait_hint;
+    if (atomic_load(&g_init_count) == 0) return UINT32_MAX;   /* ROCr: NOT_INITIALIZED, caught */
+    if (signal_count == 0) return 0;
+    return wait_on_copies(signal_count, signals, conds, values, timeout_hint, 1, satisfying_values);
 }
 
 #define QUEUE_LOAD(which, field, order_name, order)                                       \

@@ -102,8 +102,8 @@ AGENT_BITMASK_BYTES = 8
 class AmdSystemInfoLater(enum.IntEnum):
     """HSA_AMD_SYSTEM_INFO_* of ROCm releases after the 5.2.3 headers (their hsa.h).
 
-    Answered, like AmdAgentInfoLater, with what SoftGPU offers: none of the features they
-    report (dmabuf export, the virtual memory API, XNACK, mwaitx) exists in the 5.2.3 ABI.
+    Answered, like AmdAgentInfoLater, with what SoftGPU offers: dmabuf export and the virtual
+    memory API (core.memory.vmem) yes, XNACK and mwaitx no.
     """
     MWAITX_ENABLED = 0x203
     DMABUF_SUPPORTED = 0x204
@@ -113,9 +113,9 @@ class AmdSystemInfoLater(enum.IntEnum):
     EXT_VERSION_MINOR = 0x208
 
 
-# HSA_AMD_INTERFACE_VERSION_{MAJOR,MINOR} of the 5.2.3 hsa_ext_amd.h: the AMD extension
-# interface SoftGPU exports (later minors add dmabuf, copy engines, virtual memory).
-AMD_INTERFACE_VERSION = (1, 0)
+# HSA_AMD_INTERFACE_VERSION_{MAJOR,MINOR} of the newest hsa_ext_amd.h (softgpu_shim/include):
+# the AMD extension interface SoftGPU exports, dmabuf, copy engines and virtual memory included.
+AMD_INTERFACE_VERSION = (1, 11)
 
 
 class AmdMemoryPoolInfoLater(enum.IntEnum):
@@ -129,6 +129,34 @@ class AmdMemoryPoolLocation(enum.IntEnum):
     """hsa_amd_memory_pool_location_t (the type of AmdMemoryPoolInfoLater.LOCATION)."""
     CPU = 0
     GPU = 1
+
+
+class AccessPermission(enum.IntEnum):
+    """hsa_access_permission_t of the newest hsa.h: NONE (0) is new there, the others are 5.2.3's."""
+    NONE = 0
+    RO = 1
+    WO = 2
+    RW = 3
+
+
+class AmdMemoryType(enum.IntEnum):
+    """hsa_amd_memory_type_t (hsa_amd_vmem_handle_create), newer than the 5.2.3 headers."""
+    NONE = 0
+    PINNED = 1
+
+
+# HSA_EXT_POINTER_TYPE_RESERVED_ADDR of the newest hsa_amd_pointer_type_t: address space with
+# no memory behind it (what ROCr's pointer info says of a reserved range).
+POINTER_TYPE_RESERVED_ADDR = 5
+
+# hsa_amd_vmem_address_reserve_flag_t: a range the driver is not told of (interface 1.10).
+VMEM_ADDRESS_NO_REGISTER = 1 << 0
+
+
+class AmdDmaBufMappingType(enum.IntEnum):
+    """hsa_amd_dma_buf_mapping_type_t (hsa_amd_portable_export_dmabuf_v2's flags)."""
+    NONE = 0
+    PCIE = 1
 
 
 # hsa_amd_iommu_version_t (the type of AmdAgentInfoLater.IOMMU_SUPPORT).

@@ -12,7 +12,7 @@
 #define SG_MAX_SIGNALS 262144
 #define SG_MAX_QUEUES 4096
 
-int sg_signal_table_open(void);
+int sg_signal_table_open(uint64_t poll_ms);
 void sg_signal_table_close(void);
 uint64_t sg_signal_alloc(int64_t initial_value, int interrupt);
 int sg_signal_free(uint64_t handle);
@@ -26,6 +26,8 @@ int64_t sg_signal_wait(uint64_t handle, int condition, int64_t compare_value,
                        uint64_t timeout_ns, int *satisfied);
 uint32_t sg_signal_wait_any(uint32_t count, const uint64_t *handles, const int *conditions,
                             const int64_t *values, uint64_t timeout_ns, int64_t *satisfying_value);
+uint32_t sg_signal_wait_all(uint32_t count, const uint64_t *handles, const int *conditions,
+                            const int64_t *values, uint64_t timeout_ns, int64_t *satisfying);
 int64_t sg_signal_load(uint64_t handle);
 void sg_signal_store(uint64_t handle, int64_t value);
 int64_t sg_signal_add(uint64_t handle, int64_t delta);

@@ -276,7 +276,7 @@ static int retire_packet(sg_proc *p, uint64_t index, uint64_t completion, uint64
         snprintf(ev->text, sizeof ev->text, "completion signal %#llx is not live", (unsigned long long)completion);
         return SG_PROC_NOTE;
     }
-    if (AMD_HSA_BITS_GET(p->queue->queue_properties, AMD_QUEUE_PROPERTIES_ENABLE_PROFILING))
+    if (p->queue->queue_properties & AMD_QUEUE_PROPERTIES_ENABLE_PROFILING)
         sg_signal_set_timestamps(completion, start, end);
     sg_signal_add(completion, -1);
     return SG_PROC_CONTINUE;

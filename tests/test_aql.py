@@ -12,7 +12,7 @@ def code_object():
     return compile_opencl("aql_kernels.cl", opt="-O2")
 
 
-@pytest.mark.parametrize("test", ["dispatch", "barrier_and", "barrier_or", "barrier_value",
+@pytest.mark.parametrize("test", ["dispatch", "barrier_and", "barrier_or", "barrier_dependency_values", "barrier_value",
                                   "destroy_while_waiting", "ring_wraps", "threads",
                                   "independent_queues", "destroy_stops_dispatch"])
 def test_packets(code_object, test):
@@ -48,6 +48,20 @@ def test_a_group_segment_below_the_kernels_static_lds_runs_as_on_a_gpu(code_obje
     warning, = [e for e in _events(trace) if e["event"] == "launch_warning"]
     assert warning["kernel"] == "lds_static_dynamic" and warning["group_segment_size"] == 0
     assert warning["static_group_segment_size"] >= 6144 * 4
+
+
+def test_a_group_segment_of_exactly_the_agents_lds_runs(code_object, tmp_path):
+    trace = tmp_path / "trace.jsonl"
+    cprog.check("aql_lds.c", code_object, "at_limit", timeout=300, SOFTGPU_TRACE=trace)
+    assert not [e for e in _events(trace) if e["event"] in ("launch_warning", "queue_error")]
+
+
+def test_a_group_segment_one_byte_past_the_agents_lds_is_refused(code_object, tmp_path):
+    trace = tmp_path / "trace.jsonl"
+    cprog.check("aql_lds.c", code_object, "one_past", timeout=300, SOFTGPU_TRACE=trace)
+    error, = [e for e in _events(trace) if e["event"] == "queue_error"]
+    assert error["status_name"] == "ERROR_INVALID_ALLOCATION"
+    assert "65537 bytes of group segment" in error["report"]["reason"]
 
 
 def test_a_group_segment_larger_than_the_agent_holds_names_the_kernel(code_object, tmp_path):

@@ -9,7 +9,7 @@ import sysconfig
 
 import pytest
 
-from build_shim import DRIVER_SOURCE
+from build_shim import DRIVER_SOURCE, INCLUDE, SETTINGS_HEADER, settings_source
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHIM = os.path.join(ROOT, "softgpu_shim")
@@ -18,13 +18,21 @@ SOURCES = sorted(glob.glob(os.path.join(SHIM, "*.c")) + glob.glob(os.path.join(N
 # What build_shim.py gives every file: its include directories and the build's two macros.
 FLAGS = ["-fsyntax-only", "-std=gnu11", "-D_GNU_SOURCE", "-Wall", "-Wno-unused-function",
          "-Werror=implicit-function-declaration", "-Werror=implicit-int",
-         "-Werror=incompatible-pointer-types", "-I", SHIM, "-I", NATIVE_TIER,
+         "-Werror=incompatible-pointer-types", "-I", INCLUDE, "-I", SHIM, "-I", NATIVE_TIER,
          "-I", sysconfig.get_paths()["include"],
          '-DSG_BUILT_ROOT="/checkout"', '-DSG_BUILD_SITE_PATHS_LIST="/site-packages",']
 
 
-def compile_alone(path):
-    flags = FLAGS
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory):
+    """The directory of the header build_shim.py generates (the SOFTGPU_* ids)."""
+    directory = tmp_path_factory.mktemp("generated")
+    (directory / SETTINGS_HEADER).write_text(settings_source())
+    return str(directory)
+
+
+def compile_alone(path, generated):
+    flags = FLAGS + ["-I", generated]
     if os.path.basename(path) == DRIVER_SOURCE:     # a library of its own, built without -D
         flags = [f for f in FLAGS if f != "-D_GNU_SOURCE"]
     return subprocess.run([os.environ.get("CC", "gcc"), *flags, path], capture_output=True,
@@ -37,8 +45,8 @@ def test_the_sources_are_found():
 
 
 @pytest.mark.parametrize("path", SOURCES, ids=os.path.basename)
-def test_a_c_file_compiles_on_its_own(path):
-    result = compile_alone(path)
+def test_a_c_file_compiles_on_its_own(path, generated):
+    result = compile_alone(path, generated)
     assert result.returncode == 0, result.stderr
     # Static helpers another file of the one translation unit defines are only declared here.
     other = [line for line in result.stderr.splitlines()
@@ -46,11 +54,11 @@ def test_a_c_file_compiles_on_its_own(path):
     assert not other, result.stderr
 
 
-def test_a_file_missing_an_include_is_caught(tmp_path):
+def test_a_file_missing_an_include_is_caught(tmp_path, generated):
     # The check itself: processor.c without its <stdlib.h> (calloc, free) fails.
     source = open(os.path.join(SHIM, "processor.c")).read()
     assert "#include <stdlib.h>\n" in source
     broken = tmp_path / "processor.c"
     broken.write_text(source.replace("#include <stdlib.h>\n", ""))
-    result = compile_alone(str(broken))
+    result = compile_alone(str(broken), generated)
     assert result.returncode != 0 and "implicit declaration" in result.stderr

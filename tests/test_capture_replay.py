@@ -46,6 +46,10 @@ def test_replay_reproduces_each_capture(captured):
     proc = softgpu("replay", str(captured))
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert proc.stdout.count("identical") == 3
+    for engine in ("interp", "native"):
+        proc = softgpu("replay", "--engine", engine, str(captured))
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        assert proc.stdout.count(f"on the {engine} tier") == 3
 
 
 def test_replay_names_the_first_differing_bytes(captured, tmp_path):
@@ -75,6 +79,85 @@ def test_a_faulting_dispatch_replays_to_the_same_fault(workload, tmp_path):
     replayed = softgpu("replay", folder)
     assert replayed.returncode == 0, replayed.stdout + replayed.stderr
     assert "identical" in replayed.stdout
+    # A fault ends the dispatch before its tier reports itself: the line says so (D13).
+    assert "(tier not reported: it faulted)" in replayed.stdout and "engine tier" not in replayed.stdout
+
+
+@pytest.fixture(scope="module")
+def faulted(workload, tmp_path_factory):
+    """A capture of a dispatch that faulted (store_through writes to address 0x10)."""
+    exe, code_object = workload
+    directory = tmp_path_factory.mktemp("faulted")
+    proc = softgpu("run", "--capture", str(directory), "--capture-kernel", "store_through", "--", exe,
+                   code_object, "fault")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    folder, = store.captures(str(directory))
+    return folder
+
+
+def _tampered(folder, tmp_path, change):
+    """A copy of a capture folder whose manifest's recorded result `change` edited."""
+    copy = tmp_path / "tampered"
+    subprocess.run(["cp", "-r", folder, str(copy)], check=True)
+    manifest = store.read_manifest(str(copy))
+    change(manifest["result"])
+    store.write_manifest(str(copy), manifest)
+    return str(copy)
+
+
+def _says_different(proc, outcome):
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "DIFFERENT" in proc.stdout and "identical" not in proc.stdout
+    assert f"outcome differs: {outcome}" in proc.stdout
+
+
+def test_a_capture_that_faulted_replayed_to_completion_is_different(captured, faulted, tmp_path):
+    fault = store.read_manifest(faulted)["result"]["fault"]
+    folder = _tampered(store.captures(str(captured))[0], tmp_path, lambda result: result.update(fault=fault))
+    _says_different(softgpu("replay", folder),
+                    f"replayed completion, captured fault {fault['status']} at pc {fault['pc']:#x}")
+
+
+def test_a_capture_that_completed_replayed_to_a_fault_is_different(faulted, tmp_path):
+    fault = store.read_manifest(faulted)["result"]["fault"]
+    folder = _tampered(faulted, tmp_path, lambda result: result.update(fault=None))
+    _says_different(softgpu("replay", folder),
+                    f"replayed fault {fault['status']} at pc {fault['pc']:#x}, captured completion")
+
+
+def test_a_fault_replayed_with_another_status_is_different(faulted, tmp_path):
+    fault = store.read_manifest(faulted)["result"]["fault"]
+    folder = _tampered(faulted, tmp_path, lambda result: result["fault"].update(status="ERROR_ILLEGAL_INSTRUCTION"))
+    _says_different(softgpu("replay", folder),
+                    f"replayed fault {fault['status']} at pc {fault['pc']:#x}, "
+                    f"captured fault ERROR_ILLEGAL_INSTRUCTION at pc {fault['pc']:#x}")
+
+
+def test_a_fault_replayed_at_another_pc_is_different(faulted, tmp_path):
+    fault = store.read_manifest(faulted)["result"]["fault"]
+    folder = _tampered(faulted, tmp_path, lambda result: result["fault"].update(pc=fault["pc"] + 4))
+    _says_different(softgpu("replay", folder),
+                    f"replayed fault {fault['status']} at pc {fault['pc']:#x}, "
+                    f"captured fault {fault['status']} at pc {fault['pc'] + 4:#x}")
+
+
+def test_a_fault_replayed_with_different_bytes_is_different(faulted, tmp_path):
+    """The same fault, but memory the dispatch left differs: the bytes count as well."""
+    copy = _tampered(faulted, tmp_path, lambda result: None)
+    manifest = store.read_manifest(copy)
+    start = manifest["ranges"][0]["start"]
+    after = store.read_range(copy, "after", start).copy()
+    after[0] ^= 0x5A
+    store.write_range(copy, "after", start, after)
+    proc = softgpu("replay", copy)
+    assert proc.returncode == 1 and "DIFFERENT" in proc.stdout, proc.stdout + proc.stderr
+    assert f"range {start:#x}" in proc.stdout and "first difference at +0x0" in proc.stdout
+
+
+def test_a_faulting_capture_replays_identical(faulted):
+    proc = softgpu("replay", faulted)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "identical" in proc.stdout and "DIFFERENT" not in proc.stdout and "differs" not in proc.stdout
 
 
 def test_a_dispatch_over_the_limit_is_skipped_with_a_message(workload, tmp_path):

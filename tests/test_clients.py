@@ -13,6 +13,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from tests.support import cprog, hipprog
 from tests.support.paths import BITCODE, ROOT
 
@@ -137,3 +139,14 @@ def test_rocm_agent_enumerator_names_the_profiles_gpu(tmp_path):
     mine.write_text("gfx90a\n")
     proc = softgpu_run("rocm_agent_enumerator", ROCM_TARGET_LST=str(mine))
     assert proc.stdout.split() == ["gfx000", "gfx90a"], proc.stderr
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_rocprim_lookback_scan_states_across_threads(tmp_path, threads):
+    """Decoupled look-back with each scan state rocPRIM has (a prefix packed with its flag in
+    one 64-bit atomic; values apart from their flags, ordered by volatile accesses and device
+    fences), scan and reduce by key among them: workgroups on different host threads read
+    prefixes others publish, so a translated access or fence that is not ordered or not
+    single-copy atomic across threads gives wrong sums."""
+    hipprog.check_ok(client("rocprim_lookback.cpp", flags=("-std=c++17",)), 200000, tmp_path=tmp_path,
+                     marker="LOOKBACK OK", SOFTGPU_THREADS=threads, SOFTGPU_ENGINE="native")

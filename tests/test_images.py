@@ -310,3 +310,31 @@ def test_garbage_arguments_get_statuses_never_a_crash(rt, capfd):
     assert statuses <= expected
     assert "internal error" not in capfd.readouterr().err      # every status was a decision
     assert len(rt.session.images) == 0
+
+
+# The image and sampler exports check, in ROCr's order (image/hsa_ext_image.cpp), the agent
+# handle first (0: INVALID_AGENT) and then their pointers, handles and enums (NULL, 0 or
+# out of range: INVALID_ARGUMENT), before anything else.
+_ROCR_CHECKED = [name for name in _SIGNATURES if name.startswith(("hsa_ext_image_", "hsa_ext_sampler_",
+                                                                   "hsa_amd_image_"))]
+
+
+@pytest.mark.parametrize("name", _ROCR_CHECKED)
+def test_agent_zero_is_invalid_agent_before_any_other_argument(rt, name):
+    fn = getattr(rt.lib, name)
+    fn.argtypes = [_CTYPES[k] for k in _SIGNATURES[name]]
+    fn.restype = ctypes.c_uint32
+    zeros = [None if k == "p" else 0 for k in _SIGNATURES[name]]
+    assert fn(*zeros) == Status.ERROR_INVALID_AGENT
+
+
+@pytest.mark.parametrize("name", [n for n in _ROCR_CHECKED if not n.endswith("_destroy")])
+def test_a_null_argument_with_a_real_agent_is_invalid_argument(rt, name):
+    """Every pointer NULL and every other handle or number 0 (the data layouts: OPAQUE, where
+    a _with_layout call needs LINEAR; the access permission: below RO)."""
+    fn = getattr(rt.lib, name)
+    fn.argtypes = [_CTYPES[k] for k in _SIGNATURES[name]]
+    fn.restype = ctypes.c_uint32
+    args = [None if k == "p" else 0 for k in _SIGNATURES[name]]
+    args[0] = rt.gpu.value
+    assert fn(*args) == Status.ERROR_INVALID_ARGUMENT

@@ -5,8 +5,8 @@ with a kernel dispatch on it, pool and region allocations, an async copy, locked
 memory, a code object reader and a frozen executable), then either destroys it all or
 leaves it to hsa_shut_down. Counts are asserted exactly, every cycle: live arena
 allocations and live signals back to the session's starting point, the old session
-unreachable after shutdown, as many threads and handle tables as before. The process's
-RSS is allowed a small tolerance (allocator and interpreter caches), after warm-up.
+unreachable after shutdown, as many threads, handle tables and mappings of machine code as
+before, on both engine tiers. The process's RSS is allowed a small tolerance (allocator and interpreter caches), after warm-up.
 
 Runs in a fresh process so that RSS and thread counts are this test's alone.
 """
@@ -157,9 +157,12 @@ def rss():
 def counts():
     gc.collect()
     tables = [t for t in gc.get_objects() if isinstance(t, HandleTable)]
+    # Anonymous executable mappings are the native tier's loaded machine code (MCJIT's).
+    with open("/proc/self/maps") as f:
+        code = sum(1 for line in f if len(line.split()) == 5 and "x" in line.split()[1])
     return {"threads": len(os.listdir("/proc/self/task")), "python_threads": threading.active_count(),
             "handle_tables": len(tables), "handle_entries": sum(len(t) for t in tables),
-            "signals": native.lib.sg_signal_live_count()}
+            "signals": native.lib.sg_signal_live_count(), "code_mappings": code}
 
 
 report = {"rss": [], "counts": []}
@@ -186,11 +189,14 @@ print(json.dumps(report))
 """
 
 
-@pytest.fixture(scope="module")
-def cycles():
+@pytest.fixture(scope="module", params=["interp", "native"])
+def cycles(request):
+    """Both tiers: the native one loads each kernel's machine code once per process, not once
+    per session (D9: three mappings and 60-90 kB left behind per cycle)."""
     code = compile_opencl("aql_kernels.cl", opt="-O2")
     proc = subprocess.run([sys.executable, "-c", _CYCLES, ROOT, LIBRARY, code, str(CYCLES), str(WARM_UP)],
-                          env=cprog.env(SOFTGPU_QUIET=1), capture_output=True, text=True, timeout=300)
+                          env=cprog.env(SOFTGPU_QUIET=1, SOFTGPU_ENGINE=request.param), capture_output=True,
+                          text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     import json
     return json.loads(proc.stdout.strip().splitlines()[-1])

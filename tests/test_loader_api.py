@@ -349,16 +349,33 @@ def test_object_for_another_gpu_or_the_cpu_is_incompatible(hsa):
     assert hsa.load(compile_opencl(TABLES), agent=Handle(0x1234))[0] == Status.ERROR_INCOMPATIBLE_ARGUMENTS
 
 
-def test_program_code_object_symbols_have_no_agent(hsa):
+def test_agent_zero_loads_fail_as_rocr_segment_allocation_does(hsa):
+    # ROCr allocates the code segment by asking agent {0} its profile: that fails, so a
+    # program load (and an agent load for handle 0) answers OUT_OF_RESOURCES and leaves
+    # the executable as it was; with a real agent the same reader loads.
     executable = hsa.executable()
     reader = hsa.reader(compile_opencl(TABLES))
-    loaded = Handle()
-    assert hsa.hsa_executable_load_program_code_object(executable, reader, None, ctypes.byref(loaded)) == 0
-    assert loaded.handle != 0
-    symbol = hsa.symbol(executable, "lookup_tables.kd", agent=False)
-    assert hsa.info(symbol, SymInfo.AGENT, ctypes.c_uint64) == 0
-    assert hsa.info(hsa.symbol(executable, "loader_counter", agent=False), SymInfo.VARIABLE_ALLOCATION) == \
-        HsaVariableAllocation.PROGRAM
+    loaded = Handle(77)
+    used = hsa.session.arena.used
+    assert hsa.hsa_executable_load_program_code_object(executable, reader, None, ctypes.byref(loaded)) == \
+        Status.ERROR_OUT_OF_RESOURCES
+    assert hsa.hsa_executable_load_agent_code_object(executable, Handle(0), reader, None, ctypes.byref(loaded)) == \
+        Status.ERROR_OUT_OF_RESOURCES
+    assert loaded.handle == 77 and hsa.session.arena.used == used
+    assert hsa.symbols(executable) == []
+    assert hsa.hsa_executable_load_agent_code_object(executable, hsa.gpu, reader, None, ctypes.byref(loaded)) == 0
+    assert loaded.handle != 77
+    hsa.hsa_executable_destroy(executable)
+
+
+def test_object_for_an_isa_rocr_does_not_register_is_an_invalid_isa_name(hsa):
+    # gfx600 is a machine ROCr's ELF reader names but its ISA registry lacks: INVALID_ISA_NAME,
+    # checked before the agent (so agent {0} gets it too, not OUT_OF_RESOURCES).
+    gfx600 = compile_opencl(TABLES, mcpu="gfx600")
+    assert hsa.load(gfx600)[0] == Status.ERROR_INVALID_ISA_NAME
+    executable = hsa.executable()
+    assert hsa.hsa_executable_load_program_code_object(executable, hsa.reader(gfx600), None, None) == \
+        Status.ERROR_INVALID_ISA_NAME
     hsa.hsa_executable_destroy(executable)
 
 

@@ -75,7 +75,15 @@ def refused(data, match):
 
 
 def test_the_original_loads(original):
-    CodeObject(original)
+    """The unedited object parses to what clang built: so each refusal below is the edit's."""
+    code = CodeObject(original)
+    assert code.version == 4 and code.target.isa_name == "amdgcn-amd-amdhsa--gfx1030"
+    assert sorted(code.kernel_metadata) == ["bump_counter.kd", "follow_pointer.kd", "lookup_tables.kd",
+                                            "scratch_walk.kd", "stage_in_lds.kd"]
+    ends = [(s.vaddr, s.vaddr + s.memsz) for s in code.segments]
+    assert len(ends) == len([p for p in phdrs(original) if p[1][0] == PT_LOAD])
+    assert all(end <= start for (_, end), (start, _) in zip(ends, ends[1:]))   # ascending, apart
+    assert code.relocations                    # slot_table's two pointers are relocated at load
 
 
 def test_wrong_machine_and_type(original):
@@ -163,3 +171,20 @@ def test_metadata_that_is_not_a_msgpack_map(original):
         metadata.decode(msgpack.packb([1, 2]))
     # The real note decodes to exactly what was packed.
     assert metadata.decode(_packed_metadata(original, lambda m: None)) == CodeObject(original).metadata
+
+
+def test_abi_versions_rocr_reads_and_the_next_one(original):
+    # EI_ABIVERSION 1-4 are code objects v3-v6 (ROCr reads up to v6); 5 would be v7, and 0
+    # (v2, with its HSAIL-era notes) SoftGPU does not read.
+    assert CodeObject(patched(original, 8, bytes([4]))).version == 6
+    refused(patched(original, 8, bytes([5])), "unsupported AMDHSA ABI version 5")
+    refused(patched(original, 8, bytes([0])), "unsupported AMDHSA ABI version 0")
+
+
+def test_machines_rocr_does_not_name(original):
+    flags = elf(original).header.e_flags & ~0xFF
+    # 0x56 is reserved, 0x40 (gfx940) a machine the newest ROCr no longer names.
+    for mach in (0x56, 0x40):
+        refused(patched(original, 48, struct.pack("<I", flags | mach)), f"unknown AMDGPU machine {mach:#x}")
+    # The last machine ROCr names (gfx9-4-generic) is known.
+    assert CodeObject(patched(original, 48, struct.pack("<I", flags | 0x5F))).target.processor == "gfx9-4-generic"

@@ -50,6 +50,7 @@ def test_every_symbol_attribute_matches_llvm_readelf(build):
             assert int(printed["group"]) == meta[".group_segment_fixed_size"]
             assert int(printed["private"]) == meta[".private_segment_fixed_size"]
             assert printed["dynamic_callstack"] == str(int(meta[".uses_dynamic_stack"]))
+            assert int(printed["wavefront"]) == meta[".wavefront_size"]
         else:
             size, writable = objects[name]
             assert printed["kind"] == "0" and printed["allocation"] == "0"

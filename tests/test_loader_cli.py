@@ -24,6 +24,21 @@ def test_info_lists_kernels_and_descriptors():
     assert "  constant loader_squares" in done.stdout and "  variable loader_counter" in done.stdout
 
 
+def test_info_names_a_generic_target_and_its_version():
+    import os
+    from tests.support.kernels import KERNELS
+    from tests.support.objects import llvm_kernel
+    with open(os.path.join(KERNELS, "scale.ll")) as f:
+        ir = f.read()
+    done = softgpu("info", llvm_kernel(ir, "gfx11-generic"))
+    assert done.returncode == 0, done.stderr
+    assert "code object v6  target amdgcn-amd-amdhsa--gfx11-generic  (e_flags 0x1000054, " \
+           "xnack unsupported, sramecc unsupported, generic version 1)" in done.stdout
+    done = softgpu("info", llvm_kernel(ir, "gfx1100"))
+    assert "code object v6  target amdgcn-amd-amdhsa--gfx1100  (e_flags 0x41, " \
+           "xnack unsupported, sramecc unsupported)" in done.stdout
+
+
 def test_info_names_undefined_symbols():
     done = softgpu("info", compile_opencl("loader_extern.cl"))
     assert "  undefined app_value" in done.stdout and "  undefined app_table" in done.stdout

@@ -15,7 +15,7 @@ from elftools.elf.elffile import ELFFile
 from core.errors import InvalidCodeObject
 from core.loader import descriptor, relocations
 from core.loader.elf import CodeObject, Relocation
-from core.loader.info import describe
+from core.cli.info import describe
 from tests.support.kernels import BITCODE, KERNELS, compile_hip, compile_opencl
 
 TABLES = "loader_tables.cl"

@@ -10,6 +10,7 @@ import pytest
 
 from tests.support.kernels import compile_opencl
 from tests.support.paths import LIBRARY, ROOT
+from tests.support.tools import require_tool
 
 ROCR = "/usr/lib/x86_64-linux-gnu/libhsa-runtime64.so.1"
 
@@ -48,8 +49,8 @@ def test_the_example_runs_on_each_board_with_a_kernel_built_for_it(example, boar
     assert f"vector_add on {target.split(':')[0]}: 20000 elements, verified" in proc.stdout
 
 
-@pytest.mark.skipif(not os.path.exists(ROCR), reason="ROCr is not installed to preload over")
 def test_preloaded_over_rocr(example, tmp_path):
+    require_tool(ROCR, "ROCr, to preload over")
     exe, code_object = example
     trace = tmp_path / "trace.jsonl"
     proc = softgpu("run", "--preload", "--trace", str(trace), "--", exe, code_object, "5000")

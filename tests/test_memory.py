@@ -48,6 +48,10 @@ def test_copy_fill_and_assign_agent():
     cprog.check("memory_copy_fill.c")
 
 
+def test_copies_and_fills_up_to_the_last_byte_of_an_allocation_and_not_one_past():
+    cprog.check("memory_limits.c")
+
+
 def test_pointer_info_locking_registration_and_access():
     cprog.check("memory_pointer_info.c")
 

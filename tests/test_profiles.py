@@ -104,6 +104,9 @@ BROKEN = [
     (("gpu", "isa"), "amdgcn-amd-amdhsa--gfx1030:xnack-",
      "field 'gpu.isa' must be an ISA name ROCr knows, such as amdgcn-amd-amdhsa--gfx1030"),
     (("gpu", "name"), "gfx1031", "field 'gpu.name' must be the ISA's processor name 'gfx1030' (ROCr names a GPU agent so)"),
+    # ROCr registers generic ISAs for code objects; an agent's ISA is one processor's.
+    (("gpu", "isa"), "amdgcn-amd-amdhsa--gfx10-3-generic",
+     "field 'gpu.isa' names a generic target (gfx10-3-generic); an agent is one processor"),
     (("gpu", "workgroup_max_size"), 512, "field 'gpu.workgroup_max_dim[0]' (1024) must not exceed 'gpu.workgroup_max_size' (512)"),
     (("gpu", "grid_max_size"), 65536, "field 'gpu.grid_max_dim[0]' (4294967295) must not exceed 'gpu.grid_max_size' (65536)"),
     (("gpu", "queue_min_size"), 262144, "field 'gpu.queue_min_size' (262144) must not exceed 'gpu.queue_max_size' (131072)"),
@@ -129,12 +132,22 @@ def test_wave64_default_needs_wave64_support():
         profile.validate(data, "p")
 
 
-def test_comments_and_optional_fields_are_accepted():
+def test_comments_and_optional_fields_are_accepted(tmp_path):
     data = gfx1030()
     data["gpu"]["$comment"] = "notes"
     data["links"] = {"pcie": {"numa_distance": 20}}
     del data["description"]
-    profile.validate(data, "p")
+    path = tmp_path / "commented.json"
+    path.write_text(json.dumps(data))
+    loaded = profile.load(str(path))
+    # Loaded as written: the comment is kept (ignored), the optional link field is there and
+    # the GPU is the one described.
+    assert loaded.gpu["$comment"] == "notes" and loaded.data["links"]["pcie"]["numa_distance"] == 20
+    assert "description" not in loaded.data and loaded.gpu == data["gpu"]
+    # The same place without the "$" is an unknown field: the comment is accepted by name.
+    data["gpu"]["comment"] = data["gpu"].pop("$comment")
+    with pytest.raises(InvalidProfile, match="unknown field 'gpu.comment'"):
+        profile.validate(data, "p")
 
 
 def test_unreadable_unparsable_and_unknown_profiles(tmp_path):

@@ -1,6 +1,9 @@
 """ROCr 5.2.3's exact answers where the HSA spec leaves room or says otherwise: argument
 checks in ROCr's order, its statuses, out-parameter types and units, what the CPU agent
 answers (C programs against the official headers, one per behaviour)."""
+import json
+import os
+
 from tests.support import cprog
 from tests.support.kernels import compile_opencl
 
@@ -28,3 +31,19 @@ def test_async_copies_profiling_and_queue_pointers_answer_as_rocr():
 
 def test_extensions_isas_and_loader_answer_as_rocr():
     cprog.check("rocr_misc_answers.c", compile_opencl("loader_tables.cl"))
+
+
+def test_generic_targets_and_v6_objects_through_the_abi(tmp_path):
+    """ISA names, hsa_isa_compatible and loads of v6 objects as the newest ROCr answers them;
+    the refused load's trace line names the family the agent belongs to."""
+    from tests.support.kernels import KERNELS
+    from tests.support.objects import llvm_kernel
+    with open(os.path.join(KERNELS, "scale.ll")) as f:
+        ir = f.read()
+    trace = tmp_path / "trace.jsonl"
+    cprog.check("isa_generic_targets.c", *(llvm_kernel(ir, cpu) for cpu in
+                                           ("gfx1030", "gfx10-3-generic", "gfx11-generic")),
+                SOFTGPU_TRACE=trace)
+    refusals = [json.loads(line) for line in trace.read_text().splitlines()
+                if '"ERROR_INCOMPATIBLE_ARGUMENTS"' in line or "INCOMPATIBLE" in line]
+    assert any("gfx1030 belongs to gfx10-3-generic, not gfx11-generic" in json.dumps(r) for r in refusals), refusals

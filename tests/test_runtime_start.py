@@ -2,6 +2,7 @@
 (a broken Python environment), the exports concerned answer HSA_STATUS_ERROR with the
 reason on stderr: never a success they did not earn, never a crash. Exports that do not
 need the broken module still work: modules load on first use."""
+import os
 import subprocess
 import sys
 
@@ -9,6 +10,7 @@ import pytest
 
 from tests.support import cprog
 from tests.support.paths import LIBRARY, ROOT
+from tests.support.tools import missing
 
 
 def broken_module(tmp_path, name):
@@ -57,3 +59,77 @@ def test_every_call_fails_cleanly_when_the_glue_cannot_start():
                           timeout=120)
     assert proc.stdout.split() == ["4096", "4096"], proc.stderr
     assert "the runtime failed to start" in proc.stderr
+
+
+def _status_exports():
+    """Every export that answers an hsa_status_t: the Python ones and the C ones that do."""
+    from softgpu_shim.exports_table import python_exports
+    return ["hsa_agent_get_info", "hsa_shut_down"] + [n for n in python_exports() if n.startswith("hsa_")]
+
+
+def _answers(stdout):
+    return dict(line.split() for line in stdout.splitlines())
+
+
+def test_when_the_embedded_python_cannot_start_every_export_answers_an_error(tmp_path):
+    """cffi answers 0 = SUCCESS from every export when its init code fails (here: the
+    _cffi_backend this Python finds is broken); SoftGPU answers errors and says why."""
+    (tmp_path / "_cffi_backend.py").write_text('raise ImportError("_cffi_backend is broken here")\n')
+    names = _status_exports()
+    proc = cprog.run("runtime_unavailable.c", *names, extra_flags=("-ldl",), PYTHONPATH=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    answers = _answers(proc.stdout)
+    assert set(answers) == {"hsa_init", *names}
+    assert answers.pop("hsa_shut_down") == "0x100b"          # NOT_INITIALIZED, as ROCr's
+    assert set(answers.values()) == {"0x1000"}, answers
+    assert "_cffi_backend is broken here" in proc.stderr      # Python's own report
+    assert proc.stderr.count("every HSA call answers HSA_STATUS_ERROR") == 1
+    assert ("hsa_init fails: SoftGPU's runtime cannot start: the embedded Python did not start"
+            in proc.stderr)
+
+
+def test_the_same_calls_in_a_healthy_runtime_are_not_all_errors():
+    names = _status_exports()
+    proc = cprog.run("runtime_unavailable.c", *names, extra_flags=("-ldl",))
+    answers = _answers(proc.stdout)
+    assert answers["hsa_init"] == "0x0" and answers["hsa_shut_down"] == "0x0", proc.stderr
+    assert "every HSA call answers" not in proc.stderr
+
+
+def _other_pythons():
+    """CPython interpreters of another minor version than the one the library serves."""
+    import glob
+    import shutil
+    found = {}
+    candidates = glob.glob("/root/.pyenv/versions/3.*/bin/python3") + [
+        shutil.which(f"python3.{minor}") for minor in range(8, 16)]
+    for path in filter(None, candidates):
+        version = subprocess.run([path, "-c", "import sys; print(sys.version_info[1])"],
+                                 capture_output=True, text=True).stdout.strip()
+        if version.isdigit() and int(version) != sys.version_info[1] and int(version) >= 8:
+            found.setdefault(int(version), path)
+    return sorted(found.items())
+
+
+def test_a_python_of_another_version_gets_a_clear_error_not_a_hang():
+    """One process holds one Python: loaded by ctypes into a Python of another minor version,
+    the library hung in cffi's GIL set-up; every export now answers HSA_STATUS_ERROR."""
+    others = _other_pythons()
+    if not others:
+        missing("no CPython of another minor version on this machine")
+    names = _status_exports()
+    script = ("import ctypes, sys\n"
+              f"lib = ctypes.CDLL({LIBRARY!r})\n"
+              "print('hsa_init', hex(lib.hsa_init()))\n"
+              "for name in sys.argv[1:]:\n"
+              "    print(name, hex(getattr(lib, name)(0, 0, 0, 0, 0, 0)))\n")
+    for minor, python in others:
+        proc = subprocess.run([python, "-c", script, *names], capture_output=True, text=True,
+                              timeout=120, env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"})
+        assert proc.returncode == 0, proc.stderr
+        answers = _answers(proc.stdout)
+        assert answers.pop("hsa_shut_down") == "0x100b", proc.stdout
+        assert set(answers.values()) == {"0x1000"}, answers
+        built = f"{sys.version_info[0]}.{sys.version_info[1]}"
+        assert f"this process runs Python 3.{minor}." in proc.stderr, proc.stderr
+        assert f"built for Python {built}" in proc.stderr, proc.stderr

@@ -1,144 +1,176 @@
 """Regenerate softgpu_shim/exports.h and softgpu_shim/abi_types.h.
 
-exports.h holds the exact C prototype of every export of ROCr 5.2.3
-(shared/reference/rocm-5.2.3-exports.txt); abi_types.h declares, for cffi, every
-type those prototypes and the runtime's structures use. Both are read from the
-official headers' AST so that no prototype or layout is transcribed by hand; the
-struct declarations end in "...;" so cffi takes the real layout from the compiler.
+exports.h holds the exact C prototype of every export of the given ROCr export lists
+(shared/reference/rocm-5.2.3-exports.txt, rocm-6.4.3-exports.txt and the newest ROCr's
+hsacore.so.def names); abi_types.h declares, for cffi, every type those prototypes and the
+runtime's structures use. Both are read from the syntax tree of the headers the library is
+built against (softgpu_shim/include/hsa, generated from the newest ROCr's: ci/gen/hsa_headers.py), so that no
+prototype or layout is transcribed by hand; the struct declarations end in "...;" so cffi
+takes the real layout from the compiler. Exported names that are no functions of the headers
+(the data object _amdgpu_r_debug) are left to build_shim.py.
 
-Run: python3 ci/gen/abi_headers.py EXPORTS_LIST
+Run: python3 ci/gen/abi_headers.py EXPORTS_LIST...
 """
-import json
 import os
-import re
-import subprocess
 import sys
 
-HEADERS = ["hsa/hsa.h", "hsa/hsa_ext_amd.h", "hsa/hsa_ext_image.h", "hsa/hsa_ext_finalize.h",
-           "hsa/hsa_ven_amd_loader.h", "hsa/amd_hsa_queue.h", "hsa/amd_hsa_signal.h"]
-HERE = os.path.dirname(os.path.abspath(__file__))
-SHIM = os.path.join(HERE, "..", "..", "softgpu_shim")
+from pycparser import c_ast, c_generator
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from hsa_headers import header_of, parse  # noqa: E402
+
+# What the library's C includes (build_shim.OFFICIAL_HEADERS): cffi's cdef must name no type
+# the compiled unit lacks.
+ABI_HEADERS = ["hsa/hsa.h", "hsa/hsa_ext_amd.h", "hsa/hsa_ext_image.h", "hsa/hsa_ext_finalize.h",
+               "hsa/hsa_ven_amd_loader.h", "hsa/amd_hsa_queue.h", "hsa/amd_hsa_signal.h"]
+SHIM = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "softgpu_shim")
+_C = c_generator.CGenerator()
 
 
-def parse_ast():
-    src = "".join(f"#include <{h}>\n" for h in HEADERS)
-    out = subprocess.run(["clang-15", "-x", "c", "-fsyntax-only", "-Xclang", "-ast-dump=json", "-"],
-                         input=src.encode(), capture_output=True, check=True).stdout
-    return json.loads(out)["inner"]
+def _tag(node):
+    """The struct/union/enum a declaration's type names or defines, or None."""
+    inner = node.type
+    if isinstance(inner, c_ast.TypeDecl):
+        inner = inner.type
+    return inner if isinstance(inner, (c_ast.Struct, c_ast.Union, c_ast.Enum)) else None
 
 
-def with_file(nodes):
-    """Yield (header, node): the AST states a node's file only when it changes."""
-    current = None
-    for node in nodes:
-        loc = node.get("loc", {})
-        current = loc.get("file") or loc.get("spellingLoc", {}).get("file") or loc.get("expansionLoc", {}).get("file") or current
-        yield current, node
+def _keyword(tag):
+    return {c_ast.Struct: "struct", c_ast.Union: "union", c_ast.Enum: "enum"}[type(tag)]
 
 
-def declarator(qual_type, name):
-    if "(*)" in qual_type:
-        return qual_type.replace("(*)", f"(*{name})", 1)
-    array = re.match(r"^(.*?)\s*((\[\d+\])+)$", qual_type)
-    if array:
-        return f"{array.group(1)} {name}{array.group(2)}"
-    sep = "" if qual_type.endswith("*") else " "
-    return f"{qual_type}{sep}{name}"
+def _enum_body(tag):
+    return "{ " + ", ".join(e.name for e in tag.values.enumerators) + ", ... }"
 
 
-def record_body(node, indent):
+def _fields(tag, indent):
     lines = []
-    pending = None
-    for child in node.get("inner", []):
-        if child["kind"] == "RecordDecl":
-            pending = child
-        elif child["kind"] == "FieldDecl":
-            if pending is not None and child.get("isImplicit") or (pending is not None and "anonymous" in child["type"]["qualType"] and "name" not in child):
-                lines.append(f"{indent}{pending['tagUsed']} {{\n{record_body(pending, indent + '    ')}{indent}}};\n")
-            elif pending is not None and "unnamed" in child["type"]["qualType"]:
-                lines.append(f"{indent}{pending['tagUsed']} {{\n{record_body(pending, indent + '    ')}{indent}}} {child['name']};\n")
-            else:
-                lines.append(f"{indent}{declarator(child['type']['qualType'], child['name'])};\n")
-            pending = None
-    if pending is not None:
-        lines.append(f"{indent}{pending['tagUsed']} {{\n{record_body(pending, indent + '    ')}{indent}}};\n")
+    for field in tag.decls or ():
+        inner = _tag(field)
+        if inner is not None and inner.name is None and getattr(inner, "decls", None) is not None:
+            # An anonymous struct or union member: cffi needs its body inline.
+            suffix = f" {field.name}" if field.name else ""
+            lines.append(f"{indent}{_keyword(inner)} {{\n{_fields(inner, indent + '    ')}{indent}}}{suffix};\n")
+        else:
+            lines.append(f"{indent}{_C.visit(field)};\n")
     return "".join(lines)
 
 
-def types_header(nodes):
+def _has_bitfields(tag):
+    return any(field.bitsize is not None or (_tag(field) is not None and _has_bitfields(_tag(field)))
+               for field in tag.decls or () if isinstance(field, c_ast.Decl))
+
+
+def _definition(tag, typedef_name=None):
+    """The cdef text defining a struct/union/enum body (named or, under a typedef, anonymous)."""
+    keyword = _keyword(tag)
+    if isinstance(tag, c_ast.Enum):
+        body = _enum_body(tag)
+        return (f"enum {tag.name} {body};\n" if tag.name else f"typedef enum {body} {typedef_name};\n"
+                if typedef_name else f"enum {body};\n")
+    # cffi takes no "...;" beside bit-fields: those few structs are declared whole, as the
+    # header declares them (cffi then computes, and the compiler checks, their layout).
+    partial = "" if _has_bitfields(tag) else "    ...;\n"
+    body = f"{{\n{_fields(tag, '    ')}{partial}}}"
+    if tag.name:
+        return f"{keyword} {tag.name} {body};\n"
+    return f"typedef {keyword} {body} {typedef_name};\n"
+
+
+def types_header(ast):
     out = ["/* Types of the HSA ABI, for cffi's cdef. Generated by ci/gen/abi_headers.py\n"
            "   from the official headers: do not edit. Layouts come from the compiler. */\n"]
-    records = {}
-    for header, node in with_file(nodes):
-        if not header or "/hsa/" not in header:
+    for node in ast.ext:
+        if header_of(node) is None or isinstance(node, c_ast.FuncDef):
             continue
-        kind = node["kind"]
-        if kind == "RecordDecl" and node.get("completeDefinition"):
-            records[node["id"]] = node
-            if node.get("name"):
-                out.append(f"{node['tagUsed']} {node['name']} {{\n{record_body(node, '    ')}    ...;\n}};\n")
-        elif kind == "EnumDecl":
-            names = [c["name"] for c in node.get("inner", []) if c["kind"] == "EnumConstantDecl"]
-            tag = node.get("name", "")
-            if tag:
-                out.append(f"enum {tag} {{ {', '.join(names)}, ... }};\n")
-            else:
-                records[node["id"]] = ("enum", names)
-        elif kind == "TypedefDecl":
-            qual = node["type"]["qualType"]
-            inner = node["inner"][0] if node.get("inner") else {}
-            owned = inner.get("ownedTagDecl") or inner.get("inner", [{}])[0].get("ownedTagDecl") if inner else None
-            if owned and owned["id"] in records and not owned.get("name"):
-                target = records[owned["id"]]
-                if isinstance(target, tuple):
-                    out.append(f"typedef enum {{ {', '.join(target[1])}, ... }} {node['name']};\n")
-                else:
-                    out.append(f"typedef {target['tagUsed']} {{\n{record_body(target, '    ')}    ...;\n}} {node['name']};\n")
-            else:
-                out.append(f"typedef {declarator(qual, node['name'])};\n")
-    for header, node in with_file(nodes):
-        if header and "/hsa/" in header and node["kind"] == "EnumDecl" and not node.get("name"):
-            names = [c["name"] for c in node.get("inner", []) if c["kind"] == "EnumConstantDecl"]
-            if not any(f"{{ {', '.join(names)}, ... }} " in line for line in out):
-                out.append(f"enum {{ {', '.join(names)}, ... }};\n")
+        tag = _tag(node)
+        has_body = tag is not None and (tag.values if isinstance(tag, c_ast.Enum) else tag.decls) is not None
+        if isinstance(node, c_ast.Typedef):
+            if has_body and not tag.name:
+                out.append(_definition(tag, node.name))
+                continue
+            if has_body:
+                out.append(_definition(tag))
+            out.append(f"{_C.visit(_without_body(node))};\n")
+        elif isinstance(node, c_ast.Decl) and node.name is None and has_body:
+            out.append(_definition(tag))
     return "".join(out)
 
 
-def prototype(node):
-    params = [declarator(p["type"]["qualType"], p.get("name", f"arg{i}"))
-              for i, p in enumerate(node.get("inner", [])) if p["kind"] == "ParmVarDecl"]
-    result = node["type"]["qualType"].split("(", 1)[0].strip()
-    sep = "" if result.endswith("*") else " "
-    return f"{result}{sep}{node['name']}({', '.join(params) or 'void'});"
+def _without_body(typedef):
+    """`typedef struct s {...} t` as `typedef struct s t` (the body is declared before it)."""
+    tag = _tag(typedef)
+    if tag is None or not tag.name:
+        return typedef
+    bare = type(tag)(tag.name, None) if not isinstance(tag, c_ast.Enum) else c_ast.Enum(tag.name, None)
+    inner = typedef.type
+    copy = c_ast.TypeDecl(inner.declname, inner.quals, inner.align, bare)
+    return c_ast.Typedef(typedef.name, typedef.quals, typedef.storage, copy)
 
 
-def exports_header(nodes, wanted):
+def prototype(decl):
+    """`result name(params);` with no parameter names inside function-pointer parameters and
+    `(void)` for an empty list (cffi's embedding_api needs a prototype)."""
+    func = decl.type
+    params = []
+    for i, param in enumerate(func.args.params if func.args else ()):
+        if isinstance(param, c_ast.Decl) and _pointee(param.type) is not None:
+            for inner in _pointee(param.type).args.params if _pointee(param.type).args else ():
+                _drop_name(inner)
+        params.append(param)
+    text = _C.visit(c_ast.Decl(decl.name, [], [], [], [], func, None, None))
+    if func.args is None or not params:
+        text = text.replace(f"{decl.name}()", f"{decl.name}(void)")
+    return f"{text};"
+
+
+def _pointee(node):
+    """The FuncDecl a pointer-to-function declarator points to, or None."""
+    return node.type if isinstance(node, c_ast.PtrDecl) and isinstance(node.type, c_ast.FuncDecl) else None
+
+
+def _drop_name(param):
+    node = param.type if isinstance(param, c_ast.Decl) else param
+    if isinstance(param, c_ast.Decl):
+        param.name = None
+    while not isinstance(node, c_ast.TypeDecl) and hasattr(node, "type"):
+        node = node.type
+    if isinstance(node, c_ast.TypeDecl):
+        node.declname = None
+
+
+def exports_header(ast, wanted):
     groups = {}
-    for header, node in with_file(nodes):
-        if node["kind"] == "FunctionDecl" and node["name"] in wanted and node["name"] not in {
-                n for g in groups.values() for n, _ in g}:
-            groups.setdefault(os.path.basename(header), []).append((node["name"], prototype(node)))
-    out = ["/* Every export of libhsa-runtime64.so.1 (ROCr 5.2.3), with its exact C prototype.\n"
-           "   Generated by ci/gen/abi_headers.py from the official headers: do not edit.\n"
-           "   Types are those of abi_types.h (for cffi) or of <hsa/*.h> (for C). */\n"]
+    found = set()
+    for node in ast.ext:
+        header = header_of(node)
+        if (header and isinstance(node, c_ast.Decl) and isinstance(node.type, c_ast.FuncDecl)
+                and node.name in wanted and node.name not in found):
+            found.add(node.name)
+            groups.setdefault(header, []).append(prototype(node))
+    out = ["/* Every export of libhsa-runtime64.so.1 (ROCr 5.2.3, 6.4.3 and the newest ROCr), with its\n"
+           "   exact C prototype. Generated by ci/gen/abi_headers.py from the official headers: do not\n"
+           "   edit. Types are those of abi_types.h (for cffi) or of <hsa/*.h> (for C). */\n"]
     for header, protos in groups.items():
         out.append(f"\n/* {header} */\n")
-        out.extend(p + "\n" for _, p in protos)
-    found = {n for g in groups.values() for n, _ in g}
-    missing = wanted - found
+        out.extend(p + "\n" for p in protos)
+    missing = {n for n in wanted - found if n.startswith("hsa_")}
     if missing:
         sys.exit(f"not declared by the headers: {sorted(missing)}")
     return "".join(out)
 
 
-def main(exports_list):
-    wanted = set(open(exports_list).read().split())
-    nodes = parse_ast()
+def main(exports_lists):
+    wanted = set()
+    for path in exports_lists:
+        with open(path) as f:
+            wanted |= set(f.read().split())
+    ast = parse(headers=ABI_HEADERS)
     with open(os.path.join(SHIM, "exports.h"), "w") as f:
-        f.write(exports_header(nodes, wanted))
+        f.write(exports_header(ast, wanted))
     with open(os.path.join(SHIM, "abi_types.h"), "w") as f:
-        f.write(types_header(nodes))
+        f.write(types_header(ast))
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(sys.argv[1:])

@@ -6,31 +6,40 @@ packets, waits without the GIL). This thread enters it with sg_proc_next and com
 to Python only for what is new, rare or wrong: a kernel dispatch the engine runs (every
 kernel without a native entry, and every kernel while recording: trace, timeline or
 capture), a barrier packet that finished while recording (its span), a fault of a native
-entry, an error, a note for the trace. It holds two invariants of its own:
+entry, an error, a note for the trace. It holds these invariants of its own:
 - the first error puts the queue in its error state: the error callback runs once with
   ROCr's status and no later packet of that queue is processed; a memory fault also goes
   to the system event handlers, and one that handles it spares the process the abort
   ROCr gives an unhandled GPU fault;
-- an exception of SoftGPU's own while running a packet is reported (trace and stderr) and
-  fails the queue with HSA_STATUS_ERROR; it never kills the thread silently.
+- every kernel fault (memory, trap, illegal instruction) is reported on stderr the same way,
+  whether or not the queue has a callback or a handler took it: the report (kernel, pc,
+  instruction, workgroup, wave, lane, address, reason), then the flight recorder's last
+  events before it (core.trace), as after an internal error;
+- an exception of SoftGPU's own anywhere in the thread (running a packet, recording it,
+  reporting an error) is reported (trace and stderr) and fails the queue with
+  HSA_STATUS_ERROR: its error callback runs, or with none the process aborts as ROCr does on a
+  fatal queue error (SOFTGPU_QUEUE_ERRORS=continue records it instead); the thread never
+  ends leaving the host waiting on a completion signal nobody will decrement.
 """
 import os
 import sys
 import threading
 import time
 
-from core import trace
+from core import settings, trace
 from core.errors import HsaError, OutOfResources
 from core.native import ffi, lib
 from softgpu_shim.hsa_abi import HsaPacketHeader, HsaPacketHeaderWidth, PacketType, Status
 
-# SOFTGPU_QUEUE_ERRORS=continue: a queue error with no callback is recorded (trace and
-# stderr) instead of aborting the process as ROCr does for GPU faults; for CI and fuzzing.
-ABORT_ON_UNHANDLED = os.environ.get("SOFTGPU_QUEUE_ERRORS", "abort") != "continue"
+FAULT_EVENTS = 16           # flight-recorder events a fault report shows on stderr
 
 
 class PacketError(HsaError):
     """A packet the processor refuses; its status goes to the queue's error callback."""
+
+
+class InternalError(HsaError):
+    """An exception of SoftGPU's own in the packet processor: the queue's error, never silence."""
 
 
 class PacketProcessing:
@@ -62,7 +71,7 @@ class PacketProcessor:
         # Read once per queue, held here and by the C loop (which hands every packet to Python
         # while recording), not looked up per packet.
         self._capturing = recorder.wanted()
-        recording = trace.enabled() or self._capturing
+        recording = any(settings.get(name) for name in settings.recorded_names())
         proc = lib.sg_proc_create(queue.address, spec["workgroup_max_size"], *spec["workgroup_max_dim"],
                                   spec["lds_bytes"], spec["grid_max_size"], int(recording))
         if proc == ffi.NULL:
@@ -90,6 +99,12 @@ class PacketProcessor:
     # -- the loop ---------------------------------------------------------------
 
     def _run(self):
+        try:
+            self._loop()
+        except BaseException as error:      # the thread's edge: nothing ends it silently
+            self._internal_error(error)
+
+    def _loop(self):
         from core.isa.plan import DispatchStopped     # not at import: hsa_init needs no engine
         event = ffi.new("sg_proc_event *")
         outcome = lib.sg_proc_next(self._proc, event)
@@ -113,9 +128,8 @@ class PacketProcessor:
                 except HsaError as error:
                     self._fail(error)
                     return
-                except Exception as error:  # the thread's edge: a SoftGPU bug must not die silently
-                    trace.internal_error(f"queue {self.queue.id} packet processor", error)
-                    self._fail(HsaError(f"internal error processing packet {event.index}: {error!r}"))
+                except Exception as error:  # a SoftGPU bug: the queue's error, not the thread's end
+                    self._internal_error(error, f"processing packet {event.index}")
                     return
                 if lib.sg_proc_retire(self._proc, event) == lib.SG_PROC_NOTE:
                     outcome = lib.SG_PROC_NOTE      # the note is in `event`: record it first
@@ -132,6 +146,8 @@ class PacketProcessor:
                               Status.ERROR_INVALID_CODE_OBJECT)
         grid = (packet.grid_size_x, packet.grid_size_y, packet.grid_size_z)
         workgroup = (packet.workgroup_size_x, packet.workgroup_size_y, packet.workgroup_size_z)
+        trace.note("dispatch_start", queue=self.queue.id, dispatch_id=event.index, kernel=kernel.name,
+                   grid=grid, workgroup=workgroup)
         start = time.monotonic_ns()
         plan = plan_launch(
             self.session, kernel, grid=grid, workgroup=workgroup,
@@ -182,30 +198,77 @@ class PacketProcessor:
 
     # -- errors -------------------------------------------------------------------
 
+    def _internal_error(self, error, doing="in the packet processor"):
+        """Report `error` (a SoftGPU bug or a failure of the machine: a disk full, a directory
+        gone) and fail the queue with it. Reporting may fail for the same reason the packet
+        did (a trace file on that disk): then the queue still fails, by the shortest route."""
+        failure = InternalError(f"internal error {doing}: {type(error).__name__}: {error}")
+        try:
+            trace.internal_error(f"queue {self.queue.id} packet processor", error)
+            self._fail(failure)
+        except BaseException as second:
+            self._fail_plainly(failure, second)
+
+    def _fail_plainly(self, error, second):
+        """_fail without the trace and the system event handlers, which just failed."""
+        queue = self.queue
+        try:
+            sys.stderr.write(f"softgpu: queue {queue.id} error {Status(error.status).name}: {error} "
+                             f"(reporting it failed too: {second!r})\n")
+            sys.stderr.flush()
+        except BaseException:   # stderr closed: the callback or the abort still tells the host
+            pass
+        queue.enter_error_state(error.status)
+        if queue.has_error_callback:
+            queue.call_error_callback(error.status)
+        elif ABORT_ON_UNHANDLED:
+            os.abort()
+
     def _fail(self, error):
         queue = self.queue
         report = getattr(error, "report", None)
+        # The flight recorder's last events before a kernel fault or an internal error.
+        before = trace.recent(FAULT_EVENTS) if report or isinstance(error, InternalError) else None
         trace.event("queue_error", queue=queue.id, status=int(error.status),
-                    status_name=Status(error.status).name, message=str(error), report=report)
+                    status_name=Status(error.status).name, message=str(error), report=report,
+                    recent=before)
+        _write_flight_recorder()
         queue.enter_error_state(error.status)
         handled = False
         if error.status == Status.ERROR_MEMORY_APERTURE_VIOLATION:
             handled = self.session.system_events.memory_fault(queue.agent, (report or {}).get("address"))
-        # An unhandled memory fault is reported even to a queue with a callback: ROCr prints
-        # its "memory access fault" line whatever the client registered (HIP's callback
-        # only names the status before it aborts).
-        unhandled_fault = error.status == Status.ERROR_MEMORY_APERTURE_VIOLATION and not handled
-        if not queue.has_error_callback or unhandled_fault:
+        # Every kernel fault (memory, trap, illegal instruction) is reported the same way
+        # whether or not the queue has a callback or a handler took it: ROCr prints its
+        # "memory access fault" line whatever the client registered, and HIP's callback only
+        # names the status before it aborts, so stderr is where a user finds which kernel,
+        # PC, wave and lane. Other errors go to the callback alone when there is one.
+        if report or not queue.has_error_callback:
             sys.stderr.write(f"softgpu: queue {queue.id} error {Status(error.status).name}: {error}\n")
             if report:
                 sys.stderr.write("softgpu: " + format_fault(report) + "\n")
+            if before:
+                sys.stderr.write("softgpu: the last events before it (flight recorder):\n"
+                                 + trace.format_records(before) + "\n")
         if queue.has_error_callback:
             queue.call_error_callback(error.status)
             return
-        if ABORT_ON_UNHANDLED and report and not handled:
-            # ROCr aborts the process on a GPU fault nobody handles.
+        if settings.get("SOFTGPU_QUEUE_ERRORS") == "abort" and (report and not handled or isinstance(error, InternalError)):
+            # ROCr aborts the process on a GPU fault nobody handles (SOFTGPU_QUEUE_ERRORS=continue
+            # records it instead, for CI and fuzzing); an internal error nobody is told of would
+            # leave the host waiting forever.
             sys.stderr.flush()
             os.abort()
+
+
+def _write_flight_recorder():
+    """SOFTGPU_FLIGHT_RECORDER=path: the whole ring is written there at every queue error
+    (before an abort), for a CI job that faulted without a trace."""
+    path = settings.get("SOFTGPU_FLIGHT_RECORDER")
+    if path:
+        try:
+            trace.dump(path)
+        except OSError as error:
+            sys.stderr.write(f"softgpu: SOFTGPU_FLIGHT_RECORDER={path} cannot be written: {error}\n")
 
 
 def format_fault(report):

@@ -17,11 +17,10 @@ import os
 import sys
 import threading
 
-from core import trace
+from core import settings, trace
 from core.capture import store
 from core.memory import host
 
-DEFAULT_LIMIT = 1 << 30
 _sequence = itertools.count(1)
 _sequence_lock = threading.Lock()
 
@@ -29,7 +28,7 @@ _sequence_lock = threading.Lock()
 def wanted():
     """Whether SOFTGPU_CAPTURE asks for captures: a packet processor reads it once, when its
     queue is made, and holds the answer."""
-    return bool(os.environ.get("SOFTGPU_CAPTURE"))
+    return bool(settings.get("SOFTGPU_CAPTURE"))
 
 
 def run_captured(session, plan, run):
@@ -52,16 +51,16 @@ def run_captured(session, plan, run):
 def begin(session, kernel, dispatch):
     """A Capture of this dispatch (`dispatch`: run_dispatch's keyword arguments), or None when
     SOFTGPU_CAPTURE does not ask for it."""
-    directory = os.environ.get("SOFTGPU_CAPTURE")
+    directory = settings.get("SOFTGPU_CAPTURE")
     if not directory:
         return None
-    pattern = os.environ.get("SOFTGPU_CAPTURE_KERNEL")
+    pattern = settings.get("SOFTGPU_CAPTURE_KERNEL")
     if pattern and not (fnmatch.fnmatchcase(kernel.name, pattern)
                         or fnmatch.fnmatchcase(kernel.symbol_name, pattern)):
         return None
     ranges = _reachable(session, kernel.agent)
     total = sum(end - start for start, end, *_ in ranges)
-    limit = int(os.environ.get("SOFTGPU_CAPTURE_LIMIT") or DEFAULT_LIMIT)
+    limit = settings.get("SOFTGPU_CAPTURE_LIMIT")
     if total > limit:
         message = (f"not capturing {kernel.name}: it can reach {total} bytes of device memory, more "
                    f"than SOFTGPU_CAPTURE_LIMIT={limit}")

@@ -12,12 +12,10 @@ Holds three invariants:
   tiers or SoftGPU versions.
 """
 import os
-import sys
 
 import numpy as np
 
 from core.capture import store
-from core.cli import command
 
 SHOWN_BYTES = 16
 
@@ -52,8 +50,10 @@ def replay(folder, engine=None):
             stats = run_dispatch(session, kernel, **dispatch)
         except KernelFault as error:
             fault, stats = error, None
+        # A fault ends a dispatch without its statistics, so which tier ran it is not known.
+        tier = f"on the {stats.tier} tier" if stats is not None else "(tier not reported: it faulted)"
         lines = [f"{os.path.basename(folder)}: {kernel.name} grid {dispatch['grid']} "
-                 f"workgroup {dispatch['workgroup']} on the {getattr(stats, 'tier', None) or 'engine'} tier"]
+                 f"workgroup {dispatch['workgroup']} {tier}"]
         identical = True
         want_fault = manifest["result"]["fault"]
         if (fault is None) != (want_fault is None) or (
@@ -133,27 +133,3 @@ def _compare(session, folder, manifest):
             offset = int(differs[0])
             yield Mismatch(start, size, offset, got[offset:offset + SHOWN_BYTES].tobytes(),
                            want[offset:offset + SHOWN_BYTES].tobytes())
-
-
-@command("replay", help="run captured dispatches (softgpu run --capture) again and compare the results")
-def declare(parser):
-    parser.add_argument("directory", help="a capture directory, or one dispatch's folder in it")
-    parser.add_argument("--engine", choices=("native", "interp"), help="the engine tier (SOFTGPU_ENGINE)")
-    return run
-
-
-def run(args):
-    folders = store.captures(args.directory) if os.path.isdir(args.directory) else []
-    if not folders:
-        sys.stderr.write(f"softgpu replay: {args.directory} holds no capture\n")
-        return 2
-    same = True
-    for folder in folders:
-        try:
-            lines, identical = replay(folder, args.engine)
-        except (OSError, ValueError, KeyError) as error:
-            sys.stderr.write(f"softgpu replay: {folder}: cannot replay: {error}\n")
-            return 2
-        print("\n".join(lines))
-        same = same and identical
-    return 0 if same else 1

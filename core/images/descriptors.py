@@ -122,17 +122,20 @@ _XY_FILTER = {Filter.NEAREST: 0, Filter.LINEAR: 1}
 MAX_LOD = 4095
 
 
-def sampler_descriptor_valid(coordinate_mode, filter_mode, address_mode):
+def sampler_descriptor_valid(coordinate_mode, filter_mode, address_modes):
+    """address_modes: the (x, y, z) modes (hsa_ext_sampler_descriptor_v2_t; a v1 descriptor's
+    one mode serves all three axes, as ROCr widens it)."""
     return (coordinate_mode in (Coordinates.UNNORMALIZED, Coordinates.NORMALIZED)
-            and filter_mode in _XY_FILTER and address_mode in _CLAMP)
+            and filter_mode in _XY_FILTER and all(mode in _CLAMP for mode in address_modes))
 
 
-def sampler_words(coordinate_mode, filter_mode, address_mode):
-    """The 8 dwords of ROCr's sampler object (S# in the first four, transparent-black border)."""
-    clamp = _CLAMP[address_mode]
+def sampler_words(coordinate_mode, filter_mode, address_modes):
+    """The 8 dwords of ROCr's sampler object (S# in the first four, transparent-black border);
+    the S# clamps each axis by its own (x, y, z) mode."""
+    clamp_x, clamp_y, clamp_z = (_CLAMP[mode] for mode in address_modes)
     unnormalized = int(coordinate_mode == Coordinates.UNNORMALIZED)
     xy = _XY_FILTER[filter_mode]
-    return [clamp | clamp << 3 | clamp << 6 | unnormalized << 15,
+    return [clamp_x | clamp_y << 3 | clamp_z << 6 | unnormalized << 15,
             MAX_LOD << 12,
             xy << 20 | xy << 22,
             0, 0, 0, 0, 0]

@@ -160,13 +160,13 @@ class Image:
 
 
 class Sampler:
-    __slots__ = ("agent", "coordinate_mode", "filter_mode", "address_mode", "handle")
+    __slots__ = ("agent", "coordinate_mode", "filter_mode", "address_modes", "handle")
 
-    def __init__(self, agent, coordinate_mode, filter_mode, address_mode):
+    def __init__(self, agent, coordinate_mode, filter_mode, address_modes):
         self.agent = agent
         self.coordinate_mode = coordinate_mode
         self.filter_mode = filter_mode
-        self.address_mode = address_mode
+        self.address_modes = address_modes      # (x, y, z)
         self.handle = None
 
 
@@ -239,11 +239,11 @@ class Images:
 
     # -- samplers ------------------------------------------------------------------------
 
-    def create_sampler(self, agent, coordinate_mode, filter_mode, address_mode):
-        sampler = Sampler(agent, coordinate_mode, filter_mode, address_mode)
+    def create_sampler(self, agent, coordinate_mode, filter_mode, address_modes):
+        sampler = Sampler(agent, coordinate_mode, filter_mode, tuple(address_modes))
         with self._lock:
             sampler.handle = self._take_slot()
-            self._write(sampler.handle, image_descriptors.sampler_words(coordinate_mode, filter_mode, address_mode))
+            self._write(sampler.handle, image_descriptors.sampler_words(coordinate_mode, filter_mode, address_modes))
             self._samplers[sampler.handle] = sampler
         return sampler.handle
 

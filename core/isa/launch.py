@@ -22,10 +22,9 @@ Holds these invariants:
   kernel it cannot translate to the interpreter; SOFTGPU_ENGINE=interp runs the interpreter
   (core.isa.interp).
 """
-import os
 import sys
 
-from core import trace
+from core import settings, trace
 from core.isa.faults import KernelFault, illegal_instruction, launch_fault  # noqa: F401  (KernelFault: API)
 from core.isa.layout import MAX_LDS_BYTES, layout
 from core.isa.plan import (DispatchStats, DispatchStopped, NOTICE_SECONDS, StopFlag,  # noqa: F401  (API)
@@ -90,7 +89,7 @@ def run_plan(session, plan):
     KernelFault / DispatchStopped as run_dispatch."""
     from core import progress
     stats = None
-    if os.environ.get("SOFTGPU_ENGINE", "native") != "interp":
+    if settings.get("SOFTGPU_ENGINE") != "interp":
         from core.isa.native.dispatch import run_native
         stats = run_native(session, plan)
     if stats is None:
@@ -130,7 +129,7 @@ def _check_launch(session, kernel, grid, workgroup, group_segment_size, group_se
                    f"gets {group_segment_size} (LDS accesses past it read 0 and drop writes)")
         trace.event("launch_warning", kernel=name, group_segment_size=group_segment_size,
                     static_group_segment_size=static, message=message)
-        if (name, desc.entry) not in _warned and os.environ.get("SOFTGPU_QUIET") != "1":
+        if (name, desc.entry) not in _warned and not settings.get("SOFTGPU_QUIET"):
             _warned.add((name, desc.entry))
             sys.stderr.write(f"softgpu: warning: {message}\n")
     return desc

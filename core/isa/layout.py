@@ -62,7 +62,7 @@ def layout(kernel):
 
 def _layout(kernel):
     kd = kernel.descriptor
-    target = targets.get(kernel.code_object.target.processor)
+    target = targets.get(kernel.code_object.processor)
     wave64 = kd.wavefront_size == 64
     granules = kd.granulated_workitem_vgpr_count + 1
     # gfx90a: COMPUTE_PGM_RSRC3 [5:0] is ACCUM_OFFSET, in units of 4 VGPRs, minus one.

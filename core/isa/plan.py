@@ -17,11 +17,10 @@ Holds these invariants:
   trace: kernel, elapsed time, the PCs its waves stand at), again each time its run doubles.
 """
 import math
-import os
 import sys
 from dataclasses import dataclass
 
-from core import trace
+from core import settings, trace
 
 # A dispatch that has run this long is reported (then at twice, four times ... as long): a
 # hang is visible without killing anything.
@@ -61,23 +60,11 @@ class DispatchStopped(Exception):
     command processor drops the waves of a queue it takes off the hardware."""
 
 
-class SettingError(ValueError):
-    """A SOFTGPU_* variable holds a value SoftGPU cannot use."""
-
-
-def time_limit_setting(environ=os.environ):
-    """SOFTGPU_TIME_LIMIT: seconds a dispatch may run before it is stopped with a fault report;
-    unset or empty: no limit. Anything but a positive finite number is refused."""
-    text = environ.get("SOFTGPU_TIME_LIMIT", "").strip()
-    if not text:
-        return None
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not (math.isfinite(value) and value > 0):
-        raise SettingError(f"SOFTGPU_TIME_LIMIT={text!r}: expected a positive number of seconds")
-    return value
+def time_limit_setting(environ=None):
+    """SOFTGPU_TIME_LIMIT (core.settings): seconds a dispatch may run before it is stopped with
+    a fault report, or None (no limit); core.settings.InvalidSetting for anything but a
+    positive number."""
+    return settings.get("SOFTGPU_TIME_LIMIT", environ)
 
 
 @dataclass(frozen=True)
@@ -189,6 +176,6 @@ def long_dispatch(name, seconds, where):
     more = f" and {len(where) - 8} more PCs" if len(where) > 8 else ""
     trace.event("long_dispatch", kernel=name, seconds=round(seconds, 3),
                 pcs={f"{pc:#x}": count for pc, count in where.items()})
-    if os.environ.get("SOFTGPU_QUIET") != "1":
+    if not settings.get("SOFTGPU_QUIET"):
         sys.stderr.write(f"softgpu: {name} has run {seconds:.1f} s; its waves stand at "
                          f"{places or 'no PC'}{more} (SOFTGPU_TIME_LIMIT stops it)\n")

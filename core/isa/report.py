@@ -4,8 +4,9 @@ Each opcode of the target's generated tables (core/isa/opcodes_<target>.py; gfx1
 halves included) is one of:
 - tested: the engine executes it, and it occurs in a kernel the test suite runs and
   checks against numpy for that target (tests/kernels, every -O0/-O2 build the suite runs
-  there);
-- implemented: the engine executes it, but no suite kernel of that target contains it;
+  there: the package ships their mnemonics in coverage.json, which a test keeps equal to
+  the suite's builds), or, when code objects are given, in one of those;
+- implemented: the engine executes it, but no such kernel contains it;
 - missing: it faults as ILLEGAL_INSTRUCTION, naming itself.
 An opcode executes when the engine has semantics for the operation it names
 (core.isa.targets.semantic_name: gfx11's ds_load_b32 is gfx1030's ds_read_b32, a VOPD half
@@ -18,17 +19,14 @@ interpreter); or missing. (A DS instruction on GDS is a callout whatever its opc
 says.) The native tier translates gfx1030 code only: other targets' kernels run on the
 interpreter.
 """
-import collections
 import io
 import json
-import sys
+import os
 
 from elftools.elf.elffile import ELFFile
 
-from core.cli import command
 from core.isa import targets
 from core.isa.decoder import decode_all
-from core.isa.interp.registry import implemented
 
 STATUSES = ("tested", "implemented", "missing")
 CALLOUT = "translated (interpreter callout)"
@@ -63,13 +61,22 @@ def mnemonics_in(path, target="gfx1030"):
     return found
 
 
-def suite_coverage(target="gfx1030"):
-    """Mnemonics in the kernel suite's code objects for `target` (built if not cached)."""
-    from tests.kernels.suite import code_objects   # the checkout's test suite
+# {target: sorted mnemonics of the test suite's kernels}: written by tests/support/coverage.py.
+COVERAGE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "coverage.json")
+
+
+def coverage_of(paths, target="gfx1030"):
+    """Mnemonics in the code object files `paths`, decoded for `target`."""
     covered = set()
-    for path in code_objects(target):
+    for path in paths:
         covered |= mnemonics_in(path, target)
     return covered
+
+
+def shipped_coverage(target="gfx1030"):
+    """Mnemonics in the test suite's kernels for `target`, as the package ships them."""
+    with open(COVERAGE) as f:
+        return set(json.load(f).get(target, ()))
 
 
 def classify(executable, covered, target="gfx1030", translated=frozenset(), handed_over=frozenset()):
@@ -84,33 +91,3 @@ def classify(executable, covered, target="gfx1030", translated=frozenset(), hand
         rows.append({"encoding": encoding, "opcode": opcode, "mnemonic": mnemonic, "status": status,
                      "native": native})
     return rows
-
-
-@command("isa-report", help="list every opcode of a target: tested, implemented, or missing")
-def declare(parser):
-    parser.add_argument("--target", choices=sorted(targets.TARGETS), default=targets.DEFAULT.name,
-                        help="the processor whose opcodes to list (default %(default)s)")
-    parser.add_argument("--json", action="store_true", help="one JSON object per opcode")
-    parser.add_argument("--status", choices=STATUSES, help="list only opcodes with this status")
-    return run
-
-
-def run(args):
-    from core.isa.native.families import handed_over, translated
-    rows = classify(implemented(), suite_coverage(args.target), args.target, translated(), handed_over())
-    shown = [r for r in rows if args.status in (None, r["status"])]
-    for row in shown:
-        print(json.dumps(row) if args.json else
-              f"{row['encoding']:8} {row['opcode']:4} {row['mnemonic']:36} {row['status']:12} {row['native']}")
-    # The summary goes to stderr, so stdout stays one row per opcode in both formats.
-    totals = collections.Counter(r["status"] for r in rows)
-    by_family = collections.defaultdict(collections.Counter)
-    for r in rows:
-        by_family[r["encoding"]][r["status"]] += 1
-    print(f"\n{args.target}: {len(rows)} opcodes: " +
-          ", ".join(f"{totals[s]} {s}" for s in STATUSES), file=sys.stderr)
-    tiers = collections.Counter(r["native"] for r in rows)
-    print("native tier: " + ", ".join(f"{tiers[t]} {t}" for t in TIERS), file=sys.stderr)
-    for family, counts in sorted(by_family.items()):
-        print(f"  {family:8} " + ", ".join(f"{counts[s]} {s}" for s in STATUSES), file=sys.stderr)
-    return 0

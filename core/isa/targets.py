@@ -1,5 +1,10 @@
 """ISA targets: every fact in which the GPUs the engine runs differ, as one table.
 
+What a target is (its name, features, ROCr's registry and compatibility rule) is
+core/target.py's; this table holds only what the engine needs per processor it runs, looked
+up by the processor a kernel runs as (core.target.run_as: a generic object's kernels run as
+their agent's processor).
+
 A row (IsaTarget) names the processor, its encoding generation (core/isa/encodings.py: where
 bits lie), its generated opcode tables (core/isa/opcodes_<name>.py: what opcodes mean and
 print), and the few architectural facts the decoder, the launch layout and the engine need:
@@ -8,8 +13,9 @@ FLAT_SCRATCH is set up, s_waitcnt's field layout. Nothing else in core/isa tests
 name; code that must differ asks the target.
 
 Holds three invariants:
-- a kernel's target is the processor its code object was built for (its ELF header), so
-  the engine decodes and runs code exactly as the GPU it was built for would;
+- a kernel's target is the processor its code object was built for (its ELF header), or
+  for a generic object the agent's processor, so the engine decodes and runs code exactly
+  as the GPU running it would;
 - opcode tables load on first use (each is ~8000 lines of generated data);
 - one mnemonic means one operation on every target: a target's rename of a gfx1030
   instruction resolves to the gfx1030 name through `semantic_name` (gfx11's ds_load_b32 for

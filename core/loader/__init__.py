@@ -11,5 +11,4 @@ Modules, one job each:
 - loader: the session part (handle tables, readers, kernel index);
 - kernels: the API the packet processor and ISA engine use (find_kernel, ...).
 """
-from core.loader.kernels import (LoadedKernel, find_kernel, loaded_code_objects,  # noqa: F401
-                                 load_code_object_for_tests)
+from core.loader.kernels import LoadedKernel, find_kernel, loaded_code_objects  # noqa: F401

@@ -1,11 +1,12 @@
-"""Parsing AMDGPU code objects (ELF64, AMDHSA OS ABI, code object v3/v4/v5) with pyelftools.
+"""Parsing AMDGPU code objects (ELF64, AMDHSA OS ABI, code object v3 to v6) with pyelftools.
 
 Holds three invariants:
 - a CodeObject exists only for bytes that passed every check loading relies on: ELF64
   little-endian shared object, EM_AMDGPU, the AMDHSA OS ABI and a known ABI version, a known
   machine, loadable segments inside the file in ascending non-overlapping order, symbols and
-  relocations that point inside those segments, and a metadata note naming a descriptor
-  symbol for every kernel. Anything else raises InvalidCodeObject, whatever the corruption;
+  relocations that point inside those segments, and metadata notes (all of them, merged)
+  naming a descriptor symbol for every kernel. Anything else raises InvalidCodeObject,
+  whatever the corruption;
 - parsing is pure: nothing here touches device memory, so a refused object leaves no trace;
 - the records (segments, symbols, relocations) are plain tuples detached from pyelftools,
   so the ELF stream is not needed after parsing.
@@ -19,7 +20,8 @@ from elftools.construct.core import ConstructError
 from elftools.elf.elffile import ELFFile
 
 from core.errors import InvalidCodeObject, OutOfResources
-from core.loader import metadata, target
+from core import target
+from core.loader import metadata
 from core.loader.relocations import R_AMDGPU_ABS64, R_AMDGPU_NONE, R_AMDGPU_RELATIVE64, WIDTH as RELOCATION_WIDTH
 
 EM_AMDGPU = 224
@@ -94,7 +96,7 @@ class CodeObject:
         if header.e_type != "ET_DYN":
             raise InvalidCodeObject(f"ELF type {header.e_type} is not a shared object (ET_DYN)")
         self.e_flags = header.e_flags
-        self.target = target.from_e_flags(self.e_flags, self.version)
+        self.target, self.generic_version = target.from_e_flags(self.e_flags, self.version)
         self.segments = self._segments(elf)
         self._layout()
         self.metadata = self._metadata(elf)
@@ -145,15 +147,27 @@ class CodeObject:
 
     # -- notes -----------------------------------------------------------------------------
     def _metadata(self, elf):
+        """The metadata of every NT_AMDGPU_METADATA note, merged. A linker concatenates the
+        notes of the objects it links (Tensile links one assembled object per kernel, so its
+        code objects carry hundreds of notes): the kernels of all notes are the object's
+        kernels, and the first note's other fields (version, target) stand for all."""
+        merged = None
         for segment in elf.iter_segments():
             if segment["p_type"] != "PT_NOTE":
                 continue
             if segment["p_offset"] + segment["p_filesz"] > len(self.data):
                 raise InvalidCodeObject("PT_NOTE reaches outside the file")
             for note in segment.iter_notes():
-                if note["n_name"] == metadata.NOTE_OWNER and note["n_type"] == metadata.NT_AMDGPU_METADATA:
-                    return metadata.decode(note["n_desc"])
-        raise InvalidCodeObject("no NT_AMDGPU_METADATA note")
+                if note["n_name"] != metadata.NOTE_OWNER or note["n_type"] != metadata.NT_AMDGPU_METADATA:
+                    continue
+                data = metadata.decode(note["n_desc"])
+                if merged is None:
+                    merged = data
+                else:
+                    merged["amdhsa.kernels"] = merged.get("amdhsa.kernels", []) + data.get("amdhsa.kernels", [])
+        if merged is None:
+            raise InvalidCodeObject("no NT_AMDGPU_METADATA note")
+        return merged
 
     # -- symbols ---------------------------------------------------------------------------
     def _symbols(self, elf):

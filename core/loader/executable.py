@@ -17,9 +17,10 @@ import threading
 import numpy as np
 
 from core import trace
-from core.errors import (FrozenExecutable, IncompatibleArguments, VariableAlreadyDefined,
-                         InvalidArgument)
-from core.loader import relocations, target
+from core import target
+from core.errors import (FrozenExecutable, IncompatibleArguments, InvalidArgument, InvalidIsaName,
+                         OutOfResources, VariableAlreadyDefined)
+from core.loader import relocations
 from core.loader.elf import CodeObject
 from core.loader.kernels import LoadedKernel
 from core.loader.symbols import defined_variable, kernel_symbol, variable_symbol
@@ -34,7 +35,8 @@ class LoadedCodeObject:
     def __init__(self, executable, agent, code, reader, allocation):
         self.executable = executable
         self.agent = agent
-        self.kind = LoadedKind.AGENT if agent is not None else LoadedKind.PROGRAM
+        # ROCr loads code objects only for an agent (agent {0} fails: Executable.load).
+        self.kind = LoadedKind.AGENT
         self.code = code
         self.allocation = allocation
         self.load_base = allocation.address - code.load_start
@@ -60,6 +62,11 @@ class LoadedCodeObject:
     @property
     def target(self):
         return self.code.target
+
+    @property
+    def processor(self):
+        """The processor the kernels run as (a generic object's: its agent's)."""
+        return target.run_as(self.code.target, self.agent.isa.target)
 
     @property
     def load_delta(self):
@@ -115,16 +122,22 @@ class Executable:
 
     # -- loading -----------------------------------------------------------------------
     def load(self, reader, agent, unknown_agent=False):
-        """Load the reader's code object for `agent` (None: a program code object).
-        `unknown_agent`: the client named an agent that does not exist; ROCr finds no ISA
-        for it and refuses with IncompatibleArguments once the code object checked out."""
+        """Load the reader's code object for `agent`, checked in ROCr's order: the code object,
+        its ISA (one ROCr registers), the agent's support for it. `agent` None is ROCr's agent
+        {0}: ROCr allocates the code segment by asking that agent's profile, which fails, so
+        the load answers OutOfResources. `unknown_agent`: the client named an agent that does
+        not exist; ROCr finds no ISA for it and refuses with IncompatibleArguments."""
         with self.lock:
             self._require_unfrozen()
             code = CodeObject(reader.data)
+            if target.registered(code.target) is None:
+                raise InvalidIsaName(f"code object's ISA {code.target.isa_name} is not one ROCr registers")
             if unknown_agent:
                 raise IncompatibleArguments("the agent is not a live agent: it supports no ISA")
-            if agent is not None:
-                self._check_target(code, agent)
+            if agent is None:
+                raise OutOfResources("agent {0} has no profile: ROCr cannot allocate a code segment for it "
+                                     "(load code objects for an agent)")
+            self._check_target(code, agent)
             self._check_duplicates(code, agent)
             undefined = self._resolve_undefined(code, agent)
             arena = self.loader.session.arena
@@ -139,28 +152,29 @@ class Executable:
                 raise
             lco.handle = self.loader.loaded_code_objects.add(lco)
             for symbol in symbols:
-                self._add_symbol(symbol, agent.handle if agent is not None else None)
+                self._add_symbol(symbol, agent.handle)
             self.loaded.append(lco)
             self.loader.register_kernels(lco)
-            trace.call("loader.load", executable=self.handle, agent=agent.name if agent else None,
+            trace.call("loader.load", executable=self.handle, agent=agent.name, processor=lco.processor,
                        uri=lco.uri, load_base=hex(lco.allocation.address), load_size=lco.load_size,
                        kernels={k.name: hex(k.kernel_object) for k in lco.kernels.values()})
             return lco
 
     @staticmethod
     def _check_target(code, agent):
-        isa = agent.isa_name
-        agent_target = target.parse_isa_name(isa) if isa else None
-        if agent_target is None or not target.compatible(code.target, agent_target):
+        if agent.isa is None:
             raise IncompatibleArguments(f"code object built for {code.target.isa_name} cannot run on "
-                                        f"agent {agent.name} ({isa or 'no ISA'})")
+                                        f"agent {agent.name}: it has no ISA")
+        agent_target = agent.isa.target
+        if not target.compatible(code.target, agent_target, code.generic_version):
+            why = target.why_incompatible(code.target, agent_target, code.generic_version)
+            raise IncompatibleArguments(f"code object built for {code.target.isa_name} cannot run on "
+                                        f"agent {agent.name} ({agent_target.isa_name}): {why}")
 
     def _check_duplicates(self, code, agent):
         names = [s.name for s, _ in code.kernel_symbols()] + [s.name for s in code.variable_symbols()]
         for name in names:
-            taken = name in self.program_symbols if agent is None \
-                else (name, agent.handle) in self.agent_symbols
-            if taken:
+            if (name, agent.handle) in self.agent_symbols:
                 raise VariableAlreadyDefined(f"symbol {name!r} is already defined in the executable")
 
     def _resolve_undefined(self, code, agent):
@@ -171,7 +185,7 @@ class Executable:
             if symbol is None or symbol.defined or symbol.name in addresses:
                 continue
             defined = self.program_symbols.get(symbol.name)
-            if defined is None and agent is not None:
+            if defined is None:
                 defined = self.agent_symbols.get((symbol.name, agent.handle))
             if defined is None:
                 raise relocations.unresolved(symbol)
@@ -193,14 +207,15 @@ class Executable:
 
     def _symbols(self, arena, lco):
         code, agent = lco.code, lco.agent
-        agent_handle = agent.handle if agent is not None else 0
-        allocation = HsaVariableAllocation.AGENT if agent is not None else HsaVariableAllocation.PROGRAM
+        agent_handle = agent.handle
+        allocation = HsaVariableAllocation.AGENT
         symbols = []
         for sym, meta in code.kernel_symbols():
             address = lco.device_address(sym.value)
             kernel = LoadedKernel(lco, sym, meta, address, arena.view(address, 64))
             lco.kernels[kernel.name] = kernel
-            symbol = kernel_symbol(sym, meta, address, agent_handle, kernel.descriptor.uses_dynamic_stack)
+            symbol = kernel_symbol(sym, meta, address, agent_handle, kernel.descriptor.uses_dynamic_stack,
+                                   kernel.descriptor.wavefront_size)
             symbol.kernel = kernel
             symbols.append(symbol)
         symbols += [variable_symbol(sym, lco.device_address(sym.value), agent_handle, allocation)

@@ -7,9 +7,6 @@ The public API other parts use:
         kernel_object field of a dispatch packet), in any loaded code object of the session.
     loaded_code_objects(session) -> [LoadedCodeObject]
         Every code object currently loaded, in load order.
-    load_code_object_for_tests(session, path, agent=None) -> {kernel name: kernel_object}
-        Reader from file -> executable -> load on the (first) GPU agent -> freeze, through
-        the same code the hsa_* exports run; the executable lives until hsa_shut_down.
 
 LoadedKernel fields:
     name            kernel name from the metadata (".name"), e.g. "vadd"
@@ -82,15 +79,3 @@ def loaded_code_objects(session):
     loader = session.made("loader")
     return [] if loader is None else loader.all_loaded_code_objects()
 
-
-def load_code_object_for_tests(session, path, agent=None):
-    loader = session.loader
-    agent = agent or session.agents.gpus[0]
-    with open(path, "rb") as f:
-        reader = loader.reader_from_file(f.fileno())
-    executable = loader.create_executable()
-    executable.load(reader, agent)
-    executable.freeze()
-    loader.destroy_reader(reader)
-    return {kernel.name: kernel.kernel_object
-            for lco in executable.loaded for kernel in lco.kernels.values()}

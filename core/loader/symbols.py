@@ -21,7 +21,8 @@ _COMMON = ("TYPE", "NAME_LENGTH", "NAME", "MODULE_NAME_LENGTH", "MODULE_NAME", "
 _VARIABLE = ("VARIABLE_ALLOCATION", "VARIABLE_SEGMENT", "VARIABLE_ALIGNMENT", "VARIABLE_SIZE",
              "VARIABLE_IS_CONST")
 _KERNEL = ("KERNEL_KERNARG_SEGMENT_SIZE", "KERNEL_KERNARG_SEGMENT_ALIGNMENT",
-           "KERNEL_GROUP_SEGMENT_SIZE", "KERNEL_PRIVATE_SEGMENT_SIZE", "KERNEL_DYNAMIC_CALLSTACK")
+           "KERNEL_GROUP_SEGMENT_SIZE", "KERNEL_PRIVATE_SEGMENT_SIZE", "KERNEL_DYNAMIC_CALLSTACK",
+           "KERNEL_WAVEFRONT_SIZE")
 
 
 @dataclass
@@ -45,6 +46,7 @@ class ExecutableSymbol:
     group_segment_size: int = 0
     private_segment_size: int = 0
     dynamic_callstack: bool = False
+    wavefront_size: int = 0
     kernel: object = None             # the LoadedKernel, for kernels
     handle: int = 0
 
@@ -61,7 +63,8 @@ class ExecutableSymbol:
                     "KERNEL_KERNARG_SEGMENT_ALIGNMENT": self.kernarg_segment_alignment,
                     "KERNEL_GROUP_SEGMENT_SIZE": self.group_segment_size,
                     "KERNEL_PRIVATE_SEGMENT_SIZE": self.private_segment_size,
-                    "KERNEL_DYNAMIC_CALLSTACK": self.dynamic_callstack}[attribute]
+                    "KERNEL_DYNAMIC_CALLSTACK": self.dynamic_callstack,
+                    "KERNEL_WAVEFRONT_SIZE": self.wavefront_size}[attribute]
         raise InvalidArgument(f"attribute {attribute} does not apply to {self.kind.name.lower()} {self.name}")
 
     def _common(self, attribute):
@@ -81,7 +84,7 @@ def defined_variable(name, address, agent_handle, allocation, segment):
                             allocation=allocation, segment=segment)
 
 
-def kernel_symbol(sym, meta, address, agent_handle, descriptor_dynamic_stack=False):
+def kernel_symbol(sym, meta, address, agent_handle, descriptor_dynamic_stack=False, descriptor_wavefront_size=64):
     """A kernel's symbol from its .kd dynsym entry and metadata: the values the compiler recorded."""
     return ExecutableSymbol(
         HsaSymbolKind.KERNEL, sym.name, address, agent_handle,
@@ -91,7 +94,9 @@ def kernel_symbol(sym, meta, address, agent_handle, descriptor_dynamic_stack=Fal
         kernarg_segment_alignment=max(MIN_KERNARG_ALIGNMENT, meta[".kernarg_segment_align"]),
         group_segment_size=meta[".group_segment_fixed_size"],
         private_segment_size=meta[".private_segment_fixed_size"],
-        dynamic_callstack=bool(meta.get(".uses_dynamic_stack", False) or descriptor_dynamic_stack))
+        dynamic_callstack=bool(meta.get(".uses_dynamic_stack", False) or descriptor_dynamic_stack),
+        # The metadata's (code object v3+), else the descriptor's wave32 bit.
+        wavefront_size=meta.get(".wavefront_size", descriptor_wavefront_size))
 
 
 def variable_symbol(sym, address, agent_handle, allocation):

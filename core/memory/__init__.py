@@ -3,6 +3,9 @@
 arena.py    the one mmap holding all device memory (session.arena)
 pools.py    ROCr's regions/pools per agent and their budgets
 host.py     locked and registered host memory outside the arena
+ipc.py      IPC handles across processes (hsa_amd_ipc_memory_*, IPC signal pages)
+vmem.py     the virtual memory API: reserved ranges of the arena, physical memory mapped into
+            them, access per agent, shareable handles; dma-buf export of allocations
 manager.py  session.memory: the HSA memory API's state, and what other parts ask of it:
   valid_ranges(agent=None) -> (starts, ends) sorted disjoint uint64 arrays of every
       address a kernel may touch (live arena allocations + locked/registered host memory);

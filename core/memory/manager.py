@@ -13,7 +13,8 @@ Holds five invariants:
   a system region is mapped to every GPU, memory from hsa_amd_memory_pool_allocate on a
   system pool to none until hsa_amd_agents_allow_access, device memory to its GPU;
 - valid_ranges() is the one answer to "which addresses may a kernel touch": live arena
-  allocations plus locked/registered host memory (locked memory also at its agent
+  allocations (of a reserved range, only its mappings the GPU may access: core.memory.vmem)
+  plus locked/registered host memory (locked memory also at its agent
   address, host.agent_address), merged (touching ranges too) into disjoint sorted ranges;
 - every entry point taking an address of locked memory accepts its agent address too,
   translated by host_address() before any byte moves.
@@ -27,7 +28,7 @@ from core.memory import host, pools as pool_layout
 from core.memory.host import HostRanges, LOCKED, REGISTERED, agent_address, is_agent_alias
 from softgpu_shim.hsa_abi import (HsaAmdCoherencyType as Coherency,
                                   HsaAmdMemoryPoolGlobalFlag as PoolFlag,
-                                  HsaAmdPointerType as PointerType)
+                                  HsaAmdPointerType as PointerType, POINTER_TYPE_RESERVED_ADDR)
 
 
 class Record:
@@ -60,6 +61,7 @@ class PointerInfo:
 
 class Memory:
     def __init__(self, session):
+        self.session = session
         self.arena = session.arena
         self.agents = session.agents
         # ROCr's regions and pools are the same objects; the table's error is the pool's,
@@ -79,6 +81,11 @@ class Memory:
         self._access_changes = 0
         self._ranges_key = None
         self._ranges = None
+
+    @property
+    def vmem(self):
+        """The virtual memory API's state (core.memory.vmem), made on first use."""
+        return self.session.vmem
 
     def close(self):
         for pool in self.all_pools():
@@ -157,6 +164,10 @@ class Memory:
     def allow_access(self, agent_handles, address):
         """hsa_amd_agents_allow_access: the listed GPUs (plus a device pool's owner) map it."""
         alloc, record = self._record(address)
+        if record is None and alloc is not None and "vmem" in alloc.info:
+            # ROCr's newest: an address that is no allocation may be a virtual memory mapping.
+            agents = [self.agents.get(handle) for handle in agent_handles]
+            return self.vmem.allow_access(address, agents)
         if record is None or alloc.address != address:
             # ROCr answers a pointer that is not an allocation start with the generic error.
             raise HsaError(f"{address:#x} is not the start of a live HSA allocation")
@@ -166,6 +177,11 @@ class Memory:
             gpus.add(record.pool.owner)
         with self._lock:
             record.agents = gpus
+        self.access_changed()
+
+    def access_changed(self):
+        """Which GPU reaches which memory changed: the engine's cached ranges are stale."""
+        with self._lock:
             self._access_changes += 1
         self._native_changed()
 
@@ -267,6 +283,9 @@ class Memory:
                 return PointerInfo(PointerType.HSA, alloc.address, alloc.address, alloc.size,
                                    record.user_data, pool.owner, pool.global_flags,
                                    sorted(record.agents, key=lambda a: a.node))
+            reserved = alloc.info.get("vmem")      # a reserved range (core.memory.vmem)
+            if reserved is not None:
+                return _reserved_pointer_info(reserved, cpu)
             attached = alloc.info.get("ipc")       # another process's memory (core.memory.ipc)
             if attached is not None:
                 return PointerInfo(PointerType.IPC, alloc.address, alloc.address, alloc.size,
@@ -350,12 +369,20 @@ class Memory:
         """What a kernel of `agent` (any GPU when None) may touch, unmerged: the arena
         allocations mapped to it, and the (start, end, kind, host start) spans of locked and
         registered host memory (locked ranges twice, at their host and agent address)."""
+        return self._reachable_allocations(agent), self._host_spans(agent)
+
+    def _reachable_allocations(self, agent):
+        """Arena allocations mapped to `agent` (any GPU when None); of a reserved range, the
+        mappings the agent may access (objects with address, size and end, as allocations)."""
         allocations = []
         for alloc in self.arena.allocations():
             record = alloc.info.get("memory")
-            if agent is None or record is None or agent in record.agents:
+            reserved = alloc.info.get("vmem")
+            if reserved is not None:
+                allocations.extend(reserved.reachable(agent))
+            elif agent is None or record is None or agent in record.agents:
                 allocations.append(alloc)
-        return allocations, self._host_spans(agent)
+        return allocations
 
     def valid_ranges(self, agent=None):
         """(starts, ends) sorted disjoint uint64 arrays of addresses kernels may touch.
@@ -383,11 +410,7 @@ class Memory:
         its agent address), for the native engine tier. Ranges merge only where their deltas
         agree (a locked range's agent alias never touches memory at a host address)."""
         import numpy as np
-        spans = []
-        for alloc in self.arena.allocations():
-            record = alloc.info.get("memory")
-            if agent is None or record is None or agent in record.agents:
-                spans.append((alloc.address, alloc.end, 0))
+        spans = [(alloc.address, alloc.end, 0) for alloc in self._reachable_allocations(agent)]
         spans.extend((start, end, start - host_start)
                      for start, end, _kind, host_start in self._host_spans(agent))
         spans.sort()
@@ -398,6 +421,16 @@ class Memory:
             else:
                 merged.append([start, end, delta])
         return np.array(merged, dtype=np.uint64).reshape(-1, 3)
+
+
+def _reserved_pointer_info(reserved, cpu):
+    """ROCr's answer for a reserved range, mapped or not: the thunk knows a registered range
+    as reserved address space of node 0 (no host address, no agent mapped through KFD: the
+    mappings go through the DRM device); a NO_REGISTER range it does not know at all."""
+    if not reserved.registered:
+        return PointerInfo(PointerType.UNKNOWN, 0, 0, 0, 0, cpu, 0, [])
+    return PointerInfo(POINTER_TYPE_RESERVED_ADDR, reserved.address, 0, reserved.size, 0, cpu,
+                       int(PoolFlag.FINE_GRAINED), [])
 
 
 def _merge(spans):

@@ -3,9 +3,11 @@
 Holds four invariants:
 - a region and a memory pool are one object behind one handle, as in ROCr, so
   `hsa_region_t{pool.handle}` and `hsa_amd_memory_pool_t{region.handle}` both work;
-- the layout is ROCr's on a dGPU machine: the CPU agent has a fine-grained pool, a
-  fine-grained kernarg pool and a coarse-grained pool (all three backed by system
-  memory), each GPU a coarse-grained device-local pool and a group (LDS) pool;
+- the layout is the newest ROCr's on a dGPU machine: the CPU agent has a fine-grained
+  pool, a fine-grained kernarg pool and a coarse-grained pool (all three backed by system
+  memory), each GPU a coarse-grained device-local pool, an extended-scope fine-grained
+  device-local pool (ROCr 6.2+, on every ISA but gfx12.0; the two share the board's
+  memory) and a group (LDS) pool;
 - every attribute answers from the profile (sizes, LDS, memory bus) or from ROCr's rules
   (flags, granule, access, links), never from the host machine;
 - a pool never hands out more than its budget: the three system pools share one
@@ -27,6 +29,8 @@ SYSTEM_FINE = "system_fine"
 SYSTEM_KERNARG = "system_kernarg"
 SYSTEM_COARSE = "system_coarse"
 DEVICE = "device"
+# Device memory whose device-scope atomics act at system scope (HIP's uncached device memory).
+DEVICE_EXTENDED = "device_extended_fine"
 GROUP = "group"
 
 _FLAGS = {
@@ -34,6 +38,7 @@ _FLAGS = {
     SYSTEM_KERNARG: PoolFlag.KERNARG_INIT | PoolFlag.FINE_GRAINED,
     SYSTEM_COARSE: PoolFlag.COARSE_GRAINED,
     DEVICE: PoolFlag.COARSE_GRAINED,
+    DEVICE_EXTENDED: PoolFlag.EXTENDED_SCOPE_FINE_GRAINED,
     GROUP: 0,
 }
 
@@ -82,7 +87,7 @@ class Pool:
 
     @property
     def is_local(self):
-        return self.kind == DEVICE
+        return self.kind in (DEVICE, DEVICE_EXTENDED)
 
     @property
     def is_group(self):
@@ -159,11 +164,17 @@ def build(agents, device_base):
                    for kind in (SYSTEM_FINE, SYSTEM_KERNARG, SYSTEM_COARSE)]}
     for gpu in agents.gpus:
         device = Budget(gpu.memory_bytes)
-        pools[gpu] = [Pool(DEVICE, gpu, device.size, device, base=device_base,
+        local = [DEVICE] if _no_extended_scope(gpu) else [DEVICE, DEVICE_EXTENDED]
+        pools[gpu] = [Pool(kind, gpu, device.size, device, base=device_base,
                            bus_width=gpu.spec["memory_width_bits"],
-                           max_clock_mhz=gpu.spec["memory_max_clock_mhz"]),
-                      Pool(GROUP, gpu, gpu.spec["lds_bytes"], None)]
+                           max_clock_mhz=gpu.spec["memory_max_clock_mhz"]) for kind in local]
+        pools[gpu].append(Pool(GROUP, gpu, gpu.spec["lds_bytes"], None))
     return pools
+
+
+def _no_extended_scope(gpu):
+    """ROCr leaves the extended-scope fine-grained pool out on gfx12.0 (gfx1200, gfx1201)."""
+    return "--gfx120" in (gpu.isa_name or "")
 
 
 def link_between(agent, owner):

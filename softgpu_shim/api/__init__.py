@@ -11,7 +11,7 @@ imports. import_all() registers every implementation at once.
 import importlib
 
 MODULES = ("system", "signals", "memory", "queues", "loader", "agents", "async_ops",
-           "system_events", "images", "ipc_svm", "finalizer")
+           "system_events", "images", "ipc_svm", "vmem", "finalizer", "counters")
 
 
 def import_all():

@@ -4,7 +4,9 @@ Holds three invariants:
 - arguments are checked in ROCr's order (hsa.cpp), so each bad input gets the status ROCr
   gives it: a NULL out-pointer before a bad handle where ROCr checks it first, and so on;
 - every attribute a CPU or GPU agent answers in ROCr 5.2 is answered here from the
-  profile; an attribute ROCr rejects for that kind of agent is INVALID_ARGUMENT here too;
+  profile, and where the newest ROCr answers more for the CPU agent (SVM direct host
+  access), as it does; an attribute ROCr rejects for that kind of agent is
+  INVALID_ARGUMENT here too;
 - an iteration stops at the first callback status other than SUCCESS and returns it
   (HSA_STATUS_INFO_BREAK included), as ROCr does.
 Where the spec and ROCr differ, ROCr wins: hsa_cache_get_info writes the name as a
@@ -16,8 +18,8 @@ import weakref
 from _softgpu_hsa import ffi, lib
 
 from core import runtime
-from core.errors import InvalidArgument, InvalidIndex
-from core.isa.clocks import REFERENCE_CLOCK_HZ
+from core.errors import InvalidAgent, InvalidArgument, InvalidIndex
+from core.isa.clocks import REFERENCE_CLOCK_HZ, realtime_ticks
 from softgpu_shim.api.out import (callback as require_callback, read_string, require_pointer, write, write_bytes,
                                   write_struct)
 from softgpu_shim.api.system import (EXTENSION_BITMASK_BYTES, HSA_VERSION, SYSTEM_EXTENSIONS, check_extension_id,
@@ -169,6 +171,9 @@ _CPU = {**_COMMON, **{
     AmdAgentInfo.DOMAIN: ("uint32_t", lambda a: 0),
     AmdAgentInfo.UUID: ("char[7]", lambda a: b"CPU-XX"),
     AmdAgentInfo.ASIC_REVISION: ("uint32_t", lambda a: 0),
+    # ROCr 5.2.3's CPU agent refused this; later ones answer true (the host reaches its own
+    # memory), and rocminfo 7 asks every agent for it before it lists any.
+    AmdAgentInfo.SVM_DIRECT_HOST_ACCESS: ("bool", lambda a: True),
     AmdAgentInfoLater.ASIC_FAMILY_ID: ("uint32_t", lambda a: 0),
     AmdAgentInfoLater.UCODE_VERSION: ("uint32_t", lambda a: 0),
     AmdAgentInfoLater.SDMA_UCODE_VERSION: ("uint32_t", lambda a: 0),
@@ -246,25 +251,52 @@ _GPU = {**_COMMON, **{
     AmdAgentInfoLater.NUM_XCC: ("uint32_t", lambda a: 1),
     AmdAgentInfoLater.DRIVER_UID: ("uint32_t", lambda a: a.node),
     AmdAgentInfoLater.NEAREST_CPU: ("hsa_agent_t", lambda a: {"handle": _session().agents.cpu.handle}),
+    # ROCr: the scratch aperture, 4 GiB per XCC; the async-reclaim threshold stays 0 on every
+    # ISA but gfx94x/gfx95x (where CP firmware reclaims scratch), so on every profile here.
+    AmdAgentInfo.SCRATCH_LIMIT_MAX: ("uint64_t", lambda a: SCRATCH_APERTURE_PER_XCC),   # one XCC
+    AmdAgentInfo.SCRATCH_LIMIT_CURRENT: ("uint64_t", lambda a: 0),
+    AmdAgentInfo.CLOCK_COUNTERS: ("hsa_amd_clock_counters_t", lambda a: _clock_counters()),
 }}
 
 
+def _clock_counters():
+    """KFD's clock counters read together: the GPU's s_memrealtime ticks and the host's
+    nanosecond clock, which is also SoftGPU's system timestamp (its frequency given)."""
+    now = lib.sg_now_ns()
+    return {"gpu_clock_counter": realtime_ticks(), "cpu_clock_counter": now,
+            "system_clock_counter": now, "system_clock_frequency": TIMESTAMP_FREQUENCY_HZ}
+
+
+SCRATCH_APERTURE_PER_XCC = 1 << 32
+
+
+@export("hsa_amd_agent_set_async_scratch_limit")
+def hsa_amd_agent_set_async_scratch_limit(agent, threshold):
+    """ROCr 6.2+: a GPU agent's use-once scratch threshold, settable only where CP firmware
+    reclaims scratch asynchronously (gfx94x/gfx95x with recent firmware); on every other GPU,
+    so on every SoftGPU profile, ROCr answers INVALID_ARGUMENT."""
+    if not _session().agents.get(agent.handle).is_gpu:
+        raise InvalidAgent("the scratch limit belongs to a GPU agent")
+    target = _session().agents.get(agent.handle)
+    raise InvalidArgument(f"{target.isa_name}: no asynchronous scratch reclaim (threshold {threshold} not set)")
+
+
 # Answers that change while the session lives (all others are remembered in C: answers.c).
-_VOLATILE = frozenset((AmdAgentInfoLater.MEMORY_AVAIL,))
+_VOLATILE = frozenset((AmdAgentInfoLater.MEMORY_AVAIL, AmdAgentInfo.CLOCK_COUNTERS))
 
 
 @export("sg_agent_get_info")
 def hsa_agent_get_info(agent, attribute, value):
     """hsa_agent_get_info for what its C side (answers.c) does not remember."""
     require_pointer(value, "value")
-    target = _agent(agent)
-    answers = _GPU if target.is_gpu else _CPU
+    found = _agent(agent)
+    answers = _GPU if found.is_gpu else _CPU
     if attribute not in answers:
-        raise InvalidArgument(f"{attribute:#x} is not an attribute a {target.kind.upper()} agent answers")
+        raise InvalidArgument(f"{attribute:#x} is not an attribute a {found.kind.upper()} agent answers")
     ctype, answer = answers[attribute]
-    encoded = _put(value, ctype, answer(target))
+    encoded = _put(value, ctype, answer(found))
     if attribute not in _VOLATILE:
-        lib.sg_answer_remember(lib.SG_QUERY_AGENT_INFO, target.handle, attribute, encoded, len(encoded))
+        lib.sg_answer_remember(lib.SG_QUERY_AGENT_INFO, found.handle, attribute, encoded, len(encoded))
 
 
 def _check_profile(profile):
@@ -305,9 +337,9 @@ def hsa_agent_major_extension_supported(extension, agent, version_major, version
 
 @export("hsa_agent_iterate_caches")
 def hsa_agent_iterate_caches(agent, callback, data):
-    target = _agent(agent)
+    found = _agent(agent)
     require_callback(callback)
-    return _iterate([cache.handle for cache in target.caches], "hsa_cache_t", callback, data)
+    return _iterate([cache.handle for cache in found.caches], "hsa_cache_t", callback, data)
 
 
 # hsa_cache_get_info's NAME answers are pointers that must outlive the call: one per name.
@@ -322,15 +354,15 @@ def _cache_name(name):
 
 @export("hsa_cache_get_info")
 def hsa_cache_get_info(cache, attribute, value):
-    target = _session().agents.cache(cache.handle)
+    found = _session().agents.cache(cache.handle)
     require_pointer(value, "value")
     # ROCr's answers: the name as a const char * (its own string), its length without the
     # NUL, and the size in KiB (the KFD topology's unit; HSA_AGENT_INFO_CACHE_SIZE is bytes).
     answers = {
-        HsaCacheInfo.NAME_LENGTH: ("uint32_t", len(target.name.encode())),
-        HsaCacheInfo.NAME: ("const char *", _cache_name(target.name)),
-        HsaCacheInfo.LEVEL: ("uint8_t", target.level),
-        HsaCacheInfo.SIZE: ("uint32_t", target.size // KIB),
+        HsaCacheInfo.NAME_LENGTH: ("uint32_t", len(found.name.encode())),
+        HsaCacheInfo.NAME: ("const char *", _cache_name(found.name)),
+        HsaCacheInfo.LEVEL: ("uint8_t", found.level),
+        HsaCacheInfo.SIZE: ("uint32_t", found.size // KIB),
     }
     if attribute not in answers:
         raise InvalidArgument(f"{attribute:#x} is not an hsa_cache_info_t attribute")
@@ -355,20 +387,22 @@ def hsa_isa_from_name(name, isa):
 @export("hsa_agent_iterate_isas")
 def hsa_agent_iterate_isas(agent, callback, data):
     require_callback(callback)
-    target = _agent(agent)
+    found = _agent(agent)
     # The CPU agent has no ISA: ROCr answers SUCCESS without calling back.
-    return _iterate([target.isa.handle] if target.isa else [], "hsa_isa_t", callback, data)
+    return _iterate([found.isa.handle] if found.isa else [], "hsa_isa_t", callback, data)
 
 
 def _isa_answer(isa, attribute):
     """(ctype, value) of an hsa_isa_info_t attribute, deprecated ones included."""
     name = isa.name.encode()
-    major = int(isa.processor[3:-2])
+    major = isa.target.major
     answers = {
         HsaIsaInfo.NAME_LENGTH: ("uint32_t", len(name) + 1),
         HsaIsaInfo.NAME: (f"char[{len(name) + 1}]", name),
         HsaIsaInfo.CALL_CONVENTION_COUNT: ("uint32_t", 1),
-        HsaIsaInfo.CALL_CONVENTION_INFO_WAVEFRONT_SIZE: ("uint32_t", isa.wavefront_size),
+        # Deprecated: every ROCr writes 64 here, whatever the ISA's wavefronts (those are
+        # hsa_isa_iterate_wavefronts' answer).
+        HsaIsaInfo.CALL_CONVENTION_INFO_WAVEFRONT_SIZE: ("uint32_t", 64),
         HsaIsaInfo.CALL_CONVENTION_INFO_WAVEFRONTS_PER_COMPUTE_UNIT: ("uint32_t", isa.waves_per_cu),
         HsaIsaInfo.MACHINE_MODELS: ("bool[2]", [False, True]),          # [SMALL, LARGE]
         HsaIsaInfo.PROFILES: ("bool[2]", [True, isa.processor in FULL_PROFILE_PROCESSORS]),  # [BASE, FULL]
@@ -429,14 +463,14 @@ def hsa_isa_compatible(code_object_isa, agent_isa, result):
 @export("hsa_isa_iterate_wavefronts")
 def hsa_isa_iterate_wavefronts(isa, callback, data):
     require_callback(callback)
-    target = _isa(isa)
-    return _iterate([wavefront.handle for wavefront in target.wavefronts], "hsa_wavefront_t", callback, data)
+    found = _isa(isa)
+    return _iterate([wavefront.handle for wavefront in found.wavefronts], "hsa_wavefront_t", callback, data)
 
 
 @export("hsa_wavefront_get_info")
 def hsa_wavefront_get_info(wavefront, attribute, value):
     require_pointer(value, "value")
-    target = _session().agents.isas.wavefront(wavefront.handle)
+    found = _session().agents.isas.wavefront(wavefront.handle)
     if attribute != HsaWavefrontInfo.SIZE:
         raise InvalidArgument(f"{attribute:#x} is not an hsa_wavefront_info_t attribute")
-    write(value, "uint32_t", target.size, "value")
+    write(value, "uint32_t", found.size, "value")

@@ -1,4 +1,5 @@
-"""Asynchronous copies and functions, and AMD profiling (hsa_amd_memory_async_copy*,
+"""Asynchronous copies and functions, copy engines, and AMD profiling
+(hsa_amd_memory_async_copy*, hsa_amd_memory_copy_engine_status and its kin,
 hsa_amd_async_function, hsa_amd_profiling_*).
 
 Arguments are checked in ROCr's order (hsa_ext_amd.cpp): NULL pointers and a dependency
@@ -8,7 +9,7 @@ succeeds without touching its completion signal, as in ROCr.
 """
 from _softgpu_hsa import ffi
 
-from core import runtime, signals, trace
+from core import copy_engines, runtime, signals, trace
 from core.aql.async_ops import copy_bytes, copy_rect
 from core.errors import HsaError, InvalidAgent, InvalidArgument
 from softgpu_shim.api.out import read, read_array, require_pointer, write, write_struct
@@ -47,15 +48,36 @@ def _profile_copy(session, done):
 @export("hsa_amd_memory_async_copy")
 def hsa_amd_memory_async_copy(dst, dst_agent, src, src_agent, size, num_dep_signals, dep_signals,
                               completion_signal):
+    session, deps, done, dst_agent, src_agent = _check_copy(dst, dst_agent, src, src_agent, num_dep_signals,
+                                                            dep_signals, completion_signal)
+    if size:
+        _submit_copy(session, dst, src, size, deps, done)
+
+
+@export("hsa_amd_memory_async_copy_on_engine")
+def hsa_amd_memory_async_copy_on_engine(dst, dst_agent, src, src_agent, size, num_dep_signals, dep_signals,
+                                        completion_signal, engine_id, force_copy_on_sdma):
+    """ROCr 6.0+: the checks of hsa_amd_memory_async_copy, then (for a copy of some bytes) the
+    engine's (core.copy_engines.check_engine); the copy itself runs as any other."""
+    session, deps, done, dst_agent, src_agent = _check_copy(dst, dst_agent, src, src_agent, num_dep_signals,
+                                                            dep_signals, completion_signal)
+    if size:
+        copy_engines.check_engine(dst_agent, src_agent, engine_id, bool(force_copy_on_sdma))
+        _submit_copy(session, dst, src, size, deps, done)
+
+
+def _check_copy(dst, dst_agent, src, src_agent, num_dep_signals, dep_signals, completion_signal):
     session = runtime.require()
     require_pointer(dst, "dst")
     require_pointer(src, "src")
     _check_dependency_count(num_dep_signals, dep_signals)
-    session.agents.get(dst_agent.handle)
-    session.agents.get(src_agent.handle)
+    dst_agent = session.agents.get(dst_agent.handle)
+    src_agent = session.agents.get(src_agent.handle)
     deps, done = _signals(session, num_dep_signals, dep_signals, completion_signal)
-    if size == 0:
-        return
+    return session, deps, done, dst_agent, src_agent
+
+
+def _submit_copy(session, dst, src, size, deps, done):
     dst_address, src_address = int(ffi.cast("uintptr_t", dst)), int(ffi.cast("uintptr_t", src))
     session.memory.require_accessible(dst_address, size, "copy destination")
     session.memory.require_accessible(src_address, size, "copy source")
@@ -64,6 +86,24 @@ def hsa_amd_memory_async_copy(dst, dst_agent, src, src_agent, size, num_dep_sign
     _profile_copy(session, done)
     session.async_ops.submit(copy_bytes(dst_address, src_address, size), deps, done, "copy",
                              **_copy_details(session, dst_address, src_address, size))
+
+
+@export("hsa_amd_memory_copy_engine_status")
+def hsa_amd_memory_copy_engine_status(dst_agent, src_agent, engine_ids_mask):
+    """ROCr 6.0+ (HIP 6.4 drops a GPU whose query fails): agents first, then the agents'
+    pairing and the mask (core.copy_engines.engine_status), then the out-pointer."""
+    session = runtime.require()
+    dst, src = session.agents.get(dst_agent.handle), session.agents.get(src_agent.handle)
+    mask = copy_engines.engine_status(dst, src)
+    write(engine_ids_mask, "uint32_t", mask, "engine_ids_mask")
+
+
+@export("hsa_amd_memory_get_preferred_copy_engine")
+def hsa_amd_memory_get_preferred_copy_engine(dst_agent, src_agent, recommended_ids_mask):
+    session = runtime.require()
+    dst, src = session.agents.get(dst_agent.handle), session.agents.get(src_agent.handle)
+    mask = copy_engines.preferred_engines(dst, src)
+    write(recommended_ids_mask, "uint32_t", mask, "recommended_ids_mask")
 
 
 def _check_rect(dst, dst_offset, src, src_offset, range_):

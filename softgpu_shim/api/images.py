@@ -256,23 +256,37 @@ def hsa_ext_image_clear(agent, image, data, image_region):
 
 # ---- samplers -------------------------------------------------------------------------------
 
-@export("hsa_ext_sampler_create")
-def hsa_ext_sampler_create(agent, sampler_descriptor, sampler):
+def _create_sampler(agent, sampler_descriptor, sampler, descriptor_type, address_modes):
+    """Both sampler exports, in ROCr's order: agent 0, NULL pointers, the handle zeroed, a
+    GPU agent, then the descriptor's values."""
     _nonzero(agent)
     if sampler_descriptor == ffi.NULL or sampler == ffi.NULL:
         raise InvalidArgument("sampler_descriptor or sampler is NULL")
     session = runtime.require()
     write_struct(sampler, "hsa_ext_sampler_t", "sampler")
-    d = read(sampler_descriptor, "hsa_ext_sampler_descriptor_t", "sampler_descriptor")
+    d = read(sampler_descriptor, descriptor_type, "sampler_descriptor")
     who = session.agents.get(agent.handle)
     if not who.is_gpu:
         raise InvalidAgent("samplers exist on GPU agents only")
-    modes = (d.coordinate_mode, d.filter_mode, d.address_mode)
+    modes = (d.coordinate_mode, d.filter_mode, address_modes(d))
     if not image_descriptors.sampler_descriptor_valid(*modes):
         # The spec's INVALID_ARGUMENT for a descriptor holding an invalid value (ROCr's
         # sampler encoder rejects the same values but its caller drops that status).
         raise InvalidArgument(f"sampler descriptor {modes} holds a value outside its enumeration")
     write_struct(sampler, "hsa_ext_sampler_t", "sampler", handle=session.images.create_sampler(who, *modes))
+
+
+@export("hsa_ext_sampler_create")
+def hsa_ext_sampler_create(agent, sampler_descriptor, sampler):
+    # ROCr widens a v1 descriptor to v2: its one address mode for every axis.
+    _create_sampler(agent, sampler_descriptor, sampler, "hsa_ext_sampler_descriptor_t",
+                    lambda d: (d.address_mode,) * 3)
+
+
+@export("hsa_ext_sampler_create_v2")
+def hsa_ext_sampler_create_v2(agent, sampler_descriptor, sampler):
+    _create_sampler(agent, sampler_descriptor, sampler, "hsa_ext_sampler_descriptor_v2_t",
+                    lambda d: tuple(d.address_modes))
 
 
 @export("hsa_ext_sampler_destroy")

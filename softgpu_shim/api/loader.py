@@ -21,7 +21,7 @@ from softgpu_shim.api.out import read, read_bytes, read_string, require_pointer,
 from softgpu_shim.hsa_abi import (Status, HsaProfile, HsaExecutableState, HsaDefaultFloatRoundingMode,
                                   HsaExecutableInfo, HsaExecutableSymbolInfo, HsaCodeSymbolInfo, HsaCodeObjectInfo,
                                   HsaCodeObjectType, HsaVariableSegment,
-                                  HsaVenAmdLoaderLoadedCodeObjectInfoE as LcoInfo,
+                                  HsaVenAmdLoaderLoadedCodeObjectInfo as LcoInfo,
                                   HsaVenAmdLoaderCodeObjectStorageType as StorageType)
 from softgpu_shim.registry import export
 
@@ -35,7 +35,7 @@ _SYMBOL_CTYPES = {
     "KERNEL_KERNARG_SEGMENT_ALIGNMENT": "uint32_t", "KERNEL_GROUP_SEGMENT_SIZE": "uint32_t",
     "KERNEL_PRIVATE_SEGMENT_SIZE": "uint32_t", "KERNEL_DYNAMIC_CALLSTACK": "bool",
     "KERNEL_CALL_CONVENTION": "uint32_t", "INDIRECT_FUNCTION_OBJECT": "uint64_t",
-    "INDIRECT_FUNCTION_CALL_CONVENTION": "uint32_t",
+    "INDIRECT_FUNCTION_CALL_CONVENTION": "uint32_t", "KERNEL_WAVEFRONT_SIZE": "uint32_t",
 }
 _STRINGS = ("NAME", "MODULE_NAME")
 # Longer than any symbol or module name: a longer string comes back cut and matches nothing.
@@ -147,24 +147,24 @@ def hsa_executable_destroy(executable):
     loader.destroy_executable(loader.executable(executable.handle))
 
 
-def _load_for(target, reader, agent_handle):
-    """Load `reader` into `target` for the agent ROCr would load it for: none for handle 0
-    (a program code object, as ROCr treats agent {0}), else the agent, which ROCr does not
-    resolve but asks for its ISAs: an unknown one supports none."""
+def _load_for(exe, reader, agent_handle):
+    """Load `reader` into `exe` for the agent ROCr would load it for: none for handle 0
+    (ROCr's agent {0}, for which it cannot allocate a code segment: Executable.load), else
+    the agent, which ROCr does not resolve but asks for its ISAs: an unknown one supports none."""
     if not agent_handle:
-        return target.load(reader, None)
+        return exe.load(reader, None)
     try:
         agent = runtime.require().agents.get(agent_handle)
     except InvalidAgent:
-        return target.load(reader, None, unknown_agent=True)
-    return target.load(reader, agent)
+        return exe.load(reader, None, unknown_agent=True)
+    return exe.load(reader, agent)
 
 
 def _load(executable, agent_handle, code_object_reader, loaded_code_object):
     loader = _loader()
-    target = loader.executable(executable.handle)
+    exe = loader.executable(executable.handle)
     reader = loader.reader(code_object_reader.handle)
-    lco = _load_for(target, reader, agent_handle)
+    lco = _load_for(exe, reader, agent_handle)
     if loaded_code_object != ffi.NULL:
         write(loaded_code_object, "uint64_t", lco.handle)
 
@@ -188,22 +188,22 @@ def hsa_executable_freeze(executable, options):
 @export("hsa_executable_get_info")
 def hsa_executable_get_info(executable, attribute, value):
     require_pointer(value, "value")
-    target = _loader().executable(executable.handle)
-    write(value, "uint32_t", int(target.info(_attribute_name(HsaExecutableInfo, attribute))))
+    exe = _loader().executable(executable.handle)
+    write(value, "uint32_t", int(exe.info(_attribute_name(HsaExecutableInfo, attribute))))
 
 
 @export("hsa_executable_global_variable_define")
 def hsa_executable_global_variable_define(executable, variable_name, address):
     # ROCr checks the name only: the address is the application's to choose.
     name = _c_string(variable_name, "variable_name")
-    target = _loader().executable(executable.handle)
-    target.define_program_variable(name, int(ffi.cast("uintptr_t", address)))
+    exe = _loader().executable(executable.handle)
+    exe.define_program_variable(name, int(ffi.cast("uintptr_t", address)))
 
 
 def _define_agent_variable(executable, agent, variable_name, address, segment):
     name = _c_string(variable_name, "variable_name")
-    target = _loader().executable(executable.handle)
-    target.define_agent_variable(name, int(agent.handle), segment, int(ffi.cast("uintptr_t", address)))
+    exe = _loader().executable(executable.handle)
+    exe.define_agent_variable(name, int(agent.handle), segment, int(ffi.cast("uintptr_t", address)))
 
 
 @export("hsa_executable_agent_global_variable_define")
@@ -240,9 +240,9 @@ def _found(symbol, name, out):
 def hsa_executable_get_symbol_by_name(executable, symbol_name, agent, symbol):
     name = _c_string(symbol_name, "symbol_name")
     require_pointer(symbol, "symbol")
-    target = _loader().executable(executable.handle)
+    exe = _loader().executable(executable.handle)
     agent_handle = None if agent == ffi.NULL else int(read(agent, "hsa_agent_t", "agent").handle)
-    _found(target.symbol(name, agent_handle), name, symbol)
+    _found(exe.symbol(name, agent_handle), name, symbol)
 
 
 @export("hsa_executable_get_symbol")
@@ -254,23 +254,27 @@ def hsa_executable_get_symbol(executable, module_name, symbol_name, agent, call_
     module = _c_string(module_name, "module_name") if module_name != ffi.NULL else ""
     if module:
         name = f"{module}::{name}"
-    target = _loader().executable(executable.handle)
-    agent_handle = None if target.is_program_symbol(name) else int(agent.handle)
-    _found(target.symbol(name, agent_handle), name, symbol)
+    exe = _loader().executable(executable.handle)
+    agent_handle = None if exe.is_program_symbol(name) else int(agent.handle)
+    _found(exe.symbol(name, agent_handle), name, symbol)
 
 
 @export("hsa_executable_symbol_get_info")
 def hsa_executable_symbol_get_info(executable_symbol, attribute, value):
     require_pointer(value, "value")
     symbol = _loader().symbol(executable_symbol.handle)
-    _write_symbol_attribute(symbol, _attribute_name(HsaExecutableSymbolInfo, attribute), value)
+    # The newest hsa.h numbers KERNEL_WAVEFRONT_SIZE (19) among the code-symbol attributes
+    # only; ROCr's kernel symbols answer it through this call as well.
+    name = ("KERNEL_WAVEFRONT_SIZE" if attribute == HsaCodeSymbolInfo.KERNEL_WAVEFRONT_SIZE
+            else _attribute_name(HsaExecutableSymbolInfo, attribute))
+    _write_symbol_attribute(symbol, name, value)
 
 
 @export("hsa_executable_iterate_symbols")
 def hsa_executable_iterate_symbols(executable, callback, data):
     require_pointer(callback, "callback")
-    target = _loader().executable(executable.handle)
-    items = target.iter_program_symbols() + target.iter_agent_symbols()
+    exe = _loader().executable(executable.handle)
+    items = exe.iter_program_symbols() + exe.iter_agent_symbols()
     return _iterate(callback, items, lambda s: (executable, _handle("hsa_executable_symbol_t", s.handle), data))
 
 
@@ -278,16 +282,16 @@ def hsa_executable_iterate_symbols(executable, callback, data):
 def hsa_executable_iterate_agent_symbols(executable, agent, callback, data):
     require_pointer(callback, "callback")
     runtime.require().agents.get(agent.handle)
-    target = _loader().executable(executable.handle)
-    return _iterate(callback, target.iter_agent_symbols(int(agent.handle)),
+    exe = _loader().executable(executable.handle)
+    return _iterate(callback, exe.iter_agent_symbols(int(agent.handle)),
                     lambda s: (executable, agent, _handle("hsa_executable_symbol_t", s.handle), data))
 
 
 @export("hsa_executable_iterate_program_symbols")
 def hsa_executable_iterate_program_symbols(executable, callback, data):
     require_pointer(callback, "callback")
-    target = _loader().executable(executable.handle)
-    return _iterate(callback, target.iter_program_symbols(),
+    exe = _loader().executable(executable.handle)
+    return _iterate(callback, exe.iter_program_symbols(),
                     lambda s: (executable, _handle("hsa_executable_symbol_t", s.handle), data))
 
 
@@ -387,11 +391,11 @@ def hsa_code_symbol_get_info(code_symbol, attribute, value):
 @export("hsa_executable_load_code_object")
 def hsa_executable_load_code_object(executable, agent, code_object, options):
     loader = _loader()
-    target = loader.executable(executable.handle)
+    exe = loader.executable(executable.handle)
     co = _code_object(code_object)
     reader = loader.reader_from_memory(co.data, co.address)
     try:
-        _load_for(target, reader, int(agent.handle))
+        _load_for(exe, reader, int(agent.handle))
     finally:
         loader.destroy_reader(reader)
 
@@ -448,8 +452,8 @@ def hsa_ven_amd_loader_query_executable(device_address, executable):
 @export("hsa_ven_amd_loader_executable_iterate_loaded_code_objects")
 def hsa_ven_amd_loader_executable_iterate_loaded_code_objects(executable, callback, data):
     require_pointer(callback, "callback")
-    target = _loader().executable(executable.handle)
-    return _iterate(callback, list(target.loaded),
+    exe = _loader().executable(executable.handle)
+    return _iterate(callback, list(exe.loaded),
                     lambda lco: (executable, _handle("hsa_loaded_code_object_t", lco.handle), data))
 
 

@@ -154,8 +154,11 @@ def hsa_amd_memory_pool_allocate(memory_pool, size, flags, ptr):
     session = runtime.require()
     if size == 0 or ptr == ffi.NULL:
         raise InvalidArgument("size is 0 or ptr is NULL")
-    if flags != 0:
-        raise InvalidArgument(f"flags {flags:#x}: reserved, must be 0")
+    # The newest ROCr takes hsa_amd_memory_pool_flag_t (PCIe fine-grained, physically
+    # contiguous, executable) and ignores other bits; SoftGPU's memory already is all three
+    # (one arena, contiguous in the device address space, where code runs from), so every
+    # flag is accepted and changes nothing. (ROCr 5.2.3 refused any flag.)
+    del flags
     _allocate(session, session.memory.pool(memory_pool.handle), size, ptr, restricted=True)
 
 

@@ -1,11 +1,11 @@
 """Queue exports that return hsa_status_t: creation (hardware and soft), destruction,
-inactivation, CU masks and priority. (Index operations are C fast paths.)"""
-from _softgpu_hsa import ffi
+inactivation, CU masks, priority and queue info. (Index operations are C fast paths.)"""
+from _softgpu_hsa import ffi, lib
 
 from core import runtime
-from core.errors import InvalidArgument
+from core.errors import InvalidArgument, InvalidQueue
 from softgpu_shim.api.out import read_array, require_pointer, write, write_bytes
-from softgpu_shim.hsa_abi import HsaAmdQueuePriority, HsaQueueType
+from softgpu_shim.hsa_abi import HsaAmdQueuePriority, HsaQueueInfoAttribute, HsaQueueType
 from softgpu_shim.registry import export
 
 # CU masks longer than this many bits are refused rather than copied: no agent has
@@ -105,3 +105,21 @@ def hsa_amd_queue_set_priority(queue, priority):
     # Accepted and recorded, as ROCr does; one software packet processor per queue has
     # nothing to prioritise against.
     target.priority = HsaAmdQueuePriority(priority)
+
+
+@export("hsa_amd_queue_get_info")
+def hsa_amd_queue_get_info(queue, attribute, value):
+    """ROCr's AqlQueue answers the agent and the doorbell's address; its soft (host) queues
+    answer INVALID_QUEUE to every attribute."""
+    target = runtime.require().queues.get(_address(queue))
+    if target.soft:
+        raise InvalidQueue("a soft queue answers no queue info (ROCr's host queues neither)")
+    if attribute == HsaQueueInfoAttribute.AGENT:
+        write(value, "hsa_agent_t", {"handle": target.agent.handle}, "value")
+    elif attribute == HsaQueueInfoAttribute.DOORBELL_ID:
+        # ROCr's is the hardware doorbell's address; SoftGPU's doorbell is the signal value
+        # the client's doorbell store writes, so that word's address identifies it the same way.
+        doorbell = int(ffi.cast("uintptr_t", lib.sg_signal_value_ptr(target.doorbell_signal)))
+        write(value, "uint64_t", doorbell, "value")
+    else:
+        raise InvalidArgument(f"{attribute:#x} is not an hsa_queue_info_attribute_t")

@@ -15,10 +15,10 @@ import threading
 
 from _softgpu_hsa import ffi, lib
 
-from core import native, runtime
-from core.errors import HsaError, InvalidArgument, InvalidProfile
+from core import native, runtime, settings, trace
+from core.errors import HsaError, InvalidArgument, InvalidConfiguration, InvalidProfile
 from softgpu_shim import glue
-from softgpu_shim.api.out import require_pointer, write, write_bytes
+from softgpu_shim.api.out import read_array, require_pointer, write, write_bytes
 from softgpu_shim.hsa_abi import (AMD_INTERFACE_VERSION, AmdSystemInfoLater as SystemInfoLater,
                                   Status, ExtStatus, SystemInfo, HsaExtension as Extension,
                                   HsaEndianness, HsaMachineModel, TIMESTAMP_FREQUENCY_HZ)
@@ -105,10 +105,14 @@ def sg_session_open(started):
     that Python really ran."""
     started[0] = 1
     try:
+        settings.check()
         runtime.open_session()
-    except InvalidProfile as error:
+    except (InvalidProfile, settings.InvalidSetting) as error:
         # A configuration mistake the user must see even without SOFTGPU_TRACE.
         sys.stderr.write(f"softgpu: hsa_init failed: {error}\n")
+        if isinstance(error, settings.InvalidSetting):
+            settings.reported.add(error.name)
+            raise InvalidConfiguration(str(error)) from None
         raise
 
 
@@ -135,7 +139,7 @@ EXTENSION_BITMASK_BYTES = 128
 # ROCr sets IMAGES (its image library is built in) and AMD_PROFILER; FINALIZER and
 # AQLPROFILE only when their separate libraries load, which SoftGPU has neither of.
 SYSTEM_EXTENSIONS = (Extension.EXTENSION_IMAGES, Extension.EXTENSION_AMD_PROFILER)
-BUILD_VERSION = ffi.new("char[]", b"SoftGPU (ROCr 5.2.3 ABI)")
+BUILD_VERSION = ffi.new("char[]", b"SoftGPU (ROCr 6.4 ABI)")
 
 
 def extension_bitmask(extensions):
@@ -160,8 +164,9 @@ _SYSTEM_SCALARS = {
     # ROCr: true only when every GPU's ISA has XNACK enabled; gfx1030 has no XNACK.
     SystemInfo.AMD_SYSTEM_INFO_SVM_ACCESSIBLE_BY_DEFAULT: ("bool", lambda: False),
     SystemInfoLater.MWAITX_ENABLED: ("bool", lambda: False),
-    SystemInfoLater.DMABUF_SUPPORTED: ("bool", lambda: False),
-    SystemInfoLater.VIRTUAL_MEM_API_SUPPORTED: ("bool", lambda: False),
+    # Device memory exports as a memfd (core.memory.vmem), the file descriptor dma-buf is in ROCr.
+    SystemInfoLater.DMABUF_SUPPORTED: ("bool", lambda: True),
+    SystemInfoLater.VIRTUAL_MEM_API_SUPPORTED: ("bool", lambda: True),
     SystemInfoLater.XNACK_ENABLED: ("bool", lambda: False),
     SystemInfoLater.EXT_VERSION_MAJOR: ("uint16_t", lambda: AMD_INTERFACE_VERSION[0]),
     SystemInfoLater.EXT_VERSION_MINOR: ("uint16_t", lambda: AMD_INTERFACE_VERSION[1]),
@@ -238,6 +243,7 @@ _TABLE_BYTES = {
     (Extension.EXTENSION_FINALIZER, 1, 0): ffi.sizeof("hsa_ext_finalizer_1_00_pfn_t"),
     # hsa_ven_amd_aqlprofile_1_00_pfn_t: ten function pointers (not in abi_types.h).
     (Extension.EXTENSION_AMD_AQLPROFILE, 1, 0): 10 * ffi.sizeof("void *"),
+    (Extension.EXTENSION_AMD_PC_SAMPLING, 1, 0): ffi.sizeof("hsa_ven_amd_pc_sampling_1_00_pfn_t"),
 }
 _TABLE_BYTES.update({(Extension.EXTENSION_AMD_LOADER, 1, minor): ffi.sizeof(f"hsa_ven_amd_loader_1_{minor:02}_pfn_t")
                      for minor in range(4)})
@@ -257,7 +263,8 @@ def hsa_system_get_major_extension_table(extension, version_major, table_length,
     # extension -> (the one major version ROCr hands out, its table). Without its finalizer
     # library ROCr's finalizer table stays at version 0, whose entries answer NOT_INITIALIZED.
     tables = {Extension.EXTENSION_IMAGES: (1, _images_table), Extension.EXTENSION_AMD_LOADER: (1, _loader_table),
-              Extension.EXTENSION_FINALIZER: (0, _finalizer_table)}
+              Extension.EXTENSION_FINALIZER: (0, _finalizer_table),
+              Extension.EXTENSION_AMD_PC_SAMPLING: (1, _pc_sampling_table)}
     if extension not in tables:
         raise HsaError(f"extension {extension} has no function table in SoftGPU (ROCr needs a "
                        "separate library for the aqlprofile table)")
@@ -276,6 +283,12 @@ def _images_table():
 def _finalizer_table():
     """hsa_ext_finalizer_1_00_pfn_t pointing at this library's finalizer exports (stubs)."""
     return _filled("hsa_ext_finalizer_1_00_pfn_t", lambda name: ffi.addressof(lib, name))
+
+
+def _pc_sampling_table():
+    """hsa_ven_amd_pc_sampling_1_00_pfn_t (the newest ROCr's) pointing at this library's
+    hsa_ven_amd_pcs_* exports (softgpu_shim.api.counters)."""
+    return _filled("hsa_ven_amd_pc_sampling_1_00_pfn_t", lambda name: ffi.addressof(lib, name))
 
 
 # Callbacks must outlive every table handed out: one per field, made once (under the lock,
@@ -304,3 +317,20 @@ def _filled(ctype, pointer_for):
     for name, _ in ffi.typeof(ctype).fields:
         setattr(box, name, pointer_for(name))
     return box
+
+
+# ---- logging ---------------------------------------------------------------------------
+
+LOG_FLAG_BYTES = 8      # hsa_amd_enable_logging's flags: uint8_t[8] (hsa_flag_set64)
+
+
+@export("hsa_amd_enable_logging")
+def hsa_amd_enable_logging(flags, file):
+    """ROCr 6.2+: the flags and stream of ROCr's internal log, each call replacing the last.
+    Its one flag (HSA_AMD_LOG_FLAG_BLIT_KERNEL_PKTS) logs the AQL packets of ROCr's blit
+    kernels; SoftGPU enqueues none (its copies run on host threads), so nothing is ever
+    written to `file`: the call is checked (the flags must be readable) and traced."""
+    runtime.require()
+    require_pointer(flags, "flags")
+    mask = bytes(read_array(flags, "uint8_t", LOG_FLAG_BYTES, "flags"))
+    trace.event("logging", flags=mask.hex(), file=int(ffi.cast("uintptr_t", file)))

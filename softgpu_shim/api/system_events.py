@@ -13,7 +13,7 @@ def hsa_amd_register_system_event_handler(callback, data):
 
     def deliver(agent_handle, address, reasons):
         event = ffi.new("hsa_amd_event_t *")
-        event.event_type = HsaAmdEventType.GPU_MEMORY_FAULT_EVENT
+        event.event_type = HsaAmdEventType.MEMORY_FAULT_EVENT
         event.memory_fault.agent.handle = agent_handle
         event.memory_fault.virtual_address = address
         event.memory_fault.fault_reason_mask = reasons

@@ -80,6 +80,56 @@ static void test_barrier_or(void) {
     MUST(hsa_queue_destroy(queue));
 }
 
+/* A barrier dependency is met at exactly 0: not at 1, not at 5, not at a negative value
+   (signal values are signed: "below 1" is not "0"). AND needs each dependency seen at 0,
+   OR any one. */
+static void test_barrier_dependency_values(void) {
+    hsa_queue_t *queue = aql_queue(&env);
+    hsa_signal_t a, b, zero, done;
+    MUST(hsa_signal_create(5, 0, NULL, &a));
+    MUST(hsa_signal_create(-1, 0, NULL, &b));
+    MUST(hsa_signal_create(0, 0, NULL, &zero));
+    MUST(hsa_signal_create(1, 0, NULL, &done));
+
+    /* A dependency already at 0 is met. */
+    aql_barrier(queue, HSA_PACKET_TYPE_BARRIER_AND, (hsa_signal_t[5]){{0}, zero}, done);
+    CHECK(aql_wait_zero(done, 30));
+    hsa_signal_store_screlease(done, 1);
+    aql_barrier(queue, HSA_PACKET_TYPE_BARRIER_OR, (hsa_signal_t[5]){zero}, done);
+    CHECK(aql_wait_zero(done, 30));
+
+    /* AND on 5 and -1: neither is 0. */
+    hsa_signal_store_screlease(done, 1);
+    aql_barrier(queue, HSA_PACKET_TYPE_BARRIER_AND, (hsa_signal_t[5]){a, {0}, b}, done);
+    CHECK(!aql_wait_zero(done, 0.3));
+    hsa_signal_store_screlease(a, 0);            /* 5 -> 0: met; -1 still holds it */
+    CHECK(!aql_wait_zero(done, 0.3));
+    hsa_signal_store_screlease(b, -7);
+    CHECK(!aql_wait_zero(done, 0.3));
+    hsa_signal_store_screlease(b, 1);
+    CHECK(!aql_wait_zero(done, 0.3));
+    hsa_signal_store_screlease(b, 0);
+    CHECK(aql_wait_zero(done, 30));
+
+    /* OR on 5, -3 and 1: none is 0; then one of them reaches 0 from -3. */
+    hsa_signal_t c;
+    MUST(hsa_signal_create(1, 0, NULL, &c));
+    hsa_signal_store_screlease(a, 5);
+    hsa_signal_store_screlease(b, -3);
+    hsa_signal_store_screlease(done, 1);
+    aql_barrier(queue, HSA_PACKET_TYPE_BARRIER_OR, (hsa_signal_t[5]){a, b, {0}, {0}, c}, done);
+    CHECK(!aql_wait_zero(done, 0.3));
+    hsa_signal_store_screlease(b, -1);
+    CHECK(!aql_wait_zero(done, 0.3));
+    hsa_signal_add_screlease(b, 1);              /* -1 -> 0 */
+    CHECK(aql_wait_zero(done, 30));
+    CHECK_EQ_U64(hsa_signal_load_scacquire(a), 5);   /* the barrier changes no dependency */
+
+    hsa_signal_t all[5] = {a, b, c, zero, done};
+    for (int i = 0; i < 5; i++) MUST(hsa_signal_destroy(all[i]));
+    MUST(hsa_queue_destroy(queue));
+}
+
 /* AMD barrier-value packet: waits until (value & mask) == 0x40, whatever the other bits. */
 static void test_barrier_value(void) {
     hsa_queue_t *queue = aql_queue(&env);
@@ -236,6 +286,7 @@ int main(int argc, char **argv) {
     if (!strcmp(test, "dispatch")) test_dispatch();
     else if (!strcmp(test, "barrier_and")) test_barrier_and_chain();
     else if (!strcmp(test, "barrier_or")) test_barrier_or();
+    else if (!strcmp(test, "barrier_dependency_values")) test_barrier_dependency_values();
     else if (!strcmp(test, "barrier_value")) test_barrier_value();
     else if (!strcmp(test, "destroy_while_waiting")) test_destroy_while_waiting();
     else if (!strcmp(test, "ring_wraps")) test_ring_wraps();

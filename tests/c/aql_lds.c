@@ -3,13 +3,22 @@
    carry it). usage: aql_lds CODE_OBJECT CASE
      static_dynamic  static size (from the symbol) + dynamic bytes: the kernel gets exactly that
      too_small       0 for a kernel with 24 KiB of static LDS: as on a GPU, its LDS reads give 0
-     too_large       more than the agent's 64 KiB: INVALID_ALLOCATION, the queue stops */
+     too_large       more than the agent's 64 KiB: INVALID_ALLOCATION, the queue stops
+     at_limit        exactly the agent's LDS size (HSA_AGENT_INFO/pool size): runs as static_dynamic
+     one_past        the agent's LDS size + 1 byte: INVALID_ALLOCATION, nothing runs */
 #include "check.h"
 #include "aql_util.h"
 
 enum { GROUPS = 3, ITEMS = 128, STATIC_WORDS = 6144 };
 
 static aql_env_t env;
+
+static hsa_status_t group_pool_size(hsa_amd_memory_pool_t pool, void *data) {
+    hsa_amd_segment_t segment;
+    MUST(hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_SEGMENT, &segment));
+    if (segment == HSA_AMD_SEGMENT_GROUP) MUST(hsa_amd_memory_pool_get_info(pool, HSA_AMD_MEMORY_POOL_INFO_SIZE, data));
+    return HSA_STATUS_SUCCESS;
+}
 
 int main(int argc, char **argv) {
     if (argc < 3) return 2;
@@ -38,9 +47,14 @@ int main(int argc, char **argv) {
     hsa_kernel_dispatch_packet_t p =
         aql_dispatch_packet(aql_kernel(&env, "lds_static_dynamic"), args, GROUPS * ITEMS, ITEMS, done);
 
-    if (!strcmp(what, "static_dynamic") || !strcmp(what, "too_small")) {
-        int whole = !strcmp(what, "static_dynamic");
-        p.group_segment_size = whole ? static_bytes + dynamic_bytes : 0;
+    /* The most a workgroup may ask: the agent's group segment pool size (64 KiB). */
+    size_t agent_lds = 0;
+    MUST(hsa_amd_agent_iterate_memory_pools(env.gpu, group_pool_size, &agent_lds));
+    CHECK_EQ_U64(agent_lds, 64 * 1024);
+
+    if (!strcmp(what, "static_dynamic") || !strcmp(what, "too_small") || !strcmp(what, "at_limit")) {
+        int whole = strcmp(what, "too_small") != 0;
+        p.group_segment_size = !strcmp(what, "at_limit") ? (uint32_t)agent_lds : whole ? static_bytes + dynamic_bytes : 0;
         aql_publish(queue, &p);
         CHECK(aql_wait_zero(done, 120));
         for (int g = 0; g < GROUPS; g++)
@@ -54,8 +68,8 @@ int main(int argc, char **argv) {
                 }
             }
         CHECK_EQ_U64(aql_errors_seen, 0);
-    } else if (!strcmp(what, "too_large")) {
-        p.group_segment_size = 64 * 1024 + 4;
+    } else if (!strcmp(what, "too_large") || !strcmp(what, "one_past")) {
+        p.group_segment_size = !strcmp(what, "one_past") ? (uint32_t)agent_lds + 1 : 64 * 1024 + 4;
         aql_publish(queue, &p);
         aql_expect_one_error(HSA_STATUS_ERROR_INVALID_ALLOCATION);
         CHECK_EQ_U64(hsa_signal_load_scacquire(done), 1);

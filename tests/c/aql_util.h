@@ -145,6 +145,16 @@ static inline void aql_expect_one_error(hsa_status_t expected) {
     CHECK_EQ_U64(aql_errors_seen, 1);
     CHECK_STATUS(aql_error_status, expected);
 }
+/* Wait for `completion` or for aql_record_error to see an error, whichever comes first
+   (unbounded: the caller's harness bounds it); 1 if an error came. The 10 ms timeout only
+   paces the polling of the error count. */
+static inline int aql_wait_done_or_error(hsa_signal_t completion) {
+    while (!__atomic_load_n(&aql_errors_seen, __ATOMIC_ACQUIRE) &&
+           hsa_signal_wait_scacquire(completion, HSA_SIGNAL_CONDITION_LT, 1, 10 * 1000 * 1000,
+                                     HSA_WAIT_STATE_BLOCKED) != 0)
+        ;
+    return aql_errors_seen != 0;
+}
 /* Wait for a completion signal with a bound: a test must fail, never hang. */
 static inline int aql_wait_zero(hsa_signal_t signal, double seconds) {
     uint64_t ticks = (uint64_t)(seconds * 1e9);

@@ -8,6 +8,9 @@
 #include "loader_util.h"
 
 static hsa_agent_t gpu;
+/* HSA_CODE_SYMBOL_INFO_KERNEL_WAVEFRONT_SIZE of the newest hsa.h (not in 5.2.3's), which
+   ROCr's kernel symbols answer through hsa_executable_symbol_get_info too. */
+#define KERNEL_WAVEFRONT_SIZE ((hsa_executable_symbol_info_t)19)
 
 #define GET(attr, var) CHECK_OK(hsa_executable_symbol_get_info(symbol, HSA_EXECUTABLE_SYMBOL_INFO_##attr, &(var)))
 #define REFUSED(attr)                                                                          \
@@ -53,12 +56,14 @@ static hsa_status_t print_symbol(hsa_executable_t executable, hsa_executable_sym
         GET(KERNEL_GROUP_SEGMENT_SIZE, group);
         GET(KERNEL_PRIVATE_SEGMENT_SIZE, private_size);
         GET(KERNEL_DYNAMIC_CALLSTACK, dynamic);
+        uint32_t wavefront = 0;
+        CHECK_OK(hsa_executable_symbol_get_info(symbol, KERNEL_WAVEFRONT_SIZE, &wavefront));
         CHECK(object != 0 && object % 64 == 0);
         REFUSED(VARIABLE_SIZE);
         REFUSED(VARIABLE_ALLOCATION);
         REFUSED(INDIRECT_FUNCTION_OBJECT);
-        printf(" kernarg_size=%u kernarg_align=%u group=%u private=%u dynamic_callstack=%d\n",
-               kernarg_size, kernarg_align, group, private_size, (int)dynamic);
+        printf(" kernarg_size=%u kernarg_align=%u group=%u private=%u dynamic_callstack=%d wavefront=%u\n",
+               kernarg_size, kernarg_align, group, private_size, (int)dynamic, wavefront);
     } else {
         uint64_t address;
         hsa_variable_allocation_t allocation;
@@ -74,6 +79,9 @@ static hsa_status_t print_symbol(hsa_executable_t executable, hsa_executable_sym
         CHECK(address != 0);
         REFUSED(KERNEL_KERNARG_SEGMENT_SIZE);
         REFUSED(KERNEL_DYNAMIC_CALLSTACK);
+        uint32_t wavefront;
+        CHECK_STATUS(hsa_executable_symbol_get_info(symbol, KERNEL_WAVEFRONT_SIZE, &wavefront),
+                     HSA_STATUS_ERROR_INVALID_ARGUMENT);
         printf(" allocation=%d segment=%d alignment=%u size=%u const=%d\n", (int)allocation, (int)segment,
                alignment, size, (int)is_const);
     }

@@ -41,7 +41,13 @@ int main(int argc, char **argv) {
     hsa_amd_memory_pool_t forged = {env.device.handle + 5};
     CHECK_STATUS(hsa_amd_memory_pool_allocate(env.device, 0, 0, &p), HSA_STATUS_ERROR_INVALID_ARGUMENT);
     CHECK_STATUS(hsa_amd_memory_pool_allocate(env.device, 4096, 0, NULL), HSA_STATUS_ERROR_INVALID_ARGUMENT);
-    CHECK_STATUS(hsa_amd_memory_pool_allocate(env.device, 4096, 1, &p), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+    /* The newest ROCr's allocation flags (PCIe, contiguous, executable) and unknown bits: accepted. */
+    for (uint32_t flags = 1; flags <= 0x80; flags <<= 1) {
+        p = NULL;
+        CHECK_OK(hsa_amd_memory_pool_allocate(env.device, 4096, flags, &p));
+        CHECK(p != NULL && is_zero(p, 4096));
+        CHECK_OK(hsa_amd_memory_pool_free(p));
+    }
     CHECK_STATUS(hsa_amd_memory_pool_allocate(forged, 0, 0, &p), HSA_STATUS_ERROR_INVALID_ARGUMENT);
     CHECK_STATUS(hsa_amd_memory_pool_allocate(forged, 4096, 0, &p), MEM_INVALID_POOL);
     CHECK_STATUS(hsa_memory_allocate(mem_region_of(forged), 4096, &p), HSA_STATUS_ERROR_INVALID_REGION);
@@ -54,6 +60,21 @@ int main(int argc, char **argv) {
     MUST(hsa_amd_memory_pool_get_info(env.fine, HSA_AMD_MEMORY_POOL_INFO_ALLOC_MAX_SIZE, &system_max));
     CHECK_EQ_U64(device_max, device_bytes / 4096 * 4096);
     CHECK_STATUS(hsa_amd_memory_pool_allocate(env.device, device_max + 1, 0, &p), HSA_STATUS_ERROR_INVALID_ALLOCATION);
+    CHECK_STATUS(hsa_memory_allocate(mem_region_of(env.device), device_max + 1, &p), HSA_STATUS_ERROR_INVALID_ALLOCATION);
+    CHECK_STATUS(hsa_amd_memory_pool_allocate(env.fine, system_max + 1, 0, &p), HSA_STATUS_ERROR_INVALID_ALLOCATION);
+    /* Exactly ALLOC_MAX_SIZE is allowed (the limit is inclusive, as ROCr's `size >` test). */
+    p = NULL;
+    CHECK_OK(hsa_amd_memory_pool_allocate(env.device, device_max, 0, &p));
+    CHECK(p != NULL);
+    if (p) CHECK_OK(hsa_amd_memory_pool_free(p));
+    p = NULL;
+    CHECK_OK(hsa_memory_allocate(mem_region_of(env.device), device_max, &p));
+    CHECK(p != NULL);
+    if (p) CHECK_OK(hsa_memory_free(p));
+    p = NULL;
+    CHECK_OK(hsa_amd_memory_pool_allocate(env.coarse, system_max, 0, &p));
+    CHECK(p != NULL);
+    if (p) CHECK_OK(hsa_amd_memory_pool_free(p));
     CHECK_STATUS(hsa_amd_memory_pool_allocate(env.fine, SIZE_MAX, 0, &p), HSA_STATUS_ERROR_INVALID_ALLOCATION);
     CHECK_STATUS(hsa_memory_allocate(env.kernarg_region, system_max + 4096, &p), HSA_STATUS_ERROR_INVALID_ALLOCATION);
 

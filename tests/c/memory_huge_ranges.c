@@ -1,6 +1,7 @@
 /* Absurd sizes and counts with valid pointers (found by the API-sequence fuzzer): each
-   call answers an error at once, without the runtime allocating memory in proportion to
-   the size or count. Registering or locking a mapped start with a huge size once took
+   call answers its status without the runtime allocating memory in proportion to the size
+   or count (peak RSS, which a busy machine does not change; a walk over the range would
+   also never end within the harness's timeout). Registering or locking a mapped start with a huge size once took
    seconds and gigabytes; an async copy or allow_access with a huge array count answered
    HSA_STATUS_ERROR after trying to allocate the copy of the array. */
 #include <hsa/hsa_ext_amd.h>
@@ -16,12 +17,6 @@ static long peak_rss_mb(void) {
     return usage.ru_maxrss / 1024;
 }
 
-static double now_s(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + t.tv_nsec / 1e9;
-}
-
 int main(void) {
     char *host = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     /* Sizes up to the end of the user address space (2^47), where the runtime's checks stop. */
@@ -29,16 +24,12 @@ int main(void) {
     void *agent_ptr;
     CHECK_OK(hsa_init());
     long rss_before = peak_rss_mb();
-    double start = now_s();
     for (int i = 0; i < 4; i++) {
         CHECK_OK(hsa_memory_register(host, sizes[i]));   /* ROCr registers nothing: success */
         CHECK_STATUS(hsa_amd_memory_lock(host, sizes[i], NULL, 0, &agent_ptr), HSA_STATUS_ERROR);
     }
-    double seconds = now_s() - start;
     long grown = peak_rss_mb() - rss_before;
-    CHECK(seconds < 2.0);
     CHECK(grown < 64);
-    if (seconds >= 2.0 || grown >= 64) printf("took %.2f s, peak RSS grew %ld MB\n", seconds, grown);
     /* Arrays: a real one of two elements, announced as 2^32-1 or 2^28 elements long. */
     hsa_signal_t deps[2];
     hsa_agent_t agents[2] = {{0}, {0}};
@@ -46,18 +37,14 @@ int main(void) {
     deps[1] = deps[0];
     hsa_agent_t cpu, gpu;
     find_cpu_gpu(&cpu, &gpu);
-    start = now_s();
     rss_before = peak_rss_mb();
     CHECK_STATUS(hsa_amd_memory_async_copy(host, cpu, host + 4096, cpu, 64, UINT32_MAX, deps, deps[0]),
                  HSA_STATUS_ERROR_INVALID_ARGUMENT);
     CHECK_STATUS(hsa_amd_memory_async_copy(host, cpu, host + 4096, cpu, 64, 1u << 28, deps, deps[0]),
                  HSA_STATUS_ERROR_INVALID_ARGUMENT);
     CHECK_STATUS(hsa_amd_agents_allow_access(1u << 28, agents, NULL, host), HSA_STATUS_ERROR_INVALID_ARGUMENT);
-    seconds = now_s() - start;
     grown = peak_rss_mb() - rss_before;
-    CHECK(seconds < 2.0);
     CHECK(grown < 64);
-    if (seconds >= 2.0 || grown >= 64) printf("arrays: took %.2f s, peak RSS grew %ld MB\n", seconds, grown);
     CHECK_OK(hsa_signal_destroy(deps[0]));
 
     /* The mapped part alone is fine. */

@@ -147,25 +147,28 @@ int main(int argc, char **argv) {
     mem_env_t env;
     mem_setup(&env);
 
-    /* ROCr's dGPU layout: the CPU's fine, kernarg and coarse system pools; the GPU's
-       device-local pool and LDS; a GPU also lists the system regions it can reach. */
+    /* The newest ROCr's dGPU layout: the CPU's fine, kernarg and coarse system pools; the
+       GPU's coarse-grained and extended-scope fine-grained device-local pools (one memory)
+       and LDS; a GPU also lists the system regions it can reach. */
     CHECK_EQ_U64(env.n_cpu_pools, 3);
-    CHECK_EQ_U64(env.n_gpu_pools, 2);
+    CHECK_EQ_U64(env.n_gpu_pools, 3);
     CHECK_EQ_U64(env.cpu_pools[0].handle, env.fine.handle);
     CHECK_EQ_U64(env.cpu_pools[1].handle, env.kernarg.handle);
     CHECK_EQ_U64(env.cpu_pools[2].handle, env.coarse.handle);
     CHECK_EQ_U64(env.gpu_pools[0].handle, env.device.handle);
-    CHECK_EQ_U64(env.gpu_pools[1].handle, env.lds.handle);
+    CHECK_EQ_U64(env.gpu_pools[1].handle, env.device_extended.handle);
+    CHECK_EQ_U64(env.gpu_pools[2].handle, env.lds.handle);
     CHECK_EQ_U64(env.n_cpu_regions, 3);
     for (int i = 0; i < env.n_cpu_regions && i < 3; i++)
         CHECK_EQ_U64(env.cpu_regions[i].handle, env.cpu_pools[i].handle);
-    CHECK_EQ_U64(env.n_gpu_regions, 5);
-    if (env.n_gpu_regions == 5) {
+    CHECK_EQ_U64(env.n_gpu_regions, 6);
+    if (env.n_gpu_regions == 6) {
         CHECK_EQ_U64(env.gpu_regions[0].handle, env.device.handle);
-        CHECK_EQ_U64(env.gpu_regions[1].handle, env.lds.handle);
-        CHECK_EQ_U64(env.gpu_regions[2].handle, env.fine.handle);
-        CHECK_EQ_U64(env.gpu_regions[3].handle, env.kernarg.handle);
-        CHECK_EQ_U64(env.gpu_regions[4].handle, env.coarse.handle);
+        CHECK_EQ_U64(env.gpu_regions[1].handle, env.device_extended.handle);
+        CHECK_EQ_U64(env.gpu_regions[2].handle, env.lds.handle);
+        CHECK_EQ_U64(env.gpu_regions[3].handle, env.fine.handle);
+        CHECK_EQ_U64(env.gpu_regions[4].handle, env.kernarg.handle);
+        CHECK_EQ_U64(env.gpu_regions[5].handle, env.coarse.handle);
     }
     CHECK_EQ_U64(env.kernarg_region.handle, env.kernarg.handle);
 
@@ -183,6 +186,10 @@ int main(int argc, char **argv) {
     check_pool("device", env.device, (pool_expect_t){HSA_AMD_SEGMENT_GLOBAL, HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED,
                                                      device_bytes, 4096, 4096, dev_max, true, false,
                                                      POOL_LOCATION_GPU, 2 << 20});
+    /* HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_EXTENDED_SCOPE_FINE_GRAINED of the newest headers. */
+    check_pool("device_extended", env.device_extended,
+               (pool_expect_t){HSA_AMD_SEGMENT_GLOBAL, 8, device_bytes, 4096, 4096, dev_max, true, false,
+                               POOL_LOCATION_GPU, 2 << 20});
     check_pool("lds", env.lds, (pool_expect_t){HSA_AMD_SEGMENT_GROUP, 0, lds_bytes, 0, 0, 0, false, false,
                                                POOL_LOCATION_GPU, 0});
     void *device_base = NULL;
@@ -199,6 +206,18 @@ int main(int argc, char **argv) {
     check_path("gpu->device", env.gpu, env.device, (path_expect_t){HSA_AMD_MEMORY_POOL_ACCESS_ALLOWED_BY_DEFAULT, 0});
     check_path("gpu->lds", env.gpu, env.lds, (path_expect_t){HSA_AMD_MEMORY_POOL_ACCESS_ALLOWED_BY_DEFAULT, 0});
     check_path("cpu->device", env.cpu, env.device, (path_expect_t){HSA_AMD_MEMORY_POOL_ACCESS_DISALLOWED_BY_DEFAULT, 1});
+    check_path("gpu->device_extended", env.gpu, env.device_extended,
+               (path_expect_t){HSA_AMD_MEMORY_POOL_ACCESS_ALLOWED_BY_DEFAULT, 0});
+    check_path("cpu->device_extended", env.cpu, env.device_extended,
+               (path_expect_t){HSA_AMD_MEMORY_POOL_ACCESS_DISALLOWED_BY_DEFAULT, 1});
+    /* The two device pools draw on one memory: what one hands out, the other has not. */
+    void *half = NULL, *rest = NULL;
+    CHECK_OK(hsa_amd_memory_pool_allocate(env.device, dev_max / 2 / 4096 * 4096, 0, &half));
+    CHECK_STATUS(hsa_amd_memory_pool_allocate(env.device_extended, dev_max - dev_max / 2 / 4096 * 4096 + 4096, 0, &rest),
+                 HSA_STATUS_ERROR_OUT_OF_RESOURCES);
+    CHECK_OK(hsa_amd_memory_pool_allocate(env.device_extended, dev_max - dev_max / 2 / 4096 * 4096, 0, &rest));
+    CHECK_OK(hsa_amd_memory_pool_free(half));
+    CHECK_OK(hsa_amd_memory_pool_free(rest));
     check_path("cpu->lds", env.cpu, env.lds, (path_expect_t){HSA_AMD_MEMORY_POOL_ACCESS_NEVER_ALLOWED, 0});
 
     /* Forged, zero and wrong-kind handles; NULL callbacks and out-pointers. */

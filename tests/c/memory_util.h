@@ -20,7 +20,7 @@ typedef struct {
     hsa_region_t cpu_regions[MEM_MAX], gpu_regions[MEM_MAX];
     int n_cpu_regions, n_gpu_regions;
     /* By role, as clients look them up. */
-    hsa_amd_memory_pool_t fine, kernarg, coarse, device, lds;
+    hsa_amd_memory_pool_t fine, kernarg, coarse, device, device_extended, lds;
     hsa_region_t kernarg_region;
 } mem_env_t;
 
@@ -83,7 +83,9 @@ static void mem_setup(mem_env_t *env) {
     }
     for (int i = 0; i < env->n_gpu_pools; i++) {
         if (mem_pool_segment(env->gpu_pools[i]) == HSA_AMD_SEGMENT_GROUP) env->lds = env->gpu_pools[i];
-        else env->device = env->gpu_pools[i];
+        else if (mem_pool_flags(env->gpu_pools[i]) & HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED)
+            env->device = env->gpu_pools[i];
+        else env->device_extended = env->gpu_pools[i];   /* the newest ROCr's extended-scope pool */
     }
     for (int i = 0; i < env->n_gpu_regions; i++) {
         uint32_t flags = 0;

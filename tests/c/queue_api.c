@@ -37,6 +37,15 @@ static void check_creation_errors(uint32_t min_size, uint32_t max_size) {
                                   UINT32_MAX, &q), HSA_STATUS_ERROR_INVALID_ARGUMENT);
     CHECK_STATUS(hsa_queue_create(gpu_agent, max_size * 2, HSA_QUEUE_TYPE_MULTI, NULL, NULL, UINT32_MAX,
                                   UINT32_MAX, &q), HSA_STATUS_ERROR_OUT_OF_RESOURCES);
+    /* One past either limit is not a power of two: ROCr checks that first. */
+    CHECK_STATUS(hsa_queue_create(gpu_agent, max_size + 1, HSA_QUEUE_TYPE_MULTI, NULL, NULL, UINT32_MAX,
+                                  UINT32_MAX, &q), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+    CHECK_STATUS(hsa_queue_create(gpu_agent, max_size - 1, HSA_QUEUE_TYPE_MULTI, NULL, NULL, UINT32_MAX,
+                                  UINT32_MAX, &q), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+    CHECK_STATUS(hsa_queue_create(gpu_agent, 3 * min_size, HSA_QUEUE_TYPE_MULTI, NULL, NULL, UINT32_MAX,
+                                  UINT32_MAX, &q), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+    CHECK_STATUS(hsa_queue_create(gpu_agent, 0x80000000u, HSA_QUEUE_TYPE_MULTI, NULL, NULL, UINT32_MAX,
+                                  UINT32_MAX, &q), HSA_STATUS_ERROR_OUT_OF_RESOURCES);
     CHECK_STATUS(hsa_queue_create(gpu_agent, 64, HSA_QUEUE_TYPE_MULTI, NULL, NULL, 300000, 0, &q),
                  HSA_STATUS_ERROR_OUT_OF_RESOURCES);
     CHECK_STATUS(hsa_queue_create(gpu_agent, 64, HSA_QUEUE_TYPE_MULTI, NULL, NULL, UINT32_MAX, UINT32_MAX,
@@ -46,6 +55,24 @@ static void check_creation_errors(uint32_t min_size, uint32_t max_size) {
     if (!cooperative)
         CHECK_STATUS(hsa_queue_create(gpu_agent, 64, HSA_QUEUE_TYPE_COOPERATIVE, NULL, NULL, UINT32_MAX,
                                       UINT32_MAX, &q), HSA_STATUS_ERROR_INVALID_QUEUE_CREATION);
+}
+
+/* Exactly the smallest and the largest size the agent reports: created, with that size. */
+static void check_size_limits(uint32_t min_size, uint32_t max_size) {
+    uint32_t sizes[2] = {min_size, max_size};
+    for (int i = 0; i < 2; i++) {
+        hsa_queue_t *q = NULL;
+        CHECK_OK(hsa_queue_create(gpu_agent, sizes[i], HSA_QUEUE_TYPE_MULTI, NULL, NULL, UINT32_MAX, UINT32_MAX, &q));
+        if (!q) continue;
+        CHECK_EQ_U64(q->size, sizes[i]);
+        CHECK_OK(hsa_queue_destroy(q));
+    }
+    /* The private segment hint: ROCr refuses more than 262128 bytes a work-item. */
+    hsa_queue_t *q = NULL;
+    CHECK_OK(hsa_queue_create(gpu_agent, min_size, HSA_QUEUE_TYPE_MULTI, NULL, NULL, 262128, UINT32_MAX, &q));
+    if (q) CHECK_OK(hsa_queue_destroy(q));
+    CHECK_STATUS(hsa_queue_create(gpu_agent, min_size, HSA_QUEUE_TYPE_MULTI, NULL, NULL, 262129, UINT32_MAX, &q),
+                 HSA_STATUS_ERROR_OUT_OF_RESOURCES);
 }
 
 static void on_error(hsa_status_t status, hsa_queue_t *source, void *data) {
@@ -72,7 +99,7 @@ static void check_layout(void) {
     CHECK_EQ_U64(hsa_queue_add_write_index_screlease(other, 1), 0);
     CHECK_EQ_U64(((amd_queue_t *)other)->write_dispatch_id, 1);
     CHECK_EQ_U64(amd->read_dispatch_id_field_base_byte_offset, offsetof(amd_queue_t, read_dispatch_id));
-    CHECK(AMD_HSA_BITS_GET(amd->queue_properties, AMD_QUEUE_PROPERTIES_IS_PTR64));
+    CHECK(amd->queue_properties & AMD_QUEUE_PROPERTIES_IS_PTR64);
     /* Every slot starts INVALID, as ROCr leaves a new ring. */
     const hsa_kernel_dispatch_packet_t *ring = q->base_address;
     int invalid = 0;
@@ -207,6 +234,7 @@ int main(void) {
     CHECK_OK(hsa_agent_get_info(gpu_agent, HSA_AGENT_INFO_QUEUE_MAX_SIZE, &max_size));
     CHECK(min_size >= 1 && min_size <= 128 && max_size >= 256);
     check_creation_errors(min_size, max_size);
+    check_size_limits(min_size, max_size);
     check_layout();
     check_invalid_pointers();
     check_cu_mask_and_priority();

@@ -1,7 +1,7 @@
 /* ROCr 5.2.3's answers for extensions, ISAs and the loader where the spec leaves room:
    what ROCr reads only when it answers yes, the full profile of the gfx700/gfx801 APU
-   ISAs, the finalizer table at version 0, agent handles the loader does not resolve, and
-   a program code object's agent.
+   ISAs, the finalizer table at version 0, agent handles the loader does not resolve,
+   and agent {0}, which ROCr cannot load code for.
    usage: rocr_misc_answers CODE_OBJECT   (a gfx1030 code object) */
 #include <hsa/hsa.h>
 #include <hsa/hsa_ext_amd.h>
@@ -60,21 +60,24 @@ static void loader(hsa_agent_t gpu, const char *path) {
     CHECK_STATUS(hsa_executable_agent_global_variable_define(executable, nobody, "cell", &cell),
                  HSA_STATUS_ERROR_VARIABLE_ALREADY_DEFINED);
 
-    /* Agent {0} loads a program code object: no agent, and asking for one is an error. */
-    hsa_loaded_code_object_t loaded;
+    /* Agent {0}: ROCr allocates the code segment by asking that agent's profile, which
+       fails, so a program load and an agent load for handle 0 answer OUT_OF_RESOURCES and
+       change nothing (the executable keeps no symbol, the handle is not written). */
+    hsa_loaded_code_object_t loaded = {77};
     hsa_agent_t none = {0};
-    CHECK_OK(hsa_executable_load_agent_code_object(executable, none, reader, NULL, &loaded));
+    CHECK_STATUS(hsa_executable_load_agent_code_object(executable, none, reader, NULL, &loaded),
+                 HSA_STATUS_ERROR_OUT_OF_RESOURCES);
+    CHECK_STATUS(hsa_executable_load_program_code_object(executable, reader, NULL, &loaded),
+                 HSA_STATUS_ERROR_OUT_OF_RESOURCES);
+    CHECK_EQ_U64(loaded.handle, 77);
+    hsa_executable_symbol_t symbol;
+    CHECK_STATUS(hsa_executable_get_symbol_by_name(executable, "lookup_tables.kd", &gpu, &symbol),
+                 HSA_STATUS_ERROR_INVALID_SYMBOL_NAME);
+    CHECK_OK(hsa_executable_load_agent_code_object(executable, gpu, reader, NULL, &loaded));
+    CHECK_OK(hsa_executable_get_symbol_by_name(executable, "lookup_tables.kd", &gpu, &symbol));
     hsa_ven_amd_loader_1_01_pfn_t amd;
     MUST(hsa_system_get_major_extension_table(HSA_EXTENSION_AMD_LOADER, 1, sizeof amd, &amd));
-    uint32_t kind = 7;
-    CHECK_OK(amd.hsa_ven_amd_loader_loaded_code_object_get_info(loaded, HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_KIND,
-                                                                &kind));
-    CHECK_EQ_U64(kind, HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_KIND_PROGRAM);
     hsa_agent_t owner = {77};
-    CHECK_STATUS(amd.hsa_ven_amd_loader_loaded_code_object_get_info(
-                     loaded, HSA_VEN_AMD_LOADER_LOADED_CODE_OBJECT_INFO_AGENT, &owner),
-                 HSA_STATUS_ERROR_INVALID_ARGUMENT);
-    CHECK_EQ_U64(owner.handle, 77);
 
     /* An agent that does not exist supports no ISA: the object is incompatible with it. */
     hsa_executable_t other;

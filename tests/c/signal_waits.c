@@ -54,13 +54,10 @@ static void check_condition(wait_fn wait, int c) {
     hsa_signal_value_t v = wait(sig, cases[c].cond, 10, 20 * MS, HSA_WAIT_STATE_BLOCKED);
     uint64_t took = now_ns() - t0;
     CHECK(v == cases[c].no);
-    CHECK(took >= 20 * MS);
-    CHECK(took < 2000 * MS);
+    CHECK(took >= 20 * MS);   /* never before its timeout; how long after depends on the machine */
 
-    /* A zero timeout only looks. */
-    t0 = now_ns();
+    /* A zero timeout only looks (a wait that blocked would never return: nothing stores). */
     CHECK(wait(sig, cases[c].cond, 10, 0, HSA_WAIT_STATE_ACTIVE) == cases[c].no);
-    CHECK(now_ns() - t0 < 500 * MS);
 
     /* Several threads wait forever; none returns until a store satisfies them all. */
     struct waiter w[WAITERS];

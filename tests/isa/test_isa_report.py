@@ -1,6 +1,7 @@
 """`softgpu isa-report [--target T]` tells users exactly which opcodes of a target run."""
 import io
 import json
+import os
 import subprocess
 
 import pytest
@@ -8,7 +9,8 @@ from elftools.elf.elffile import ELFFile
 
 from core.isa.decoder import decode_all
 from core.isa.interp.registry import implemented
-from core.isa.report import classify, mnemonics_in, opcodes, suite_coverage
+from core.isa.report import classify, mnemonics_in, opcodes, shipped_coverage
+from tests.support.coverage import suite_coverage
 from tests.kernels.suite import code_objects
 from tests.support.paths import ROOT
 
@@ -111,3 +113,30 @@ def test_command_takes_the_target():
     bad = subprocess.run(["python3", "-m", "core.cli", "isa-report", "--target", "gfx906"],
                          cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert bad.returncode == 2 and "gfx906" in bad.stderr
+
+
+@pytest.mark.parametrize("target", ["gfx1030", "gfx90a", "gfx1100"])
+def test_the_shipped_coverage_is_the_suites(target):
+    """What isa-report ships as "tested" is what the suite's kernels hold today; refresh it with
+    `python3 -m tests.support.coverage` when the suite changes."""
+    assert shipped_coverage(target) == suite_coverage(target)
+
+
+def test_command_counts_given_code_objects_as_the_evidence(tmp_path):
+    from tests.support.kernels import compile_opencl
+    path = compile_opencl(os.path.join(ROOT, "examples", "vector_add.cl"))
+    proc = subprocess.run(["python3", "-m", "core.cli", "isa-report", "--json", "--status", "tested", path],
+                          cwd=ROOT, capture_output=True, text=True, timeout=600, check=True)
+    assert {json.loads(line)["mnemonic"] for line in proc.stdout.splitlines()} == mnemonics_in(path) & implemented()
+
+
+@pytest.mark.parametrize("content, reason", [(None, "No such file or directory"),
+                                              (b"\x7fELF" + bytes(60), "not an AMDGPU code object of gfx1030")])
+def test_command_names_a_code_object_it_cannot_read(tmp_path, content, reason):
+    path = tmp_path / "kernel.co"
+    if content is not None:
+        path.write_bytes(content)
+    proc = subprocess.run(["python3", "-m", "core.cli", "isa-report", str(path)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert proc.stderr.startswith(f"softgpu isa-report: {path}: {reason}") and proc.stderr.count("\n") == 1

@@ -178,3 +178,30 @@ def test_callouts_on_several_threads_give_the_interpreters_bytes(threads):
                           text=True, timeout=600, env=env(SOFTGPU_THREADS=threads))
     assert done.returncode == 0, done.stderr[-3000:]
     assert done.stdout.split() == ["sample_2d", "read_write_2d"]
+
+
+def test_an_error_outside_any_handler_in_a_callout_reaches_the_user_as_itself(session, monkeypatch):
+    """An exception in sg_handover around the handlers (here: planted where the waves are
+    set up) was reported as "no memory for a batch of callouts"."""
+    from core.isa.native.handover import Callouts
+
+    def broken(self, state, group_of_wave):
+        raise LookupError("planted outside the handlers")
+    objects = Objects(session)
+    co = compile_opencl("images.cl", opt="-O2")
+    kernel, executable = fresh_kernel(session, co, "load_2d")
+    coords = np.zeros((64, 2), np.int32)
+    try:
+        handle = objects.image(Image(Geometry.GEOMETRY_2D, Order.RGBA, Type.FLOAT, PIXELS))
+        monkeypatch.setattr(Callouts, "_waves", broken)
+        with engine("native"), pytest.raises(LookupError, match="planted outside the handlers"):
+            launch(session, co, "load_2d", [handle, coords, np.zeros((64, 4), np.float32),
+                                            np.zeros((64, 4), np.int32)], 64, 64, kernel=kernel)
+        _translated_with_callouts(session, kernel)
+        monkeypatch.undo()
+        with engine("native"):               # the same launch without the planted error runs
+            launch(session, co, "load_2d", [handle, coords, np.zeros((64, 4), np.float32),
+                                            np.zeros((64, 4), np.int32)], 64, 64, kernel=kernel)
+    finally:
+        objects.release()
+        session.loader.destroy_executable(executable)

@@ -7,7 +7,9 @@ run as often as waves happen to collide).
 Kernels whose results depend on the order atomics happen in across waves (their case checks
 an order, not values) are held to the case's own order check on the native tier instead of
 to the interpreter's bytes. A variant the native tier cannot translate runs on the
-interpreter: it is reported as skipped, naming the instruction that stops it.
+interpreter: that is allowed only for the builds tests/isa/native_fallbacks.txt declares, with
+the reason (reported as skipped); any other fallback fails, and so does a declared build that
+now translates, so the list stays exactly what falls back.
 """
 import os
 
@@ -17,6 +19,24 @@ import pytest
 from core.isa.report import mnemonics_in
 from tests.isa.test_kernel_suite import VARIANTS, _kernel_metadata
 from tests.support.differential import run_on
+
+
+FALLBACKS_FILE = os.path.join(os.path.dirname(__file__), "native_fallbacks.txt")
+
+
+def _declared_fallbacks():
+    """{variant id: why it runs on the interpreter} from native_fallbacks.txt."""
+    declared = {}
+    with open(FALLBACKS_FILE) as f:
+        for line in f:
+            line = line.strip()
+            if line and not line.startswith("#"):
+                variant, _, why = line.partition(" ")
+                declared[variant] = why.strip()
+    return declared
+
+
+DECLARED = _declared_fallbacks()
 
 
 def _order_dependent(case, wave):
@@ -44,13 +64,18 @@ def _sample(variants):
 
 
 @pytest.mark.parametrize("case,opt,wave,code_object,target", _sample(VARIANTS))
-def test_native_matches_interpreter(session, case, opt, wave, code_object, target):
+def test_native_matches_interpreter(request, session, case, opt, wave, code_object, target):
+    variant = request.node.callspec.id
     path = case.compile(opt, wave, code_object, target)
     native, native_stats, fallback = run_on(session, case, path, wave, "native")
     if fallback is not None:
         inst = fallback.instruction
-        pytest.skip(f"runs on the interpreter: {fallback.reason}"
-                    + (f" ({inst.text})" if inst is not None else ""))
+        why = fallback.reason + (f" ({inst.text})" if inst is not None else "")
+        assert variant in DECLARED, (f"{variant} now falls back to the interpreter: {why}; translate it, "
+                                     f"or declare it in {os.path.basename(FALLBACKS_FILE)} with the reason")
+        pytest.skip(f"runs on the interpreter (declared: {DECLARED[variant]}): {why}")
+    assert variant not in DECLARED, \
+        f"{variant} is translated now: remove it from {os.path.basename(FALLBACKS_FILE)}"
     if _order_dependent(case, wave):
         _, expected = case.inputs(wave)
         explicit = [a for a in _kernel_metadata(path, case.kernel)[1][".args"]

@@ -96,6 +96,13 @@ for _coords_mode, _address in _MODES:
         _register(_name, "sample_2d", _sample_2d_case(_coords_mode, _address, _filter),
                   {3: LINEAR_TOLERANCE} if _filter == Filter.LINEAR else None)
 
+# A v2 sampler (hsa_ext_sampler_create_v2): each axis wraps by its own mode.
+for _filter in (Filter.NEAREST, Filter.LINEAR):
+    _register(f"image_sample_2d_per_axis_modes_{_filter.name.lower()}", "sample_2d",
+              _sample_2d_case(Coordinates.NORMALIZED, (Address.MIRRORED_REPEAT, Address.CLAMP_TO_BORDER,
+                                                       Address.REPEAT), _filter),
+              {3: LINEAR_TOLERANCE} if _filter == Filter.LINEAR else None)
+
 # --- every readable format: conversion, channel order, border colour (linear, border) ---
 
 _READABLE = [(o, t) for o in (Order.R, Order.A, Order.RG, Order.RA, Order.RGBA)

@@ -155,7 +155,8 @@ def sample(texels, coords, *, normalized, address, linear, order, arrayed=False,
         weight = np.ones(k)
         index, inside = [], np.ones(k, bool)
         for axis, (i, w) in enumerate(combo):
-            j, ok = _address(i, sizes[axis], address)
+            # `address`: one mode, or one per axis (x, y, z) as a v2 sampler has them.
+            j, ok = _address(i, sizes[axis], address[axis] if isinstance(address, tuple) else address)
             index.append(j)
             inside &= ok
             weight = weight * w

@@ -47,6 +47,19 @@ kernel void dpp_permlane(global const int* a, global int* out) {
 }
 #endif
 
+// DPP with partial row and bank masks: a lane whose row (16 lanes) or bank (4 lanes of a
+// row) is masked off keeps the old value; the others take the selected lane (or 0 / old
+// past the row's edge, by bound_ctrl). Each mask pattern enables lanes in every row.
+kernel void dpp_masks(global const int* a, global int* out) {
+  size_t i = get_global_id(0);
+  int x = a[i];
+  out[5 * i + 0] = __builtin_amdgcn_update_dpp(-1, x, 0x111, 0x5, 0xf, false);  // row_shr:1
+  out[5 * i + 1] = __builtin_amdgcn_update_dpp(-2, x, 0x1b, 0xf, 0x6, false);   // quad_perm [3,2,1,0]
+  out[5 * i + 2] = __builtin_amdgcn_update_dpp(-3, x, 0x101, 0xa, 0x9, true);   // row_shl:1
+  out[5 * i + 3] = __builtin_amdgcn_update_dpp(-4, x, 0x124, 0x3, 0x1, false);  // row_ror:4
+  out[5 * i + 4] = __builtin_amdgcn_update_dpp(-5, x, 0x140, 0xe, 0xc, false);  // row_mirror
+}
+
 // Only the upper lanes of each wave active (lanes 20+ of 32, 40+ of 64: in wave64 the
 // high half of EXEC and of every lane mask): first-lane reads, ballots, atomics and a
 // uniform branch on a lane mask.

@@ -1195,6 +1195,26 @@ def dpp_permlane(rng, wave):
     return [a, np.zeros(8 * N, np.int32)], {1: want.astype(np.int32)}
 
 
+@case("subgroups.cl", N, 128)
+def dpp_masks(rng, wave):
+    a = ints(rng, N, -1000, 1000)
+    i = np.arange(N)
+    r, row_base = i % 16, i - i % 16
+    row, bank = i % wave // 16, i % 16 // 4
+
+    def masked(old, value, row_mask, bank_mask):
+        enabled = ((row_mask >> row) & 1) & ((bank_mask >> bank) & 1)
+        return np.where(enabled == 1, value, old)
+
+    want = np.stack([
+        masked(-1, np.where(r == 0, -1, a[i - 1]), 0x5, 0xF),
+        masked(-2, a[(i & ~3) + 3 - (i & 3)], 0xF, 0x6),
+        masked(-3, np.where(r == 15, 0, a[np.minimum(i + 1, N - 1)]), 0xA, 0x9),
+        masked(-4, a[row_base + (r - 4) % 16], 0x3, 0x1),
+        masked(-5, a[row_base + 15 - r], 0xE, 0xC)], axis=1)
+    return [a, np.zeros(5 * N, np.int32)], {1: want.astype(np.int32)}
+
+
 # --- ND ranges with partial work-groups ---
 
 def _ids(grid, group):

@@ -46,6 +46,12 @@ class SamplerDescriptor(ctypes.Structure):
                 ("address_mode", ctypes.c_int)]
 
 
+class SamplerDescriptorV2(ctypes.Structure):
+    """hsa_ext_sampler_descriptor_v2_t (newest hsa_ext_image.h): an address mode per axis."""
+    _fields_ = [("coordinate_mode", ctypes.c_int), ("filter_mode", ctypes.c_int),
+                ("address_modes", ctypes.c_int * 3)]
+
+
 @dataclass
 class Image:
     """An image argument: its geometry, format and initial pixels (see the module docstring).
@@ -88,17 +94,18 @@ class Image:
 
 @dataclass(frozen=True)
 class Sampler:
-    """A sampler argument (hsa_ext_sampler_descriptor_t's three modes)."""
+    """A sampler argument: hsa_ext_sampler_descriptor_t's three modes, or with an (x, y, z)
+    tuple of address modes, hsa_ext_sampler_descriptor_v2_t's (hsa_ext_sampler_create_v2)."""
     coordinate_mode: int
     filter_mode: int
-    address_mode: int
+    address_mode: object
 
 
 def _library():
     lib = ctypes.CDLL(LIBRARY)
     for name in ("hsa_ext_image_create", "hsa_ext_image_import", "hsa_ext_image_export",
                  "hsa_ext_image_data_get_info", "hsa_ext_image_destroy", "hsa_ext_sampler_create",
-                 "hsa_ext_sampler_destroy", "hsa_amd_image_create"):
+                 "hsa_ext_sampler_destroy", "hsa_amd_image_create", "hsa_ext_sampler_create_v2"):
         getattr(lib, name).restype = ctypes.c_uint32
     return lib
 
@@ -172,10 +179,15 @@ class Objects:
         return out
 
     def sampler(self, sampler):
-        desc = SamplerDescriptor(sampler.coordinate_mode, sampler.filter_mode, sampler.address_mode)
         handle = ctypes.c_uint64()
-        status = self.lib.hsa_ext_sampler_create(self.gpu, ctypes.byref(desc), ctypes.byref(handle))
-        assert status == 0, f"hsa_ext_sampler_create: {status:#x}"
+        if isinstance(sampler.address_mode, tuple):
+            desc = SamplerDescriptorV2(sampler.coordinate_mode, sampler.filter_mode,
+                                       (ctypes.c_int * 3)(*sampler.address_mode))
+            status = self.lib.hsa_ext_sampler_create_v2(self.gpu, ctypes.byref(desc), ctypes.byref(handle))
+        else:
+            desc = SamplerDescriptor(sampler.coordinate_mode, sampler.filter_mode, sampler.address_mode)
+            status = self.lib.hsa_ext_sampler_create(self.gpu, ctypes.byref(desc), ctypes.byref(handle))
+        assert status == 0, f"sampler creation: {status:#x}"
         self.samplers.append(handle.value)
         return handle.value
 

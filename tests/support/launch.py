@@ -9,21 +9,39 @@ Holds two invariants:
 """
 import weakref
 from dataclasses import dataclass
+from types import SimpleNamespace
 
 import numpy as np
 
 from core.isa.apertures import PRIVATE_APERTURE_HI, SHARED_APERTURE_HI
 from core.isa.launch import run_dispatch
+from core.memory.arena import PAGE
 from softgpu_shim.hsa_abi import KERNEL_DISPATCH_PACKET, PacketType
 from tests.support import images
 
 _loaded = weakref.WeakKeyDictionary()     # session -> {path: {kernel name: kernel_object}}
 
 
+def load_code_object_for_tests(session, path, agent=None):
+    """{kernel name: kernel_object} of the code object file `path`: reader from file ->
+    executable -> load on `agent` (default: the first GPU) -> freeze, through the same code
+    the hsa_* exports run; the executable lives until hsa_shut_down."""
+    loader = session.loader
+    agent = agent or session.agents.gpus[0]
+    with open(path, "rb") as f:
+        reader = loader.reader_from_file(f.fileno())
+    executable = loader.create_executable()
+    executable.load(reader, agent)
+    executable.freeze()
+    loader.destroy_reader(reader)
+    return {kernel.name: kernel.kernel_object
+            for lco in executable.loaded for kernel in lco.kernels.values()}
+
+
 def loaded_kernel(session, path, name):
     """The LoadedKernel `name` of the code object file `path`, loaded once per session on the
     first GPU whose ISA accepts it."""
-    from core.loader.kernels import find_kernel, load_code_object_for_tests
+    from core.loader.kernels import find_kernel
     files = _loaded.setdefault(session, {})
     if path not in files:
         files[path] = load_code_object_for_tests(session, path, _agent_for(session, path))
@@ -34,12 +52,13 @@ def loaded_kernel(session, path, name):
 
 
 def _agent_for(session, path):
-    from core.loader import target
+    from core import target
     from core.loader.elf import CodeObject
     with open(path, "rb") as f:
-        wanted = CodeObject(f.read()).target
+        code = CodeObject(f.read())
+    wanted = code.target
     for agent in session.agents.gpus:
-        if target.compatible(wanted, target.parse_isa_name(agent.isa_name)):
+        if target.compatible(wanted, agent.isa.target, code.generic_version):
             return agent
     raise LookupError(f"no GPU of the session's profile runs {wanted.isa_name} code")
 
@@ -86,7 +105,7 @@ def fresh_kernel(session, path, name):
 
 def launch(session, path, name, args, grid, workgroup, *, private_segment_size=0,
            group_segment_size=0, global_sync=None, watchdog_instructions=None, with_stats=False,
-           global_offset=(), kernel=None):
+           global_offset=(), kernel=None, at_end=None):
     """Load a code object, run one kernel on numpy arguments, return its outputs.
 
     args: one entry per kernel argument in the kernel's metadata order: a numpy array for a
@@ -104,6 +123,10 @@ def launch(session, path, name, args, grid, workgroup, *, private_segment_size=0
     pixels), read back after the dispatch, in argument order; with_stats=True returns
     (outputs, DispatchStats). Raises KernelFault like run_dispatch. kernel: a LoadedKernel to
     run instead of `name` of the session's shared copy of `path` (see fresh_kernel).
+    at_end: the index (among the explicit arguments) of one global buffer to place so that
+    its last byte is the last byte of the device arena's mapping: nothing is mapped after it
+    (other buffers are followed by the kernarg block and by each other), so an access one
+    byte past it can only fault (InvalidAllocation if the arena's last pages are in use).
     """
     kernel = kernel or loaded_kernel(session, path, name)
     grid, workgroup = _dim3(grid), _dim3(workgroup)
@@ -112,14 +135,21 @@ def launch(session, path, name, args, grid, workgroup, *, private_segment_size=0
     allocations = []
     objects = images.Objects(session, getattr(kernel, "agent", None))
 
-    def allocate(size):
-        block = arena.allocate(max(size, 1), info={"what": f"launch({name})"})
+    def allocate(size, last=False):
+        info = {"what": f"launch({name})"}
+        if last:
+            # The last pages of the arena, taken by address; the array is placed at the end.
+            pages = -(-max(size, 1) // PAGE) * PAGE
+            block = arena.allocate_at(arena.base + arena.size - pages, pages, info=info)
+            allocations.append(block)
+            return SimpleNamespace(address=block.end - size)
+        block = arena.allocate(max(size, 1), info=info)
         allocations.append(block)
         return block
 
     try:
         kernarg, buffers, group = _kernarg(kernel, args, grid, workgroup, global_offset,
-                                           group_segment_size, arena, allocate, objects)
+                                           group_segment_size, arena, allocate, objects, at_end)
         kernarg_block = allocate(len(kernarg))
         arena.view(kernarg_block.address, len(kernarg))[:] = np.frombuffer(bytes(kernarg), np.uint8)
         packet_block = allocate(KERNEL_DISPATCH_PACKET.itemsize)
@@ -145,7 +175,7 @@ def launch(session, path, name, args, grid, workgroup, *, private_segment_size=0
             arena.free(block.address)
 
 
-def _kernarg(kernel, args, grid, workgroup, global_offset, extra_lds, arena, allocate, objects):
+def _kernarg(kernel, args, grid, workgroup, global_offset, extra_lds, arena, allocate, objects, at_end=None):
     """(kernarg bytes, [(buffer allocation or image handle, array or Image)], the packet's
     group segment size) for `args`: static LDS, then the Local arguments, then `extra_lds`
     dynamic bytes."""
@@ -156,7 +186,7 @@ def _kernarg(kernel, args, grid, workgroup, global_offset, extra_lds, arena, all
     buffers = []
     static_lds = kernel.descriptor.group_segment_fixed_size
     lds_end = static_lds
-    values = iter(args)
+    values = iter(enumerate(args))
     for meta in kernel.args:
         kind, offset, size = meta[".value_kind"], meta[".offset"], meta[".size"]
         if kind.startswith("hidden_"):
@@ -164,7 +194,7 @@ def _kernarg(kernel, args, grid, workgroup, global_offset, extra_lds, arena, all
             raw = _hidden(kind, size, grid, workgroup, global_offset,
                           lds_end - static_lds + extra_lds)
         else:
-            value = next(values)
+            position, value = next(values)
             if isinstance(value, Local):
                 lds_end = -(-lds_end // 16) * 16          # dynamic LDS follows the static part
                 raw = lds_end.to_bytes(size, "little")
@@ -179,7 +209,7 @@ def _kernarg(kernel, args, grid, workgroup, global_offset, extra_lds, arena, all
                 raw = objects.sampler(value).to_bytes(size, "little")
             elif kind == "global_buffer":
                 array = np.ascontiguousarray(value)
-                block = allocate(array.nbytes)
+                block = allocate(array.nbytes, last=position == at_end)
                 arena.view(block.address, array.nbytes)[:] = array.view(np.uint8).reshape(-1)
                 buffers.append((block, array))
                 raw = block.address.to_bytes(size, "little")

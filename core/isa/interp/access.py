@@ -96,6 +96,14 @@ class Access:
             return np.ones(self.addresses.shape, np.bool_)
         return self.ok
 
+    def in_bounds(self):
+        """This access restricted to its lanes in range (an atomic's: [k, 1] addresses), so
+        out-of-bounds buffer lanes are neither checked, applied nor misaligned."""
+        if self.ok is None:
+            return self
+        keep = np.flatnonzero(self.ok.all(axis=1))
+        return Access(self.step, self.space, self.addresses[keep], self.lanes.subset(keep), self.esize)
+
     def check(self):
         """Fault unless every element address lies in a live allocation (arena accesses)."""
         if self.space != "arena" or not self.addresses.size:

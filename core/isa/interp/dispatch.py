@@ -24,7 +24,7 @@ import time
 
 import numpy as np
 
-from core.isa.faults import illegal_instruction, time_limit_fault
+from core.isa.faults import KernelFault, illegal_instruction, time_limit_fault
 from core.isa.interp.code import code_for
 from core.isa.interp.memory import DeviceMemory
 from core.isa.interp.operands import Operands
@@ -235,7 +235,10 @@ class Scheduler:
                 w = self.chunk.waves        # a pick may have admitted workgroups
                 if uniform and n == w.count:
                     idx = all_waves
-            inst, handler = code.at(pc, name)
+            try:
+                inst, handler = code.at(pc, name)
+            except KernelFault as fault:        # the code cache knows no wave: name the first here
+                raise self._at_wave(fault, w, idx) from None
             step = Step(self.d, self.chunk, idx, n, inst, pc)
             redirected = handler(step, inst)
             steps += 1
@@ -342,6 +345,14 @@ class Scheduler:
         return illegal_instruction(reason, kernel=self.d.name, pc=int(w.pc[wave]),
                                    workgroup=tuple(int(x) for x in wg),
                                    wave=int(w.wave_in_group[wave]))
+
+    def _at_wave(self, fault, w, idx):
+        """`fault` with the workgroup and wave of the first wave of the group at its PC, as
+        every other fault report names them."""
+        wave = int(np.arange(w.count)[idx][0])
+        wg = self.chunk.workgroup_ids[w.workgroup[wave]]
+        report = dict(fault.report, workgroup=tuple(int(x) for x in wg), wave=int(w.wave_in_group[wave]))
+        return KernelFault(report.pop("reason"), fault.status, **report)
 
     @staticmethod
     def _still_together(w, idx):

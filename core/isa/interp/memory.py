@@ -3,6 +3,7 @@
 Holds three invariants:
 - every access of every active lane is checked against the valid ranges before any
   byte moves; a lane outside them faults the whole instruction, which then writes nothing;
+  every check and reduction holds for an empty set of accesses (no lane takes part);
 - loads and stores move little-endian bytes through the arena's numpy view; when several
   lanes store to one address the highest (wave, lane) wins, as some serial order would give;
 - valid ranges come from the session's memory part (core.memory): arena allocations mapped
@@ -41,8 +42,11 @@ class DeviceMemory:
         return (slot >= 0) & (last >= addresses) & (last <= end)
 
     def all_valid(self, addresses, nbytes):
-        """True when every address is valid; checks the span first, as accesses of one
-        instruction nearly always fall in one allocation."""
+        """True when every address is valid (so for none: an instruction whose lanes are all
+        out of a buffer's bounds, or inactive, touches nothing); checks the span first, as
+        accesses of one instruction nearly always fall in one allocation."""
+        if addresses.size == 0:
+            return True
         starts, ends = self._ranges()
         if starts.size == 0:
             return False

@@ -237,7 +237,8 @@ def _atomic(op, wide):
         cmp = wide_read(step, data.index + words, words) if compare else None
         old_all = np.zeros((step.n, step.w.lanes), dtype)
         step.dispatch.stores += 1
-        accesses = _resolve(step, inst, family, named, 1, 8 if wide else 4, active)
+        # Out-of-bounds buffer lanes take no part: no fault, no change, 0 returned.
+        accesses = [a.in_bounds() for a in _resolve(step, inst, family, named, 1, 8 if wide else 4, active)]
         for access in accesses:                  # every lane is checked before any applies
             misaligned = access.addresses[:, 0] % np.uint64(8 if wide else 4) != 0
             if misaligned.any():

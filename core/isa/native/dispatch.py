@@ -19,7 +19,7 @@ import threading
 import time
 import weakref
 
-from core import trace
+from core import settings, trace
 from core.isa.faults import KernelFault, illegal_instruction, memory_fault, time_limit_fault
 from core.isa.interp.chunk import SCRATCH_NUM_RECORDS
 from core.isa.layout import layout, user_sgpr_width
@@ -70,18 +70,24 @@ def native_for(session, kernel, desc):
     return found
 
 
+def program_of(session, kernel, desc):
+    """The Program (reachable code) of a loaded kernel, as the translator reads it; raises
+    Untranslatable."""
+    arena = session.arena
+    alloc = arena.find(kernel.entry)
+    if alloc is None:
+        raise Untranslatable("the kernel entry lies outside every live allocation")
+    # A copy: the translation outlives nothing of the arena's (its mapping can go).
+    memory = arena.bytes[alloc.address - arena.base:alloc.end - arena.base].copy()
+    return Program(memory, alloc.address, alloc.end, kernel.entry, desc.wave64,
+                   desc.initial_mode, _functions(kernel), desc.target, desc.accum_offset)
+
+
 def _translate(session, kernel, desc):
     from core.isa.native.translate import translate  # llvmlite loads on first translation
     name = getattr(kernel, "name", None) or "kernel"
-    arena = session.arena
-    alloc = arena.find(kernel.entry)
     try:
-        if alloc is None:
-            raise Untranslatable("the kernel entry lies outside every live allocation")
-        # A copy: the translation outlives nothing of the arena's (its mapping can go).
-        memory = arena.bytes[alloc.address - arena.base:alloc.end - arena.base].copy()
-        program = Program(memory, alloc.address, alloc.end, kernel.entry, desc.wave64,
-                          desc.initial_mode, _functions(kernel), desc.target, desc.accum_offset)
+        program = program_of(session, kernel, desc)
         key = compiler.cache_key(_key_parts(program, desc))
 
         def build():
@@ -145,7 +151,7 @@ def run_native(session, plan):
     d.grid, d.workgroup = list(plan.grid), list(plan.workgroup)
     d.mode = desc.initial_mode
     d.wave_scratch_bytes = plan.wave_scratch_bytes
-    threads = lib.sg_native_pool_threads()
+    threads = lib.sg_native_pool_threads(settings.get("SOFTGPU_THREADS") or 0)
     d.groups_in_flight = max(1, -(-plan.resident_limit // threads))
     d.threads = 0
     d.watchdog = plan.instruction_limit or 0

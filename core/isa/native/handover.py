@@ -2,7 +2,7 @@
 (core/isa/native/callout.py), run by the interpreter's own handlers in batches, as the
 interpreter runs its waves.
 
-Holds three invariants:
+Holds these invariants:
 - a handler runs exactly as in the interpreter: found through the interpreter's code cache,
   given a Step over the group of waves standing at its PC (lowest PC first), whose SGPRs (by
   operand field id) and VGPRs (register-major, `nvgpr x lanes` dwords) are views of the
@@ -14,8 +14,9 @@ Holds three invariants:
   silent zero;
 - no exception crosses into C (cffi takes the GIL around sg_handover): a KernelFault names
   the faulting wave to the runner, which stops the dispatch, and is kept in `faults` at the
-  index its sg_wave.fault_detail holds, for run_native to raise; any other exception is kept
-  and re-raised there the same way.
+  index its sg_wave.fault_detail holds, for run_native to raise; any other exception, in a
+  handler or around it, is kept and re-raised there the same way, as what it is (only the
+  runner's own failure to allocate a batch is reported as missing memory).
 """
 import numpy as np
 
@@ -42,9 +43,22 @@ class Callouts:
 
     def fault(self, detail):
         """What run_native raises for a SG_FAULT_CALLOUT with `detail`."""
-        if detail >= len(self.faults):
+        if detail == NO_BATCH_MEMORY:
             return MemoryError("no memory for a batch of callouts")
+        if detail >= len(self.faults):
+            return RuntimeError(f"a callout failed with no record of why (detail {detail})")
         return self.faults[detail]
+
+    def failed_outside_handlers(self, states, count, wave_bytes, error):
+        """sg_handover's answer to an exception outside any handler: the batch's first wave
+        stops the dispatch, and run_native raises `error` itself."""
+        state = np.frombuffer(ffi.buffer(states, count * wave_bytes), np.uint32).reshape(count, -1)
+        _field(state, "fault_code", np.int32)[0] = SG_FAULT_CALLOUT
+        _field(state, "fault_lane", np.int32)[0] = -1
+        _field(state, "fault_address", np.uint64)[0] = 0
+        _field(state, "fault_detail", np.uint64)[0] = len(self.faults)
+        self.faults.append(error)
+        return 0
 
     def run(self, states, count, wave_bytes, group_of_wave, group_ids, lds, groups):
         """sg_handover: -1, or the index of the wave whose fault stops the dispatch."""
@@ -135,7 +149,14 @@ class _Batch:
         self.waves, self.lds, self.workgroup_ids = waves, lds, workgroup_ids
 
 
+# The runner's fault_detail when it could not allocate a batch (runner.c, run_callouts).
+NO_BATCH_MEMORY = (1 << 64) - 1
+
+
 @ffi.def_extern(error=0)
 def sg_handover(env, states, count, wave_bytes, group_of_wave, group_ids, lds, groups):
-    return ffi.from_handle(env.callout).run(states, count, wave_bytes, group_of_wave, group_ids,
-                                            lds, groups)
+    callouts = ffi.from_handle(env.callout)
+    try:
+        return callouts.run(states, count, wave_bytes, group_of_wave, group_ids, lds, groups)
+    except BaseException as error:      # C's edge: the error goes to run_native, as itself
+        return callouts.failed_outside_handlers(states, count, wave_bytes, error)

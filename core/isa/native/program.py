@@ -2,8 +2,10 @@
 
 Holds four invariants:
 - only reachable code is decoded: from the entry, branch targets and fall-throughs, call
-  targets (s_swappc_b64/s_call_b64, resolved by constant propagation of the s_getpc_b64 /
-  s_add_u32 / s_addc_u32 pattern clang emits) and return sites; the decoder is the shared
+  and jump targets (s_swappc_b64/s_call_b64/s_setpc_b64, resolved by constant propagation
+  along every edge of a function: the s_getpc_b64 / s_add_u32 / s_addc_u32 pattern clang
+  emits for calls, and the signed offsets, compares and SCC branches of Tensile's long
+  branches) and return sites; the decoder is the shared
   one, and its records are the engine's (core.isa.interp.code.executable: gfx1030 names,
   AGPRs as VGPRs), so another target is its tables, not code here;
 - every indirect jump (s_setpc_b64, s_swappc_b64 of an unknown value) has a finite target
@@ -105,18 +107,21 @@ class Program:
 
     def _discover(self):
         # Call targets spilled to VGPR lanes (v_writelane / v_readlane, as -O0 code keeps
-        # them across calls and barriers) resolve once the spill's value is known: walk again
-        # while that teaches something new.
+        # them across calls and barriers) resolve once the spill's value is known, and a
+        # jump target found in one walk may start a block inside code an earlier walk ran
+        # straight through (where its facts were not met with the fall-through's): walk
+        # again while that teaches something new. Leaders persist, so the last walk meets
+        # the facts of every edge at every join.
         self.setreg_values = {}       # s_setreg_b32 address -> the constant it writes, or None
         self.lane_values = {}         # (function, vgpr, lane) -> the one constant written, or None
         self.poisoned = set()         # (function, vgpr) written otherwise than by v_writelane
+        self._leaders = set()
         while True:
-            before = dict(self.lane_values), set(self.poisoned)
-            self._leaders = set()
+            before = dict(self.lane_values), set(self.poisoned), set(self._leaders)
             self.constants.clear()
             self.return_sites.clear()
             self._walk([self.entry])
-            if (dict(self.lane_values), set(self.poisoned)) == before:
+            if (dict(self.lane_values), set(self.poisoned), set(self._leaders)) == before:
                 break
         unresolved = any(a not in self.constants for a, i in self.instructions.items()
                          if i.mnemonic == "s_swappc_b64")
@@ -125,34 +130,48 @@ class Program:
             self._walk(sorted(f for f in self.functions if self.base <= f < self.limit))
 
     def _walk(self, roots):
-        """Decode from `roots` (each the start of a function); calls start new functions."""
+        """Decode from `roots` (each the start of a function); calls start new functions.
+
+        SGPR constants flow along every edge within a function (forward data flow): a block's
+        entry facts are those all its incoming edges agree on, and a block is walked again
+        whenever they shrink. So computed jumps resolve across blocks, as Tensile's long
+        branches need (s_getpc_b64, a signed offset, s_cmp + s_cbranch on its sign, then
+        s_setpc_b64 on each side). A call's return site and a callee start with no facts
+        (the callee may write any SGPR); so does the side of a conditional branch that a
+        known SCC says the wave never takes (facts there would be false)."""
         work = [(root, root, None) for root in roots]
         self._leaders.update(roots)
-        seen = set()
+        entry = {}                    # block start -> the facts every edge into it agrees on
         while work:
-            address, function, carried = work.pop()
-            if address in seen:
-                continue
-            seen.add(address)
-            # SGPR slot -> value: block-local constants (carried past an s_barrier, which
-            # splits a block without joining control flow).
-            known = carried or {"function": function}
+            address, function, facts = work.pop()
+            state = facts if facts is not None else {"function": function}
+            old = entry.get(address)
+            if old is not None:
+                state = {k: v for k, v in old.items() if k == "function" or state.get(k, _UNKNOWN) == v}
+                if state == old:
+                    continue
+            entry[address] = state
+            known = dict(state)
+            function = known["function"]
             while True:
                 inst = self._decode(address)
                 if len(self.instructions) > MAX_INSTRUCTIONS:
                     raise Untranslatable(f"more than {MAX_INSTRUCTIONS} reachable instructions: "
                                          "translating would take longer than interpreting")
+                decided = _decided_branch(inst, known)
                 targets, falls_through = self._targets(inst, known)
+                call = inst.mnemonic in CALLS
                 for target in targets:
                     self._leaders.add(target)
-                    work.append((target, target if inst.mnemonic in CALLS else function, None))
+                    carried = None if call or decided is False else dict(known)
+                    work.append((target, target if call else function, carried))
                 nxt = inst.next_address
                 if not falls_through:
                     break
                 if ends_block(inst) or nxt in self._leaders:
-                    carry = dict(known) if inst.mnemonic == "s_barrier" and nxt not in self._leaders else None
                     self._leaders.add(nxt)
-                    work.append((nxt, function, carry))
+                    carried = None if call or decided is True else dict(known)
+                    work.append((nxt, function, carried))
                     break
                 address = nxt
 
@@ -174,6 +193,9 @@ class Program:
                 target = _pair_value(known, inst.src[0])
             if target is not None:
                 self.constants[inst.address] = target
+            else:
+                # An earlier walk of this block knew more than all its edges agree on.
+                self.constants.pop(inst.address, None)
             if name in CALLS:
                 self.return_sites.add(inst.next_address)
                 return ((target,) if target is not None else ()), True
@@ -365,12 +387,64 @@ def _constant(known, op):
     return known.get(slot) if slot is not None else None
 
 
+_UNKNOWN = object()
+_COMPARES = {"eq": lambda a, b: a == b, "lg": lambda a, b: a != b, "gt": lambda a, b: a > b,
+             "ge": lambda a, b: a >= b, "lt": lambda a, b: a < b, "le": lambda a, b: a <= b}
+
+
+def _signed(value):
+    return value - (1 << 32) if value & 0x80000000 else value
+
+
+def _decided_branch(inst, known):
+    """True/False when `inst` is an SCC branch whose SCC is a known constant (taken or
+    not), else None."""
+    if inst.mnemonic not in ("s_cbranch_scc0", "s_cbranch_scc1") or "scc" not in known:
+        return None
+    return known["scc"] == (inst.mnemonic == "s_cbranch_scc1")
+
+
+def _track_signed(inst, known):
+    """Constants through the signed 32-bit ops and the compares Tensile's long branches use
+    (s_add_i32/s_sub_i32 of a label offset, s_abs_i32, s_cmp_*_i32/u32 setting SCC). True
+    when `inst` was one of them."""
+    name = inst.mnemonic
+    if name.startswith("s_cmp_") and name[6:8] in _COMPARES and name.endswith(("_i32", "_u32")):
+        values = [_constant(known, op) for op in inst.src]
+        if None in values:
+            known.pop("scc", None)
+        else:
+            a, b = (_signed(v) for v in values) if name.endswith("_i32") else values
+            known["scc"] = int(_COMPARES[name[6:8]](a, b))
+        return True
+    if name not in ("s_add_i32", "s_sub_i32", "s_abs_i32"):
+        return False
+    values = [_constant(known, op) for op in inst.src]
+    slot = _slot(inst.dst[0])
+    if None in values or slot is None:
+        _forget(known, inst.dst[0])
+        known.pop("scc", None)
+        return True
+    if name == "s_abs_i32":
+        result = abs(_signed(values[0])) & 0xFFFFFFFF
+        known[slot], known["scc"] = result, int(result != 0)
+        return True
+    a, b = (_signed(v) for v in values)
+    total = a + b if name == "s_add_i32" else a - b
+    known[slot], known["scc"] = total & 0xFFFFFFFF, int(not -(1 << 31) <= total < (1 << 31))
+    return True
+
+
 def _track_constants(inst, known):
-    """Block-local constant propagation of the call-address arithmetic clang emits."""
+    """Constant propagation of the address arithmetic clang emits for calls and Tensile
+    for long branches."""
+
     name = inst.mnemonic
     lane = known.pop("readlane", None)
     if lane is not None:
         known[lane[0]] = lane[1]
+        return
+    if _track_signed(inst, known):
         return
     if name == "s_mov_b64" and inst.src[0].kind in ("sgpr", "special", "ttmp"):
         value = _pair_value(known, inst.src[0])

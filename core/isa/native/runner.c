@@ -716,14 +716,13 @@ static void *pool_worker(void *arg) {
     return NULL;
 }
 
-/* The pool: SOFTGPU_THREADS threads in all (default: the usable cores), the calling thread
-   of each dispatch being one of them; workers start once and live as long as the process. */
-uint32_t sg_native_pool_threads(void) {
+/* The pool: `requested` threads in all (core/settings.py validated SOFTGPU_THREADS; 0: the
+   usable cores), the calling thread of each dispatch being one of them; workers start once
+   and live as long as the process. */
+uint32_t sg_native_pool_threads(uint32_t requested) {
     pthread_mutex_lock(&g_pool_lock);
     if (!g_pool_threads) {
-        const char *env = getenv("SOFTGPU_THREADS");
-        long n = env ? strtol(env, NULL, 10) : 0;
-        g_pool_threads = n > 0 && n <= 1024 ? (uint32_t)n : usable_cores();
+        g_pool_threads = requested ? requested : usable_cores();
         for (uint32_t i = 1; i < g_pool_threads; i++) {
             pthread_t thread;
             pthread_attr_t attr;
@@ -740,7 +739,7 @@ uint32_t sg_native_pool_threads(void) {
 }
 
 static uint32_t dispatch_threads(const sg_dispatch *d) {
-    uint32_t pool = sg_native_pool_threads();
+    uint32_t pool = sg_native_pool_threads(0);     /* Python started it for this kernel */
     return d->threads && d->threads < pool ? d->threads : pool;
 }
 
@@ -893,7 +892,7 @@ uint32_t sg_native_entry(void *binding, const hsa_kernel_dispatch_packet_t *pack
                          uint64_t packet_address, uint64_t queue_address, uint64_t dispatch_id,
                          const int *stop, sg_fault *fault) {
     sg_native_binding *b = binding;
-    const char *engine = getenv("SOFTGPU_ENGINE");
+    const char *engine = sg_setting(SG_SETTING_SOFTGPU_ENGINE);
     if (engine && strcmp(engine, "interp") == 0) return SG_ENTRY_DECLINED;
     sg_dispatch d;
     pthread_mutex_lock(&b->lock);

@@ -170,7 +170,9 @@ uint64_t sg_native_memory_version(void);
 /* Runs every workgroup of `d`; returns 0, or 1 with the first fault in `out`. */
 int sg_native_dispatch(const sg_dispatch *d, sg_outcome *out);
 uint64_t sg_native_scratch_slots(const sg_dispatch *d);
-uint32_t sg_native_pool_threads(void);
+/* The pool's size; `requested` (SOFTGPU_THREADS, 0: the usable cores) counts only when the
+   pool starts, on the first dispatch of the process. */
+uint32_t sg_native_pool_threads(uint32_t requested);
 /* The index of the range holding [lo, hi), or -1. */
 int64_t sg_native_find_range(const sg_env *env, uint64_t lo, uint64_t hi);
 /* The out-of-line path of a vector memory instruction: lane i (mask bit i) accesses

@@ -11,30 +11,40 @@ absent /dev/kfd (softgpu_shim/driver_stand_in.c). ROCM_TARGET_LST names the prof
 for rocm_agent_enumerator, which hipcc and HIP's CMake files ask which GPUs to build for
 (it reads /sys/class/kfd otherwise, which only the driver makes).
 
-Holds two invariants:
+Holds these invariants:
 - without a report to make (--timeline, --stats, --stats-csv) the program replaces this
   process, so its exit status, signals and stdio are exactly its own;
 - with one, the program runs as a child traced into a file, and the reports are written
-  after it exits, whatever its exit status; this command then exits with the child's status.
+  after it exits, whatever its exit status; this command then exits with the child's status;
+- before the program starts, every SOFTGPU_* value it will see (core.settings) and every
+  file a report goes to are checked: a bad one ends the command with one line naming it and
+  exit status 2, and the program never runs;
+- the program loads SoftGPU's library whatever its own search path says: when the dynamic
+  loader would find another libhsa-runtime64.so.1 first (an old-style DT_RPATH, searched
+  before LD_LIBRARY_PATH), SoftGPU's is preloaded instead, with a line saying so.
 """
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
 
+from elftools.common.exceptions import ELFError
+from elftools.elf.elffile import ELFFile
+
+from core import settings
 from core.cli import command
 from core.errors import InvalidProfile
 from core.profile import load as load_profile
-from softgpu_shim.location import DRIVER_STAND_IN, PACKAGE, library_dir
+from softgpu_shim.location import DRIVER_STAND_IN, PACKAGE, SONAME, library_dir, library_environment
 
 DRIVER_TOOLS = os.path.join(PACKAGE, "driver")
 
 
 def program_environment(preload=False, trace=None, profile=None, environ=None, capture=None,
                         capture_kernel=None):
-    env = dict(os.environ if environ is None else environ)
+    env = library_environment(environ)
     libdir = library_dir()
-    env["LD_LIBRARY_PATH"] = libdir + (":" + env["LD_LIBRARY_PATH"] if env.get("LD_LIBRARY_PATH") else "")
     preloads = [os.path.join(libdir, "libhsa-runtime64.so.1")] if preload else []
     driver = os.path.join(libdir, DRIVER_STAND_IN)
     if os.path.exists(driver):
@@ -109,11 +119,22 @@ def run(args):
         return 2
     reporting = args.timeline or args.stats or args.stats_csv
     trace_path = args.trace
+    try:
+        for option, path in (("--timeline", args.timeline), ("--stats-csv", args.stats_csv)):
+            if path:
+                settings.check_output_file(option, path)
+        # The program's own variables, with the options' values in them (--trace, --capture...).
+        settings.check(program_environment(False, trace_path, args.profile, capture=args.capture,
+                                           capture_kernel=args.capture_kernel))
+    except (settings.InvalidSetting, InvalidProfile) as error:
+        sys.stderr.write(f"softgpu run: {error}\n")
+        return 2
+    preload = args.preload or _loses_to_rpath(args.program[0], library)
     scratch = None
     if reporting and not trace_path:
         scratch = tempfile.TemporaryDirectory(prefix="softgpu-run-")
         trace_path = os.path.join(scratch.name, "trace.jsonl")
-    env = program_environment(args.preload, trace_path, args.profile, capture=args.capture,
+    env = program_environment(preload, trace_path, args.profile, capture=args.capture,
                               capture_kernel=args.capture_kernel)
     if not reporting:
         try:
@@ -128,6 +149,32 @@ def run(args):
     finally:
         if scratch is not None:
             scratch.cleanup()
+
+
+def _loses_to_rpath(program, library):
+    """True (after saying so) when the dynamic loader would load another libhsa-runtime64.so.1
+    for `program` than `library`: its DT_RPATH, which counts only without a DT_RUNPATH, is
+    searched before LD_LIBRARY_PATH (ld.so(8)), and one of its directories holds one."""
+    path = shutil.which(program)
+    if path is None:
+        return False            # exec reports it
+    try:
+        with open(path, "rb") as f:
+            dynamic = ELFFile(f).get_section_by_name(".dynamic")
+            tags = {} if dynamic is None else {t.entry.d_tag: t for t in dynamic.iter_tags()
+                                                if t.entry.d_tag in ("DT_RPATH", "DT_RUNPATH")}
+            rpath = tags["DT_RPATH"].rpath if "DT_RPATH" in tags and "DT_RUNPATH" not in tags else ""
+    except (OSError, ELFError):
+        return False            # not an ELF program (a script): its interpreter's search applies
+    origin = os.path.dirname(os.path.realpath(path))
+    for directory in filter(None, rpath.split(":")):
+        directory = directory.replace("${ORIGIN}", origin).replace("$ORIGIN", origin)
+        found = os.path.join(directory, SONAME)
+        if os.path.exists(found) and not os.path.samefile(found, library):
+            sys.stderr.write(f"softgpu run: {program} has a DT_RPATH to {directory}, whose {SONAME} the "
+                             f"loader would take before LD_LIBRARY_PATH's: preloading SoftGPU's instead\n")
+            return True
+    return False
 
 
 def _run_child(program, env):

@@ -7,10 +7,8 @@ metadata and every kernel descriptor field, decoded from the ELF bytes.
 """
 import sys
 
-from core.cli import command
-from core.errors import HsaError
+from core.cli import command, read_code_object
 from core.loader import descriptor
-from core.loader.elf import CodeObject
 
 
 @command("info", help="list the system's agents as rocminfo does, or (with FILE) the kernels and "
@@ -24,16 +22,7 @@ def info(parser):
 def run(args):
     if args.file is None:
         return _system()
-    try:
-        with open(args.file, "rb") as f:
-            code = CodeObject(f.read())
-    except OSError as error:
-        print(f"softgpu info: {args.file}: {error.strerror}", file=sys.stderr)
-        return 1
-    except HsaError as error:
-        print(f"softgpu info: {args.file}: not a loadable code object: {error} "
-              f"({error.status.name})", file=sys.stderr)
-        return 1
+    _, code = read_code_object(args.file)
     for line in describe(code, args.args):
         print(line)
     return 0
@@ -54,8 +43,9 @@ def _system():
 def describe(code, with_args=False):
     """The lines `softgpu info` prints for a parsed code object."""
     t = code.target
+    generic = f", generic version {code.generic_version}" if t.is_generic else ""
     yield f"code object v{code.version}  target {t.isa_name}  (e_flags {code.e_flags:#x}, " \
-          f"xnack {t.xnack}, sramecc {t.sramecc})"
+          f"xnack {t.xnack}, sramecc {t.sramecc}{generic})"
     for s in code.segments:
         yield f"  segment vaddr {s.vaddr:#x}  memsz {s.memsz:#x}  filesz {s.filesz:#x}  align {s.align:#x}"
     for sym in code.variable_symbols():

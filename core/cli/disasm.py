@@ -6,15 +6,12 @@ name, kernels marked with their wave size, so what the engine executes can be co
 with `llvm-objdump-15 -d` line by line.
 """
 import io
-import sys
 
 from elftools.elf.elffile import ELFFile
 
-from core.cli import command
-from core.errors import HsaError
+from core.cli import command, read_code_object
 from core.isa.decoder import DecodeError, decode
 from core.loader import descriptor
-from core.loader.elf import CodeObject
 
 
 @command("disasm", help="disassemble the kernels and functions of an AMDGPU code object")
@@ -24,17 +21,7 @@ def disasm(parser):
 
 
 def run(args):
-    try:
-        with open(args.file, "rb") as f:
-            data = f.read()
-        code = CodeObject(data)
-    except OSError as error:
-        print(f"softgpu disasm: {args.file}: {error.strerror}", file=sys.stderr)
-        return 1
-    except HsaError as error:
-        print(f"softgpu disasm: {args.file}: not a loadable code object: {error} "
-              f"({error.status.name})", file=sys.stderr)
-        return 1
+    data, code = read_code_object(args.file)
     for line in listing(code, data):
         print(line)
     return 0
