@@ -37,27 +37,33 @@ ROOT = os.path.dirname(os.path.abspath(__file__))
 SHIM = os.path.join(ROOT, "softgpu_shim")
 SONAME = "libhsa-runtime64.so.1"
 MODULE = "_softgpu_hsa"
-OFFICIAL_HEADERS = ("hsa/hsa.h", "hsa/hsa_ext_amd.h", "hsa/hsa_ext_image.h",
-                    "hsa/hsa_ext_finalize.h", "hsa/hsa_ven_amd_loader.h",
-                    "hsa/amd_hsa_queue.h", "hsa/amd_hsa_signal.h")
 # The newest ROCr's headers, vendored: the library is compiled against them whatever the
 # machine's /usr/include/hsa holds (5.2.3 on Debian 12, 6.4 on sid), so one build serves both.
 INCLUDE = os.path.join(SHIM, "include")
 NATIVE_TIER = os.path.join(ROOT, "core", "isa", "native")
-# One translation unit, in this order: headers before the code that uses them. The native
-# tier's runner (core/isa/native/runner.*) is C the engine calls without the GIL.
-C_SOURCES = ("native.h", "safe_memory.h", os.path.join(NATIVE_TIER, "runner.h"), "fastpath.c",
-             "ipc_shared.c", "safe_memory.c", "fastpath_exports.c", "embedding_paths.c",
-             "processor.c", "answers.c", "debugger_rendezvous.c", os.path.join(NATIVE_TIER, "runner.c"))
+# One translation unit, in this order (static helpers shared between files are declared in
+# fastpath.h; each file includes what it uses, shim.h first, and also compiles on its own:
+# tests/test_c_sources.py). The native tier's runner (core/isa/native/runner.*) is C the
+# engine calls without the GIL.
+C_SOURCES = ("fastpath.c", "ipc_shared.c", "safe_memory.c", "fastpath_exports.c",
+             "embedding_paths.c", "processor.c", "answers.c", "debugger_rendezvous.c",
+             os.path.join(NATIVE_TIER, "runner.c"))
+# Headers the sources include (not cdef'd): part of the build's inputs.
+C_HEADERS = ("shim.h", "fastpath.h")
+# Generated into the build's temporary directory from core/settings.py (settings_source);
+# shim.h includes it.
+SETTINGS_HEADER = "sg_settings.h"
 # Declared to cffi: the ABI types and the C helpers Python calls.
 CDEF_HEADERS = ("abi_types.h", "native.h", "safe_memory.h", "embedding_paths.h",
                 os.path.join(NATIVE_TIER, "runner.h"))
 # Python functions the C side calls (ffi.def_extern): the native tier's hand-over of waves at
 # an instruction it does not translate to the interpreter (core/isa/native/handover.py), and
-# its lookup of memory allocated while a dispatch runs (core/isa/native/live_memory.py).
+# its lookup of memory allocated while a dispatch runs (core/isa/native/live_memory.py), and
+# its report of a dispatch that has run long (core/isa/native/dispatch.py).
 CDEF_PYTHON = ('extern "Python" int64_t sg_handover(const sg_env *, uint8_t *, uint64_t, uint64_t, '
                'const uint32_t *, const uint32_t *, uint8_t **, uint64_t);\n'
-               'extern "Python" int sg_live_range(void *, uint64_t, uint64_t, sg_range *);')
+               'extern "Python" int sg_live_range(void *, uint64_t, uint64_t, sg_range *);\n'
+               'extern "Python" void sg_long_dispatch(const char *, uint64_t, const uint64_t *, uint64_t);')
 # `softgpu run` preloads DRIVER_STAND_IN beside the runtime: /dev/kfd for clients that probe for it.
 DRIVER_SOURCE = "driver_stand_in.c"
 
@@ -73,10 +79,11 @@ def make_ffi(version_script, site_paths):
         ffi.cdef(read(header))
     ffi.cdef(CDEF_PYTHON)
     ffi.embedding_api("\n".join(proto for _, proto in python_entries()))
-    preamble = "".join(f"#include <{h}>\n" for h in OFFICIAL_HEADERS)
-    ffi.set_source(MODULE, preamble + _paths_source(site_paths) + settings_source()
-                   + "".join(read(name) for name in C_SOURCES),
-                   include_dirs=[INCLUDE],
+    tmpdir = os.path.dirname(os.path.abspath(version_script))
+    with open(os.path.join(tmpdir, SETTINGS_HEADER), "w") as f:
+        f.write(settings_source())
+    ffi.set_source(MODULE, _paths_source(site_paths) + "".join(read(name) for name in C_SOURCES),
+                   include_dirs=[INCLUDE, SHIM, NATIVE_TIER, tmpdir],
                    extra_compile_args=["-O2", "-std=gnu11", "-D_GNU_SOURCE", "-Wall", "-Wno-unused-function"],
                    extra_link_args=["-Wl,-soname," + SONAME,
                                     "-Wl,--version-script=" + version_script])
@@ -103,25 +110,23 @@ finally:
 
 
 def _paths_source(site_paths):
-    """The C definitions embedding_paths.c needs: the checkout it is built from and the
+    """The C macros embedding_paths.c needs: the checkout it is built from and the
     site-packages of the building Python."""
     def literal(text):
         return json.dumps(text)          # a JSON string is a valid C string literal for paths
     entries = "".join(literal(p) + ", " for p in site_paths)
-    return (f"#define SG_BUILT_ROOT {literal(ROOT)}\n"
-            f"static const char *const SG_BUILD_SITE_PATHS[] = {{{entries}NULL}};\n")
+    return f"#define SG_BUILT_ROOT {literal(ROOT)}\n#define SG_BUILD_SITE_PATHS_LIST {entries}\n"
 
 
 def settings_source():
-    """The C side's names of the SOFTGPU_* variables (core/settings.py defines them): an id per
-    variable for fastpath.c's sg_setting, and the ones that make the packet processor record."""
+    """sg_settings.h: the C side's names of the SOFTGPU_* variables (core/settings.py defines
+    them), an id per variable and the list of their names, for fastpath.c's sg_setting."""
     ids = "".join(f"    SG_SETTING_{s.name},\n" for s in settings.SETTINGS)
     names = "".join(f"{json.dumps(s.name)}, " for s in settings.SETTINGS)
-    recorded = "".join(f"SG_SETTING_{name}, " for name in settings.recorded_names())
-    return (f"typedef enum {{\n{ids}}} sg_setting_id;\n"
-            f"static const char *const SG_SETTING_NAMES[] = {{{names}}};\n"
-            f"static const sg_setting_id SG_RECORDED_SETTINGS[] = {{{recorded}}};\n"
-            "const char *sg_setting(sg_setting_id id);\n")
+    return ("#ifndef SG_SETTINGS_H\n#define SG_SETTINGS_H\n"
+            f"typedef enum {{\n{ids}}} sg_setting_id;\n"
+            f"#define SG_SETTING_NAMES_LIST {names}\n"
+            "const char *sg_setting(sg_setting_id id);\n#endif\n")
 
 
 def _build_site_paths():
@@ -174,7 +179,7 @@ def build(outdir, site_paths=None, force=False, tmpdir=None, dev_link=True):
 
 def _inputs_digest(site_paths):
     digest = hashlib.sha256(repr((ROOT, site_paths, sys.version)).encode())
-    sources = CDEF_HEADERS + C_SOURCES + (DRIVER_SOURCE,)
+    sources = CDEF_HEADERS + C_HEADERS + C_SOURCES + (DRIVER_SOURCE,)
     headers = sorted(os.path.join(INCLUDE, "hsa", name) for name in os.listdir(os.path.join(INCLUDE, "hsa")))
     for path in [os.path.join(SHIM, name) for name in sources] + headers + [
             os.path.abspath(__file__), os.path.join(SHIM, "exports_table.py"), os.path.join(SHIM, "exports.h")]:

@@ -1,13 +1,14 @@
 """Native engine tier benchmark (not a test): the figures of issue 9, as ratios against gcc -O2
 C measured in the same run, min and median of repeats.
 
-    python3 benchmarks/native_bench.py [--repeat 5] [--sgemm 1024]
+    python3 benchmarks/native_bench.py [--repeat 5] [--sgemm 1024] [--results FILE]
 
 Each measurement runs in a fresh process (SOFTGPU_THREADS is fixed when the thread pool
 starts): vector add of 2^22 floats (dispatch only, warm translation), the FMA loop's
 lane-instructions per second on one core, a 16x16 LDS-tiled SGEMM on one and on two threads,
 peak RSS of the vector add beyond the process's size before its buffers, and translation time
-(empty cache) of the largest suite kernel and of a ~1,000-instruction one.
+(empty cache) of the largest suite kernel and of a ~1,000-instruction one. The figures go to
+benchmarks/results/native_bench.json (benchmarks/results.py: date, machine, commit).
 """
 import argparse
 import json
@@ -201,6 +202,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--sgemm", type=int, default=1024)
+    parser.add_argument("--results", help="the results file (default: benchmarks/results/native_bench.json)")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     options = parser.parse_args()
     if options.worker:
@@ -213,21 +215,28 @@ def main():
         return min(values), statistics.median(values)
 
     cv = summary(c_vadd)
+    figures = {"c_vadd_seconds": {"min": cv[0], "median": cv[1]}, "c_sgemm_seconds": c_sgemm}
     for threads in (1, 2):
         r = run("vadd", threads, options.repeat, options.sgemm, cache)
         v = summary(r["times"])
+        figures[f"vadd_{threads}_thread_seconds"] = {"min": v[0], "median": v[1],
+                                                      "ratio_to_c_median": v[1] / cv[1]}
         print(f"vector add 2^22, {threads} thread(s): min {v[0] * 1e3:.2f} ms median {v[1] * 1e3:.2f} ms; "
               f"C min {cv[0] * 1e3:.2f} ms median {cv[1] * 1e3:.2f} ms; ratio min {v[0] / cv[0]:.2f}x "
               f"median {v[1] / cv[1]:.2f}x")
         if threads == 1:
+            figures["vadd_rss_beyond_buffers"] = r["rss_beyond"] / r["buffers"]
             print(f"  peak RSS beyond the process before the dispatches (less the harness's read-back"
                   f" copies): {r['rss_beyond'] / 2**20:.1f} MiB = {r['rss_beyond'] / r['buffers']:.2f}x"
                   f" the 3 buffers ({r['buffers'] / 2**20:.0f} MiB, in the arena)")
     r = run("fma", 1, options.repeat, options.sgemm, cache)
     f = summary(r["rates"])
+    figures["fma_lane_instructions_per_second"] = {"min": f[0], "median": f[1]}
     print(f"FMA loop, 1 thread: min {f[0] / 1e9:.2f} G median {f[1] / 1e9:.2f} G lane-instructions/s")
     one = summary(run("sgemm", 1, max(1, options.repeat // 2), options.sgemm, cache)["times"])
     two = summary(run("sgemm", 2, max(1, options.repeat // 2), options.sgemm, cache)["times"])
+    figures[f"sgemm_{options.sgemm}_seconds"] = {"1_thread": {"min": one[0], "median": one[1]},
+                                                 "2_threads": {"min": two[0], "median": two[1]}}
     print(f"SGEMM {options.sgemm}^3 16x16 LDS-tiled: 1 thread min {one[0]:.3f} s median {one[1]:.3f} s; "
           f"2 threads min {two[0]:.3f} s median {two[1]:.3f} s; speed-up (min) {one[0] / two[0]:.2f}x; "
           f"C (naive triple loop) {c_sgemm:.3f} s")
@@ -235,6 +244,9 @@ def main():
     for label, row in t.items():
         print(f"translation ({label.replace('_', ' ')}): {row['kernel']}, {row['instructions']} "
               f"instructions, {row['seconds']:.2f} s")
+    figures["translation"] = t
+    from benchmarks.results import write
+    print("results:", write("native_bench", figures, sys.argv[1:], options.results))
 
 
 if __name__ == "__main__":

@@ -13,6 +13,12 @@
      handle never hits;
    - a reader never hands out a torn answer: an entry's sequence number is odd while it is
      written and is read before and after the bytes are copied (a seqlock). */
+#include "shim.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
 
 hsa_status_t sg_agent_get_info(hsa_agent_t agent, hsa_agent_info_t attribute, void *value);
 

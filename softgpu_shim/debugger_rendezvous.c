@@ -3,7 +3,10 @@
    r_debug, filled in as ROCr fills it while it starts: version 11 (ROCr's, not glibc's 1),
    no code object in the map, r_brk the function a debugger breaks on to see the map change,
    the map consistent. SoftGPU's code objects are never GPU-loaded, so the map stays empty. */
+#include "shim.h"
+
 #include <link.h>
+#include <stddef.h>
 
 /* Not inlined nor removed: its address is what a debugger sets its breakpoint on. */
 __attribute__((noinline, used, visibility("hidden"))) void sg_loader_debug_state(void) {

@@ -26,6 +26,10 @@
      the runtime fails to import (bootstrap.py), every export that would enter Python answers
      HSA_STATUS_ERROR instead of cffi's 0 = SUCCESS, and one line says why (sg_runtime_failure,
      which hsa_init repeats each time it fails). */
+#include <Python.h>
+
+#include "shim.h"
+
 #include <dlfcn.h>
 #include <libgen.h>
 #include <limits.h>
@@ -34,6 +38,10 @@
 #include <stdatomic.h>
 #include <string.h>
 #include <unistd.h>
+
+/* build_shim.py defines SG_BUILT_ROOT (the checkout, a string) and SG_BUILD_SITE_PATHS_LIST
+   (the building Python's site-packages: string literals, each followed by a comma). */
+static const char *const SG_BUILD_SITE_PATHS[] = {SG_BUILD_SITE_PATHS_LIST NULL};
 
 static char sg_root[PATH_MAX];
 

@@ -16,6 +16,8 @@
      only a safety net for device code that skips the protocol;
    - an invalid signal handle or unknown queue pointer is counted and ignored: these
      exports cannot return a status, and a crash is never the answer. */
+#include "shim.h"
+#include "fastpath.h"
 #include <errno.h>
 #include <limits.h>
 #include <linux/futex.h>
@@ -32,26 +34,8 @@
 #include <time.h>
 #include <unistd.h>
 
-typedef struct {
-    amd_signal_t amd;          /* value, start_ts and end_ts where ROCr keeps them */
-    _Atomic uint32_t generation;
-    _Atomic uint32_t live;
-    _Atomic uint32_t seq;      /* futex word: bumped on every change */
-    _Atomic uint32_t waiters;
-    _Atomic uint32_t any_waiters; /* sg_signal_wait_any calls watching this slot */
-    uint32_t next_free;
-    _Atomic uint64_t mailbox;  /* amd.event_mailbox_ptr points here; device code writes event_id */
-    char pad[32];
-} sg_signal_slot;
-_Static_assert(sizeof(sg_signal_slot) == 128, "a slot is two cache lines: amd_signal_t, then ours");
-
 static sg_signal_slot *g_slots;  /* view 0: the one C code touches */
 
-/* IPC signals (ipc_shared.c, the same translation unit). */
-static sg_signal_slot *resolve_shared(uint64_t handle);
-static int shared_registered(uint64_t handle);
-static int shared_peer_died(const sg_signal_slot *s);
-static void close_shared_signals(void);
 /* Freed slots queue up first-in first-out, and fresh slots are used before any freed
    one, so a slot comes back only after every other has had its turn: with the
    generation's views, a stale handle resolves only after SG_SIGNAL_VIEWS such rounds. */
@@ -85,6 +69,7 @@ size_t sg_signal_table_bytes(void) { return TABLE_BYTES * SG_SIGNAL_VIEWS; }
    only here, by the ids build_shim.py generates from core/settings.py, whose check at
    hsa_init refused any value C could misread. */
 const char *sg_setting(sg_setting_id id) {
+    static const char *const SG_SETTING_NAMES[] = {SG_SETTING_NAMES_LIST};
     const char *value = getenv(SG_SETTING_NAMES[id]);
     return value && *value ? value : NULL;
 }
@@ -127,8 +112,6 @@ static uint64_t handle_of(uint32_t index, uint32_t generation) {
     return (uint64_t)(uintptr_t)g_slots + (generation % SG_SIGNAL_VIEWS) * TABLE_BYTES +
            (uint64_t)index * sizeof(sg_signal_slot);
 }
-
-static void wake(sg_signal_slot *s);
 
 void sg_signal_table_close(void) {
     /* The table stays mapped: a late call with an old handle must fail its
@@ -267,8 +250,6 @@ void *sg_signal_amd_ptr(uint64_t handle) {
     sg_signal_slot *s = resolve(handle);
     return s ? &s->amd : NULL;
 }
-
-#define VALUE(s) ((_Atomic int64_t *)&(s)->amd.value)
 
 static int condition_holds(int condition, int64_t value, int64_t compare) {
     switch (condition) {
@@ -552,9 +533,6 @@ int sg_queue_unregister(uintptr_t amd_queue) {
     }
     return -1;
 }
-
-#define WRITE_INDEX(q) ((_Atomic uint64_t *)&(q)->write_dispatch_id)
-#define READ_INDEX(q) ((_Atomic uint64_t *)&(q)->read_dispatch_id)
 
 /* Lays out a fresh amd_queue_v2_t as the newest ROCr's AqlQueue does; the struct comes from
    the official header, so every field sits where clients and kernels read it. No scratch is

@@ -2,8 +2,13 @@
    memory-order variant of the signal value operations, signal waits and queue index
    operations. Each family is written
    once as a macro and stamped out per memory order, so the variants cannot drift. */
+#include "shim.h"
+#include "fastpath.h"
 
-#define EXPORT __attribute__((visibility("default")))
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 /* ---- hsa_init / hsa_shut_down: a reference count in C ----
    ROCr counts nested hsa_init calls in an int32_t and refuses the one that would pass

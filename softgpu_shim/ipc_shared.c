@@ -13,6 +13,21 @@
    - every process holding a signal is listed in its page (pid and start time); a wait on
      the signal returns, unsatisfied, once one of them has exited or become a zombie
      without letting go of it, so no process waits forever on a dead peer. */
+#include "shim.h"
+#include "fastpath.h"
+
+#include <pthread.h>
+#include <stdio.h>
+
+#include <errno.h>
+#include <linux/futex.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
 #include <fcntl.h>
 
 #define SG_SHARED_MAGIC 0x4c414e4749534753ull   /* "SGSIGNAL" */

@@ -126,7 +126,8 @@ typedef struct {
     sg_fault fault;                      /* SG_PROC_FAULT: where and why */
 } sg_proc_event;
 sg_proc *sg_proc_create(uintptr_t amd_queue, uint32_t workgroup_max_size, uint32_t max_x,
-                        uint32_t max_y, uint32_t max_z, uint32_t group_segment_max);
+                        uint32_t max_y, uint32_t max_z, uint32_t group_segment_max,
+                        uint64_t grid_max_size, int recording);
 void sg_proc_destroy(sg_proc *p);
 void sg_proc_stop(sg_proc *p);
 void sg_proc_deactivate(sg_proc *p);

@@ -12,7 +12,7 @@
      timestamps are visible;
    - every check the packet format asks for is made here, with ROCr's status: reserved
      fence scopes and unknown types (INVALID_PACKET_FORMAT), bad dimensions
-     (INCOMPATIBLE_ARGUMENTS), oversized workgroups (INVALID_ARGUMENT), a NULL kernel
+     (INCOMPATIBLE_ARGUMENTS), oversized workgroups and grids (INVALID_ARGUMENT), a NULL kernel
      object (INVALID_CODE_OBJECT), a dependency that is not a live signal
      (INVALID_PACKET_FORMAT, checked before every wait, so a destroyed one is an error and
      not a spin); a failed packet is neither retired nor completed; more group memory than
@@ -23,6 +23,15 @@
      signal changes;
    - a dispatch of a kernel with a native entry runs here, holding the binding table's read
      lock, so the entry cannot be unbound (its translation freed) while it runs. */
+#include "shim.h"
+#include "fastpath.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #define SG_PROC_SLICE_NS 50000000ull
 #define SG_KERNEL_SLOTS 4096      /* bound kernel objects at once; more run through Python */
@@ -35,6 +44,9 @@ struct sg_proc {
     uint32_t workgroup_max_size;
     uint32_t workgroup_max_dim[3];
     uint32_t group_segment_max;
+    uint64_t grid_max_size;    /* work-items a grid holds at most (HSA_AGENT_INFO_GRID_MAX_SIZE) */
+    int recording;             /* the trace, the timeline or captures are on (Python decides, once
+                                  per queue): every dispatch goes to Python, which records it */
     _Atomic int halt;          /* closing, hsa_queue_inactivate or the queue's error state */
     uint64_t handed;           /* the packet handed to Python, retired by sg_proc_retire */
     uint64_t handed_start;
@@ -94,19 +106,11 @@ void sg_kernel_unbind(uint64_t kernel_object) {
     pthread_mutex_unlock(&g_bindings_lock);
 }
 
-/* Whether packets are recorded: the trace, the timeline (core/trace.py) and dispatch
-   captures (core/capture) are Python's. */
-static int recording(void) {
-    for (unsigned i = 0; i < sizeof SG_RECORDED_SETTINGS / sizeof SG_RECORDED_SETTINGS[0]; i++)
-        if (sg_setting(SG_RECORDED_SETTINGS[i])) return 1;
-    return 0;
-}
-
 /* Run a dispatch through its kernel's native entry, if it has one and nothing asks for
    Python (recording): SG_PROC_CONTINUE when it ran, SG_PROC_STOPPED when it ended early for
    the queue's sake, SG_PROC_FAULT when it faulted, SG_PROC_DISPATCH when Python must run it. */
 static int run_native(sg_proc *p, uint64_t index, sg_proc_event *ev) {
-    if (recording() || ev->packet.group_segment_size > p->group_segment_max) return SG_PROC_DISPATCH;
+    if (p->recording || ev->packet.group_segment_size > p->group_segment_max) return SG_PROC_DISPATCH;
     pthread_mutex_lock(&g_bindings_lock);
     sg_binding *b = find_binding(ev->packet.kernel_object);
     if (b) b->in_flight++;
@@ -126,7 +130,8 @@ static int run_native(sg_proc *p, uint64_t index, sg_proc_event *ev) {
 }
 
 sg_proc *sg_proc_create(uintptr_t amd_queue, uint32_t workgroup_max_size, uint32_t max_x,
-                        uint32_t max_y, uint32_t max_z, uint32_t group_segment_max) {
+                        uint32_t max_y, uint32_t max_z, uint32_t group_segment_max,
+                        uint64_t grid_max_size, int recording) {
     sg_proc *p = calloc(1, sizeof *p);
     if (!p) return NULL;
     p->queue = (amd_queue_t *)amd_queue;
@@ -138,6 +143,8 @@ sg_proc *sg_proc_create(uintptr_t amd_queue, uint32_t workgroup_max_size, uint32
     p->workgroup_max_dim[1] = max_y;
     p->workgroup_max_dim[2] = max_z;
     p->group_segment_max = group_segment_max;
+    p->grid_max_size = grid_max_size;
+    p->recording = recording;
     return p;
 }
 
@@ -191,6 +198,15 @@ static int check_dispatch(const sg_proc *p, const hsa_kernel_dispatch_packet_t *
         group[1] > p->workgroup_max_dim[1] || group[2] > p->workgroup_max_dim[2])
         return fail(ev, HSA_STATUS_ERROR_INVALID_ARGUMENT, "workgroup (%u, %u, %u) exceeds the agent's limits",
                     group[0], group[1], group[2]);
+    /* Each grid dimension fits its 32-bit field, which GRID_MAX_DIM allows whole; their
+       product is what GRID_MAX_SIZE bounds (a 3-D grid can exceed it, and the engine's
+       workgroup counts rely on it). */
+    uint64_t items;
+    if (__builtin_mul_overflow((uint64_t)grid[0] * grid[1], (uint64_t)grid[2], &items) ||
+        items > p->grid_max_size)
+        return fail(ev, HSA_STATUS_ERROR_INVALID_ARGUMENT,
+                    "grid (%u, %u, %u) exceeds the agent's grid size %llu", grid[0], grid[1], grid[2],
+                    (unsigned long long)p->grid_max_size);
     if (k->kernel_object == 0)
         return fail(ev, HSA_STATUS_ERROR_INVALID_CODE_OBJECT, "kernel_object is NULL");
     return SG_PROC_CONTINUE;
@@ -307,7 +323,7 @@ int sg_proc_next(sg_proc *p, sg_proc_event *ev) {
             outcome = type == HSA_PACKET_TYPE_VENDOR_SPECIFIC
                           ? barrier_value(p, (const hsa_amd_barrier_value_packet_t *)snapshot, ev)
                           : barrier(p, (const hsa_barrier_and_packet_t *)snapshot, type == HSA_PACKET_TYPE_BARRIER_OR, ev);
-            if (outcome == SG_PROC_CONTINUE && recording()) {
+            if (outcome == SG_PROC_CONTINUE && p->recording) {
                 /* Recorded by Python, which then retires it (sg_proc_retire). */
                 memcpy(&ev->packet, snapshot, sizeof ev->packet);
                 p->handed = index;

@@ -1,4 +1,7 @@
 /* Fault-free copies between host addresses (see safe_memory.h). */
+#include "shim.h"
+
+#include <unistd.h>
 #include <sys/uio.h>
 
 /* process_vm_* return the bytes moved as an ssize_t: copy in 1 GiB steps so that a

@@ -21,7 +21,9 @@ def test_packets(code_object, test):
 
 @pytest.mark.parametrize("case", ["packet_type", "agent_dispatch", "fence_scope", "zero_grid",
                                   "zero_dimensions", "oversized_workgroup", "group_segment",
-                                  "unknown_kernel", "memory_fault", "trap", "dependency_destroyed"])
+                                  "unknown_kernel", "memory_fault", "trap", "dependency_destroyed",
+                                  "grid_max", "grid_max_3d", "grid_past_max_3d",
+                                  "grid_wraps_64_bits"])
 def test_packet_errors_reach_the_error_callback(code_object, case):
     cprog.check("aql_errors.c", code_object, case, timeout=300)
 

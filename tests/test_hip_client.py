@@ -264,3 +264,9 @@ def test_hip_arrays_textures_and_surfaces(opt, tmp_path):
         offset += want.size
         (Ulps(ulps) if ulps else EXACT).assert_matches(part, want, what)
     assert offset == got.size
+
+
+def test_a_wave_looping_20_million_times_runs_to_its_end(tmp_path):
+    """Issue 23 D4: no instruction limit kills a valid kernel (native tier, the default)."""
+    check_ok("hip_long_loop.cpp", tmp_path=tmp_path, marker="HIP LONG LOOP OK",
+             SOFTGPU_ENGINE="native")

@@ -79,7 +79,8 @@ def test_destroying_a_queue_stops_a_long_native_dispatch(code_object):
     cprog.check("aql_dispatch.c", code_object, "destroy_stops_dispatch", timeout=600, **NATIVE)
 
 
-@pytest.mark.parametrize("case", ["memory_fault", "trap"])
+@pytest.mark.parametrize("case", ["memory_fault", "trap", "grid_max", "grid_max_3d",
+                                  "grid_past_max_3d"])
 def test_native_faults_reach_the_error_callback(code_object, case):
     cprog.check("aql_errors.c", code_object, case, timeout=300, **NATIVE)
 

@@ -67,12 +67,17 @@ class PacketProcessor:
         self.session = session
         self.queue = queue
         spec = queue.agent.spec
+        from core.capture import recorder
+        # Read once per queue, held here and by the C loop (which hands every packet to Python
+        # while recording), not looked up per packet.
+        self._capturing = recorder.wanted()
+        recording = any(settings.get(name) for name in settings.recorded_names())
         proc = lib.sg_proc_create(queue.address, spec["workgroup_max_size"], *spec["workgroup_max_dim"],
-                                  spec["lds_bytes"])
+                                  spec["lds_bytes"], spec["grid_max_size"], int(recording))
         if proc == ffi.NULL:
             raise OutOfResources("no memory for a packet processor")
         self._proc = ffi.gc(proc, lib.sg_proc_destroy)
-        from core.isa.launch import StopFlag
+        from core.isa.plan import StopFlag
         self._stop = StopFlag()             # ends the dispatch in progress (run_dispatch)
         self._thread = threading.Thread(target=self._run, name=f"softgpu-queue-{queue.id}",
                                         daemon=True)
@@ -100,7 +105,7 @@ class PacketProcessor:
             self._internal_error(error)
 
     def _loop(self):
-        from core.isa.launch import DispatchStopped     # not at import: hsa_init needs no engine
+        from core.isa.plan import DispatchStopped     # not at import: hsa_init needs no engine
         event = ffi.new("sg_proc_event *")
         outcome = lib.sg_proc_next(self._proc, event)
         while outcome != lib.SG_PROC_STOPPED:
@@ -132,7 +137,7 @@ class PacketProcessor:
             outcome = lib.sg_proc_next(self._proc, event)
 
     def _dispatch(self, event):
-        from core.isa.launch import run_dispatch
+        from core.isa.launch import plan_launch, run_plan
         from core.loader import find_kernel
         packet = event.packet
         kernel = find_kernel(self.session, packet.kernel_object)
@@ -144,7 +149,7 @@ class PacketProcessor:
         trace.note("dispatch_start", queue=self.queue.id, dispatch_id=event.index, kernel=kernel.name,
                    grid=grid, workgroup=workgroup)
         start = time.monotonic_ns()
-        stats = run_dispatch(
+        plan = plan_launch(
             self.session, kernel, grid=grid, workgroup=workgroup,
             kernarg_address=int(ffi.cast("uintptr_t", packet.kernarg_address)),
             packet_address=event.packet_address, queue_address=self.queue.address,
@@ -152,6 +157,11 @@ class PacketProcessor:
             group_segment_size=packet.group_segment_size,
             group_segment_limit=self.queue.agent.spec["lds_bytes"], global_sync=self.queue.global_sync,
             stop=self._stop)
+        if self._capturing:         # capture wraps the engine, around the accepted dispatch
+            from core.capture.recorder import run_captured
+            stats = run_captured(self.session, plan, run_plan)
+        else:
+            stats = run_plan(self.session, plan)
         if trace.enabled():
             trace.span("dispatch", start, queue=self.queue.id, dispatch_id=event.index, kernel=kernel.name,
                        grid=grid, workgroup=workgroup, waves=stats.waves, workgroups=stats.workgroups,

@@ -2,7 +2,9 @@
 
 SOFTGPU_CAPTURE_KERNEL=PATTERN keeps only kernels whose name matches (fnmatch: an exact
 name, or `gemm_*`); SOFTGPU_CAPTURE_LIMIT=BYTES (default 1 GiB) bounds what one capture may
-hold. Holds these invariants:
+hold. Capture wraps the engine from outside: the packet processor of a queue made while
+SOFTGPU_CAPTURE is set runs each accepted dispatch through run_captured. Holds these
+invariants:
 - a dispatch is captured whole or not at all: one that can reach more memory than the limit
   is skipped with a message on stderr and a trace event giving both sizes;
 - the before-state is read after the packet was accepted and before any wave runs, the
@@ -21,6 +23,29 @@ from core.memory import host
 
 _sequence = itertools.count(1)
 _sequence_lock = threading.Lock()
+
+
+def wanted():
+    """Whether SOFTGPU_CAPTURE asks for captures: a packet processor reads it once, when its
+    queue is made, and holds the answer."""
+    return bool(settings.get("SOFTGPU_CAPTURE"))
+
+
+def run_captured(session, plan, run):
+    """run(session, plan) — a dispatch's run (core.isa.launch.run_plan) — wrapped in its
+    capture when SOFTGPU_CAPTURE_KERNEL and the limit let it be captured; returns and raises
+    what run does."""
+    from core.isa.faults import KernelFault
+    capture = begin(session, plan.kernel, plan.launch())
+    if capture is None:
+        return run(session, plan)
+    try:
+        stats = run(session, plan)
+    except KernelFault as fault:
+        capture.finish(fault=fault)
+        raise
+    capture.finish(stats=stats)
+    return stats
 
 
 def begin(session, kernel, dispatch):

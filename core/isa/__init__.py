@@ -18,5 +18,7 @@ queue's GWS and GDS state (`core.isa.global_sync`) and the counters kernels read
 (`core.isa.clocks`). The tiers sit side by side:
 `core.isa.interp` (numpy, the oracle) and `core.isa.native` (translated through LLVM to
 native code, run on a pool of threads).
-`core.isa.launch.run_dispatch` is the one way in.
+`core.isa.launch.run_dispatch` is the one way in: it checks the launch and builds a
+`core.isa.plan.DispatchPlan` (sizes, counts, limits, worked out once), which every tier takes;
+the stats and stop types a dispatch gives back sit beside the plan.
 """

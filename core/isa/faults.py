@@ -49,3 +49,12 @@ def illegal_instruction(reason, **report):
 def launch_fault(reason, kernel, entry, instruction, status=Status.ERROR_ILLEGAL_INSTRUCTION):
     """A dispatch refused before any instruction ran: the report points at the kernel's entry."""
     return KernelFault(reason, status, kernel=kernel, pc=entry, instruction=instruction)
+
+
+def time_limit_fault(seconds, report):
+    """The dispatch ran past SOFTGPU_TIME_LIMIT: stopped as a queue error (HSA_STATUS_ERROR_EXCEPTION,
+    what ROCr reports for a queue whose waves the hardware had to kill), at the wave `report` names."""
+    report = dict(report)
+    report.pop("reason", None)
+    return KernelFault(f"time limit: the dispatch ran longer than SOFTGPU_TIME_LIMIT={seconds:g} s",
+                       Status.ERROR_EXCEPTION, **report)

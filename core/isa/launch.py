@@ -1,6 +1,6 @@
 """The one launch interface of the ISA engine: run one kernel dispatch on the software GPU.
 
-Holds five invariants:
+Holds these invariants:
 - a dispatch reads everything hardware reads from device memory: the kernel descriptor,
   the code, the kernarg segment and the AQL packet at `packet_address` (code object v4
   device libraries read grid and workgroup sizes through the dispatch pointer);
@@ -14,59 +14,31 @@ Holds five invariants:
 - waves and workgroups progress as on hardware: every resident wave runs, whatever the others
   wait for, and the workgroups a GPU of the profile holds at once are resident together, so
   kernels that wait on other waves or workgroups (flags, look-back scans, grid barriers) end;
-- every engine tier is reached through `run_dispatch` and nothing else (the packet
-  processors, the tests and the benchmarks all call it): SOFTGPU_ENGINE=native (the
-  default) runs the native tier (core.isa.native), which hands a kernel it cannot translate
-  to the interpreter; SOFTGPU_ENGINE=interp runs the interpreter (core.isa.interp).
+- a grid or workgroup past the agent's limits (GRID_MAX_DIM, GRID_MAX_SIZE, WORKGROUP_MAX_DIM,
+  WORKGROUP_MAX_SIZE) is refused before any wave runs (INVALID_ARGUMENT), never wrapped;
+- every engine tier is reached through `run_dispatch` (or its two halves, `plan_launch` and
+  `run_plan`, which the packet processor calls around a capture) and nothing else:
+  SOFTGPU_ENGINE=native (the default) runs the native tier (core.isa.native), which hands a
+  kernel it cannot translate to the interpreter; SOFTGPU_ENGINE=interp runs the interpreter
+  (core.isa.interp).
 """
 import sys
-from dataclasses import dataclass
 
 from core import settings, trace
 from core.isa.faults import KernelFault, illegal_instruction, launch_fault  # noqa: F401  (KernelFault: API)
 from core.isa.layout import MAX_LDS_BYTES, layout
+from core.isa.plan import (DispatchStats, DispatchStopped, NOTICE_SECONDS, StopFlag,  # noqa: F401  (API)
+                           agent_spec, dim3, plan_dispatch, size_problem, time_limit_setting)
 from core.isa.targets import UnknownTarget
 from softgpu_shim.hsa_abi import Status
 
 _warned = set()         # (kernel name, entry) pairs whose LDS shortfall was written to stderr
 
 
-@dataclass
-class DispatchStats:
-    """What one dispatch cost: waves run, instructions issued (per wave and per lane)."""
-    waves: int = 0
-    workgroups: int = 0
-    wave_instructions: int = 0      # instructions executed, counted once per wave
-    lane_instructions: int = 0      # instructions executed x lanes whose EXEC bit was set at issue
-    batches: int = 0                # workgroup-aligned chunks the grid was split into
-    seconds: float = 0.0
-    tier: str = "interp"            # the engine tier that ran it
-
-
-class StopFlag:
-    """run_dispatch's `stop`: one C int both tiers poll, the interpreter between admissions of
-    workgroups and the native runner's threads between rounds of theirs."""
-
-    def __init__(self):
-        from core.native import ffi
-        self.pointer = ffi.new("int *")
-
-    def set(self):
-        self.pointer[0] = 1
-
-    def is_set(self):
-        return self.pointer[0] != 0
-
-
-class DispatchStopped(Exception):
-    """run_dispatch's `stop` was set: the dispatch ended between chunks of workgroups, as the
-    command processor drops the waves of a queue it takes off the hardware."""
-
-
 def run_dispatch(session, kernel, *, grid, workgroup, kernarg_address, packet_address,
                  queue_address=0, dispatch_id=0, private_segment_size=0, group_segment_size=0,
                  group_segment_limit=MAX_LDS_BYTES, global_sync=None, watchdog_instructions=None,
-                 stop=None):
+                 stop=None, notice_seconds=NOTICE_SECONDS):
     """Run `kernel` (a core.loader LoadedKernel) over `grid` work-items in `workgroup` groups.
 
     grid, workgroup: 3-tuples of work-item counts (grid need not be a multiple of workgroup:
@@ -78,46 +50,59 @@ def run_dispatch(session, kernel, *, grid, workgroup, kernarg_address, packet_ad
     fill it); group_segment_limit: the most the agent holds (the profile's lds_bytes).
     global_sync: the queue's core.isa.global_sync.GlobalSync (GWS resources and GDS), None
     for a queue that has none. watchdog_instructions: fault after this many instructions per
-    wave (None: the engine's default). stop: a StopFlag; once it is set, the dispatch
-    ends before its next workgroups and raises DispatchStopped (its queue is going away:
-    hsa_queue_destroy, inactivation; a hostile grid of billions of work-items must not hold
-    the destroy for hours).
+    wave (None: no limit; tests of forward progress set one so a regression fails instead of
+    hanging). stop: a StopFlag; once it is set, the dispatch ends before its next workgroups
+    and raises DispatchStopped (its queue is going away: hsa_queue_destroy, inactivation; a
+    hostile grid of billions of work-items must not hold the destroy for hours).
+    notice_seconds: when a dispatch still running is first reported (core.isa.plan).
+    SOFTGPU_TIME_LIMIT (seconds) stops a dispatch that runs longer with a fault.
     Returns DispatchStats. Raises KernelFault (status MEMORY_APERTURE_VIOLATION,
-    ILLEGAL_INSTRUCTION, EXCEPTION or INVALID_ALLOCATION, `.report` dict: kernel, pc,
-    instruction, workgroup, wave, lane, address, reason).
+    ILLEGAL_INSTRUCTION, EXCEPTION, INVALID_ALLOCATION or INVALID_ARGUMENT, `.report` dict:
+    kernel, pc, instruction, workgroup, wave, lane, address, reason).
     """
+    return run_plan(session, plan_launch(
+        session, kernel, grid=grid, workgroup=workgroup, kernarg_address=kernarg_address,
+        packet_address=packet_address, queue_address=queue_address, dispatch_id=dispatch_id,
+        private_segment_size=private_segment_size, group_segment_size=group_segment_size,
+        group_segment_limit=group_segment_limit, global_sync=global_sync,
+        watchdog_instructions=watchdog_instructions, stop=stop, notice_seconds=notice_seconds))
+
+
+def plan_launch(session, kernel, *, grid, workgroup, kernarg_address, packet_address,
+                queue_address=0, dispatch_id=0, private_segment_size=0, group_segment_size=0,
+                group_segment_limit=MAX_LDS_BYTES, global_sync=None, watchdog_instructions=None,
+                stop=None, notice_seconds=NOTICE_SECONDS):
+    """The DispatchPlan of a launch (run_dispatch's arguments), once the launch is one the
+    agent runs; raises the KernelFault run_dispatch raises for one it refuses."""
+    desc = _check_launch(session, kernel, grid, workgroup, group_segment_size, group_segment_limit)
+    return plan_dispatch(session, kernel, desc, grid=grid, workgroup=workgroup,
+                         kernarg_address=kernarg_address, packet_address=packet_address,
+                         queue_address=queue_address, dispatch_id=dispatch_id,
+                         private_segment_size=private_segment_size,
+                         group_segment_size=group_segment_size, global_sync=global_sync, stop=stop,
+                         instruction_limit=watchdog_instructions, time_limit=time_limit_setting(),
+                         notice_seconds=notice_seconds)
+
+
+def run_plan(session, plan):
+    """Run a planned dispatch on the engine tier SOFTGPU_ENGINE selects: DispatchStats, or
+    KernelFault / DispatchStopped as run_dispatch."""
     from core import progress
-    from core.capture import recorder
-    _check_launch(session, kernel, grid, workgroup, group_segment_size, group_segment_limit)
-    arguments = dict(grid=grid, workgroup=workgroup, kernarg_address=kernarg_address,
-                     packet_address=packet_address, queue_address=queue_address,
-                     dispatch_id=dispatch_id, private_segment_size=private_segment_size,
-                     group_segment_size=group_segment_size)
-    capture = recorder.begin(session, kernel, arguments)
-    try:
-        stats = None
-        if settings.get("SOFTGPU_ENGINE") != "interp":
-            from core.isa.native.dispatch import run_native
-            stats = run_native(session, kernel, watchdog_instructions=watchdog_instructions,
-                               global_sync=global_sync, stop=stop, **arguments)
-        if stats is None:
-            from core.isa.interp.dispatch import Dispatch
-            dispatch = Dispatch(session, kernel, watchdog_instructions=watchdog_instructions,
-                                global_sync=global_sync, stop=stop, **arguments)
-            # Every tier's dispatch counts `workgroups_done` of `total_workgroups` as it goes.
-            with progress.shown(dispatch.name, dispatch.total_workgroups,
-                                lambda: dispatch.workgroups_done):
-                stats = dispatch.run()
-    except KernelFault as fault:
-        if capture is not None:
-            capture.finish(fault=fault)
-        raise
-    if capture is not None:
-        capture.finish(stats=stats)
+    stats = None
+    if settings.get("SOFTGPU_ENGINE") != "interp":
+        from core.isa.native.dispatch import run_native
+        stats = run_native(session, plan)
+    if stats is None:
+        from core.isa.interp.dispatch import Dispatch
+        dispatch = Dispatch(session, plan)
+        # Every tier's dispatch counts `workgroups_done` of `total_workgroups` as it goes.
+        with progress.shown(plan.name, plan.total_workgroups, lambda: dispatch.workgroups_done):
+            stats = dispatch.run()
     return stats
 
 
 def _check_launch(session, kernel, grid, workgroup, group_segment_size, group_segment_limit):
+    """The kernel's layout, once the launch is one it can run (else a KernelFault)."""
     name = getattr(kernel, "name", None) or "kernel"
     try:
         desc = layout(kernel)
@@ -127,9 +112,12 @@ def _check_launch(session, kernel, grid, workgroup, group_segment_size, group_se
     def refuse(reason, status=Status.ERROR_ILLEGAL_INSTRUCTION):
         return launch_fault(reason, name, desc.entry, _first_instruction(session, desc), status)
 
-    sizes = tuple(grid) + tuple(workgroup)
-    if min(int(v) for v in sizes) < 1:
-        raise refuse(f"grid {tuple(grid)} and workgroup {tuple(workgroup)} must be positive")
+    grid, workgroup = dim3(grid), dim3(workgroup)
+    if min(grid + workgroup) < 1:
+        raise refuse(f"grid {grid} and workgroup {workgroup} must be positive")
+    problem = size_problem(agent_spec(session, kernel), grid, workgroup)
+    if problem is not None:
+        raise refuse(problem, Status.ERROR_INVALID_ARGUMENT)
     if group_segment_size > group_segment_limit:
         raise refuse(f"the dispatch asks for {group_segment_size} bytes of group segment (LDS) "
                      f"a workgroup; the agent holds {group_segment_limit}",
@@ -144,6 +132,7 @@ def _check_launch(session, kernel, grid, workgroup, group_segment_size, group_se
         if (name, desc.entry) not in _warned and not settings.get("SOFTGPU_QUIET"):
             _warned.add((name, desc.entry))
             sys.stderr.write(f"softgpu: warning: {message}\n")
+    return desc
 
 
 def _first_instruction(session, desc):

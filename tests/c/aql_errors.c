@@ -65,6 +65,32 @@ int main(int argc, char **argv) {
         p.workgroup_size_x = 2048;
         p.grid_size_x = 2048;
         expected = HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    } else if (!strcmp(what, "grid_max")) {
+        /* 2^32 - 1 work-items in 64-item workgroups: runs (its first wave traps), never an
+           empty "success" of a workgroup count wrapped to 0. */
+        p.kernel_object = aql_kernel(&env, "trap_now");
+        p.grid_size_x = UINT32_MAX;
+        p.workgroup_size_x = 64;
+        expected = HSA_STATUS_ERROR_EXCEPTION;
+    } else if (!strcmp(what, "grid_max_3d")) {
+        /* 65535 x 65537 = 2^32 - 1 work-items: exactly the agent's GRID_MAX_SIZE, so it runs. */
+        p.kernel_object = aql_kernel(&env, "trap_now");
+        p.setup = 2;
+        p.grid_size_x = 65535;
+        p.grid_size_y = 65537;
+        p.workgroup_size_x = 64;
+        expected = HSA_STATUS_ERROR_EXCEPTION;
+    } else if (!strcmp(what, "grid_past_max_3d")) {
+        /* 65536 x 65536 = 2^32 work-items: one past GRID_MAX_SIZE. */
+        p.setup = 2;
+        p.grid_size_x = p.grid_size_y = 65536;
+        p.workgroup_size_x = 64;
+        expected = HSA_STATUS_ERROR_INVALID_ARGUMENT;
+    } else if (!strcmp(what, "grid_wraps_64_bits")) {
+        /* (2^32 - 1)^3 work-items: a product past 2^64 must not wrap into range. */
+        p.setup = 3;
+        p.grid_size_x = p.grid_size_y = p.grid_size_z = UINT32_MAX;
+        expected = HSA_STATUS_ERROR_INVALID_ARGUMENT;
     } else if (!strcmp(what, "group_segment")) {
         p.group_segment_size = 1 << 20;
         expected = HSA_STATUS_ERROR_INVALID_ALLOCATION;

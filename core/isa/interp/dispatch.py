@@ -24,21 +24,18 @@ import time
 
 import numpy as np
 
-from core.isa.faults import KernelFault, illegal_instruction
+from core.isa.faults import KernelFault, illegal_instruction, time_limit_fault
 from core.isa.interp.code import code_for
 from core.isa.interp.memory import DeviceMemory
 from core.isa.interp.operands import Operands
 from core.isa.interp.registry import YIELD
 from core.isa.interp.state import EXEC_LO
-from core.isa.layout import layout, lds_allocation
-from core.isa.occupancy import resident_workgroups
+from core.isa.plan import DispatchStats, DispatchStopped, long_dispatch
 
 # 64 MiB of wave state (VGPRs, scratch, 1 KiB of SGPRs and bookkeeping, LDS) per chunk: a
 # 2^22-work-item vector add (8 VGPRs, wave32, 2 KiB a wave) runs in 4 chunks of 32768 waves;
 # numpy temporaries of one instruction add a few [waves, lanes] arrays on top (~4 MiB each).
 CHUNK_STATE_BYTES = 64 << 20
-DEFAULT_WATCHDOG = 1 << 26          # instructions per wave
-DYNAMIC_STACK_BYTES = 16 << 10      # per work-item, when the kernel's stack size is not static
 # Turns: a group of waves that branches backwards gives waves at other PCs their turn after
 # POLL_STEPS steps if it stored nothing to device memory (stores and atomics; LDS does not
 # count) since its turn began (it polls), after SLICE_STEPS otherwise; at once at s_sleep. Straight-line code is never cut. A turn costs one
@@ -48,46 +45,42 @@ SLICE_STEPS = 256
 # Steps without a wave ending after which a chunk with workgroups still to come counts as
 # waiting on them and admits more (a real loop that long only costs their memory).
 STALL_STEPS = 2048
+# Steps between looks at the clock (a step is a few microseconds at least).
+CLOCK_STEPS = 1024
 
 
 class Dispatch:
-    def __init__(self, session, kernel, *, grid, workgroup, kernarg_address, packet_address,
-                 queue_address=0, dispatch_id=0, private_segment_size=0, group_segment_size=0,
-                 global_sync=None, watchdog_instructions=None, stop=None):
-        from core.isa.launch import DispatchStats
+    """The interpreter's run of one DispatchPlan (core.isa.plan)."""
+
+    def __init__(self, session, plan):
         self.session = session
         self.arena = session.arena
-        self.kernel = kernel
-        self.name = getattr(kernel, "name", None) or "kernel"
-        self.desc = layout(kernel)       # run_dispatch has refused unknown targets
+        self.plan = plan
+        self.kernel = kernel = plan.kernel
+        self.name = plan.name
+        self.desc = plan.desc
         self.target = self.desc.target
-        self.grid = _dim3(grid)
-        self.wgsize = _dim3(workgroup)
-        self.kernarg_address = kernarg_address
-        self.packet_address = packet_address
-        self.queue_address = queue_address
-        self.dispatch_id = dispatch_id
-        self.global_sync = global_sync
-        self.stop = stop                # set: end before the next chunk (run_dispatch)
-        private = max(self.desc.private_segment_size, private_segment_size)
-        if self.desc.uses_dynamic_stack:
-            private += DYNAMIC_STACK_BYTES
-        self.private_bytes = -(-private // 16) * 16       # per work-item, dword-multiple as CP rounds
-        self.lds_bytes = lds_allocation(group_segment_size)
-        self.watchdog = watchdog_instructions or DEFAULT_WATCHDOG
+        self.grid = plan.grid
+        self.wgsize = plan.workgroup
+        self.kernarg_address = plan.kernarg_address
+        self.packet_address = plan.packet_address
+        self.queue_address = plan.queue_address
+        self.dispatch_id = plan.dispatch_id
+        self.global_sync = plan.global_sync
+        self.stop = plan.stop           # set: end before the next chunk (run_dispatch)
+        self.private_bytes = plan.private_bytes
+        self.lds_bytes = plan.lds_bytes
+        self.watchdog = plan.instruction_limit
         self.started_ns = time.monotonic_ns()
         self.stats = DispatchStats()
         self.code = code_for(self.arena, kernel, self.desc)
-        agent = getattr(kernel, "agent", None)
-        self.memory = DeviceMemory(session, agent)
-        self.counts = [-(-g // w) for g, w in zip(self.grid, self.wgsize)]
-        self.total_workgroups = self.counts[0] * self.counts[1] * self.counts[2]
+        self.memory = DeviceMemory(session, getattr(kernel, "agent", None))
+        self.counts = list(plan.groups)
+        self.total_workgroups = plan.total_workgroups
         self.workgroups_done = 0        # read by the progress display while run() goes on
-        self.waves_per_group = -(-int(np.prod(self.wgsize)) // self.desc.lanes)
-        spec = agent.spec if agent is not None else session.profile.gpu
-        self.clock_mhz = spec["max_clock_mhz"]      # what s_memtime counts (core.isa.clocks)
-        self.resident_limit = resident_workgroups(spec, self.desc, self.waves_per_group,
-                                                  self.lds_bytes)
+        self.waves_per_group = plan.waves_per_group
+        self.clock_mhz = plan.clock_mhz     # what s_memtime counts (core.isa.clocks)
+        self.resident_limit = plan.resident_limit
         lanes = self.desc.lanes
         wave_bytes = self.desc.nvgpr * lanes * 4 + self.private_bytes * lanes + 1024
         group_bytes = wave_bytes * self.waves_per_group + self.lds_bytes
@@ -96,6 +89,7 @@ class Dispatch:
         self.stores = 0                 # device memory stores and atomics (turn accounting)
         self.last_waves = None          # the previous chunk's state, recycled by the next
         self.scratch = ScratchBlocks(self.arena, self.name)
+        self.clock = Clock(plan, self.started_ns)
 
     def wave_scratch_bytes(self):
         return self.private_bytes * self.desc.lanes
@@ -113,7 +107,6 @@ class Dispatch:
         try:
             while self.next_group < self.total_workgroups:
                 if self.stop is not None and self.stop.is_set():
-                    from core.isa.launch import DispatchStopped
                     raise DispatchStopped(f"{self.name}: stopped after {self.next_group} of "
                                           f"{self.total_workgroups} workgroups")
                 Scheduler(self, Chunk(self, self.take(self.per_chunk))).run()
@@ -124,6 +117,31 @@ class Dispatch:
         self.stats.workgroups = self.total_workgroups
         self.stats.seconds = time.perf_counter() - start
         return self.stats
+
+
+class Clock:
+    """The time a dispatch has run, looked at every CLOCK_STEPS steps: a long run is reported
+    with where its waves stand (core.isa.plan.long_dispatch), a run past the plan's time
+    limit stops with a fault at the wave that was running."""
+
+    def __init__(self, plan, started_ns):
+        self.plan = plan
+        self.started_ns = started_ns
+        self.next_step = CLOCK_STEPS
+        self.notice_ns = int(plan.notice_seconds * 1e9)
+
+    def check(self, steps, chunk, step):
+        self.next_step = steps + CLOCK_STEPS
+        elapsed = time.monotonic_ns() - self.started_ns
+        if elapsed >= self.notice_ns:
+            self.notice_ns = max(2 * elapsed, self.notice_ns + 1)    # then at twice the run
+            w = chunk.waves
+            pcs, counts = np.unique(w.pc[w.live], return_counts=True)
+            long_dispatch(self.plan.name, elapsed / 1e9,
+                          {int(pc): int(n) for pc, n in zip(pcs, counts)})
+        limit = self.plan.time_limit
+        if limit is not None and elapsed >= limit * 1e9:
+            raise time_limit_fault(limit, step.report())
 
 
 class ScratchBlocks:
@@ -201,7 +219,9 @@ class Scheduler:
     def run(self):
         code = self.d.code
         stats = self.d.stats
-        limit = self.d.watchdog
+        limit = self.d.watchdog or 0
+        clock = self.d.clock
+        clock.next_step = CLOCK_STEPS       # `steps` counts this chunk's
         name = self.d.name
         all_waves = slice(None)
         idx, n, pc, uniform = None, 0, 0, False
@@ -237,8 +257,10 @@ class Scheduler:
             else:
                 pc = inst.address + inst.size
                 w.pc[idx] = pc
-            if steps >= limit and int(w.executed.max()) > limit:
+            if limit and steps >= limit and int(w.executed.max()) > limit:
                 raise step.illegal(f"watchdog: a wave ran more than {limit} instructions")
+            if steps >= clock.next_step:
+                clock.check(steps, self.chunk, step)
         stats.wave_instructions += wave_steps
         stats.lane_instructions += lane_count
 
@@ -345,9 +367,3 @@ class Scheduler:
             count += int(np.bitwise_count(w.sgpr[idx, EXEC_LO + 1]).sum())
         return count
 
-
-def _dim3(value):
-    if isinstance(value, int):
-        value = (value,)
-    value = tuple(int(v) for v in value)
-    return value + (1,) * (3 - len(value))

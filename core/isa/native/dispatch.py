@@ -15,22 +15,18 @@ Holds four invariants:
   allocation for the waves in flight, freed when the dispatch ends, also on a fault;
 - a fault raises KernelFault with the interpreter's report and status.
 """
-import math
 import threading
 import time
 import weakref
 
-import numpy as np
-
 from core import settings, trace
-from core.isa.faults import KernelFault, illegal_instruction, memory_fault
-from core.isa.interp.dispatch import DEFAULT_WATCHDOG, DYNAMIC_STACK_BYTES, _dim3
+from core.isa.faults import KernelFault, illegal_instruction, memory_fault, time_limit_fault
 from core.isa.interp.chunk import SCRATCH_NUM_RECORDS
-from core.isa.layout import layout, lds_allocation, user_sgpr_width
+from core.isa.layout import layout, user_sgpr_width
 from core.isa.native import compiler, runner_layout as C
 from core.isa.native.live_memory import live_memory, valid_ranges
 from core.isa.native.program import Program, Untranslatable
-from core.isa.occupancy import resident_workgroups
+from core.isa.plan import DispatchStats, DispatchStopped, long_dispatch, time_limit_setting
 from core.native import ffi, lib
 from softgpu_shim.hsa_abi import Status
 
@@ -132,74 +128,59 @@ def _key_parts(program, desc):
 
 
 # ---- the dispatch ---------------------------------------------------------------------------
-def run_native(session, kernel, *, grid, workgroup, kernarg_address, packet_address,
-               queue_address=0, dispatch_id=0, private_segment_size=0, group_segment_size=0,
-               global_sync=None, watchdog_instructions=None, stop=None):
-    """Run a dispatch on the native tier; None when the kernel must run on the interpreter.
-    run_dispatch has checked the launch (sizes, LDS, target); its arguments mean the same.
+def run_native(session, plan):
+    """Run a dispatch (a core.isa.plan.DispatchPlan) on the native tier; None when the kernel
+    must run on the interpreter. run_dispatch has checked the launch (sizes, LDS, target).
     Instructions the translator hands over (GDS, images, formatted buffers...) run on the
     interpreter's handlers (handover.py); GWS waits are not handed over: their kernels run on
     the interpreter."""
     from core import progress
-    from core.isa.launch import DispatchStats, DispatchStopped
     start = time.perf_counter()
-    name = getattr(kernel, "name", None) or "kernel"
-    desc = layout(kernel)
-    grid, wgsize = _dim3(grid), _dim3(workgroup)
-    private = max(desc.private_segment_size, private_segment_size)
-    if desc.uses_dynamic_stack:
-        private += DYNAMIC_STACK_BYTES
-    private_bytes = -(-private // 16) * 16
-    lds_bytes = lds_allocation(group_segment_size)
+    name, desc, kernel = plan.name, plan.desc, plan.kernel
     native = native_for(session, kernel, desc)
     if isinstance(native, Fallback):
         return None
-    watchdog = watchdog_instructions or DEFAULT_WATCHDOG
     lanes = desc.lanes
-    waves_per_group = -(-int(np.prod(wgsize)) // lanes)
-    spec = _spec(session, kernel)
+    private_bytes = plan.private_bytes
     d = ffi.new("sg_dispatch *")
     d.wave = ffi.cast("sg_wave_fn", native.address)
-    d.lanes, d.nvgpr, d.waves_per_group = lanes, desc.nvgpr, waves_per_group
+    d.lanes, d.nvgpr, d.waves_per_group = lanes, desc.nvgpr, plan.waves_per_group
     d.access_sites = native.access_sites
     d.workitem_dims = min(desc.workitem_id_dims, 3)
     d.packed_workitem_ids = desc.target.packed_workitem_ids
-    d.grid, d.workgroup = list(grid), list(wgsize)
+    d.grid, d.workgroup = list(plan.grid), list(plan.workgroup)
     d.mode = desc.initial_mode
-    d.wave_scratch_bytes = private_bytes * lanes
+    d.wave_scratch_bytes = plan.wave_scratch_bytes
     threads = lib.sg_native_pool_threads(settings.get("SOFTGPU_THREADS") or 0)
-    d.groups_in_flight = max(1, -(-resident_workgroups(spec, desc, waves_per_group, lds_bytes)
-                                  // threads))
+    d.groups_in_flight = max(1, -(-plan.resident_limit // threads))
     d.threads = 0
-    d.watchdog = watchdog
+    d.watchdog = plan.instruction_limit or 0
     d.quantum = QUANTUM
-    d.stop = stop.pointer if stop is not None else ffi.NULL
+    d.time_limit_ns = int(plan.time_limit * 1e9) if plan.time_limit is not None else 0
+    d.notice_ns = int(plan.notice_seconds * 1e9)
+    d.name = _name(kernel, name)
+    d.stop = plan.stop.pointer if plan.stop is not None else ffi.NULL
     done = ffi.new("uint64_t *")
     d.workgroups_done = done
     d.env.code_base = native.program.base
-    d.env.lds_bytes = lds_bytes
-    d.env.clock_mhz = spec["max_clock_mhz"]
+    d.env.lds_bytes = plan.lds_bytes
+    d.env.clock_mhz = plan.clock_mhz
     callouts = handle = None
     if native.callouts:
         from core.isa.native.handover import Callouts
-        callouts = Callouts(session, kernel, native.program, lanes, desc.nvgpr, grid=grid,
-                            workgroup=wgsize, kernarg_address=kernarg_address,
-                            packet_address=packet_address, queue_address=queue_address,
-                            dispatch_id=dispatch_id, private_segment_size=private_segment_size,
-                            group_segment_size=group_segment_size, global_sync=global_sync,
-                            watchdog_instructions=watchdog_instructions)
+        callouts = Callouts(session, plan, native.program)
         handle = d.env.callout = ffi.new_handle(callouts)
     scratch = None
     arena = session.arena
     slots = lib.sg_native_scratch_slots(d)
-    total = math.prod(-(-g // w) for g, w in zip(grid, wgsize))
+    total = plan.total_workgroups
     try:
         if private_bytes:
             scratch = arena.allocate(int(slots) * private_bytes * lanes,
                                      info={"what": f"scratch of {name}"})
             d.scratch_base = scratch.address
-        sources = _launch_sgprs(d, desc, d.scratch_base, kernarg_address, packet_address,
-                                queue_address, dispatch_id, private_bytes, lanes)
+        sources = _launch_sgprs(d, desc, d.scratch_base, plan.kernarg_address, plan.packet_address,
+                                plan.queue_address, plan.dispatch_id, private_bytes, lanes)
         version = lib.sg_native_memory_version()       # before the ranges it stands for
         agent = getattr(kernel, "agent", None)
         ranges = valid_ranges(session, agent)
@@ -217,22 +198,32 @@ def run_native(session, kernel, *, grid, workgroup, kernarg_address, packet_addr
         raise callouts.fault(out.fault_detail)
     if faulted:
         raise _fault(name, native, out.fault_code, out.fault_pc, tuple(out.fault_workgroup),
-                     out.fault_wave, out.fault_lane, out.fault_address, out.fault_detail, watchdog)
+                     out.fault_wave, out.fault_lane, out.fault_address, out.fault_detail,
+                     d.watchdog, plan.time_limit)
     if out.stopped:
         raise DispatchStopped(f"{name}: stopped after {done[0]} of {total} workgroups")
     if callouts is not None:
         trace.event("native_callouts", kernel=name, count=callouts.count)
-    if not private_bytes and callouts is None and getattr(kernel, "kernel_object", 0):
-        _bind(kernel, d, sources, wgsize, group_segment_size, private_segment_size, ranges, version)
+    if (not private_bytes and callouts is None and getattr(kernel, "kernel_object", 0)
+            and plan.instruction_limit is None):
+        _bind(kernel, d, sources, plan.workgroup, plan.group_segment_size,
+              plan.private_segment_size, ranges, version)
     return DispatchStats(waves=out.waves, workgroups=out.workgroups,
                          wave_instructions=out.wave_instructions,
                          lane_instructions=out.lane_instructions, batches=1,
                          seconds=time.perf_counter() - start, tier="native")
 
 
-def _spec(session, kernel):
-    agent = getattr(kernel, "agent", None)
-    return agent.spec if agent is not None else session.profile.gpu
+def _name(kernel, name):
+    """The kernel's name as a C string the runner's long-dispatch notices name (kept with the
+    kernel: a native entry's template holds the pointer)."""
+    cache = getattr(kernel, "engine_cache", None)
+    if cache is None:
+        return ffi.new("char[]", name.encode())
+    found = cache.get("native name")
+    if found is None:
+        found = cache["native name"] = ffi.new("char[]", name.encode())
+    return found
 
 
 def _bind(kernel, d, sources, workgroup, group_segment_size, private_segment_size, ranges, version):
@@ -261,7 +252,7 @@ def entry_fault(session, kernel, fault):
     native = native_for(session, kernel, layout(kernel))
     lane = -1 if fault.lane == 0xFFFFFFFF else fault.lane
     return _fault(name, native, fault.native_code, fault.pc, tuple(fault.workgroup), fault.wave,
-                  lane, fault.address, fault.native_detail, DEFAULT_WATCHDOG)
+                  lane, fault.address, fault.native_detail, 0, time_limit_setting())
 
 
 def _launch_sgprs(d, desc, scratch_base, kernarg, packet, queue, dispatch_id, private_bytes, lanes):
@@ -305,7 +296,7 @@ def _split(value):
     return [value & 0xFFFFFFFF, (value >> 32) & 0xFFFFFFFF]
 
 
-def _fault(name, native, code, pc, workgroup, wave, lane, address, detail, watchdog):
+def _fault(name, native, code, pc, workgroup, wave, lane, address, detail, watchdog, time_limit):
     """The KernelFault of a runner fault: `pc` relative to the translation's code base, lane
     -1 for none, `detail` the translation's reason index."""
     pc = native.program.base + pc
@@ -320,7 +311,18 @@ def _fault(name, native, code, pc, workgroup, wave, lane, address, detail, watch
         return memory_fault("misaligned atomic", lane=lane, address=int(address), **report)
     if code == C.SG_FAULT_WATCHDOG:
         return illegal_instruction(f"watchdog: a wave ran more than {watchdog} instructions", **report)
+    if code == C.SG_FAULT_TIME_LIMIT:
+        return time_limit_fault(time_limit, report)
     reason = native.reasons[detail]
     if code == C.SG_FAULT_TRAP:
         return KernelFault(reason, Status.ERROR_EXCEPTION, **report)
     return illegal_instruction(reason, lane=lane, **report)
+
+
+@ffi.def_extern()
+def sg_long_dispatch(name, elapsed, pcs, count):
+    """The runner's report of a dispatch that has run long (runner.c: check_clock)."""
+    where = {}
+    for k in range(count):
+        where[int(pcs[k])] = where.get(int(pcs[k]), 0) + 1
+    long_dispatch(ffi.string(name).decode(errors="replace"), elapsed / 1e9, where)

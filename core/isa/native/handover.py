@@ -31,11 +31,12 @@ class Callouts:
     """The callout context of one native dispatch (sg_env.callout holds a handle of it, which
     run_native keeps alive while the dispatch runs)."""
 
-    def __init__(self, session, kernel, program, lanes, nvgpr, **launch):
-        """launch: run_dispatch's arguments for the interpreter's Dispatch of this launch."""
-        self.dispatch = Dispatch(session, kernel, **launch)
+    def __init__(self, session, plan, program):
+        """plan: the dispatch's core.isa.plan.DispatchPlan; the interpreter's Dispatch of it
+        gives the handlers their view of the launch."""
+        self.dispatch = Dispatch(session, plan)
         self.program = program
-        self.lanes, self.nvgpr = lanes, nvgpr
+        self.lanes, self.nvgpr = plan.desc.lanes, plan.desc.nvgpr
         self.lds_bytes = (self.dispatch.lds_bytes + 63) & ~63       # the runner's allocation
         self.faults = []
         self.count = 0                  # wave-instructions handed over

@@ -17,6 +17,8 @@
    - the first fault stops the dispatch: no thread starts a wave after it is recorded; a set
      `stop` flag ends it between rounds (out->stopped), as the interpreter stops between
      admissions, and ended workgroups are counted in `workgroups_done` as they end. */
+#include "shim.h"
+
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -51,6 +53,8 @@ typedef struct sg_job {
     pthread_cond_t idle;
     sg_outcome *out;
     uint8_t *full_group;             /* the waves of a full workgroup, before placement */
+    uint64_t start_ns;               /* when the dispatch began (time limit, notices) */
+    _Atomic uint64_t next_notice_ns; /* run time after which the dispatch is next reported */
     struct sg_job *next;
 } sg_job;
 
@@ -380,10 +384,10 @@ static int run_group(const sg_dispatch *d, sg_job *job, sg_slot *slot, sg_tally 
                 return -1;
             sg_wave *wave = (sg_wave *)(slot->waves + w * bytes);
             uint64_t budget = wave->executed + d->quantum;
-            wave->yield_at = budget < d->watchdog + 1 ? budget : d->watchdog + 1;
+            wave->yield_at = d->watchdog && budget > d->watchdog + 1 ? d->watchdog + 1 : budget;
             int32_t status = d->wave(wave, &slot->group, &d->env);
             if (status == SG_YIELD) {
-                if (wave->executed > d->watchdog) {
+                if (d->watchdog && wave->executed > d->watchdog) {
                     wave->fault_lane = -1;
                     record_fault(job, slot, wave, SG_FAULT_WATCHDOG);
                     return -1;
@@ -518,6 +522,43 @@ static int run_callouts(const sg_dispatch *d, sg_job *job, sg_slot *slots, uint3
     return 0;
 }
 
+/* Python's report of a dispatch that has run `elapsed` ns (core/isa/native/dispatch.py, an
+   extern "Python" function build_shim.py declares): the kernel's name and the PCs the
+   reporting thread's waves stand at. */
+static void sg_long_dispatch(const char *name, uint64_t elapsed, const uint64_t *pcs, uint64_t count);
+
+/* The dispatch's clock, looked at between rounds: a dispatch past its next notice time is
+   reported once (by the thread that saw it first, with its own waves' PCs: a hang shows where
+   it spins), then again at twice the run time; one past its time limit faults at the first
+   live wave of the thread. Returns -1 after recording that fault, else 0. */
+static int check_clock(const sg_dispatch *d, sg_job *job, sg_slot *slots, uint32_t allocated) {
+    uint64_t elapsed = sg_now_ns() - job->start_ns;
+    uint64_t notice = atomic_load(&job->next_notice_ns);
+    if (elapsed >= notice && atomic_compare_exchange_strong(&job->next_notice_ns, &notice,
+                                                            2 * elapsed > notice ? 2 * elapsed : notice + 1)) {
+        uint64_t *pcs = malloc(sizeof(uint64_t) * allocated * d->waves_per_group + 1);
+        uint64_t n = 0;
+        for (uint32_t s = 0; s < allocated && pcs; s++)
+            for (uint32_t w = 0; slots[s].active && w < d->waves_per_group; w++)
+                if (slots[s].status[w] != 2)
+                    pcs[n++] = d->env.code_base
+                               + ((sg_wave *)(slots[s].waves + w * wave_bytes(d)))->pc;
+        sg_long_dispatch(d->name ? d->name : "kernel", elapsed, pcs, n);
+        free(pcs);
+    }
+    if (!d->time_limit_ns || elapsed < d->time_limit_ns)
+        return 0;
+    for (uint32_t s = 0; s < allocated; s++)
+        for (uint32_t w = 0; slots[s].active && w < d->waves_per_group; w++)
+            if (slots[s].status[w] != 2) {
+                sg_wave *wave = (sg_wave *)(slots[s].waves + w * wave_bytes(d));
+                wave->fault_lane = -1;
+                record_fault(job, &slots[s], wave, SG_FAULT_TIME_LIMIT);
+                return -1;
+            }
+    return 0;                        /* no wave in flight here: another thread's will fault */
+}
+
 static void work(sg_job *job, uint32_t thread_index) {
     const sg_dispatch *d = job->d;
     uint32_t in_flight = d->groups_in_flight ? d->groups_in_flight : 1;
@@ -596,6 +637,10 @@ static void work(sg_job *job, uint32_t thread_index) {
                 yielded++;
         }
         if (!fault && run_callouts(d, job, slots, allocated, &batch))
+            fault = 1;
+        /* Rounds that yielded ran a quantum at least; others are looked at every 64th, so a
+           grid of short workgroups pays nothing measurable for the clock. */
+        if (!fault && (yielded || (round & 63) == 0) && check_clock(d, job, slots, allocated))
             fault = 1;
         unreported += (uint64_t)ended;
         if (unreported >= job->batch && d->workgroups_done) {   /* the count is for display */
@@ -709,9 +754,17 @@ int sg_native_dispatch(const sg_dispatch *d, sg_outcome *out) {
     memset(&job, 0, sizeof(job));
     job.d = d;
     job.out = out;
+    /* In 64 bits: a grid of 2^32 - 1 work-items must not wrap to zero workgroups. Every
+       count fits 32 bits (a workgroup holds one work-item at least); their product is at
+       most what the grid's items are, which the agent limits to GRID_MAX_SIZE (checked by
+       the packet processors), and saturates rather than wrap for any caller that did not. */
     for (int k = 0; k < 3; k++)
-        job.groups[k] = (d->grid[k] + d->workgroup[k] - 1) / d->workgroup[k];
-    job.total_groups = (uint64_t)job.groups[0] * job.groups[1] * job.groups[2];
+        job.groups[k] = (uint32_t)(((uint64_t)d->grid[k] + d->workgroup[k] - 1) / d->workgroup[k]);
+    if (__builtin_mul_overflow((uint64_t)job.groups[0] * job.groups[1], (uint64_t)job.groups[2],
+                               &job.total_groups))
+        job.total_groups = UINT64_MAX;
+    job.start_ns = sg_now_ns();
+    atomic_init(&job.next_notice_ns, d->notice_ns);
     uint32_t threads = dispatch_threads(d);
     /* Claims are few next to the groups (one atomic shared by every thread), yet small enough
        that the threads share the grid's end evenly. */

@@ -23,6 +23,7 @@
 #define SG_FAULT_ILLEGAL 5           /* fault_detail names the reason (core/isa/native/faults) */
 #define SG_FAULT_CALLOUT 6           /* the interpreter faulted in a callout: fault_detail indexes
                                         the dispatch's callout faults (core/isa/native/handover.py) */
+#define SG_FAULT_TIME_LIMIT 7        /* the dispatch ran past its time limit (SOFTGPU_TIME_LIMIT) */
 
 #define SG_NO_SLOT -1
 #define SG_MAX_SGPR_SLOTS 128
@@ -100,8 +101,11 @@ typedef struct sg_dispatch {
     uint64_t wave_scratch_bytes;
     uint32_t groups_in_flight;       /* per thread: what a GPU of the profile holds / threads */
     uint32_t threads;                /* 0: the pool's size */
-    uint64_t watchdog;               /* instructions per wave */
+    uint64_t watchdog;               /* instructions per wave; 0: no limit */
     uint64_t quantum;                /* instructions between yields */
+    uint64_t time_limit_ns;          /* 0: none; else the dispatch faults once it ran this long */
+    uint64_t notice_ns;              /* a dispatch still running after this is reported */
+    const char *name;                /* the kernel's, for those reports */
     const int *stop;                 /* NULL, or a flag that ends the dispatch when set */
     uint64_t *workgroups_done;       /* NULL, or a count of ended workgroups (progress) */
 } sg_dispatch;
