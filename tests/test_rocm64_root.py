@@ -74,7 +74,7 @@ SUBSETS = [
     # Not the generator tests of MT19937 (index 3 in hipRAND's lists of generators): creating
     # one runs its jump-ahead kernel, 1.77e12 lane instructions, minutes on SoftGPU.
     ("hipRAND", Gtest("libhiprand1-tests/test_hiprand_api", ("--gtest_filter=-*/3",), shards=2)),
-    ("rocFFT", Gtest("librocfft0-tests/rocfft-test", ("--smoketest",), shards=40)),
+    ("rocFFT", Gtest("librocfft0-tests/rocfft-test", ("--smoketest",), shards=250)),
     ("rocSPARSE", Gtest("librocsparse1-tests/rocsparse-test", ("--gtest_filter=*quick*",), shards=5000)),
     ("hipSPARSE", Gtest("libhipsparse1-tests/hipsparse-test", (), shards=2000)),
     ("rocBLAS", Gtest("librocblas4-tests/rocblas-test", ("--gtest_filter=*quick*axpy*:*quick*dot*",), shards=20)),
