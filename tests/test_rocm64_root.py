@@ -78,7 +78,9 @@ SUBSETS = [
     ("rocSPARSE", Gtest("librocsparse1-tests/rocsparse-test", ("--gtest_filter=*quick*",), shards=5000)),
     ("hipSPARSE", Gtest("libhipsparse1-tests/hipsparse-test", (), shards=2000)),
     ("rocBLAS", Gtest("librocblas4-tests/rocblas-test", ("--gtest_filter=*quick*axpy*:*quick*dot*",), shards=20)),
-    ("rocSOLVER", Gtest("librocsolver0-tests/rocsolver-test", ("--gtest_filter=*checkin*",), shards=5000)),
+    # GETRF (432 check-in tests) runs rocSOLVER's generic-target kernels (gfx10-3-generic);
+    # the check-in level's SVDs take minutes each on SoftGPU.
+    ("rocSOLVER", Gtest("librocsolver0-tests/rocsolver-test", ("--gtest_filter=checkin_lapack/GETRF.*",), shards=72)),
     ("MIOpen", Gtest("libmiopen1-tests/miopen_gtest", ("--gtest_filter=Smoke*",), shards=500)),
 ]
 
