@@ -81,7 +81,9 @@ SUBSETS = [
     # GETRF (432 check-in tests) runs rocSOLVER's generic-target kernels (gfx10-3-generic);
     # the check-in level's SVDs take minutes each on SoftGPU.
     ("rocSOLVER", Gtest("librocsolver0-tests/rocsolver-test", ("--gtest_filter=checkin_lapack/GETRF.*",), shards=72)),
-    ("MIOpen", Gtest("libmiopen1-tests/miopen_gtest", ("--gtest_filter=Smoke*",), shards=500)),
+    # Kernels MIOpen compiles at run time as OpenCL; its HIP-source kernels do not build in sid
+    # (its `-isystem /usr/include` hides libstdc++ 16's math.h), on any GPU.
+    ("MIOpen", Gtest("libmiopen1-tests/miopen_gtest", ("--gtest_filter=Smoke/GPU_binaryTensorOps_cast_float_FP32.*",), shards=4)),
 ]
 
 
