@@ -4,5 +4,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash ci/setup.sh
 # The ROCm 6.4 root the tests of today's ROCm run in (tests/test_rocm64_root.py); reused when made.
-if [ "$(id -u)" = 0 ]; then bash ci/rocm64_root.sh; fi
+# Should it fail, the rest still runs and those tests fail saying the root is missing.
+if [ "$(id -u)" = 0 ]; then bash ci/rocm64_root.sh || echo "ci/rocm64_root.sh failed" >&2; fi
 python3 -m pytest -q "$@"

@@ -69,15 +69,21 @@ def test_hip64_programs_built_by_hipcc7_run_on_every_profile(root, profile, prog
 
 # One broad run per library: (library, gtest run). Shards keep each well under two minutes here.
 SUBSETS = [
-    ("rocRAND", Gtest("librocrand1-tests/test_rocrand_generate_uniform")),
     ("rocRAND", Gtest("librocrand1-tests/test_rocrand_kernel_philox4x32_10")),
-    ("hipRAND", Gtest("libhiprand1-tests/test_hiprand_api")),
-    ("rocFFT", Gtest("librocfft0-tests/rocfft-test", ("--smoketest",), shards=40)),
+    ("rocRAND", Gtest("librocrand1-tests/test_rocrand_philox_prng", shards=8)),
+    # hipRAND's device API in kernels (every 5th: 1.2 min on a loaded 2-core machine); its host
+    # API tests create every generator, MT19937's too, whose jump-ahead kernel takes minutes.
+    ("hipRAND", Gtest("libhiprand1-tests/test_hiprand_kernel", shards=5)),
+    ("rocFFT", Gtest("librocfft0-tests/rocfft-test", ("--smoketest",), shards=250)),
     ("rocSPARSE", Gtest("librocsparse1-tests/rocsparse-test", ("--gtest_filter=*quick*",), shards=5000)),
     ("hipSPARSE", Gtest("libhipsparse1-tests/hipsparse-test", (), shards=2000)),
     ("rocBLAS", Gtest("librocblas4-tests/rocblas-test", ("--gtest_filter=*quick*axpy*:*quick*dot*",), shards=20)),
-    ("rocSOLVER", Gtest("librocsolver0-tests/rocsolver-test", ("--gtest_filter=*checkin*",), shards=5000)),
-    ("MIOpen", Gtest("libmiopen1-tests/miopen_gtest", ("--gtest_filter=Smoke*",), shards=500)),
+    # GETRF (432 check-in tests) runs rocSOLVER's generic-target kernels (gfx10-3-generic);
+    # the check-in level's SVDs take minutes each on SoftGPU.
+    ("rocSOLVER", Gtest("librocsolver0-tests/rocsolver-test", ("--gtest_filter=checkin_lapack/GETRF.*",), shards=72)),
+    # Kernels MIOpen compiles at run time as OpenCL; its HIP-source kernels do not build in sid
+    # (its `-isystem /usr/include` hides libstdc++ 16's math.h), on any GPU.
+    ("MIOpen", Gtest("libmiopen1-tests/miopen_gtest", ("--gtest_filter=Smoke/GPU_binaryTensorOps_cast_float_FP32.*",), shards=4)),
 ]
 
 
