@@ -56,3 +56,12 @@ def test_native_tier_takes_only_callout_modules_of_the_interpreter():
     assert taken, "the native tier no longer hands anything over: update CALLOUT_MODULES"
     assert taken <= CALLOUT_MODULES, sorted(taken - CALLOUT_MODULES)
 
+
+
+def test_native_tier_takes_no_private_name_of_the_interpreter():
+    """A private name (`_dim3`, `_dpp16_plan`) is the interpreter's own way of doing a thing:
+    a fact both tiers need belongs in core/isa/semantics instead."""
+    found = _imports(os.path.join(ISA, "native"))
+    private = [(f, m, n) for f, m, names in found if _within(m, "core.isa.interp")
+               for n in names if n.startswith("_")]
+    assert private == []
