@@ -1,6 +1,6 @@
 """Where SoftGPU's files are: the library, the device profiles, the package root.
 
-Holds one invariant: a checkout and an installed wheel answer alike — the checkout's
+Holds this invariant: a checkout and an installed wheel answer alike — the checkout's
 build/lib/ and profiles/, or the wheel's softgpu_shim/lib/ and softgpu_shim/profiles/ —
 and SOFTGPU_LIBDIR (a library built elsewhere) wins over both.
 """

@@ -1,6 +1,6 @@
 """The flat address apertures of the software GPU, shared by every engine tier and the runtime.
 
-Holds one invariant: a flat address whose high 32 bits equal SHARED_APERTURE_HI reaches the
+Holds this invariant: a flat address whose high 32 bits equal SHARED_APERTURE_HI reaches the
 workgroup's LDS, PRIVATE_APERTURE_HI the work-item's scratch (ROCr's gfx9+ layout); the
 aperture registers (src_shared_base, ...) and the v5 hidden arguments read these values.
 """

@@ -1,6 +1,6 @@
 """The GPU's counters as kernels read them: s_memtime and s_memrealtime.
 
-Holds three invariants:
+Holds these invariants:
 - s_memrealtime counts the reference clock at REFERENCE_CLOCK_HZ, the rate a GPU agent
   answers for HSA_AMD_AGENT_INFO_TIMESTAMP_FREQUENCY (HIP's wall clock rate): 100 MHz, the
   gpu_counter_freq libdrm reports for RDNA2 boards (and gfx90a);

@@ -1,6 +1,6 @@
 """Instruction encodings per ISA generation: which bits tell a family apart, where its fields lie.
 
-Holds three invariants:
+Holds these invariants:
 - a Format is pure data (the fixed bits of its first dword, its base size in dwords, and
   each field as bit ranges of the little-endian 64-bit value of its first two dwords, as
   LLVM's `Inst{hi-lo}` numbers them); the decoder, the table generator

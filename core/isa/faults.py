@@ -1,7 +1,7 @@
 """Kernel faults: what the engine raises when a wave does something hardware would trap on,
 or when a dispatch cannot start at all.
 
-Holds three invariants:
+Holds these invariants:
 - a fault is raised before the faulting access touches memory, so nothing outside the
   faulting access is ever written;
 - every fault carries a complete report (kernel, pc, instruction, workgroup, wave, lane,

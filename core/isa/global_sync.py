@@ -1,7 +1,7 @@
 """Global wave sync (GWS) and the global data share (GDS) of a queue: state that outlives
 one dispatch and is shared by every wave of the grid.
 
-Holds three invariants:
+Holds these invariants:
 - every hardware queue owns one GlobalSync for its lifetime; only a cooperative queue
   (HSA_QUEUE_TYPE_COOPERATIVE, which ROCr gives a GWS allocation) may use GWS: HIP
   initialises resource 0 in one dispatch (its gwsInit blit) and the cooperative kernel waits

@@ -2,7 +2,7 @@
 decorators. Each engine tier keeps its own tables (its handlers differ) and fills them the
 same way.
 
-Holds two invariants: registering puts the very function under every key given, so the last
+Holds these invariants: registering puts the very function under every key given, so the last
 registration of a key wins and a function stays callable under its own name; a mnemonic's
 own entry is found before its encoding family's.
 """

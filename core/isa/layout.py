@@ -1,6 +1,6 @@
 """The launch layout a kernel descriptor asks for (AMDGPUUsage, code object v4/v5).
 
-Holds four invariants:
+Holds these invariants:
 - every launch decision (wave size, VGPR budget, user/system SGPR layout, initial MODE,
   static LDS and scratch sizes, where gfx90a's AGPRs start) comes from the kernel descriptor
   the loader decoded from device memory, never from metadata, exactly as the command

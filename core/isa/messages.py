@@ -1,6 +1,6 @@
 """What s_sendmsg and s_sendmsghalt do for a compute wave, for every engine tier.
 
-Holds one invariant: a message is known by the name the target's llvm gives its number (the
+Holds this invariant: a message is known by the name the target's llvm gives its number (the
 numbers differ by target, core/isa/opcodes_<target>.py SENDMSG_TEXT): MSG_INTERRUPT wakes
 the host (the device library's signal protocol: the wave stored the signal's event id in
 its mailbox, M0 carries the id's low bits); a message whose answer is a hardware value

@@ -1,7 +1,7 @@
 """MIMG (image) instructions of gfx10 and gfx11: what each opcode reads and writes, from its
 name (and the target, where gfx11 differs: core.isa.targets).
 
-Holds three invariants:
+Holds these invariants:
 - the address words of an instruction are a function of its opcode, DIM and A16 alone,
   in the order the hardware reads them: offset, bias, z-compare (the "extra" words), then
   derivatives (every d/dh before every d/dv), coordinates (x, y, z / slice / face /

@@ -1,6 +1,6 @@
 """Occupancy: how many workgroups of a dispatch a GPU of the profile holds at once.
 
-Holds two invariants:
+Holds these invariants:
 - the count is the profile's compute units times the workgroups one CU holds, limited by
   waves (SIMDs x waves per SIMD), by VGPRs (each SIMD's register file) and by LDS, the limits
   the CP's workgroup dispatcher applies; a workgroup's waves all sit on one CU;

@@ -12,7 +12,7 @@ wave sizes, register file (AGPRs, special operand codes), VGPR allocation granul
 FLAT_SCRATCH is set up, s_waitcnt's field layout. Nothing else in core/isa tests a processor
 name; code that must differ asks the target.
 
-Holds three invariants:
+Holds these invariants:
 - a kernel's target is the processor its code object was built for (its ELF header), or
   for a generic object the agent's processor, so the engine decodes and runs code exactly
   as the GPU running it would;

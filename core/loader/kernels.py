@@ -28,7 +28,7 @@ LoadedKernel fields:
                     (launch layout, decoded code, launch templates, translations): made on
                     its first dispatch, gone with the kernel
 
-Holds one invariant: a LoadedKernel is findable exactly while its executable lives;
+Holds this invariant: a LoadedKernel is findable exactly while its executable lives;
 destroying the executable (or hsa_shut_down) removes it before its memory is freed.
 """
 from core.loader import descriptor as kd

@@ -1,6 +1,6 @@
 """Reading arguments and writing results at the ABI edge, with the checks ROCr makes.
 
-Holds one invariant: a host pointer the caller hands in is only ever touched through
+Holds this invariant: a host pointer the caller hands in is only ever touched through
 the fault-free copies of softgpu_shim/safe_memory.c, so a NULL pointer is
 HSA_STATUS_ERROR_INVALID_ARGUMENT and a dangling or read-only one is too, never a crash.
 """

@@ -1,6 +1,6 @@
 """Where each lane's memory access lands, and moving its bytes: shared by VMEM and DS.
 
-Holds three invariants:
+Holds these invariants:
 - an access is resolved to element addresses ([k, m]: k active lanes, m elements of 1, 2 or
   4 bytes) in one of two spaces: the arena (global memory and scratch, checked against live
   allocations, faulting) or the workgroup's LDS (bounded: out-of-range reads give 0 and

@@ -1,6 +1,6 @@
 """Atomic read-modify-write over many lanes at once, equal to a serial order.
 
-Holds two invariants:
+Holds these invariants:
 - lanes apply in (wave, lane) order: where k lanes hit one address, lane j sees the value
   after the j lanes before it, and memory ends with all k applied;
 - add, sub, and, or, xor, swap and 32-bit min/max (histograms, counters returning indices,

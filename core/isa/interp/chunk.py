@@ -1,7 +1,7 @@
 """A chunk: the resident workgroups of a dispatch, their waves' initial state (the launch ABI),
 LDS and scratch.
 
-Holds four invariants:
+Holds these invariants:
 - SGPR and VGPR initial values are exactly what ROCr/CP set up for the enabled descriptor
   bits on the kernel's target (AMDGPUUsage "Initial Kernel Execution State"): work-item ids
   in v0, v1, v2, or packed into v0 (gfx90a, gfx11); FLAT_SCRATCH is the wave's scratch base

@@ -1,6 +1,6 @@
 """Decoded code, cached per device address for as long as its code object is loaded.
 
-Holds three invariants:
+Holds these invariants:
 - an address is decoded at most once per loaded code object (and launch layout: wave size,
   target, gfx90a's AGPR offset), and the handler is looked up with it, so the inner loop is a
   dict lookup; the cache dies with the code object, so memory reused by a later load is

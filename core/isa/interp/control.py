@@ -1,7 +1,7 @@
 """Program flow: SOPP branches and waits, s_setpc/s_swappc/s_getpc/s_call, s_endpgm, s_barrier,
 s_sleep, hardware registers (s_getreg/s_setreg, s_denorm_mode/s_round_mode), traps, messages.
 
-Holds four invariants:
+Holds these invariants:
 - a handler that changes PCs writes them per wave and returns True, so the scheduler
   regroups (s_sleep returns YIELD: its waves poll, others go first); everything else falls
   through to the next instruction;

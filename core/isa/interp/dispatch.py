@@ -1,7 +1,7 @@
 """One kernel dispatch: workgroups admitted in dispatch order into chunks of resident waves,
 and the scheduler that runs them.
 
-Holds five invariants:
+Holds these invariants:
 - initial wave state follows ROCr's launch ABI for the kernel's target (core.isa.interp.chunk);
 - a chunk's state (VGPRs, scratch, LDS) is bounded by CHUNK_STATE_BYTES, so a grid of any size
   runs in bounded memory, unless its waves wait on workgroups not yet admitted: a chunk whose

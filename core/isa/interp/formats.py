@@ -1,7 +1,7 @@
 """Data formats of gfx10 buffer and image resources (the unified FORMAT numbers of V#s, T#s
 and MTBUF instructions): memory elements <-> 32-bit register values.
 
-Holds three invariants:
+Holds these invariants:
 - a format is its components' bit widths, X first (X in the lowest bytes or bits: llvm's
   and AMD's names list them from the top, 2_10_10_10 has a 10-bit X and a 2-bit W), and one
   kind; numbers that name no such layout (compressed, multimedia, depth-stencil, invalid)

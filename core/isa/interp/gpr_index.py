@@ -1,6 +1,6 @@
 """gfx9's VGPR index mode: s_set_gpr_idx_on/_off/_idx/_mode, and VALU operands relative to M0.
 
-Holds two invariants:
+Holds these invariants:
 - s_set_gpr_idx_on sets MODE.GPR_IDX_EN (bit 27) and writes the index to M0[7:0] and the
   operands it applies to (src0, src1, src2, vdst as bits 0-3) to M0[15:12]; _off clears the
   bit, _idx and _mode rewrite one part of M0 (the rest of M0 is kept);

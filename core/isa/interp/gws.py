@@ -1,7 +1,7 @@
 """Global wave sync: ds_gws_init, ds_gws_barrier and the ds_gws_sema_* semaphores, on the
 queue's GWS resources (core.isa.global_sync) shared by every wave of the grid.
 
-Holds three invariants:
+Holds these invariants:
 - a GWS instruction acts once per wave, not per lane, with the operand of its first active
   lane (lane 0 when none is), in wave order when several waves issue it together;
 - a wave that must wait is parked (`waiting` and `parked`, with its resource and arrival

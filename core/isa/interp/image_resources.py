@@ -1,6 +1,6 @@
 """Image resources (T#, 8 dwords) and samplers (S#, 4 dwords) as gfx10 hardware reads them.
 
-Holds three invariants:
+Holds these invariants:
 - every field is read from its gfx10 bit position (ROCr's resource_nv.h), where
   core.images.descriptors writes it;
 - a T# the engine cannot address is refused with the field that makes it so: a TYPE that

@@ -1,6 +1,6 @@
 """Image instructions (MIMG): loads, stores, atomics, samples, gathers and queries.
 
-Holds four invariants:
+Holds these invariants:
 - address words are read as core.isa.mimg lays them out for the opcode, DIM and A16; the
   T#'s TYPE decides which coordinates count, each taken by its role in the DIM (a 2D image
   accessed with a 2D-array DIM ignores the layer, a 1D array's layer is the DIM's layer

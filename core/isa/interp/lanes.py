@@ -2,7 +2,7 @@
 v_permlane16/x16, the DPP16/DPP8/SDWA operand forms of VALU instructions, v_swap, and the
 M0-relative register moves (v_movrel*, v_swaprel, s_movrel*).
 
-Holds three invariants:
+Holds these invariants:
 - a lane never reads another lane's value except through these functions, each one numpy
   gather over a [n, lanes] array (no per-lane Python);
 - DPP: a lane whose source lane is out of its row (out of the wave for gfx9's wave shifts),

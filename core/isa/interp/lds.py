@@ -1,7 +1,7 @@
 """DS instructions: LDS reads, writes (one and two addresses), atomics, ds_swizzle,
 ds_bpermute/ds_permute, ds_append/ds_consume (LDS or GDS counters). The GWS family is in gws.
 
-Holds three invariants:
+Holds these invariants:
 - a lane's LDS address is its 32-bit VGPR plus the instruction offset(s), inside its own
   workgroup's LDS; out-of-range reads give 0 and out-of-range writes are dropped;
 - cross-lane DS operations (swizzle, permutes) move data between lanes without touching LDS,

@@ -1,7 +1,7 @@
 """Matrix instructions: gfx90a's MFMA (v_mfma_*: D = A x B + C in blocks across a wave64) and
 gfx11's WMMA (v_wmma_*: one 16x16x16 product across a wave).
 
-Holds three invariants:
+Holds these invariants:
 - matrix elements sit in registers and lanes exactly as AMD's matrix instruction calculator
   lays them out (its gfx9 and gfx11 register layouts): MFMA inputs hold, per lane, the
   K/(64/(M*B)) consecutive k of one row (A) or column (B), lanes walking rows of block 0,

@@ -1,6 +1,6 @@
 """Device memory as kernels see it: the arena, checked lane by lane, vectorized.
 
-Holds three invariants:
+Holds these invariants:
 - every access of every active lane is checked against the valid ranges before any
   byte moves; a lane outside them faults the whole instruction, which then writes nothing;
   every check and reduction holds for an empty set of accesses (no lane takes part);

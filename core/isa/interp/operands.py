@@ -1,6 +1,6 @@
 """Reading and writing instruction operands for a group of waves at one PC.
 
-Holds three invariants:
+Holds these invariants:
 - a source arrives in the representation its type names (core.isa.alu docstring): 32-bit
   and 16-bit values as uint32, 64-bit as uint64, lane masks as bool [n, lanes], SCC as
   bool [n]; scalar sources of vector instructions are shaped [n, 1] so they broadcast;

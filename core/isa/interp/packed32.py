@@ -1,7 +1,7 @@
 """gfx90a's packed f32 VALU ops: v_pk_fma_f32, v_pk_mul_f32, v_pk_add_f32 and v_pk_mov_b32,
 each on 64-bit register pairs holding two f32 lanes of data.
 
-Holds two invariants:
+Holds these invariants:
 - result dword 0 comes from the source dwords op_sel picks (bit i: source i's high dword),
   dword 1 from those op_sel_hi picks, with neg_lo / neg_hi negating the sources of each
   half; each half is exactly the scalar op (v_fma_f32, v_mul_f32, v_add_f32 of core.isa.alu:

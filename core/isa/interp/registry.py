@@ -1,6 +1,6 @@
 """Instruction handlers by mnemonic: one short function per instruction or family.
 
-Holds two invariants:
+Holds these invariants:
 - a handler is looked up once per decoded instruction and cached with it (see Code);
 - a mnemonic with no handler here and no ALU op is never guessed: it faults as
   ILLEGAL_INSTRUCTION naming the instruction, so users see exactly what does not run.

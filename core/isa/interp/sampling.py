@@ -1,6 +1,6 @@
 """Texture sampling as gfx10's texture unit does it: LOD, mip and texel addressing, filtering.
 
-Holds four invariants:
+Holds these invariants:
 - texel-space coordinates are fixed point with 8 fractional bits: a coordinate is rounded
   to the nearest 1/256 texel before point sampling takes its floor (truncated instead when
   the S# sets TRUNC_COORD) and before bilinear filtering splits it into an index and a

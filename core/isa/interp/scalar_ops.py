@@ -1,6 +1,6 @@
 """SALU instructions wired to the ALU library, with SCC and EXEC as ordinary operands.
 
-Holds two invariants:
+Holds these invariants:
 - an op's declared types map its operands: 'scc' sources and results go to the SCC bit of
   each wave, every other type to the instruction's operands in assembly order (implicit
   ones, e.g. EXEC of s_and_saveexec_b32, last);

@@ -1,7 +1,7 @@
 """Scalar memory: s_load_dword* and s_buffer_load_dword* through the arena, s_memtime and
 s_memrealtime (core.isa.clocks).
 
-Holds one invariant: a scalar load reads from a checked address (dword aligned, as hardware
+Holds this invariant: a scalar load reads from a checked address (dword aligned, as hardware
 ignores the low two bits) and faults naming the wave when it lies outside every live
 allocation; s_buffer_load reads 0 past the V#'s num_records.
 """

@@ -1,6 +1,6 @@
 """Wave state of one chunk of workgroups, as numpy arrays over waves.
 
-Holds three invariants:
+Holds these invariants:
 - every architectural register of every wave lives in these arrays: scalar registers in
   `sgpr[waves, 128]` indexed by the gfx10 operand field id (s0-s105, vcc 106-107, ttmp
   108-123, m0 124, null 125, exec 126-127), so EXEC and VCC are ordinary SGPR slots and

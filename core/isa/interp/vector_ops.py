@@ -1,6 +1,6 @@
 """VALU instructions wired to the ALU library: operands in, EXEC-masked results out.
 
-Holds three invariants:
+Holds these invariants:
 - the ALU op is looked up once per decoded instruction; its declared operand types decide
   how each operand is read (inline constants per type, [n, 1] scalars, lane masks) and
   written (16-bit halves merged into the other half, or on gfx9 the high half zeroed, as

@@ -1,7 +1,7 @@
 """Vector memory: GLOBAL, FLAT, SCRATCH, MUBUF and MTBUF loads, stores and atomics of every
 width, formatted buffer access included (conversions in core.isa.interp.formats).
 
-Holds three invariants:
+Holds these invariants:
 - addresses follow the encodings: GLOBAL is vaddr(64) + offset, or saddr(64) + vaddr(32) +
   offset; FLAT addresses inside the shared/private apertures go to LDS/scratch; SCRATCH and
   the private segment V# reach the wave's interleaved scratch; other V#s address linearly

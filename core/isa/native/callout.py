@@ -2,7 +2,7 @@
 handler (families.hands_over decides which); the runner runs the waves that stopped at
 callouts in batches (runner.c, core/isa/native/handover.py).
 
-Holds two invariants:
+Holds these invariants:
 - a wave stops at a callout as at s_barrier: its registers stored to sg_wave (the exit
   block), sg_wave.pc at the instruction, and it resumes right after it with its registers
   reloaded (the prologue), so what the instruction writes, in any register, is the

@@ -1,6 +1,6 @@
 """LLVM module -> native code, once: in memory per process, on disk across processes.
 
-Holds four invariants:
+Holds these invariants:
 - code is generated for the host CPU (its name and features), with no fast-math anywhere and
   the default floating-point environment, so float results are the IEEE ones the ALU
   emitters spell out;

@@ -1,7 +1,7 @@
 """Program flow in translated code: branches, calls and returns, s_endpgm, s_barrier, traps,
 hardware registers (the interpreter's core/isa/interp/control.py, translated).
 
-Holds four invariants:
+Holds these invariants:
 - direct branches are LLVM branches; backward ones may yield (Kernel.jump); s_setpc_b64 and
   unresolved s_swappc_b64 switch over the program's indirect targets, and any other address
   faults as the interpreter does when the PC leaves the code;

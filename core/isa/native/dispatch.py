@@ -1,7 +1,7 @@
 """One dispatch on the native tier: the kernel's translation (once), its launch template, and
 the C runner called with the GIL released.
 
-Holds four invariants:
+Holds these invariants:
 - a kernel is translated at most once per loaded code object and wave size (and loaded from
   the disk cache when another process translated it); a kernel that cannot be translated is
   remembered as such, traced once with the instruction that stops it, and runs on the

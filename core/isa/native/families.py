@@ -1,7 +1,7 @@
 """Which translator function takes an instruction: by mnemonic, else by encoding family, else
 a hand-over to the interpreter's own handler (a callout, core/isa/native/callout.py).
 
-Holds three invariants:
+Holds these invariants:
 - `hands_over` is the one place that decides what translated code hands to the interpreter:
   an instruction the interpreter implements and the translator has no emitter for, and any
   instruction on the queue's GDS (its state lives with the interpreter); never one whose

@@ -1,6 +1,6 @@
 """Vector types for the translator's IR, whose constants print in LLVM's short forms.
 
-Holds one invariant: a constant of a Vector prints the value llvmlite's VectorType prints,
+Holds this invariant: a constant of a Vector prints the value llvmlite's VectorType prints,
 only shorter where every lane holds the same value (`zeroinitializer`, `undef`,
 `splat (T v)`, which LLVM 19 and later parse). Splat constants of 32 or 64 lanes were most
 of the module's text (double_transcendental -O0: 7.5 MB, 3.2 MB with the short forms).

@@ -3,7 +3,7 @@ v_permlane16/x16, v_swap_b32, and the DPP16/DPP8/SDWA operand forms of VALU inst
 (the interpreter's core/isa/interp/lanes.py, translated; M0-relative moves stay on the
 interpreter).
 
-Holds two invariants:
+Holds these invariants:
 - DPP sources are constant lane permutations (shufflevector over core.isa.semantics.lanes' plans):
   a lane whose source is out of its row, or inactive without fetch-inactive, reads 0 and is
   not written unless bound_ctrl asks for it; rows and banks masked off are not written;

@@ -2,7 +2,7 @@
 ds_swizzle, ds_bpermute/ds_permute, ds_append/ds_consume (the interpreter's
 core/isa/interp/lds.py, translated).
 
-Holds two invariants:
+Holds these invariants:
 - a lane's LDS address is its 32-bit VGPR plus the instruction offset(s), inside its own
   workgroup's LDS; out-of-range reads give 0 and out-of-range writes (and atomics) are dropped;
 - cross-lane DS operations move data between lanes without touching LDS, and a lane reading

@@ -2,7 +2,7 @@
 runner checks against are published as the dispatch starts, and a device malloc that a
 hostcall serves (HIP's __ockl_dm_alloc) allocates while the kernel runs.
 
-Holds two invariants:
+Holds these invariants:
 - the runner asks only for an access outside every published range, just before it would
   fault (runner.c's range_holding), so the common path never takes the GIL; the answer is the
   valid range holding the access at that moment (the interpreter checks the live ranges at

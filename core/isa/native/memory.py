@@ -1,6 +1,6 @@
 """Device memory in translated code: checked addresses, gathers, scatters, host atomics.
 
-Holds four invariants (the interpreter's core/isa/interp/memory.py, translated):
+Holds these invariants (the interpreter's core/isa/interp/memory.py, translated):
 - every active lane's access is checked against the dispatch's valid ranges before any byte
   moves: inline against the range this access site (one per checked access in the code)
   hit last, kept per thread across waves, else lane by lane out of line

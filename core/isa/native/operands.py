@@ -1,6 +1,6 @@
 """Reading and writing instruction operands in translated code, per ALU operand type.
 
-Holds three invariants (the interpreter's, core/isa/interp/operands.py):
+Holds these invariants (the interpreter's, core/isa/interp/operands.py):
 - a source arrives in the representation its type names (core.isa.alu): 32- and 16-bit
   values as i32, 64-bit as i64, lane masks as <lanes x i1>, SCC as i1; scalar sources of
   vector instructions are splat to <lanes x ...>;

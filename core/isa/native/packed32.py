@@ -2,7 +2,7 @@
 and v_pk_mov_b32 on 64-bit register pairs (the interpreter's core/isa/interp/packed32.py,
 translated).
 
-Holds two invariants:
+Holds these invariants:
 - result dword 0 comes from the source dwords op_sel picks, dword 1 from those op_sel_hi
   picks, neg / neg_hi negating the sources of each half, and each half is the scalar op's
   emitter (v_fma_f32, v_mul_f32, v_add_f32: MODE, clamp), as the interpreter computes it;

@@ -1,6 +1,6 @@
 """Code discovery: the instructions a kernel can reach, as basic blocks, from its entry.
 
-Holds four invariants:
+Holds these invariants:
 - only reachable code is decoded: from the entry, branch targets and fall-throughs, call
   and jump targets (s_swappc_b64/s_call_b64/s_setpc_b64, resolved by constant propagation
   along every edge of a function: the s_getpc_b64 / s_add_u32 / s_addc_u32 pattern clang

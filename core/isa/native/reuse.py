@@ -1,6 +1,6 @@
 """An IRBuilder that does not build again what it has built where it is still valid.
 
-Holds three invariants:
+Holds these invariants:
 - a register (an alloca) is read once: a load returns the value last loaded from or stored
   to that alloca in a block that dominates the builder's block, if there is one;
 - a pure instruction (arithmetic, casts, compares, selects, vector shuffles, GEPs) with the

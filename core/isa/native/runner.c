@@ -1,6 +1,6 @@
 /* The native tier's runner: workgroups of a dispatch on a pool of native threads.
 
-   Holds four invariants:
+   Holds these invariants:
    - every wave starts in exactly the interpreter's launch state (core/isa/interp/chunk.py):
      user SGPRs, workgroup ids and info, scratch wave offset, work-item ids in v0-v2 (packed
      into v0 where the target takes them so), EXEC over the work-items of (possibly partial)

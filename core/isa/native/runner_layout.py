@@ -1,6 +1,6 @@
 """The runner's C layouts (core/isa/native/runner.h) as the translator and Python see them.
 
-Holds one invariant: every offset and constant comes from the compiled header through cffi
+Holds this invariant: every offset and constant comes from the compiled header through cffi
 (offsetof, the #defines), so the translated code and the C runner never disagree.
 """
 from functools import lru_cache

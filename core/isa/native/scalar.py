@@ -1,7 +1,7 @@
 """SALU instructions wired to the ALU's LLVM emitters (core.isa.native.alu), SCC and EXEC as
 ordinary operands (the interpreter's core/isa/interp/scalar_ops.py, translated).
 
-Holds two invariants:
+Holds these invariants:
 - an emitter's declared types map its operands: 'scc' sources and results are the SCC bit,
   every other type the instruction's operands in assembly order (the destination's old value
   after the explicit sources for reads_dst ops, EXEC last for saveexec/wrexec);

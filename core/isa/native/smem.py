@@ -1,7 +1,7 @@
 """Scalar memory in translated code: s_load_dword*, s_buffer_load_dword*, s_memtime and
 s_memrealtime.
 
-Holds two invariants (the interpreter's core/isa/interp/smem.py):
+Holds these invariants (the interpreter's core/isa/interp/smem.py):
 - a scalar load reads dwords from a checked, dword-aligned address and faults naming the
   wave (lane 0) and the first bad dword when it lies outside every live allocation;
   s_buffer_load reads 0 past the V#'s num_records and checks nothing there;

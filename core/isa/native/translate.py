@@ -1,6 +1,6 @@
 """One kernel's reachable code -> one LLVM function `i32 wave(ptr wave, ptr group, ptr env)`.
 
-Holds five invariants:
+Holds these invariants:
 - every register the code touches lives in an alloca (SGPRs and VCC/EXEC/M0 as i32 by
   operand field id, VGPRs as <lanes x i32>, SCC as i1, the instruction counts as i64),
   loaded from the wave state in the prologue and stored back at every exit that resumes

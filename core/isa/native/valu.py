@@ -1,7 +1,7 @@
 """VALU instructions wired to the ALU's LLVM emitters: operands in, EXEC-masked results out
 (the interpreter's core/isa/interp/vector_ops.py, translated).
 
-Holds three invariants:
+Holds these invariants:
 - the emitter is looked up once per decoded instruction; its declared operand types decide
   how each operand is read (inline constants per type, splat scalars, lane masks) and
   written (16-bit halves merged, 64-bit pairs split, masks to VCC/SGPRs/EXEC);

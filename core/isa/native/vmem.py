@@ -2,7 +2,7 @@
 (the interpreter's core/isa/interp/vmem.py, translated; formatted buffer access and MTBUF
 stay on the interpreter).
 
-Holds three invariants:
+Holds these invariants:
 - addresses follow the encodings exactly as the interpreter resolves them: GLOBAL vaddr(64)
   + offset or saddr(64) + vaddr(32) + offset; FLAT addresses in the shared/private apertures
   go to LDS/scratch; SCRATCH and swizzled V#s (the private segment buffer among them) reach
