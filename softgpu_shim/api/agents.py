@@ -183,6 +183,10 @@ _CPU = {**_COMMON, **{
     AmdAgentInfo.NUM_XCC: ("uint32_t", lambda a: 0),
     AmdAgentInfo.DRIVER_UID: ("uint32_t", lambda a: 0),
     AmdAgentInfo.NEAREST_CPU: ("hsa_agent_t", lambda a: {"handle": 0}),
+    # The newest ROCr's CPU agent answers its GPU-only attributes with zeros (rocminfo 7 asks).
+    AmdAgentInfo.SCRATCH_LIMIT_MAX: ("uint64_t", lambda a: 0),
+    AmdAgentInfo.SCRATCH_LIMIT_CURRENT: ("uint64_t", lambda a: 0),
+    AmdAgentInfo.CLOCK_COUNTERS: ("hsa_amd_clock_counters_t", lambda a: {}),
 }}
 
 _GPU = {**_COMMON, **{

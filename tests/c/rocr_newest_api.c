@@ -359,6 +359,17 @@ static void counters_and_limits(void) {
     CHECK_OK(hsa_agent_get_info(gpu, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_CLOCK_COUNTERS, &second));
     CHECK(second.gpu_clock_counter > first.gpu_clock_counter);
     CHECK(second.system_clock_counter > first.system_clock_counter);
+    /* The CPU agent answers these GPU-only attributes with zeros, as the newest ROCr. */
+    limit = 1;
+    CHECK_OK(hsa_agent_get_info(cpu, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_SCRATCH_LIMIT_MAX, &limit));
+    CHECK_EQ_U64(limit, 0);
+    limit = 1;
+    CHECK_OK(hsa_agent_get_info(cpu, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_SCRATCH_LIMIT_CURRENT, &limit));
+    CHECK_EQ_U64(limit, 0);
+    memset(&first, 0xff, sizeof first);
+    CHECK_OK(hsa_agent_get_info(cpu, (hsa_agent_info_t)HSA_AMD_AGENT_INFO_CLOCK_COUNTERS, &first));
+    CHECK(first.gpu_clock_counter == 0 && first.cpu_clock_counter == 0 &&
+          first.system_clock_counter == 0 && first.system_clock_frequency == 0);
 
     /* Logging: the flags must be readable; the last call wins. */
     uint8_t flags[8] = {1 << HSA_AMD_LOG_FLAG_BLIT_KERNEL_PKTS};
