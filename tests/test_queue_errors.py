@@ -42,6 +42,21 @@ def test_a_failed_capture_without_a_callback_aborts_with_the_reason(code_object,
 
 
 @pytest.mark.parametrize("callback", ["callback", "none"])
+def test_a_failure_whose_report_fails_too_still_fails_the_queue(code_object, tmp_path, callback):
+    """stderr on a full disk: the report of the internal error fails as well, and the queue
+    still gets its callback, or without one the process still aborts (no silent stop)."""
+    capture = tmp_path / "captures"
+    capture.mkdir()
+    proc = cprog.run("queue_internal_error.c", code_object, capture, "block", callback, "stderr-full",
+                     timeout=120, SOFTGPU_CAPTURE=capture, SOFTGPU_ENGINE="native")
+    if callback == "callback":
+        assert proc.returncode == 0, proc.stdout
+        assert proc.stdout == "callback status=0x1000 same_queue=1 completion=1 seen=0\n"
+    else:
+        assert proc.returncode == -6, proc.stdout
+
+
+@pytest.mark.parametrize("callback", ["callback", "none"])
 def test_the_same_capture_into_a_directory_completes(code_object, tmp_path, callback):
     proc = _run(code_object, tmp_path, "keep", callback, "native")
     assert proc.returncode == 0, proc.stdout + proc.stderr

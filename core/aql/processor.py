@@ -219,9 +219,19 @@ class PacketProcessor:
         except BaseException:   # stderr closed: the callback or the abort still tells the host
             pass
         queue.enter_error_state(error.status)
-        if queue.has_error_callback:
-            queue.call_error_callback(error.status)
-        elif ABORT_ON_UNHANDLED:
+        self._tell_host(error.status, abort=True)
+
+    def _tell_host(self, status, abort):
+        """The queue's error callback hears of a failed queue; with none, the process aborts
+        when `abort` (ROCr's rule for a fault nobody handles), unless SOFTGPU_QUEUE_ERRORS=continue
+        asks to go on."""
+        if self.queue.has_error_callback:
+            self.queue.call_error_callback(status)
+        elif abort and settings.get("SOFTGPU_QUEUE_ERRORS") == "abort":
+            try:
+                sys.stderr.flush()
+            except BaseException:   # stderr gone: the abort still tells the host
+                pass
             os.abort()
 
     def _fail(self, error):
@@ -249,15 +259,10 @@ class PacketProcessor:
             if before:
                 sys.stderr.write("softgpu: the last events before it (flight recorder):\n"
                                  + trace.format_records(before) + "\n")
-        if queue.has_error_callback:
-            queue.call_error_callback(error.status)
-            return
-        if settings.get("SOFTGPU_QUEUE_ERRORS") == "abort" and (report and not handled or isinstance(error, InternalError)):
-            # ROCr aborts the process on a GPU fault nobody handles (SOFTGPU_QUEUE_ERRORS=continue
-            # records it instead, for CI and fuzzing); an internal error nobody is told of would
-            # leave the host waiting forever.
-            sys.stderr.flush()
-            os.abort()
+        # ROCr aborts the process on a GPU fault nobody handles (SOFTGPU_QUEUE_ERRORS=continue
+        # records it instead, for CI and fuzzing); an internal error nobody is told of would
+        # leave the host waiting forever.
+        self._tell_host(error.status, abort=bool(report and not handled or isinstance(error, InternalError)))
 
 
 def _write_flight_recorder():

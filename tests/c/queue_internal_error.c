@@ -1,11 +1,13 @@
 /* A failure inside packet processing that no setting could foresee — the capture directory
    SOFTGPU_CAPTURE names is replaced by a file after hsa_init — becomes the queue's error.
-   Usage: queue_internal_error CODE_OBJECT CAPTURE_PATH block|keep callback|none
+   Usage: queue_internal_error CODE_OBJECT CAPTURE_PATH block|keep callback|none [stderr-full]
      block: CAPTURE_PATH becomes a regular file before the dispatch; keep: it is left alone.
      callback: the queue has an error callback; the program waits for the dispatch's
                completion or the callback, whichever comes, and prints what happened;
      none: no callback; the program waits for the completion (ROCr's abort ends it when the
-           queue fails). */
+           queue fails);
+     stderr-full: the program's stderr becomes /dev/full once the queue exists, so reporting
+           the failure fails too (the processor's last route: error state, callback or abort). */
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -35,6 +37,10 @@ int main(int argc, char **argv) {
     hsa_queue_t *queue;
     MUST(hsa_queue_create(env.gpu, 64, HSA_QUEUE_TYPE_MULTI, with_callback ? on_error : NULL, NULL,
                           UINT32_MAX, UINT32_MAX, &queue));
+    if (argc > 5 && !strcmp(argv[5], "stderr-full")) {
+        int full = open("/dev/full", O_WRONLY);
+        if (full < 0 || dup2(full, 2) < 0) { perror("/dev/full"); return 2; }
+    }
     uint32_t *flags = aql_alloc(&env, 2 * sizeof(uint32_t));
     flags[0] = 1;                                  /* spin_until ends at once */
     void **args = aql_alloc(&env, 2 * sizeof(void *));
