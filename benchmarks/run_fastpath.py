@@ -1,5 +1,5 @@
 """Build benchmarks/fastpath_bench.c against the official headers, link it to SoftGPU
-(build/lib, or SOFTGPU_LIBDIR) as a client links to ROCr and to its baseline library
+(the library directory softgpu_shim.location finds) as a client links to ROCr and to its baseline library
 (benchmarks/fastpath_baseline.c, a shared object of its own), and run it.
 
 Usage: python3 benchmarks/run_fastpath.py [iterations]
@@ -10,7 +10,11 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-LIBDIR = os.environ.get("SOFTGPU_LIBDIR") or os.path.join(ROOT, "build", "lib")
+sys.path.insert(0, ROOT)
+
+from softgpu_shim.location import library_dir  # noqa: E402
+
+LIBDIR = library_dir()
 
 
 def main(argv):

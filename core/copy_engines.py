@@ -14,10 +14,8 @@ Holds these invariants:
 Engine ids are the hsa_amd_sdma_engine_id_t bits (engine i is bit i).
 """
 from core.errors import HsaError, InvalidAgent, InvalidArgument, OutOfResources
+from softgpu_shim.hsa_abi import HsaAmdSdmaEngineId as Engine
 
-ENGINE_0 = 1 << 0
-ENGINE_1 = 1 << 1
-ENGINE_2 = 1 << 2
 # ROCr's blit slots: 0 device-to-device (a blit kernel), 1 host-to-device (SDMA0), 2
 # device-to-host (SDMA1), then the xGMI engines.
 _H2D_OFFSET = 1
@@ -34,29 +32,36 @@ def copy_agent(dst, src):
     return src if src.is_gpu else dst
 
 
-def _check(dst, src):
-    if dst is src:
-        raise InvalidAgent("the source and destination agents are the same agent")
+def _gpu_of(dst, src):
     agent = copy_agent(dst, src)
     if not agent.is_gpu:
         raise NoCopyEngine("neither agent is a GPU: no copy engine serves a host-to-host copy")
     return agent
 
 
+def _check(dst, src):
+    if dst is src:
+        raise InvalidAgent("the source and destination agents are the same agent")
+    return _gpu_of(dst, src)
+
+
 def _h2d_only(agent):
-    return any(f"--{name}" in (agent.isa_name or "") for name in _H2D_ONLY_SDMA0)
+    return agent.isa.target.processor in _H2D_ONLY_SDMA0
+
+
+def _host_to_device(dst, src):
+    return not src.is_gpu and dst.is_gpu
 
 
 def engine_status(dst, src):
     """The mask of engines free for a copy from `src` to `dst` (hsa_amd_memory_copy_engine_status)."""
     agent = _check(dst, src)
-    host_to_device = not src.is_gpu and dst.is_gpu
     mask = 0
-    if host_to_device or not _h2d_only(agent):
-        mask |= ENGINE_0
-    mask |= ENGINE_1 if agent.spec["sdma_engines"] > 1 else ENGINE_0
+    if _host_to_device(dst, src) or not _h2d_only(agent):
+        mask |= Engine.ENGINE_0
+    mask |= Engine.ENGINE_1 if agent.spec["sdma_engines"] > 1 else Engine.ENGINE_0
     for i in range(agent.spec["sdma_xgmi_engines"]):
-        mask |= ENGINE_2 << i
+        mask |= Engine.ENGINE_2 << i
     if not mask:
         raise OutOfResources("no copy engine is free")
     return mask
@@ -74,15 +79,12 @@ def check_engine(dst, src, engine_id, force_copy_on_sdma):
     bit that the copy agent has); the copy then runs as any other."""
     if engine_id == 0 or engine_id & (engine_id - 1):
         raise InvalidArgument(f"engine_id {engine_id:#x} is not one engine")
-    agent = copy_agent(dst, src)
-    if not agent.is_gpu:
-        raise NoCopyEngine("neither agent is a GPU: no copy engine serves a host-to-host copy")
+    agent = _gpu_of(dst, src)
     offset = engine_id.bit_length()            # ROCr's ffs(): SDMA0 is offset 1
     engines = agent.spec["sdma_engines"] + agent.spec["sdma_xgmi_engines"]
     if offset > engines:
         raise InvalidArgument(f"engine_id {engine_id:#x}: the agent has {engines} copy engines")
-    same_gpu = dst is src and src is agent
-    host_to_device = not src.is_gpu and dst.is_gpu
-    if not host_to_device and not same_gpu and _h2d_only(agent) and offset == _H2D_OFFSET:
+    same_gpu = dst is src
+    if not _host_to_device(dst, src) and not same_gpu and _h2d_only(agent) and offset == _H2D_OFFSET:
         raise InvalidArgument("this GPU's SDMA0 copies only from host to device")
     del force_copy_on_sdma   # where the copy runs changes nothing SoftGPU's copies show

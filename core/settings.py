@@ -67,6 +67,10 @@ def _seconds(text):
     return value
 
 
+def _flag(text):
+    return _choice("0", "1")(text) == "1"
+
+
 def _text(text):
     return text
 
@@ -163,7 +167,7 @@ SETTINGS = (
             "of aborting the process (ROCr aborts)", _choice("abort", "continue")),
     Setting("SOFTGPU_QUIET", "`0` or `1`", False,
             "`1`: no stderr line for internal errors caught at the ABI edge, nor for launch warnings",
-            lambda text: _choice("0", "1")(text) == "1"),
+            _flag),
     Setting("SOFTGPU_INTERNAL_ERRORS", "`report` or `abort`", "report",
             "`abort`: an internal error aborts the process after printing its traceback (the fuzz harnesses "
             "run so)", _choice("report", "abort")),
@@ -172,7 +176,7 @@ SETTINGS = (
             "queue error (before ROCr's abort), for a CI job that faulted without a trace", _path, _file_writable),
     Setting("SOFTGPU_PROGRESS", "`0` or `1`", None,
             "`1`: progress of long dispatches on stderr even into a pipe; `0`: never (default: on a terminal)",
-            lambda text: _choice("0", "1")(text) == "1"),
+            _flag),
     Setting("SOFTGPU_SIGNAL_POLL_MS", "integer 1-3600000", 100,
             "longest sleep of a host signal wait before it re-checks the value: a safety net for device "
             "code that changes a signal without raising an interrupt", _integer(1, 3600000)),

@@ -184,22 +184,10 @@ def registered(code_target):
     return _BY_NAME.get(code_target.isa_name)
 
 
-def compatible(code, agent, generic_version=0):
+def incompatibility(code, agent, generic_version=0):
     """ROCr's Isa::IsCompatible for code built for `code` on an agent of ISA `agent` (both
-    registry targets; an agent's features are never "any" in ROCr, and a profile's are not)."""
-    for feature in ("sramecc", "xnack"):
-        wanted = getattr(code, feature)
-        if wanted in (ON, OFF) and getattr(agent, feature) != wanted:
-            return False
-    if code.is_generic:
-        agent_row = agent.row
-        return agent_row is not None and agent_row.generic == code.processor \
-            and generic_version >= GENERIC_MIN_VERSION[code.processor]
-    return code.row is not None and agent.row is not None and code.row.version == agent.row.version
-
-
-def why_incompatible(code, agent, generic_version=0):
-    """One line naming why `compatible` refuses (for the loader's trace and error)."""
+    registry targets; an agent's features are never "any" in ROCr, and a profile's are not):
+    None when compatible, else one line naming why not (for the loader's trace and error)."""
     for feature in ("sramecc", "xnack"):
         wanted = getattr(code, feature)
         if wanted in (ON, OFF) and getattr(agent, feature) != wanted:
@@ -208,9 +196,18 @@ def why_incompatible(code, agent, generic_version=0):
         if agent.row is None or agent.row.generic != code.processor:
             family = agent.row.generic if agent.row is not None and agent.row.generic else "no generic family"
             return f"{agent.processor} belongs to {family}, not {code.processor}"
-        return (f"generic version {generic_version} is below {GENERIC_MIN_VERSION[code.processor]}, "
-                f"the lowest ROCr loads for {code.processor}")
-    return f"processor {code.processor} is not {agent.processor}"
+        if generic_version < GENERIC_MIN_VERSION[code.processor]:
+            return (f"generic version {generic_version} is below {GENERIC_MIN_VERSION[code.processor]}, "
+                    f"the lowest ROCr loads for {code.processor}")
+        return None
+    if code.row is None or agent.row is None or code.row.version != agent.row.version:
+        return f"processor {code.processor} is not {agent.processor}"
+    return None
+
+
+def compatible(code, agent, generic_version=0):
+    """incompatibility's yes/no."""
+    return incompatibility(code, agent, generic_version) is None
 
 
 def run_as(code, agent):

@@ -11,7 +11,7 @@ import sys
 
 from elftools.common.exceptions import ELFError
 
-from core.cli import command
+from core.cli import Refused, command
 from core.isa.decoder import DecodeError
 from core.isa import report, targets
 
@@ -35,12 +35,9 @@ def run(args):
         try:
             covered |= report.coverage_of([path], args.target)
         except OSError as error:
-            print(f"softgpu isa-report: {path}: {error.strerror}", file=sys.stderr)
-            return 1
+            raise Refused(f"{path}: {error.strerror}") from None
         except (ELFError, DecodeError) as error:
-            print(f"softgpu isa-report: {path}: not an AMDGPU code object of {args.target}: {error}",
-                  file=sys.stderr)
-            return 1
+            raise Refused(f"{path}: not an AMDGPU code object of {args.target}: {error}") from None
     rows = report.classify(implemented(), covered, args.target, translated(), handed_over())
     shown = [r for r in rows if args.status in (None, r["status"])]
     for row in shown:

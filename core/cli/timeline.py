@@ -3,10 +3,9 @@
 A trace that cannot be read or holds no trace event, and an output that cannot be written,
 end the command with one line naming the file and exit status 1; nothing is written then.
 """
-import sys
 
 from core import settings, timeline
-from core.cli import command
+from core.cli import Refused, command
 
 
 @command("timeline", help="convert a JSON-lines trace (SOFTGPU_TRACE) into a Perfetto/Chrome timeline")
@@ -20,19 +19,14 @@ def run(args):
     try:
         records = timeline.read_trace(args.trace)
     except OSError as error:
-        print(f"softgpu timeline: {args.trace}: {error.strerror}", file=sys.stderr)
-        return 1
+        raise Refused(f"{args.trace}: {error.strerror}") from None
     if not records:
-        print(f"softgpu timeline: {args.trace}: holds no SoftGPU trace event (is it a SOFTGPU_TRACE file?)",
-              file=sys.stderr)
-        return 1
+        raise Refused(f"{args.trace}: holds no SoftGPU trace event (is it a SOFTGPU_TRACE file?)")
     try:
         settings.check_output_file("-o", args.output)
         timeline.write(records, args.output)
     except settings.InvalidSetting as error:
-        print(f"softgpu timeline: {error}", file=sys.stderr)
-        return 1
+        raise Refused(str(error)) from None
     except OSError as error:
-        print(f"softgpu timeline: {args.output}: {error.strerror}", file=sys.stderr)
-        return 1
+        raise Refused(f"{args.output}: {error.strerror}") from None
     return 0

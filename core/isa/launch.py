@@ -25,10 +25,9 @@ Holds these invariants:
 import sys
 
 from core import settings, trace
-from core.isa.faults import KernelFault, illegal_instruction, launch_fault  # noqa: F401  (KernelFault: API)
+from core.isa.faults import illegal_instruction, launch_fault
 from core.isa.layout import MAX_LDS_BYTES, layout
-from core.isa.plan import (DispatchStats, DispatchStopped, NOTICE_SECONDS, StopFlag,  # noqa: F401  (API)
-                           agent_spec, dim3, plan_dispatch, size_problem, time_limit_setting)
+from core.isa.plan import NOTICE_SECONDS, agent_spec, dim3, plan_dispatch, size_problem, time_limit_setting
 from core.isa.targets import UnknownTarget
 from softgpu_shim.hsa_abi import Status
 

@@ -166,8 +166,8 @@ class Executable:
             raise IncompatibleArguments(f"code object built for {code.target.isa_name} cannot run on "
                                         f"agent {agent.name}: it has no ISA")
         agent_target = agent.isa.target
-        if not target.compatible(code.target, agent_target, code.generic_version):
-            why = target.why_incompatible(code.target, agent_target, code.generic_version)
+        why = target.incompatibility(code.target, agent_target, code.generic_version)
+        if why:
             raise IncompatibleArguments(f"code object built for {code.target.isa_name} cannot run on "
                                         f"agent {agent.name} ({agent_target.isa_name}): {why}")
 

@@ -174,7 +174,7 @@ def build(agents, device_base):
 
 def _no_extended_scope(gpu):
     """ROCr leaves the extended-scope fine-grained pool out on gfx12.0 (gfx1200, gfx1201)."""
-    return "--gfx120" in (gpu.isa_name or "")
+    return gpu.isa.target.row.version[:2] == (12, 0)
 
 
 def link_between(agent, owner):

@@ -91,10 +91,10 @@ def test_generic_version_below_rocrs_minimum_is_refused():
     code, agent = target.Target("gfx10-3-generic"), target.Target("gfx1030")
     assert target.compatible(code, agent, generic_version=1)
     assert not target.compatible(code, agent, generic_version=0)
-    assert "generic version 0 is below 1" in target.why_incompatible(code, agent, 0)
+    assert "generic version 0 is below 1" in target.incompatibility(code, agent, 0)
     # Family and features: gfx1100 is gfx11-generic's; gfx9-4-generic pins sramecc.
     assert not target.compatible(code, target.Target("gfx1100"), 1)
-    assert "gfx1100 belongs to gfx11-generic" in target.why_incompatible(code, target.Target("gfx1100"), 1)
+    assert "gfx1100 belongs to gfx11-generic" in target.incompatibility(code, target.Target("gfx1100"), 1)
     pinned = target.Target("gfx9-4-generic", sramecc="on", xnack="any")
     assert target.compatible(pinned, target.Target("gfx942", sramecc="on", xnack="off"), 1)
     assert not target.compatible(pinned, target.Target("gfx942", sramecc="off", xnack="off"), 1)

@@ -72,9 +72,9 @@ class Chunk:
         base = 0
         if d.private_bytes:
             busy = set(np.unique(w.scratch_block[:first]).tolist())
-            block, base = d.scratch.acquire(d.wave_scratch_bytes() * nwaves, busy)
+            block, base = d.scratch.acquire(d.plan.wave_scratch_bytes * nwaves, busy)
             w.scratch_block[new] = block
-        wave_offset = (wave * d.wave_scratch_bytes()).astype(np.uint64)
+        wave_offset = (wave * d.plan.wave_scratch_bytes).astype(np.uint64)
         w.flat_scratch[new] = np.uint64(base) + wave_offset
         w.pc[new] = desc.entry
         w.mode[new] = desc.initial_mode

@@ -91,9 +91,6 @@ class Dispatch:
         self.scratch = ScratchBlocks(self.arena, self.name)
         self.clock = Clock(plan, self.started_ns)
 
-    def wave_scratch_bytes(self):
-        return self.private_bytes * self.desc.lanes
-
     def take(self, count):
         """The next `count` workgroup ids not yet admitted (fewer at the end of the grid)."""
         first = self.next_group

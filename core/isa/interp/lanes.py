@@ -13,7 +13,8 @@ Holds these invariants:
 import numpy as np
 
 from core.isa.interp.registry import handles
-from core.isa.semantics.lanes import (ROW, SDWA_BITS, SDWA_SHIFT, dpp_enabled, dpp_masks,
+from core.isa.semantics.lanes import (ROW, SDWA_BITS, SDWA_DWORD, SDWA_SHIFT, SDWA_UNUSED_PAD,
+                                      SDWA_UNUSED_PRESERVE, SDWA_UNUSED_SEXT, dpp_enabled, dpp_masks,
                                       dpp_plan)
 
 
@@ -109,8 +110,8 @@ def dpp_write_mask(step, inst):
 def sdwa_source(step, inst, values, i, type_):
     if type_ == "mask" or values.dtype == np.bool_:
         return values
-    sel = int(inst.mods.get(f"src{i}_sel", 6))
-    if sel == 6:
+    sel = int(inst.mods.get(f"src{i}_sel", SDWA_DWORD))
+    if sel == SDWA_DWORD:
         return values
     bits = SDWA_BITS[sel]
     field = (values.astype(np.uint32) >> np.uint32(SDWA_SHIFT[sel])) & np.uint32((1 << bits) - 1)
@@ -121,17 +122,17 @@ def sdwa_source(step, inst, values, i, type_):
 
 
 def sdwa_dest(step, inst, target, value):
-    sel = int(inst.mods.get("dst_sel", 6))
-    if sel == 6:
+    sel = int(inst.mods.get("dst_sel", SDWA_DWORD))
+    if sel == SDWA_DWORD:
         return value
-    unused = int(inst.mods.get("dst_unused", 0))
+    unused = int(inst.mods.get("dst_unused", SDWA_UNUSED_PAD))
     shift, bits = SDWA_SHIFT[sel], SDWA_BITS[sel]
     field_mask = np.uint32(((1 << bits) - 1) << shift)
     placed = (np.asarray(value, np.uint32) << np.uint32(shift)) & field_mask
-    if unused == 2:                                      # UNUSED_PRESERVE
+    if unused == SDWA_UNUSED_PRESERVE:
         old = step.ops.vgpr_read(target.index)
         return (old & ~field_mask) | placed
-    if unused == 1:                                      # UNUSED_SEXT
+    if unused == SDWA_UNUSED_SEXT:
         top = np.uint32(1 << (shift + bits - 1))
         above = np.uint32(0xFFFFFFFF) << np.uint32(shift + bits) if shift + bits < 32 else np.uint32(0)
         return placed | np.where(placed & top, above, np.uint32(0))

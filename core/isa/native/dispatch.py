@@ -176,7 +176,7 @@ def run_native(session, plan):
     total = plan.total_workgroups
     try:
         if private_bytes:
-            scratch = arena.allocate(int(slots) * private_bytes * lanes,
+            scratch = arena.allocate(int(slots) * plan.wave_scratch_bytes,
                                      info={"what": f"scratch of {name}"})
             d.scratch_base = scratch.address
         sources = _launch_sgprs(d, desc, d.scratch_base, plan.kernarg_address, plan.packet_address,
@@ -215,14 +215,12 @@ def run_native(session, plan):
 
 
 def _name(kernel, name):
-    """The kernel's name as a C string the runner's long-dispatch notices name (kept with the
-    kernel: a native entry's template holds the pointer)."""
-    cache = getattr(kernel, "engine_cache", None)
-    if cache is None:
-        return ffi.new("char[]", name.encode())
-    found = cache.get("native name")
+    """The kernel's name as a C string the runner's long-dispatch notices name, kept in the
+    kernel's engine cache: a native entry's template holds the pointer, so its owner must live
+    as long as the kernel (every launched kernel has the cache: layout() reads it)."""
+    found = kernel.engine_cache.get("native name")
     if found is None:
-        found = cache["native name"] = ffi.new("char[]", name.encode())
+        found = kernel.engine_cache["native name"] = ffi.new("char[]", name.encode())
     return found
 
 

@@ -15,7 +15,8 @@ from core.isa.native import operands as O
 from core.isa.native.families import handles
 from core.isa.native.program import Untranslatable
 from core.isa.native.translate import I1, I32, I64, const
-from core.isa.semantics.lanes import (ROW, SDWA_BITS, SDWA_SHIFT, dpp_enabled, dpp_masks,
+from core.isa.semantics.lanes import (ROW, SDWA_BITS, SDWA_DWORD, SDWA_SHIFT, SDWA_UNUSED_PAD,
+                                      SDWA_UNUSED_PRESERVE, SDWA_UNUSED_SEXT, dpp_enabled, dpp_masks,
                                       dpp_plan)
 
 
@@ -61,8 +62,8 @@ def sdwa_source(k, inst, values, i, type_):
     b = k.builder
     if type_ == "mask" or values.type.element == I1:
         return values
-    sel = int(inst.mods.get(f"src{i}_sel", 6))
-    if sel == 6:
+    sel = int(inst.mods.get(f"src{i}_sel", SDWA_DWORD))
+    if sel == SDWA_DWORD:
         return values
     bits = SDWA_BITS[sel]
     field = b.and_(b.lshr(values, k.splat(const(I32, SDWA_SHIFT[sel]))), k.splat(const(I32, (1 << bits) - 1)))
@@ -74,17 +75,17 @@ def sdwa_source(k, inst, values, i, type_):
 
 def sdwa_dest(k, inst, target, value):
     b = k.builder
-    sel = int(inst.mods.get("dst_sel", 6))
-    if sel == 6:
+    sel = int(inst.mods.get("dst_sel", SDWA_DWORD))
+    if sel == SDWA_DWORD:
         return value
-    unused = int(inst.mods.get("dst_unused", 0))
+    unused = int(inst.mods.get("dst_unused", SDWA_UNUSED_PAD))
     shift, bits = SDWA_SHIFT[sel], SDWA_BITS[sel]
     field_mask = ((1 << bits) - 1) << shift
     placed = b.and_(b.shl(value, k.splat(const(I32, shift))), k.splat(const(I32, field_mask)))
-    if unused == 2:                                      # UNUSED_PRESERVE
+    if unused == SDWA_UNUSED_PRESERVE:
         old = O.vgpr(k, target.index)
         return b.or_(b.and_(old, k.splat(const(I32, ~field_mask & 0xFFFFFFFF))), placed)
-    if unused == 1:                                      # UNUSED_SEXT
+    if unused == SDWA_UNUSED_SEXT:
         top = k.splat(const(I32, 1 << (shift + bits - 1)))
         above = (0xFFFFFFFF << (shift + bits)) & 0xFFFFFFFF if shift + bits < 32 else 0
         negative = b.icmp_unsigned("!=", b.and_(placed, top), k.splat(const(I32, 0)))
