@@ -88,7 +88,7 @@ def test_another_python_finds_the_packages_of_the_librarys_environment(venv, tmp
     library = os.path.join(site_packages(venv), "softgpu_shim", "lib", "libhsa-runtime64.so.1")
     code = f"import ctypes; lib = ctypes.CDLL({library!r}); print(lib.hsa_init()); import numpy; print(numpy.__file__)"
     proc = run([DEBIAN_PYTHON, "-S", "-c", code], cwd=str(tmp_path))
-    if "version mismatch" in proc.stderr or proc.returncode and "undefined symbol" in proc.stderr:
+    if "this process runs Python" in proc.stderr:      # the library's own refusal (embedding_paths.c)
         missing("the system Python is not the minor version SoftGPU was built for")
     assert proc.returncode == 0, proc.stderr
     status, numpy_path = proc.stdout.split()

@@ -68,16 +68,17 @@ def test_the_interpreter_sets_no_instruction_limit_of_its_own(session):
     original = interp_dispatch.Dispatch.__init__
 
     def spy(self, session_, plan):
-        seen.append(plan)
         original(self, session_, plan)
+        seen.append((plan, self.watchdog))
     n = 1 << 12
     with engine("interp"), pytest.MonkeyPatch.context() as mp:
         mp.setattr(interp_dispatch.Dispatch, "__init__", spy)
         (out,), stats = launch(session, co, "long_loop", [np.array([7], np.uint32), np.uint32(n)],
                                1, 1, with_stats=True)
     assert int(out[0]) == lcg(7, n) and stats.wave_instructions > 4 * n
-    assert [plan.instruction_limit for plan in seen] == [None]
-    assert [plan.time_limit for plan in seen] == [None]
+    # The interpreter's own watchdog, not only what its caller asked for.
+    assert [(plan.instruction_limit, watchdog) for plan, watchdog in seen] == [(None, None)]
+    assert [plan.time_limit for plan, _ in seen] == [None]
 
 
 @pytest.mark.parametrize("tier", TIERS)
