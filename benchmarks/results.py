@@ -15,24 +15,11 @@ DIRECTORY = os.path.join(ROOT, "benchmarks", "results")
 
 def machine():
     """What the figures were measured on."""
-    model = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    model = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    memory = None
-    try:
-        with open("/proc/meminfo") as f:
-            memory = int(f.readline().split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    return {"host": platform.node(), "cpu": model, "usable_cores": len(os.sched_getaffinity(0)),
-            "memory_bytes": memory, "system": f"{platform.system()} {platform.release()}",
-            "python": platform.python_version()}
+    from core import host_cpu
+    return {"host": platform.node(),
+            "cpu": host_cpu.cpuinfo_field("model name") or platform.processor() or platform.machine(),
+            "usable_cores": len(os.sched_getaffinity(0)), "memory_bytes": host_cpu.memory_bytes() or None,
+            "system": f"{platform.system()} {platform.release()}", "python": platform.python_version()}
 
 
 def commit():

@@ -40,13 +40,13 @@ def _cpu_list(text):
     return cpus
 
 
-def _cpuinfo_field(name):
+def cpuinfo_field(name):
     match = re.search(rf"^{name}\s*:\s*(.*)$", read_text(CPUINFO) or "", re.MULTILINE)
     return match.group(1).strip() if match else None
 
 
 def model_name():
-    return (_cpuinfo_field("model name") or "")[:NAME_LIMIT]
+    return (cpuinfo_field("model name") or "")[:NAME_LIMIT]
 
 
 def online_cpus():
@@ -58,7 +58,7 @@ def max_clock_mhz():
     khz = (read_text(f"{CPU_SYSFS}/cpu0/cpufreq/cpuinfo_max_freq") or "").strip()
     if khz.isdigit():
         return int(khz) // 1000
-    mhz = _cpuinfo_field("cpu MHz")
+    mhz = cpuinfo_field("cpu MHz")
     return int(float(mhz)) if mhz else 0
 
 

@@ -19,7 +19,6 @@
    thread at a time and hsa_init returns only once the session is usable. */
 hsa_status_t sg_session_open(int *started);
 hsa_status_t sg_session_close(void);
-const char *sg_runtime_failure(void);          /* embedding_paths.c */
 
 static _Atomic int32_t g_init_count;
 static pthread_mutex_t g_session_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -177,10 +176,16 @@ static uint32_t wait_on_copies(uint32_t signal_count, const hsa_signal_t *signal
         atomic_fetch_add(&g_invalid_calls, 1);
         return UINT32_MAX;
     }
-    uint64_t *handles = malloc(sizeof *handles * signal_count);
-    int *conditions = malloc(sizeof *conditions * signal_count);
-    int64_t *compare = malloc(sizeof *compare * signal_count);
-    int64_t *seen = calloc(signal_count, sizeof *seen);
+    /* Most waits name a few signals (HIP waits on one or two): those copy onto the stack. */
+    enum { ON_STACK = 16 };
+    uint64_t small_handles[ON_STACK];
+    int small_conds[ON_STACK];
+    int64_t small_values[ON_STACK], small_seen[ON_STACK] = {0};
+    int on_stack = signal_count <= ON_STACK;
+    uint64_t *handles = on_stack ? small_handles : malloc(sizeof *handles * signal_count);
+    int *conditions = on_stack ? small_conds : malloc(sizeof *conditions * signal_count);
+    int64_t *compare = on_stack ? small_values : malloc(sizeof *compare * signal_count);
+    int64_t *seen = on_stack ? small_seen : calloc(signal_count, sizeof *seen);
     uint32_t found = UINT32_MAX;
     if (!handles || !conditions || !compare || !seen ||
         sg_safe_copy(handles, signals, sizeof *handles * signal_count) != 0 ||
@@ -194,10 +199,12 @@ static uint32_t wait_on_copies(uint32_t signal_count, const hsa_signal_t *signal
         if (satisfying && out && sg_safe_copy(satisfying, seen, out) != 0)
             atomic_fetch_add(&g_invalid_calls, 1);
     }
-    free(handles);
-    free(conditions);
-    free(compare);
-    free(seen);
+    if (!on_stack) {
+        free(handles);
+        free(conditions);
+        free(compare);
+        free(seen);
+    }
     return found;
 }
 

@@ -243,6 +243,29 @@ static void wait_all(void) {
     CHECK(seen[0] == 5 && seen[1] == 7);
     pthread_join(t, NULL);
     for (int i = 0; i < 3; i++) hsa_signal_destroy(s[i]);
+    /* Around the library's 16-signal small-wait path: 16 and 17 live signals, each value
+       reported in its own slot; the 17th unmet is a timeout at either size. */
+    enum { ROW = 17 };
+    hsa_signal_t row[ROW];
+    hsa_signal_condition_t row_conds[ROW];
+    hsa_signal_value_t row_want[ROW], row_seen[ROW];
+    for (int i = 0; i < ROW; i++) {
+        MUST(hsa_signal_create(100 + i, 0, NULL, &row[i]));
+        row_conds[i] = HSA_SIGNAL_CONDITION_EQ;
+        row_want[i] = 100 + i;
+    }
+    for (int count = ROW - 1; count <= ROW; count++) {
+        for (int i = 0; i < ROW; i++) row_seen[i] = -1;
+        CHECK(hsa_amd_signal_wait_all(count, row, row_conds, row_want, UINT64_MAX, HSA_WAIT_STATE_BLOCKED,
+                                      row_seen) == 0);
+        for (int i = 0; i < count; i++) CHECK(row_seen[i] == 100 + i);
+        CHECK(count == ROW || row_seen[ROW - 1] == -1);
+        row_want[count - 1] = -5;
+        CHECK(hsa_amd_signal_wait_all(count, row, row_conds, row_want, 1000, HSA_WAIT_STATE_ACTIVE, NULL) ==
+              UINT32_MAX);
+        row_want[count - 1] = 100 + count - 1;
+    }
+    for (int i = 0; i < ROW; i++) hsa_signal_destroy(row[i]);
 }
 
 static void samplers(void) {
