@@ -93,14 +93,20 @@ def make_ffi(version_script, site_paths):
 
 # The library's embedding init code: the package paths (embedding_paths.c) — already in place
 # when a running Python loaded the library — then the glue, or a clean failure of every call.
-# Python's signal module installs a SIGINT handler when first imported: it is imported here,
-# between saving and restoring the host's dispositions (embedding_paths.c), so no later import
-# can take Ctrl-C from the host program.
+# Python's signal module installs a SIGINT handler when first imported, and its readline
+# module one for SIGWINCH (pyelftools imports pdb, whose rlcompleter imports readline from
+# Python 3.13 on): both are imported here, between saving and restoring the host's
+# dispositions (embedding_paths.c), so no later import can take Ctrl-C or window-size changes
+# from the host program.
 INIT_CODE = """
 from _softgpu_hsa import ffi, lib
 lib.sg_host_signals_save()
 try:
     import signal
+    try:
+        import readline
+    except ImportError:       # a Python built without it installs no handler either
+        pass
     lib.sg_add_package_paths()
     from softgpu_shim import bootstrap
     bootstrap.start(ffi.string(lib.sg_package_root()).decode(errors="replace"))

@@ -75,6 +75,10 @@ class Dispatch:
         self.stats = DispatchStats()
         self.code = code_for(self.arena, kernel, self.desc)
         self.memory = DeviceMemory(session, getattr(kernel, "agent", None))
+        # None while the interpreter runs the dispatch alone; the native tier's callouts set a
+        # host compare-and-swap (core.isa.interp.atomics.apply_shared's), for device memory
+        # other threads' translated atomics change meanwhile.
+        self.compare_exchange = None
         self.counts = list(plan.groups)
         self.total_workgroups = plan.total_workgroups
         self.workgroups_done = 0        # read by the progress display while run() goes on

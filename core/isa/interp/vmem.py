@@ -195,14 +195,21 @@ def _atomic(record):
 def apply_atomic(step, access, op, value, cmp, old_all):
     """Apply `op` (core.isa.interp.atomics) at the lanes' addresses of `access` with the
     [n, lanes] data `value` (and `cmp`); their old values go to old_all [n, lanes], whose
-    dtype (uint32 or uint64) is the atomic's width."""
+    dtype (uint32 or uint64) is the atomic's width. Device memory takes host atomics where the
+    dispatch has a compare_exchange (inside the native tier's callouts); LDS never does (a
+    callout has its workgroup's LDS to itself)."""
     dtype = old_all.dtype.type
     old = np.zeros(access.addresses.shape[0], dtype)
     taken = access.lanes.take(value)
     compared = None if cmp is None else access.lanes.take(cmp)
+    shared = step.dispatch.compare_exchange if access.space != "lds" else None
     for mask, memory, index in word_views(step, access, dtype):
         keep = slice(None) if mask is None else mask
-        old[keep] = atomics.apply(memory, index, op, taken[keep], None if compared is None else compared[keep])
+        against = None if compared is None else compared[keep]
+        if shared is None:
+            old[keep] = atomics.apply(memory, index, op, taken[keep], against)
+        else:
+            old[keep] = atomics.apply_shared(memory, index, op, taken[keep], against, shared)
     access.lanes.place(old_all, old)
 
 
