@@ -200,7 +200,7 @@ def _read_hwreg(step, reg):
     if reg == HW_REG_HW_ID1:
         return w.wave_in_group[idx].astype(np.uint64) & np.uint64(0x1F)
     if reg == HW_REG_GPR_ALLOC:
-        vgpr_blocks = w.vgpr.shape[1] // step.dispatch.target.vgpr_granule[w.lanes] - 1
+        vgpr_blocks = w.vgpr.shape[1] // step.dispatch.plan.desc.target.vgpr_granule[w.lanes] - 1
         return np.full(step.n, vgpr_blocks << 8 | 0xF << 24, np.uint64)
     if reg == HW_REG_LDS_ALLOC:
         return np.full(step.n, (step.chunk.lds.shape[1] // 512) << 12, np.uint64)
@@ -264,7 +264,7 @@ def _round_mode(step, inst):
 
 @handles("s_sendmsg", "s_sendmsghalt")
 def _sendmsg(step, inst):
-    interrupts, fault = messages.effect(step.dispatch.target, inst)
+    interrupts, fault = messages.effect(step.dispatch.plan.desc.target, inst)
     if interrupts:
         from core import signals
         for data in np.unique(step.ops.m0()):

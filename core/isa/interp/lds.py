@@ -178,14 +178,14 @@ def _append(step, inst, op):
     counts = active.sum(axis=1).astype(np.uint32)
     offset = (step.ops.m0().astype(np.int64) & 0xFFFF) + int(inst.mods.get("offset", 0))
     if inst.mods.get("gds"):
-        sync = step.dispatch.global_sync
+        sync = step.dispatch.plan.global_sync
         if sync is None:
             raise step.illegal(f"{inst.mnemonic} gds: the queue has no GDS")
         memory, start, size = sync.gds.view(np.uint32), np.zeros(step.n, np.int64), sync.gds.size
     else:
         stride = step.chunk.lds.shape[1]
         memory = step.chunk.lds.reshape(-1).view(np.uint32)
-        start, size = step.w.workgroup[step.wave_indices()] * stride, step.dispatch.lds_bytes
+        start, size = step.w.workgroup[step.wave_indices()] * stride, step.dispatch.plan.lds_bytes
     inside = offset + 4 <= size
     old = np.zeros(step.n, np.uint32)
     old[inside] = atomics.apply(memory, (start + offset)[inside] // 4, op, counts[inside])
