@@ -145,6 +145,14 @@ class ScratchBlocks:
         self.blocks = []
 
 
+def _place(chunk, wave):
+    """Where wave `wave` of `chunk` (a Chunk, or the native handover's batch) stands, as every
+    fault report names it: its workgroup's id (x, y, z) and its index in that workgroup."""
+    w = chunk.waves
+    return dict(workgroup=tuple(int(x) for x in chunk.workgroup_ids[w.workgroup[wave]]),
+                wave=int(w.wave_in_group[wave]))
+
+
 class Step:
     """What a handler sees: the wave group `idx` at one PC, its operands and the dispatch."""
     __slots__ = ("dispatch", "chunk", "w", "idx", "n", "ops", "inst", "pc")
@@ -165,11 +173,9 @@ class Step:
     def report(self, wave=None, lane=None, address=None):
         waves = self.wave_indices()
         wave = int(waves[0] if wave is None else waves[wave])
-        wg = self.chunk.workgroup_ids[self.w.workgroup[wave]]
         return dict(kernel=self.dispatch.plan.name, pc=self.pc,
                     instruction=self.dispatch.code.printed(self.pc).text,
-                    workgroup=tuple(int(x) for x in wg), wave=int(self.w.wave_in_group[wave]),
-                    lane=lane, address=address)
+                    **_place(self.chunk, wave), lane=lane, address=address)
 
     def illegal(self, reason, wave=None, lane=None):
         return illegal_instruction(reason, **self.report(wave, lane))
@@ -318,17 +324,14 @@ class Scheduler:
                       f"{int(w.gws_resource[wave])} for waves that never arrive")
         else:
             reason = "s_barrier deadlock: waves wait for waves that never arrive"
-        wg = self.chunk.workgroup_ids[w.workgroup[wave]]
         return illegal_instruction(reason, kernel=self.d.plan.name, pc=int(w.pc[wave]),
-                                   workgroup=tuple(int(x) for x in wg),
-                                   wave=int(w.wave_in_group[wave]))
+                                   **_place(self.chunk, wave))
 
     def _at_wave(self, fault, w, idx):
         """`fault` with the workgroup and wave of the first wave of the group at its PC, as
         every other fault report names them."""
         wave = int(np.arange(w.count)[idx][0])
-        wg = self.chunk.workgroup_ids[w.workgroup[wave]]
-        report = dict(fault.report, workgroup=tuple(int(x) for x in wg), wave=int(w.wave_in_group[wave]))
+        report = dict(fault.report, **_place(self.chunk, wave))
         return KernelFault(report.pop("reason"), fault.status, **report)
 
     @staticmethod
