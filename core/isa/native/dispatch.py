@@ -26,7 +26,7 @@ from core.isa.layout import layout, user_sgpr_width
 from core.isa.native import compiler, runner_layout as C
 from core.isa.native.live_memory import live_memory, valid_ranges
 from core.isa.native.program import Program, Untranslatable
-from core.isa.plan import DispatchStats, DispatchStopped, long_dispatch
+from core.isa.plan import DispatchStats, DispatchStopped, kernel_name, long_dispatch
 from core.native import ffi, lib
 from softgpu_shim.hsa_abi import Status
 
@@ -85,7 +85,7 @@ def program_of(session, kernel, desc):
 
 def _translate(session, kernel, desc):
     from core.isa.native.translate import translate  # llvmlite loads on first translation
-    name = getattr(kernel, "name", None) or "kernel"
+    name = kernel_name(kernel)
     try:
         program = program_of(session, kernel, desc)
         key = compiler.cache_key(_key_parts(program, desc))
@@ -249,7 +249,7 @@ def _bind(kernel, d, sources, plan, ranges, version):
 def entry_fault(session, kernel, fault):
     """The KernelFault of a fault a native entry reported (sg_fault.native_code set), as
     run_native reports one."""
-    name = getattr(kernel, "name", None) or "kernel"
+    name = kernel_name(kernel)
     native = native_for(session, kernel, layout(kernel))
     lane = -1 if fault.lane == 0xFFFFFFFF else fault.lane
     return _fault(name, native, fault.native_code, fault.pc, tuple(fault.workgroup), fault.wave,
