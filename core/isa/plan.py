@@ -17,6 +17,7 @@ Holds these invariants:
   trace: kernel, elapsed time, the PCs its waves stand at), again each time its run doubles.
 """
 import math
+import numbers
 import sys
 from dataclasses import dataclass
 
@@ -115,8 +116,9 @@ class DispatchPlan:
 
 
 def dim3(value):
-    """A size as a 3-tuple of ints (missing dimensions are 1)."""
-    if isinstance(value, int):
+    """A size (an integer, numpy's too, or up to three) as a 3-tuple of ints (missing
+    dimensions are 1)."""
+    if isinstance(value, numbers.Integral):
         value = (value,)
     value = tuple(int(v) for v in value)
     return value + (1,) * (3 - len(value))
