@@ -48,6 +48,11 @@ NATIVE_TIER = os.path.join(ROOT, "core", "isa", "native")
 C_SOURCES = ("fastpath.c", "ipc_shared.c", "safe_memory.c", "fastpath_exports.c",
              "embedding_paths.c", "processor.c", "answers.c", "debugger_rendezvous.c",
              os.path.join(NATIVE_TIER, "runner.c"))
+# What the sources are compiled with besides -O2 (tests/test_c_sources.py compiles each file
+# alone with the same), and where their includes are found (with the generated header's
+# directory).
+C_FLAGS = ("-std=gnu11", "-D_GNU_SOURCE", "-Wall", "-Wno-unused-function")
+C_INCLUDE_DIRS = (INCLUDE, SHIM, NATIVE_TIER)
 # Headers the sources include (not cdef'd): part of the build's inputs.
 C_HEADERS = ("shim.h", "fastpath.h")
 # Generated into the build's temporary directory from core/settings.py (settings_source);
@@ -83,8 +88,8 @@ def make_ffi(version_script, site_paths):
     with open(os.path.join(tmpdir, SETTINGS_HEADER), "w") as f:
         f.write(settings_source())
     ffi.set_source(MODULE, _paths_source(site_paths) + "".join(read(name) for name in C_SOURCES),
-                   include_dirs=[INCLUDE, SHIM, NATIVE_TIER, tmpdir],
-                   extra_compile_args=["-O2", "-std=gnu11", "-D_GNU_SOURCE", "-Wall", "-Wno-unused-function"],
+                   include_dirs=[*C_INCLUDE_DIRS, tmpdir],
+                   extra_compile_args=["-O2", *C_FLAGS],
                    extra_link_args=["-Wl,-soname," + SONAME,
                                     "-Wl,--version-script=" + version_script])
     ffi.embedding_init_code(INIT_CODE)

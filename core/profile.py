@@ -21,7 +21,7 @@ import re
 from core import host_cpu, settings
 from core.errors import InvalidProfile
 from core.isa_info import ISA_NAME_PREFIX, known_isa_names
-from core.target import GENERIC_MIN_VERSION
+from core.target import parse_isa_name
 from softgpu_shim.location import profiles_dir
 
 PROFILES_DIR = profiles_dir()
@@ -224,8 +224,9 @@ def _cross_field_problem(data):
     gpu = data["gpu"]
     if gpu["isa"] not in known_isa_names():
         return f"field 'gpu.isa' must be an ISA name ROCr knows, such as {ISA_NAME_PREFIX}gfx1030"
-    processor = gpu["isa"][len(ISA_NAME_PREFIX):].split(":")[0]
-    if processor in GENERIC_MIN_VERSION:
+    target = parse_isa_name(gpu["isa"])
+    processor = target.processor
+    if target.is_generic:
         return f"field 'gpu.isa' names a generic target ({processor}); an agent is one processor"
     if gpu["name"] != processor:
         return f"field 'gpu.name' must be the ISA's processor name {processor!r} (ROCr names a GPU agent so)"

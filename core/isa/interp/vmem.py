@@ -16,7 +16,8 @@ from core.isa.alu import merge16
 from core.isa.interp import access as acc
 from core.isa.interp import atomics, formats
 from core.isa.apertures import PRIVATE_APERTURE_HI, SHARED_APERTURE_HI
-from core.isa.interp.registry import HANDLERS, handles
+from core.isa.interp.registry import HANDLERS
+from core.isa.semantics.atomics import COMPARE_OPS
 from core.isa.semantics.vmem import VMEM_OPS, Atomic, Load, Store, family as _family
 from core.isa.semantics.vmem import named_operands as _named
 
@@ -166,7 +167,7 @@ def _atomic(record):
     op, wide = record
     dtype = np.uint64 if wide else np.uint32
     words = 2 if wide else 1
-    compare = op in ("cmpswap", "fcmpswap")
+    compare = op in COMPARE_OPS
 
     def run(step, inst):
         family = _family(inst)
@@ -346,8 +347,3 @@ def _register():
 
 _register()
 
-
-@handles("buffer_gl0_inv", "buffer_gl1_inv", "buffer_wbinvl1", "buffer_wbinvl1_vol",
-         "buffer_wbl2", "buffer_invl2")
-def _cache_invalidate(step, inst):
-    return None

@@ -41,7 +41,7 @@ class Callouts:
         self.dispatch.compare_exchange = compare_exchange   # other threads' atomics run meanwhile
         self.program = program
         self.lanes, self.nvgpr = plan.desc.lanes, plan.desc.nvgpr
-        self.lds_bytes = (self.dispatch.lds_bytes + 63) & ~63       # the runner's allocation
+        self.lds_bytes = (self.dispatch.plan.lds_bytes + 63) & ~63       # the runner's allocation
         self.faults = []
         self.count = 0                  # wave-instructions handed over
 
@@ -93,7 +93,7 @@ class Callouts:
     def _run_at(self, pc, w, idx, ids, lds, groups, state):
         d = self.dispatch
         try:
-            inst, handler = d.code.at(pc, d.name)
+            inst, handler = d.code.at(pc, d.plan.name)
             w.pc[idx] = pc
             modes = self.program.modes[pc]      # one MODE, or the wave's where several reach
             w.mode[idx] = _field(state, "mode", np.uint32)[idx] if isinstance(modes, tuple) else modes
