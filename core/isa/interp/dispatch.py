@@ -24,6 +24,7 @@ import time
 
 import numpy as np
 
+from core.isa.disasm import format_instruction
 from core.isa.faults import KernelFault, illegal_instruction, time_limit_fault
 from core.isa.interp.code import code_for
 from core.isa.interp.memory import DeviceMemory
@@ -187,7 +188,7 @@ class Step:
         wave = int(waves[0] if wave is None else waves[wave])
         wg = self.chunk.workgroup_ids[self.w.workgroup[wave]]
         return dict(kernel=self.dispatch.name, pc=self.pc,
-                    instruction=self.dispatch.code.printed(self.pc).text,
+                    instruction=format_instruction(self.dispatch.code.printed(self.pc)),
                     workgroup=tuple(int(x) for x in wg), wave=int(self.w.wave_in_group[wave]),
                     lane=lane, address=address)
 
