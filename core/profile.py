@@ -21,10 +21,9 @@ import re
 from core import host_cpu, settings
 from core.errors import InvalidProfile
 from core.isa_info import ISA_NAME_PREFIX, known_isa_names
+from core.profile_files import PROFILES_DIR, resolve_path
 from core.target import parse_isa_name
-from softgpu_shim.location import profiles_dir
 
-PROFILES_DIR = profiles_dir()
 SCHEMA = os.path.join(PROFILES_DIR, "schema.json")
 DEFAULT = settings.BY_NAME["SOFTGPU_PROFILE"].default
 COMMENT = "$comment"
@@ -83,21 +82,6 @@ class Profile:
 
     def quirk(self, name):
         return self.data["quirks"][name]
-
-
-def available():
-    """Names of the profiles under profiles/."""
-    return sorted(f[:-5] for f in os.listdir(PROFILES_DIR) if f.endswith(".json") and f != "schema.json")
-
-
-def resolve_path(name):
-    if os.sep in name or name.endswith(".json"):
-        return name
-    path = os.path.join(PROFILES_DIR, name + ".json")
-    if name == "schema" or not os.path.exists(path):
-        raise InvalidProfile(f"profile {name!r}: no such profile (profiles/ has {', '.join(available())}; "
-                             "SOFTGPU_PROFILE may also be a path to a .json file)")
-    return path
 
 
 def load(name=None, nested=False):

@@ -133,11 +133,12 @@ def _check_plan(session, plan, group_segment_limit):
 def _first_instruction(session, desc):
     """The text of the kernel's first instruction, or None if its entry does not decode."""
     from core.isa.decoder import DecodeError, decode
+    from core.isa.disasm import format_instruction
     arena = session.arena
     alloc = arena.find(desc.entry)
     if alloc is None or desc.entry + 4 > alloc.end:
         return None
     try:
-        return decode(arena.bytes, desc.entry - arena.base, desc.entry, desc.wave64, desc.target).text
+        return format_instruction(decode(arena.bytes, desc.entry - arena.base, desc.entry, desc.wave64, desc.target))
     except DecodeError:
         return None

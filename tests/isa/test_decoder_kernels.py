@@ -15,6 +15,7 @@ from elftools.elf.elffile import ELFFile
 
 from core.isa import targets
 from core.isa.decoder import decode_all
+from core.isa.disasm import format_instruction
 from tests.support.kernels import KERNELS, CompileError, compile_hip, compile_opencl
 
 OWN_KERNELS = {
@@ -125,7 +126,7 @@ def test_decoder_matches_llvm_objdump(source, opt, wave64, mcpu):
     assert not refused, f"{source} builds for {mcpu} at {opt}: remove it from DOES_NOT_BUILD"
     code, base = _text_section(path)
     expected = _objdump(path, wave64, mcpu)
-    decoded = {inst.address: inst.text for inst in decode_all(code, base, wave64, mcpu)}
+    decoded = {inst.address: format_instruction(inst) for inst in decode_all(code, base, wave64, mcpu)}
     assert decoded.keys() == expected.keys()
     mismatches = [(hex(a), expected[a], decoded[a]) for a in sorted(expected)
                   if decoded[a] != expected[a]]

@@ -9,7 +9,7 @@ import pytest
 from elftools.elf.elffile import ELFFile
 
 from core.isa.decoder import decode_all
-from core.isa.interp.registry import implemented
+from core.isa.interp.handlers import implemented
 from core.isa.report import classify, mnemonics_in, opcodes, shipped_coverage
 from tests.support.coverage import suite_coverage
 from tests.kernels.suite import code_objects
@@ -29,7 +29,7 @@ def test_every_opcode_has_exactly_one_status():
 
 
 def test_native_column_says_what_the_native_tier_translates_and_hands_over():
-    from core.isa.native.families import handed_over, translated
+    from core.isa.native.routing import handed_over, translated
     rows = classify(implemented(), suite_coverage("gfx1030"), "gfx1030", translated(), handed_over())
     native = {r["mnemonic"]: r["native"] for r in rows}
     assert native["v_add_f32"] == "translated"
@@ -46,7 +46,7 @@ def test_native_column_says_what_the_native_tier_translates_and_hands_over():
 
 
 def test_the_native_column_of_other_targets_names_their_operations():
-    from core.isa.native.families import translated
+    from core.isa.native.routing import translated
     gfx1100 = {r["mnemonic"]: r["native"] for r in classify(implemented(), set(), "gfx1100", translated())}
     assert gfx1100["ds_load_b32"] == "translated"                 # ds_read_b32, renamed
     assert gfx1100["v_dual_mul_f32"] == "translated"              # a VOPD half

@@ -24,6 +24,7 @@ import time
 
 import numpy as np
 
+from core.isa.disasm import format_instruction
 from core.isa.faults import KernelFault, illegal_instruction, time_limit_fault
 from core.isa.interp.code import code_for
 from core.isa.interp.memory import DeviceMemory
@@ -178,7 +179,7 @@ class Step:
         waves = self.wave_indices()
         wave = int(waves[0] if wave is None else waves[wave])
         return dict(kernel=self.dispatch.plan.name, pc=self.pc,
-                    instruction=self.dispatch.code.printed(self.pc).text,
+                    instruction=format_instruction(self.dispatch.code.printed(self.pc)),
                     **_place(self.chunk, wave), lane=lane, address=address)
 
     def illegal(self, reason, wave=None, lane=None):

@@ -19,7 +19,8 @@ from core.isa.instruction import EXEC_LO, M0, VCC_LO
 from core.isa.native import operands as O
 from core.isa.native.families import handles
 from core.isa.native.runner_layout import SG_FAULT_TRAP
-from core.isa.native.translate import I32, I64, SG_BARRIER, const
+from core.isa.native.ir_types import I32, I64, const
+from core.isa.native.runner_layout import SG_BARRIER
 from core.isa.semantics.control import MEMORY_FENCES, NO_OPS
 from core.isa.semantics.hwreg import (HW_REG_FLAT_SCR_HI, HW_REG_FLAT_SCR_LO, HW_REG_GPR_ALLOC,
                                       HW_REG_HW_ID, HW_REG_HW_ID1, HW_REG_HW_ID2, HW_REG_IB_STS,

@@ -20,6 +20,7 @@ import time
 import weakref
 
 from core import settings, trace
+from core.isa.disasm import format_instruction
 from core.isa.faults import KernelFault, illegal_instruction, memory_fault, time_limit_fault
 from core.isa.interp.chunk import SCRATCH_NUM_RECORDS
 from core.isa.layout import layout, user_sgpr_width
@@ -99,7 +100,7 @@ def _translate(session, kernel, desc):
     except Untranslatable as exc:
         inst = exc.instruction
         trace.event("native_fallback", kernel=name, reason=exc.reason,
-                    instruction=inst.text if inst is not None else None,
+                    instruction=format_instruction(inst) if inst is not None else None,
                     pc=inst.address if inst is not None else None)
         return Fallback(exc)
     trace.event("native_compile", kernel=name, seconds=seconds, cached=cached,
@@ -303,7 +304,7 @@ def _fault(name, native, code, pc, workgroup, wave, lane, address, detail, watch
     -1 for none, `detail` the translation's reason index."""
     pc = native.program.base + pc
     inst = native.program.instructions.get(pc)
-    report = dict(kernel=name, pc=pc, instruction=inst.text if inst is not None else None,
+    report = dict(kernel=name, pc=pc, instruction=format_instruction(inst) if inst is not None else None,
                   workgroup=tuple(int(x) for x in workgroup), wave=int(wave))
     lane = None if lane < 0 else int(lane)
     if code == C.SG_FAULT_MEMORY:

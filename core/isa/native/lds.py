@@ -15,7 +15,7 @@ from core.isa.instruction import M0
 from core.isa.native import memory as M
 from core.isa.native import operands as O
 from core.isa.native.families import HANDLERS, handles
-from core.isa.native.translate import I32, I64, const
+from core.isa.native.ir_types import I32, I64, const
 from core.isa.native.vmem import _u64, _wide, lds_hosts, lds_space, load_space, store_spaces
 from core.isa.semantics.atomics import DS_TWO_DATA_OPS, ds_value_and_second
 from core.isa.semantics.lds import ds_offsets, ds_parts, memory_operations, swizzle_plan
