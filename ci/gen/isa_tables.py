@@ -21,12 +21,41 @@ import re
 import subprocess
 import sys
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, ROOT)
 
 from core.isa.encodings import GFX9, GFX10, GFX11  # noqa: E402
+
+
+@dataclass(frozen=True)
+class Llvm:
+    """Which llvm-mc/llvm-objdump answer the probes: Debian's on this machine, or a newer one
+    inside the ROCm 6.4 root (ci/rocm64_root.sh), reached through the script with the probe
+    files in the root's own /var/tmp."""
+    version: int
+    in_root: bool = False
+
+    def command(self, tool, *args):
+        argv = [f"{tool}-{self.version}", *args]
+        return ["bash", os.path.join(ROOT, "ci", "rocm64_root.sh"), "run", *argv] \
+            if self.in_root else argv
+
+    def scratch(self):
+        """(a temporary folder on this machine, how the tools see that folder)."""
+        if not self.in_root:
+            folder = tempfile.TemporaryDirectory()
+            return folder, folder.name
+        base = os.path.join(os.environ.get("ROCM64_ROOT", "/var/lib/softgpu/rocm64"), "var", "tmp")
+        folder = tempfile.TemporaryDirectory(dir=base)
+        return folder, "/var/tmp/" + os.path.basename(folder.name)
+
+
+LLVM15 = Llvm(15)
+# gfx11's true16 instructions (16-bit operands in either half of a VGPR, `v1.h`): llvm-15
+# decodes none of them; clang-21 emits them for gfx1100.
+LLVM21 = Llvm(21, in_root=True)
 
 
 @dataclass(frozen=True)
@@ -39,12 +68,14 @@ class Target:
     waves: tuple
     null: int
     flat_saddr: int
+    llvm: Llvm = LLVM15
+    true16: bool = False        # gfx11: learn the true16 forms from LLVM21 as well
 
 
 TARGETS = {
     "gfx90a": Target("gfx90a", GFX9, (64,), null=None, flat_saddr=0),
     "gfx1030": Target("gfx1030", GFX10, (32, 64), null=125, flat_saddr=125),
-    "gfx1100": Target("gfx1100", GFX11, (32, 64), null=124, flat_saddr=124),
+    "gfx1100": Target("gfx1100", GFX11, (32, 64), null=124, flat_saddr=124, true16=True),
 }
 
 
@@ -63,20 +94,21 @@ V = 256                  # 9-bit source fields name v0 at 256
 
 def disassemble(t, probes, mattr=None):
     """Map probe index -> (text, size in bytes); probes llvm rejects are absent."""
-    with tempfile.TemporaryDirectory() as tmp:
-        src = os.path.join(tmp, "p.s")
-        obj = os.path.join(tmp, "p.o")
-        with open(src, "w") as f:
+    folder, seen_as = t.llvm.scratch()
+    with folder as tmp:
+        with open(os.path.join(tmp, "p.s"), "w") as f:
             f.write(".text\n")
             for words in probes:
                 words = list(words) + [S_NOP] * (SLOT_DWORDS - len(words))
                 f.write("".join(f".long 0x{w:08x}\n" for w in words))
-        subprocess.run(["llvm-mc-15", "-arch=amdgcn", f"-mcpu={t.mcpu}", "-filetype=obj", src,
-                        "-o", obj], check=True)
-        cmd = ["llvm-objdump-15", "-d", f"--mcpu={t.mcpu}", obj]
+        src, obj = f"{seen_as}/p.s", f"{seen_as}/p.o"
+        subprocess.run(t.llvm.command("llvm-mc", "-arch=amdgcn", f"-mcpu={t.mcpu}",
+                                      "-filetype=obj", src, "-o", obj), check=True)
+        args = ["-d", f"--mcpu={t.mcpu}", obj]
         if mattr and len(t.waves) > 1:
-            cmd.insert(3, f"--mattr={mattr}")
-        out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+            args.insert(2, f"--mattr={mattr}")
+        out = subprocess.run(t.llvm.command("llvm-objdump", *args), check=True,
+                             capture_output=True, text=True).stdout
     rows = []
     for line in out.splitlines():
         m = re.match(r"^\t(.*?)\s*// ([0-9A-F]{12}):", line)
@@ -123,7 +155,8 @@ def split_operands(text):
     return mnemonic, ops, tail
 
 
-REG = re.compile(r"^(v|s|a|ttmp)(?:(\d+)|\[(\d+):(\d+)\])$")
+# llvm-21 prints gfx11's true16 operands as register halves: v12.l, v12.h.
+REG = re.compile(r"^(v|s|a|ttmp)(?:(\d+)|\[(\d+):(\d+)\])(?:\.[lh])?$")
 
 
 def parse_reg(token):
@@ -159,6 +192,12 @@ def signature(ops, markers):
     return sig
 
 
+def printed_halves(ops, markers):
+    """The marker fields printed as a register half (true16: `v20.l`)."""
+    return tuple(markers[reg[0], reg[1]] for tok in ops if tok.endswith((".l", ".h"))
+                 for reg in [parse_reg(tok)] if reg and (reg[0], reg[1]) in markers)
+
+
 def merge_waves(sig32, sig64):
     """Operands whose width follows the wave size (lane masks) get both widths."""
     out = []
@@ -186,7 +225,8 @@ def learn(t, op_range, build, variants, markers):
             mnemonic, operands, _ = split_operands(d32[i][0])
             sig32 = signature(operands, markers)
             sig64 = signature(split_operands(d64[i][0])[1], markers)
-            table[op] = {"name": mnemonic, "ops": merge_waves(sig32, sig64), "variant": variant}
+            table[op] = {"name": mnemonic, "ops": merge_waves(sig32, sig64), "variant": variant,
+                         "t16": printed_halves(operands, markers)}
     return table
 
 
@@ -883,19 +923,25 @@ TABLES["VOPDX"] / ["VOPDY"] (gfx11): the halves of a dual-issue VOPD instruction
 opx / opy fields. VOP3 "forms": "dpp"/"dpp8" where gfx11 takes a DPP dword after VOP3's two,
 and "mods" "dpp": the modifiers llvm prints in that form.
 """
+TRUE16_DOC = """
+gfx11 true16 (learned from llvm-mc-21 and llvm-objdump-21 in the ROCm 6.4 root): rows of the
+16-bit instructions llvm-15 does not decode (v_mov_b16 ...), and "t16" on VOP1/VOP2/VOPC rows:
+the fields llvm-21 prints as register halves (v12.l / v12.h); in them a VGPR code's bit 7
+picks the high half of the register the low 7 bits name.
+"""
 ALIAS_DOC = """
 ALIASES: {mnemonic: gfx1030 mnemonic} where llvm reads the gfx1030 text of an instruction as
 this target's instruction of another name (a rename: same operation, same operands).
 """
 
 
-def generate(name, out):
-    t, p, tables = learned(name)
+def rows(t, p, tables):
+    """{family: {opcode: row}}: what the module's docstring says a row holds, for every
+    opcode of `tables`."""
     dpp, ext_mods = forms(t, p, tables)
     half = halves(t, p, tables)
     styles = sopp_styles(t, p, tables["SOPP"])
     kstyles = {op: sopk_style(e["ops"]) for op, e in tables["SOPK"].items()}
-    hwreg, sendmsg, formats = named_values(t, p, tables)
     vonly = vgpr_only(t, p, tables)
     mods = modifiers(t, p, tables)
     ihalf = integer_halves(t, p, tables, half)
@@ -906,7 +952,7 @@ def generate(name, out):
     for family, table in tables.items():
         if not table:                   # a family this target's llvm decodes nothing of
             continue
-        rows = {}
+        found = {}
         for op, e in sorted(table.items()):
             base, suffix = strip_suffix(e["name"])
             row = {"name": base, "suffix": suffix, "ops": e["ops"]}
@@ -934,14 +980,56 @@ def generate(name, out):
                 row["imm"] = styles[op]
             if family == "SOPK":
                 row["imm"] = kstyles[op]
-            rows[op] = row
-        entries[family] = rows
+            found[op] = row
+        entries[family] = found
+    return entries
+
+
+# Families whose 16-bit operands llvm-21 prints as halves of registers named by an 8-bit
+# register code (bit 7: the high half), so the decoder must read the half from the code.
+# VOP3 picks its halves with op_sel, which llvm-15 already printed.
+TRUE16_FAMILIES = ("VOP1", "VOP2", "VOPC")
+
+
+def true16(t, tables, entries):
+    """gfx11 true16, from llvm-21: rows of the 16-bit instructions llvm-15 does not decode
+    (v_mov_b16 ...), and "t16" (the fields printed as register halves) on the VOP1/VOP2/VOPC
+    rows, where llvm-21 agrees with llvm-15 on the instruction otherwise."""
+    t21 = replace(t, llvm=LLVM21)
+    p21 = Probes(t21)
+    vop3a = tuple(tuple(f for f in v if f != "sdst") for v in VOP3_VARIANTS)
+    learned21 = {
+        "VOP1": learn(t21, opcodes(t21, "VOP1", 0x100), p21.vop1, (ALL, ("dst",), ()), VOP_MARKERS),
+        "VOP2": learn(t21, opcodes(t21, "VOP2", 0x3E), p21.vop2, (ALL,), VOP_MARKERS),
+        "VOPC": learn(t21, opcodes(t21, "VOPC", 0x100), p21.vopc, (ALL,), VOP_MARKERS),
+        "VOP3": learn(t21, opcodes(t21, "VOP3", 0x400), p21.vop3, vop3a, VOP_MARKERS)}
+    known = {**tables, "VOP3": {**tables["VOP3"], **tables["VOP3B"]}}
+    new = {family: {} for family in tables}
+    for family, table in learned21.items():
+        new[family] = {op: e for op, e in table.items() if op not in known[family]}
+    for family, found in rows(t21, p21, new).items():
+        entries[family].update(found)
+    for family in TRUE16_FAMILIES:
+        for op, e in learned21[family].items():
+            row = entries[family][op]
+            if e["t16"] and (strip_suffix(e["name"])[0], e["ops"]) == (row["name"], row["ops"]):
+                row["t16"] = e["t16"]
+        entries[family] = dict(sorted(entries[family].items()))
+
+
+def generate(name, out):
+    t, p, tables = learned(name)
+    entries = rows(t, p, tables)
+    if t.true16:
+        true16(t, tables, entries)
+    hwreg, sendmsg, formats = named_values(t, p, tables)
     if "VOPD" in t.encoding:
         entries["VOPDX"], entries["VOPDY"] = vopd_halves(t)
     alias = aliases(t, tables) if name != ALIAS_BASE else None
     with open(out, "w") as f:
         more = (ACC_DOC if t.encoding["VOP3P"].has("acc") else "") + \
-            (VOPD_DOC if "VOPD" in t.encoding else "") + (ALIAS_DOC if alias is not None else "")
+            (VOPD_DOC if "VOPD" in t.encoding else "") + (TRUE16_DOC if t.true16 else "") + \
+            (ALIAS_DOC if alias is not None else "")
         f.write(HEADER.format(target=name, more=more))
         f.write("TABLES = ")
         f.write(pprint.pformat(entries, width=100, sort_dicts=True))
