@@ -13,6 +13,7 @@ import pytest
 from elftools.elf.elffile import ELFFile
 
 from core.isa.decoder import decode_all
+from core.isa.disasm import format_instruction
 from tests.support import rocm64
 from tests.support.differential import run_on
 from tests.support.kernels import KERNELS
@@ -112,7 +113,7 @@ def test_decoder_reads_the_halves_llvm_objdump_21_prints(root, source, opt):
     checked = 0
     for inst in decode_all(code, base, False, "gfx1100"):
         mnemonic, operands = printed[inst.address]
-        assert inst.text.split(" ")[0] == mnemonic, (hex(inst.address), inst.text, mnemonic)
+        assert format_instruction(inst).split(" ")[0] == mnemonic, (hex(inst.address), format_instruction(inst), mnemonic)
         records = list(inst.dst) + list(inst.src)
         if not any(HALF.match(o) for o in operands) or inst.encoding == "VOPD":
             continue
@@ -122,9 +123,9 @@ def test_decoder_reads_the_halves_llvm_objdump_21_prints(root, source, opt):
             if not m:
                 continue
             record = records[position]
-            assert (record.kind, record.index) == ("vgpr", int(m.group(1))), (inst.text, token)
+            assert (record.kind, record.index) == ("vgpr", int(m.group(1))), (format_instruction(inst), token)
             bit = 3 if position < len(inst.dst) else position - len(inst.dst)
-            assert (op_sel >> bit & 1) == (m.group(2) == "h"), (hex(inst.address), inst.text, token)
+            assert (op_sel >> bit & 1) == (m.group(2) == "h"), (hex(inst.address), format_instruction(inst), token)
             checked += 1
     assert checked
 
@@ -154,5 +155,5 @@ def test_decoder_reads_half_codes_at_the_edges_as_llvm_mc_21_encodes_them(root):
             m = HALF.match(token)
             if m:
                 bit = 3 if position < len(inst.dst) else position - len(inst.dst)
-                assert records[position].index == int(m.group(1)), (text, inst.text)
-                assert (op_sel >> bit & 1) == (m.group(2) == "h"), (text, inst.text)
+                assert records[position].index == int(m.group(1)), (text, format_instruction(inst))
+                assert (op_sel >> bit & 1) == (m.group(2) == "h"), (text, format_instruction(inst))
