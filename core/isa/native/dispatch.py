@@ -44,9 +44,10 @@ _lock = threading.Lock()
 class Native:
     """A kernel's translation: its entry point and what fault reports need."""
 
-    def __init__(self, program, address, reasons, access_sites, callouts):
+    def __init__(self, program, address, reasons, access_sites, callouts, frame_kib):
         self.program = program
         self.address = address
+        self.frame_kib = frame_kib      # the stack its wave function takes (runner.h: Stacks)
         self.reasons = reasons          # fault detail -> the interpreter's reason text
         self.access_sites = access_sites
         self.callouts = callouts        # instructions handed to the interpreter (handover.py)
@@ -97,6 +98,7 @@ def _translate(session, kernel, desc):
                                              "access_sites": translation.access_sites,
                                              "callouts": translation.callouts}
         address, notes, seconds, cached = compiler.compile_module(key, build, len(program.instructions))
+        frame_kib = _frame_kib(address)
     except Untranslatable as exc:
         inst = exc.instruction
         trace.event("native_fallback", kernel=name, reason=exc.reason,
@@ -104,8 +106,27 @@ def _translate(session, kernel, desc):
                     pc=inst.address if inst is not None else None)
         return Fallback(exc)
     trace.event("native_compile", kernel=name, seconds=seconds, cached=cached,
-                instructions=len(program.instructions), callouts=notes["callouts"])
-    return Native(program, address, notes["reasons"], notes["access_sites"], notes["callouts"])
+                instructions=len(program.instructions), callouts=notes["callouts"],
+                frame_kib=frame_kib)
+    return Native(program, address, notes["reasons"], notes["access_sites"], notes["callouts"],
+                  frame_kib)
+
+
+def frame_fits(frame_kib):
+    """Whether a native thread's stack holds a wave function's frame and leaves the margin
+    the C helpers and callouts it calls need (runner.h: Stacks)."""
+    return frame_kib + C.STACK_MARGIN_KIB <= C.THREAD_STACK_KIB
+
+
+def _frame_kib(address):
+    """The frame of a compiled wave function (it measures it when called with a null wave);
+    raises Untranslatable when no native thread's stack holds it."""
+    frame_kib = int(ffi.cast("sg_wave_fn", address)(ffi.NULL, ffi.NULL, ffi.NULL))
+    if not frame_fits(frame_kib):
+        raise Untranslatable(f"its stack frame ({frame_kib} KiB) leaves less than "
+                             f"{C.STACK_MARGIN_KIB} KiB of a native thread's "
+                             f"{C.THREAD_STACK_KIB} KiB stack")
+    return frame_kib
 
 
 def _functions(kernel):
@@ -145,6 +166,7 @@ def run_native(session, plan):
     private_bytes = plan.private_bytes
     d = ffi.new("sg_dispatch *")
     d.wave = ffi.cast("sg_wave_fn", native.address)
+    d.frame_kib = native.frame_kib
     d.lanes, d.nvgpr, d.waves_per_group = lanes, desc.nvgpr, plan.waves_per_group
     d.access_sites = native.access_sites
     d.workitem_dims = min(desc.workitem_id_dims, 3)
@@ -316,6 +338,10 @@ def _fault(name, native, code, pc, workgroup, wave, lane, address, detail, watch
         return illegal_instruction(f"watchdog: a wave ran more than {watchdog} instructions", **report)
     if code == C.SG_FAULT_TIME_LIMIT:
         return time_limit_fault(time_limit, report)
+    if code == C.SG_FAULT_NO_THREAD:
+        return KernelFault(f"no thread with the {C.THREAD_STACK_KIB} KiB stack its "
+                           f"{native.frame_kib} KiB frame needs could start",
+                           Status.ERROR_OUT_OF_RESOURCES, **report)
     reason = native.reasons[detail]
     if code == C.SG_FAULT_TRAP:
         return KernelFault(reason, Status.ERROR_EXCEPTION, **report)

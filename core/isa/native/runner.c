@@ -743,6 +743,7 @@ uint32_t sg_native_pool_threads(uint32_t requested) {
             pthread_attr_t attr;
             pthread_attr_init(&attr);
             pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+            pthread_attr_setstacksize(&attr, (size_t)SG_THREAD_STACK_KIB << 10);
             if (pthread_create(&thread, &attr, pool_worker, NULL) != 0)
                 g_pool_threads = i;
             pthread_attr_destroy(&attr);
@@ -751,6 +752,31 @@ uint32_t sg_native_pool_threads(uint32_t requested) {
     uint32_t n = g_pool_threads;
     pthread_mutex_unlock(&g_pool_lock);
     return n;
+}
+
+static void *callers_share(void *job) {
+    work(job, 0);
+    return NULL;
+}
+
+/* The calling thread's share of a dispatch whose frame its own stack may not hold, on a thread
+   with a pool thread's stack; when none can start, the dispatch faults (SG_FAULT_NO_THREAD). */
+static void work_on_own_stack(sg_job *job) {
+    pthread_t thread;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, (size_t)SG_THREAD_STACK_KIB << 10);
+    int started = pthread_create(&thread, &attr, callers_share, job) == 0;
+    pthread_attr_destroy(&attr);
+    if (started) {
+        pthread_join(thread, NULL);
+        return;
+    }
+    pthread_mutex_lock(&job->lock);
+    if (!job->out->fault_code)
+        job->out->fault_code = SG_FAULT_NO_THREAD;
+    pthread_mutex_unlock(&job->lock);
+    atomic_store(&job->stop, 1);
 }
 
 static uint32_t dispatch_threads(const sg_dispatch *d) {
@@ -803,7 +829,10 @@ int sg_native_dispatch(const sg_dispatch *d, sg_outcome *out) {
         pthread_cond_broadcast(&g_pool_wake);
         pthread_mutex_unlock(&g_pool_lock);
     }
-    work(&job, 0);
+    if (d->frame_kib <= SG_CALLER_FRAME_KIB)
+        work(&job, 0);
+    else
+        work_on_own_stack(&job);
     if (helpers) {
         pthread_mutex_lock(&g_pool_lock);
         job.helpers_wanted = 0;

@@ -24,6 +24,17 @@
 #define SG_FAULT_CALLOUT 6           /* the interpreter faulted in a callout: fault_detail indexes
                                         the dispatch's callout faults (core/isa/native/handover.py) */
 #define SG_FAULT_TIME_LIMIT 7        /* the dispatch ran past its time limit (SOFTGPU_TIME_LIMIT) */
+#define SG_FAULT_NO_THREAD 8         /* no thread with the stack the kernel's frame needs started */
+
+/* Stacks. A wave function's frame can take megabytes (kernels compiled at -O0: each value the
+   code generator spills has a slot of its own), more than a host program's thread may have.
+   The pool's threads have SG_THREAD_STACK_KIB each; a dispatch whose frame (sg_dispatch
+   .frame_kib) is above SG_CALLER_FRAME_KIB runs the calling thread's share on a thread of that
+   size too, and Python hands a kernel whose frame leaves less than SG_STACK_MARGIN_KIB of it
+   (for the C helpers and callouts it calls) to the interpreter. */
+#define SG_THREAD_STACK_KIB 65536       /* 64 MiB: reserved address space, used as touched */
+#define SG_CALLER_FRAME_KIB 256
+#define SG_STACK_MARGIN_KIB 8192
 
 #define SG_NO_SLOT -1
 #define SG_MAX_SGPR_SLOTS 128
@@ -86,6 +97,7 @@ typedef int32_t (*sg_wave_fn)(sg_wave *wave, sg_group *group, const sg_env *env)
    packet's grid; a C packet processor fills it per packet from a cached template. */
 typedef struct sg_dispatch {
     sg_wave_fn wave;
+    uint32_t frame_kib;              /* the wave function's frame (it measures it: translate.py) */
     sg_env env;
     uint32_t lanes, nvgpr, waves_per_group, workitem_dims;
     uint32_t packed_workitem_ids;    /* ids in v0 as x | y << 10 | z << 20 (gfx90a, gfx11) */

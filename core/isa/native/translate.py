@@ -58,6 +58,9 @@ class Kernel:
         self.wave, self.group, self.env = self.fn.args
         for arg in self.fn.args:
             arg.add_attribute("noalias")
+        # Every alloca sits in the entry block (static: part of the frame the prologue makes),
+        # which then either measures that frame (a null wave) or goes on to the prologue.
+        self.frame = ir.IRBuilder(self.fn.append_basic_block("frame"))
         self.prologue = self.fn.append_basic_block("prologue")
         self.pro = ir.IRBuilder(self.prologue)
         self.exit_block = self.fn.append_basic_block("exit")
@@ -69,7 +72,7 @@ class Kernel:
         self.executed = self._alloca(I64, "executed", wave_offset("executed"))
         self.lane_count = self._alloca(I64, "lane_count", wave_offset("lane_instructions"))
         self.mode_slot = self._alloca(I32, "mode", wave_offset("mode")) if program.mode_varies else None
-        self.status = self.pro.alloca(I32, name="status")
+        self.status = self.frame.alloca(I32, name="status")
         self.base = program.base
         self.code_base = self.pro.load(self.pro.gep(self.env, [const(I64, ENV["code_base"])],
                                                     source_etype=I8), typ=I64)
@@ -100,7 +103,7 @@ class Kernel:
     def _alloca(self, type_, name, offset, stored=None):
         """An alloca loaded from the wave state at `offset` in the prologue and stored back at
         exits (`stored`: the state's type when it differs, e.g. SCC as i32)."""
-        slot = self.pro.alloca(type_, name=name)
+        slot = self.frame.alloca(type_, name=name)
         at = self.pro.gep(self.wave, [const(I64, offset)], source_etype=I8)
         value = self.pro.load(at, typ=stored or type_)
         if stored is not None:
@@ -151,7 +154,7 @@ class Kernel:
         if self._buffers is None:
             # As untyped pointers (llvmlite types an alloca's pointer by what it holds).
             self._buffers = tuple(
-                self.pro.inttoptr(self.pro.ptrtoint(self.pro.alloca(t, name=n), I64), PTR)
+                self.frame.inttoptr(self.frame.ptrtoint(self.frame.alloca(t, name=n), I64), PTR)
                 for t, n in ((self.V64, "addresses"), (Vector(I32, 4 * self.lanes), "data")))
         return self._buffers
 
@@ -159,7 +162,7 @@ class Kernel:
         """Stack space for out-of-line buffer accesses: the V# words, two lanes of VGPRs."""
         if self._buffer_scratch is None:
             self._buffer_scratch = tuple(
-                self.pro.inttoptr(self.pro.ptrtoint(self.pro.alloca(t, name=n), I64), PTR)
+                self.frame.inttoptr(self.frame.ptrtoint(self.frame.alloca(t, name=n), I64), PTR)
                 for t, n in ((Vector(I32, 4), "rsrc"), (Vector(I32, 2 * self.lanes), "vaddr")))
         return self._buffer_scratch
 
@@ -349,6 +352,7 @@ class Kernel:
         b.store(b.add(b.load(self.lane_count), add), self.lane_count)
 
     def _finish(self):
+        self._measure_frame()
         pro = self.pro
         pro.store(const(I32, SG_END), self.status)
         resume = pro.load(self.field("resume", pro), typ=I32)
@@ -364,6 +368,21 @@ class Kernel:
         for bb in self.fn.blocks:
             if not bb.is_terminated:
                 ir.IRBuilder(bb).unreachable()
+
+    def _measure_frame(self):
+        """Called with a null wave, the function returns the bytes its frame takes below its
+        frame address (registers, spills, call arguments) and touches nothing else: the stack
+        a thread needs to run it (kernels compiled at -O0, whose every spilled value has a
+        slot of its own, take megabytes)."""
+        f = self.frame
+        measure = self.fn.append_basic_block("measure_frame")
+        f.cbranch(f.icmp_unsigned("==", self.wave, ir.Constant(PTR, None)), measure, self.prologue)
+        f.position_at_end(measure)
+        top = f.call(self.intrinsic("llvm.frameaddress.p0", PTR, [I32]), [const(I32, 0)])
+        bottom = f.call(self.intrinsic("llvm.stacksave.p0", PTR, []), [])
+        size = f.sub(f.ptrtoint(top, I64), f.ptrtoint(bottom, I64))
+        # Reported in KiB, rounded up, so that any frame fits the i32 result.
+        f.ret(f.trunc(f.lshr(f.add(size, const(I64, 1023)), const(I64, 10)), I32))
 
 
 def _run(insts, i):
