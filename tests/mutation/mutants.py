@@ -86,15 +86,15 @@ MUTANTS = [
      ["tests/test_capture_replay.py"]),
     ("dpp-row-shr", "core/isa/semantics/lanes.py",
      "return base + src % ROW, src >= 0", "return base + src % ROW, src > 0",
-     ["tests/isa/test_engine_lanes.py"]),
+     ["tests/isa/test_engine_dpp.py"]),
     ("dpp-row-shl", "core/isa/semantics/lanes.py",
      "return base + src % ROW, src < ROW", "return base + src % ROW, src <= ROW",
-     ["tests/isa/test_engine_lanes.py"]),
+     ["tests/isa/test_engine_dpp.py"]),
     ("dpp-bank-mask", "core/isa/semantics/lanes.py",
-     "enabled = (rows & banks)", "enabled = (rows | banks)", ["tests/isa/test_engine_lanes.py"]),
+     "enabled = (rows & banks)", "enabled = (rows | banks)", ["tests/isa/test_engine_dpp.py"]),
     ("dpp-bcast15", "core/isa/semantics/lanes.py",
      "return np.maximum(base - 1, 0), lane >= ROW", "return np.maximum(base - 1, 0), lane > ROW",
-     ["tests/isa/test_engine_lanes.py"]),
+     ["tests/isa/test_engine_dpp.py"]),
     ("native-range-wrap", "core/isa/native/memory.py",
      'b.icmp_unsigned(">=", hi, lo))', 'b.icmp_unsigned(">=", hi, hi))',
      ["tests/isa/test_engine_wrapping_addresses.py"]),
@@ -107,7 +107,7 @@ MUTANTS = [
     ("code-object-end", "core/loader/executable.py",
      "address < self.allocation.address + self.load_size",
      "address <= self.allocation.address + self.load_size",
-     ["tests/test_loader_api.py", "tests/test_loader_run.py"]),
+     ["tests/test_loader_c.py"]),
 ]
 
 
