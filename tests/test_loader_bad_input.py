@@ -9,7 +9,7 @@ from elftools.elf.elffile import ELFFile
 
 from core.errors import InvalidCodeObject, OutOfResources
 from core.loader import metadata
-from core.loader.elf import CodeObject
+from core.loader.elf import MAX_LOAD_SPAN, CodeObject
 from tests.support.kernels import compile_opencl
 
 ELF64_PHDR = struct.Struct("<IIQQQQQQ")     # p_type p_flags p_offset p_vaddr p_paddr p_filesz p_memsz p_align
@@ -102,6 +102,26 @@ def test_segments_outside_the_file_overlapping_or_missing(original):
     for i in range(4):
         no_loads = edit_phdr(no_loads, PT_LOAD, 0, 0, 0x6474E551)    # PT_GNU_STACK
     refused(no_loads, "no loadable segment")
+
+
+def test_a_segment_may_end_at_the_last_byte_of_the_file_not_one_past(original):
+    offset = [p[1] for p in phdrs(original) if p[1][0] == PT_LOAD][3][2]
+    for filesz, fits in ((len(original) - offset, True), (len(original) - offset + 1, False)):
+        edited = edit_phdr(edit_phdr(original, PT_LOAD, 3, 5, filesz), PT_LOAD, 3, 6, filesz)  # p_filesz, p_memsz
+        if fits:
+            assert CodeObject(edited).segments[-1].filesz == filesz
+        else:
+            refused(edited, "reaches outside the file")
+
+
+def test_segments_may_span_max_load_span_not_a_byte_more(original):
+    """The loader allocates the whole span at once: up to MAX_LOAD_SPAN (1 GiB) is a load, more
+    is OUT_OF_RESOURCES (the last segment's p_memsz set so the span is exactly that, then one
+    byte more)."""
+    vaddr = [p[1] for p in phdrs(original) if p[1][0] == PT_LOAD][3][3]
+    assert CodeObject(edit_phdr(original, PT_LOAD, 3, 6, MAX_LOAD_SPAN - vaddr)).load_span == MAX_LOAD_SPAN
+    with pytest.raises(OutOfResources):
+        CodeObject(edit_phdr(original, PT_LOAD, 3, 6, MAX_LOAD_SPAN - vaddr + 1))
 
 
 def test_a_huge_bss_or_alignment_is_out_of_resources(original):

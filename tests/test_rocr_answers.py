@@ -15,6 +15,12 @@ def test_nested_init_counts_to_rocr_limit_and_stays_cheap():
     cprog.check("system_init_nesting.c", timeout=900)
 
 
+def test_nested_inits_share_one_session_until_the_last_shut_down():
+    """The quick form of the test above: three nested hsa_init calls succeed, the session
+    stays open through two hsa_shut_down calls and closes at the third."""
+    cprog.check("system_init_nesting.c", 3)
+
+
 def test_cpu_agent_describes_this_machine():
     """Model name, online CPUs, clock, memory and every data/unified cache (in KiB), as ROCr
     reads them through KFD's topology; the program reads the machine itself to compare."""

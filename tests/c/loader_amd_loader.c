@@ -99,6 +99,14 @@ int main(int argc, char **argv) {
     hsa_executable_t found;
     CHECK_OK(loader.hsa_ven_amd_loader_query_executable((const void *)kernel_object, &found));
     CHECK_EQ_U64(found.handle, executable.handle);
+    /* The loaded code object's last byte is inside it, the byte after it is not. */
+    const char *last = (const char *)load_base + load_size - 1;
+    CHECK_OK(loader.hsa_ven_amd_loader_query_host_address(last, &host));
+    CHECK(host == last);
+    CHECK_OK(loader.hsa_ven_amd_loader_query_executable(last, &found));
+    CHECK_EQ_U64(found.handle, executable.handle);
+    CHECK_STATUS(loader.hsa_ven_amd_loader_query_host_address(last + 1, &host), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+    CHECK_STATUS(loader.hsa_ven_amd_loader_query_executable(last + 1, &found), HSA_STATUS_ERROR_INVALID_ARGUMENT);
     int on_stack;
     CHECK_STATUS(loader.hsa_ven_amd_loader_query_host_address(&on_stack, &host), HSA_STATUS_ERROR_INVALID_ARGUMENT);
     CHECK_STATUS(loader.hsa_ven_amd_loader_query_executable(&on_stack, &found), HSA_STATUS_ERROR_INVALID_ARGUMENT);

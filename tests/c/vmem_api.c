@@ -1,7 +1,8 @@
 /* ROCr's virtual memory API and dma-buf export, as a client uses them:
    - "api": reserve (sizes and alignments at and one past their limits, an address asked
      for), physical handles from pools (ALLOC_MAX_SIZE at and one past, page multiples),
-     map/unmap, set/get access, retain, properties, pointer info, every bad argument with
+     map/unmap (neighbouring mappings at and one page past the next one's start),
+     set/get access (at a mapping's end and one byte past), retain, properties, pointer info, every bad argument with
      ROCr's status;
    - "kernel": a real kernel reads and writes through a mapped range; the same range after
      unmap, and with access NONE, faults with a report; memory released while mapped stays
@@ -256,6 +257,42 @@ static int open_descriptors(void) {
 
 /* hsa_shut_down with a mapping, a reservation and handles alive: their descriptors close,
    and after the next hsa_init their handle and address are stale. */
+/* Neighbouring mappings: one may end exactly where the next starts (one page further is an
+   overlap); ROCr's get_access takes the mapping starting at or below the address, up to and
+   including its end, so the byte just past the last mapping still answers its access. */
+static void neighbouring_mappings(aql_env_t *env) {
+    void *va = NULL;
+    MUST(hsa_amd_vmem_address_reserve(&va, 4 * PAGE, 0, 0));
+    hsa_amd_vmem_alloc_handle_t first, second, wide;
+    MUST(hsa_amd_vmem_handle_create(env->device_pool, PAGE, MEMORY_TYPE_NONE, 0, &first));
+    MUST(hsa_amd_vmem_handle_create(env->device_pool, PAGE, MEMORY_TYPE_NONE, 0, &second));
+    MUST(hsa_amd_vmem_handle_create(env->device_pool, 2 * PAGE, MEMORY_TYPE_NONE, 0, &wide));
+    char *base = va;
+
+    CHECK_OK(hsa_amd_vmem_map(base + 2 * PAGE, PAGE, 0, second, 0));
+    CHECK_STATUS(hsa_amd_vmem_map(base + PAGE, 2 * PAGE, 0, wide, 0), HSA_STATUS_ERROR_INVALID_ARGUMENT);
+    CHECK_OK(hsa_amd_vmem_map(base + PAGE, PAGE, 0, first, 0));             /* ends at second's start */
+    grant(base + PAGE, PAGE, env->gpu, HSA_ACCESS_PERMISSION_RW);
+    grant(base + 2 * PAGE, PAGE, env->gpu, HSA_ACCESS_PERMISSION_RO);
+
+    hsa_access_permission_t perms = HSA_ACCESS_PERMISSION_NONE;
+    CHECK_STATUS(hsa_amd_vmem_get_access(base + PAGE - 1, &perms, env->gpu), HSA_STATUS_ERROR_INVALID_ALLOCATION);
+    CHECK_OK(hsa_amd_vmem_get_access(base + 2 * PAGE - 1, &perms, env->gpu));
+    CHECK_EQ_U64(perms, HSA_ACCESS_PERMISSION_RW);
+    CHECK_OK(hsa_amd_vmem_get_access(base + 2 * PAGE, &perms, env->gpu));
+    CHECK_EQ_U64(perms, HSA_ACCESS_PERMISSION_RO);
+    perms = HSA_ACCESS_PERMISSION_NONE;
+    CHECK_OK(hsa_amd_vmem_get_access(base + 3 * PAGE, &perms, env->gpu));    /* second's end */
+    CHECK_EQ_U64(perms, HSA_ACCESS_PERMISSION_RO);
+    CHECK_STATUS(hsa_amd_vmem_get_access(base + 3 * PAGE + 1, &perms, env->gpu), HSA_STATUS_ERROR_INVALID_ALLOCATION);
+
+    CHECK_OK(hsa_amd_vmem_unmap(base + PAGE, 2 * PAGE));                    /* both, contiguous */
+    CHECK_OK(hsa_amd_vmem_handle_release(first));
+    CHECK_OK(hsa_amd_vmem_handle_release(second));
+    CHECK_OK(hsa_amd_vmem_handle_release(wide));
+    CHECK_OK(hsa_amd_vmem_address_free(va, 4 * PAGE));
+}
+
 static void shut_down_with_live_mappings(aql_env_t *env) {
     int before = open_descriptors();
     void *va = NULL;
@@ -489,6 +526,7 @@ int main(int argc, char **argv) {
         reserve_and_free();
         handles(&env);
         mapping_and_access(&env);
+        neighbouring_mappings(&env);
         shut_down_with_live_mappings(&env);
     } else if (!strcmp(argv[2], "kernel")) {
         kernels_through_mappings(&env);
