@@ -46,9 +46,9 @@ class PacketProcessing:
     """The session part that gives every hardware queue its packet processor."""
 
     def __init__(self, session):
-        from core.capture import recorder
+        from core.capture.request import requested
         self.session = session
-        self.capture = recorder.requested()      # read once per session, not per dispatch
+        self.capture = requested()      # read once per session, not per dispatch
         session.queues.processor_factory = self.start
 
     def start(self, queue):

@@ -5,8 +5,8 @@ name, or `gemm_*`); SOFTGPU_CAPTURE_LIMIT=BYTES (default 1 GiB) bounds what one 
 hold. Capture wraps the engine from outside: the packet processor of a queue made while
 SOFTGPU_CAPTURE is set runs each accepted dispatch through run_captured. Holds these
 invariants:
-- the three variables are read once per session (requested(), when its packet processing
-  starts), not per dispatch;
+- the three variables are read once per session (core/capture/request.py, when its packet
+  processing starts), not per dispatch;
 - a dispatch is captured whole or not at all: one that can reach more memory than the limit
   is skipped with a message on stderr and a trace event giving both sizes;
 - the before-state is read after the packet was accepted and before any wave runs, the
@@ -18,30 +18,13 @@ import itertools
 import os
 import sys
 import threading
-from dataclasses import dataclass
 
-from core import settings, trace
+from core import trace
 from core.capture import store
 from core.memory import host
 
 _sequence = itertools.count(1)
 _sequence_lock = threading.Lock()
-
-
-@dataclass(frozen=True)
-class Request:
-    """What SOFTGPU_CAPTURE, _KERNEL and _LIMIT ask for."""
-    directory: str
-    pattern: str          # "" or None: every kernel
-    limit: int            # bytes one capture may hold
-
-
-def requested():
-    """The captures the SOFTGPU_CAPTURE* variables ask for, or None when SOFTGPU_CAPTURE is unset."""
-    directory = settings.get("SOFTGPU_CAPTURE")
-    if not directory:
-        return None
-    return Request(directory, settings.get("SOFTGPU_CAPTURE_KERNEL"), settings.get("SOFTGPU_CAPTURE_LIMIT"))
 
 
 def run_captured(session, plan, run, request):

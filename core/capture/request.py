@@ -1,0 +1,23 @@
+"""What SOFTGPU_CAPTURE, _KERNEL and _LIMIT ask for, read once per session by the packet
+processing. Holds this invariant: it imports only the settings, so a session that captures
+nothing never loads the recorder or numpy (hsa_init works without numpy; the kernels need it).
+"""
+from dataclasses import dataclass
+
+from core import settings
+
+
+@dataclass(frozen=True)
+class Request:
+    """What SOFTGPU_CAPTURE, _KERNEL and _LIMIT ask for."""
+    directory: str
+    pattern: str          # "" or None: every kernel
+    limit: int            # bytes one capture may hold
+
+
+def requested():
+    """The captures the SOFTGPU_CAPTURE* variables ask for, or None when SOFTGPU_CAPTURE is unset."""
+    directory = settings.get("SOFTGPU_CAPTURE")
+    if not directory:
+        return None
+    return Request(directory, settings.get("SOFTGPU_CAPTURE_KERNEL"), settings.get("SOFTGPU_CAPTURE_LIMIT"))
