@@ -73,7 +73,7 @@ def test_kernel_with_a_frame_larger_than_its_callers_stack_runs_natively(tmp_pat
         assert compiled and not [e for e in events if e["event"] == "native_fallback"]
         # The kernel is one whose frame the caller's stack cannot hold, and above the frames
         # the calling thread runs itself.
-        assert compiled[0]["frame_kib"] > CALLER_STACK_KIB > C.lib.SG_CALLER_FRAME_KIB
+        assert compiled[0]["frame_kib"] > CALLER_STACK_KIB > C.CALLER_FRAME_KIB
 
 
 def test_frames_fit_a_native_thread_up_to_its_stack_less_the_margin():
