@@ -1127,6 +1127,25 @@ def subgroup_collectives(rng, wave):
     return [a, np.zeros(4 * N, np.int32)], {1: want.astype(np.int32)}
 
 
+@case("lookback.cl", 4096, 64, opts=("-O2",))   # sub-group scans: -O2 only, as above
+def lookback_scan(rng, wave):
+    # A wave a tile: 128 or 64 tiles, each publishing (aggregate, PARTIAL) then (inclusive
+    # prefix, COMPLETE) in one 16-byte word its successors poll. How often a tile polls
+    # depends on the order tiles run in, so the values are checked, not the instruction counts.
+    x = ints(rng, 4096, -1000, 1000)
+    prefix = np.cumsum(x.astype(np.int64)).astype(np.int32)
+    ends = prefix[wave - 1::wave]
+    words = np.stack([_u32(ends), _u32(ends >> 31), np.full(ends.size, 2, np.uint32),
+                      ~_u32(ends)], axis=1).ravel()
+
+    def check(out, state, torn):
+        np.testing.assert_array_equal(out, prefix)
+        np.testing.assert_array_equal(state, words)
+        assert torn[0] == 0, f"{torn[0]} words read not whole"
+    return ([x, np.zeros(4096, np.int32), np.zeros(4 * (4096 // wave), np.uint32),
+             np.zeros(1, np.uint32)], {(1, 2, 3): check})
+
+
 @case("subgroup_scans.cl", 512, 128, opts=("-O2",))
 def workgroup_collectives(rng, wave):
     # Group 0 has no x > 990 and none <= -995, group 1 one x > 990, group 2 one x <= -995.

@@ -12,6 +12,11 @@ Holds these invariants (the interpreter's core/isa/interp/memory.py, translated)
   when several lanes store to one address the highest lane wins (lane order), as in the
   interpreter; lane-contiguous accesses are masked vector loads and stores, and the active
   lanes of a load at one address read one value (loaded once);
+- in device memory, gathers, scatters, loads at one address and the out-of-line path move a
+  lane's dword pair as one 8-byte access and an aligned dwordx4 as one 16-byte access
+  (_units), as the GPU's 64- and 128-bit accesses are single-copy atomic: another thread's
+  wave never sees part of them. Lane-contiguous accesses are masked vector moves, which no
+  test has seen torn (tests/isa/test_native_threads.py stores and reads them so);
 - a checked lane-contiguous access prefetches what the same access of a wave 16 runs
   later would touch (a hint only: a prefetch never faults and moves nothing);
 - atomics are host atomics applied lane by lane in lane order (LLVM atomicrmw / cmpxchg),
@@ -292,7 +297,7 @@ def lds_access(k, offsets, active, count, esize, stride, values=None):
         ptrs = b.gep(lds, [at], source_etype=I8)
         ptrs.type = Vector(PTR, k.lanes)     # a GEP over lane offsets: lane pointers
         return ptrs
-    rows = _element_rows(k, pointers, active, count, esize, stride, values)
+    rows = _element_rows(k, pointers, active, count, esize, stride, values, device=False)
     ends.append((rows, b.block))
     b.branch(done)
     b.position_at_end(done)
@@ -345,11 +350,18 @@ def _gather_scatter(k, addresses, active, count, esize, stride, values):
     return _element_rows(k, pointers, active, count, esize, stride, values)
 
 
-def _pairs(count, esize, stride):
-    """The element indices that start a pair of dwords moved as one 8-byte access: the GPU's
-    64-bit accesses are single-copy atomic (a wave polls a 64-bit flag another thread stores),
-    so a lane must never see half of a pair's store."""
-    return set(range(0, count - 1, 2)) if esize == 4 and stride == 4 else set()
+def _units(count, esize, stride, device=True):
+    """{first element: bytes} of the runs of dwords that move as one access. The GPU's
+    aligned 64- and 128-bit accesses are single-copy atomic, and code relies on it across
+    workgroups: a wave polls a 64-bit flag another thread stores, and rocPRIM's look-back
+    publishes a value with its flag in one 16-byte word (scan_by_key's tuple<int, bool>), so a
+    lane must never see part of another thread's store. LDS (device=False) belongs to one
+    workgroup, whose waves one thread runs: its dwordx4 gathers keep 8-byte elements."""
+    if esize != 4 or stride != 4:
+        return {}
+    if count == 4 and device:
+        return {0: 16}
+    return {e: 8 for e in range(0, count - 1, 2)}
 
 
 def _shape(k, value):
@@ -377,30 +389,120 @@ def _broadcast(k, host, active, count, esize, stride):
     active lane (0 in the others)."""
     b = k.builder
     values = []
-    pairs = _pairs(count, esize, stride)
-    for e in range(count):
-        if e - 1 in pairs:
-            continue
-        at = b.inttoptr(b.add(host, const(I64, e * stride)), PTR)
-        if e in pairs:
-            values.extend(_split(k, b.load(at, typ=I64)))
-            continue
-        value = b.load(at, typ=ELEMENT[esize])
-        values.append(b.zext(value, I32) if esize < 4 else value)
+    units = _units(count, esize, stride)
+    e = 0
+    while e < count:
+        width = units.get(e, esize)
+        at = b.add(host, const(I64, e * stride))
+        if width == 16:
+            values.extend(_quad(k, at))
+        elif width == 8:
+            values.extend(_split(k, b.load(b.inttoptr(at, PTR), typ=I64)))
+        else:
+            value = b.load(b.inttoptr(at, PTR), typ=ELEMENT[esize])
+            values.append(b.zext(value, I32) if esize < 4 else value)
+        e += max(1, width // esize)
     return [b.select(active, k.splat(v), k.splat(const(I32, 0))) for v in values]
 
 
-def _element_rows(k, pointers, active, count, esize, stride, values):
-    """Gather (values None: returns the rows) or scatter `count` elements, element e at the
-    lane pointers `pointers(e)` (`stride` bytes apart); pairs of dwords (_pairs) move as one
-    8-byte element."""
+I128 = ir.IntType(128)
+
+
+def _quad(k, host, value=None):
+    """Load (value None: the four dwords) or store (`value`, an i128) the 16 bytes at host
+    address `host` (i64): aligned, as one 16-byte access (an atomic i128 is a single 16-byte
+    move on x86 with AVX), as the GPU moves them; not aligned, as the bytes come (the GPU
+    promises nothing there either)."""
     b = k.builder
-    pairs = _pairs(count, esize, stride)
+    ptr = b.inttoptr(host, PTR)
+    aligned = b.icmp_unsigned("==", b.and_(host, const(I64, 15)), const(I64, 0))
+    whole, loose, done = k.new_block("quad_aligned"), k.new_block("quad_loose"), k.new_block("quad_done")
+    b.cbranch(aligned, whole, loose)
+    ends = []
+    b.position_at_end(whole)
+    if value is None:
+        ends.append((b.load_atomic(ptr, "monotonic", 16, typ=I128), b.block))
+    else:
+        # IRBuilder.store_atomic compares the pointer's pointee type, which opaque pointers
+        # lack: the instruction is built directly.
+        b._insert(ir.instructions.StoreAtomicInstr(b.block, value, ptr, "monotonic", 16))
+    b.branch(done)
+    b.position_at_end(loose)
+    if value is None:
+        got = b.load(ptr, typ=I128)
+        got.align = 4
+        ends.append((got, b.block))
+    else:
+        b.store(value, ptr).align = 4
+    b.branch(done)
+    b.position_at_end(done)
+    if value is not None:
+        return []
+    quad = b.phi(I128)
+    for got, block in ends:
+        quad.add_incoming(got, block)
+    return [b.trunc(b.lshr(quad, ir.Constant(I128, 32 * i)), I32) for i in range(4)]
+
+
+def _quad_lanes(k, pointers, active, values):
+    """Gather (values None: the four rows) or scatter (`values`, four rows) one 16-byte word
+    per active lane at lane pointers `pointers`, lane by lane in lane order (the highest lane
+    wins), each word one access (_quad)."""
+    b = k.builder
+    quads = Vector(I128, k.lanes)
+    if values is not None:
+        stored = b.bitcast(_interleave(k, values), quads)
+    before = b.block
+    loop, do, nxt, done = (k.new_block(n) for n in ("quad_lane", "quad_do", "quad_next", "quad_lanes_done"))
+    b.branch(loop)
+    b.position_at_end(loop)
+    lane = b.phi(I32)
+    lane.add_incoming(const(I32, 0), before)
+    got = b.phi(quads)
+    got.add_incoming(ir.Constant(quads, None), before)
+    b.cbranch(b.extract_element(active, lane), do, nxt)
+    b.position_at_end(do)
+    host = b.ptrtoint(b.extract_element(pointers, lane), I64)
+    if values is None:
+        word = _quad(k, host)
+        joined = b.or_(b.or_(b.zext(word[0], I128), b.shl(b.zext(word[1], I128), ir.Constant(I128, 32))),
+                       b.or_(b.shl(b.zext(word[2], I128), ir.Constant(I128, 64)),
+                             b.shl(b.zext(word[3], I128), ir.Constant(I128, 96))))
+        loaded = b.insert_element(got, joined, lane)
+    else:
+        _quad(k, host, b.extract_element(stored, lane))
+        loaded = got
+    do_end = b.block
+    b.branch(nxt)
+    b.position_at_end(nxt)
+    merged = b.phi(quads)
+    merged.add_incoming(got, loop)
+    merged.add_incoming(loaded, do_end)
+    step = b.add(lane, const(I32, 1))
+    lane.add_incoming(step, nxt)
+    got.add_incoming(merged, nxt)
+    b.cbranch(b.icmp_unsigned("<", step, const(I32, k.lanes)), loop, done)
+    b.position_at_end(done)
+    if values is not None:
+        return []
+    whole = b.bitcast(merged, Vector(I32, 4 * k.lanes))
+    return [b.shuffle_vector(whole, ir.Constant(whole.type, None), ir.Constant(
+        Vector(I32, k.lanes), [i * 4 + j for i in range(k.lanes)])) for j in range(4)]
+
+
+def _element_rows(k, pointers, active, count, esize, stride, values, device=True):
+    """Gather (values None: returns the rows) or scatter `count` elements, element e at the
+    lane pointers `pointers(e)` (`stride` bytes apart); runs of dwords (_units) move as one
+    8- or 16-byte access."""
+    b = k.builder
+    units = _units(count, esize, stride, device)
+    if units.get(0) == 16:
+        return _quad_lanes(k, pointers(0), active, values)
     rows = []
     for e in range(count):
-        if e - 1 in pairs:
+        if e - 1 in units:
             continue
-        width = 8 if e in pairs else esize
+        width = units.get(e, esize)
         etype = ELEMENT[width]
         vtype = Vector(etype, k.lanes)
         ptrs = pointers(e)

@@ -113,6 +113,24 @@ static void remember(sg_range *site, const sg_range *range) {
         *site = *range;
 }
 
+/* Four dwords at a 16-byte aligned host address as one 16-byte access (a volatile 16-byte
+   vector is one aligned SSE move): the GPU's aligned 128-bit accesses are single-copy atomic,
+   and rocPRIM's look-back publishes a value with its flag in one such word while other
+   workgroups poll it. `rows` points at element 0 of a lane; the lane's elements lie `lanes`
+   words apart. */
+typedef uint32_t sg_quad __attribute__((vector_size(16)));
+
+static void move_quad(uint8_t *at, uint32_t *rows, uint32_t lanes, int load) {
+    if (load) {
+        sg_quad q = *(volatile sg_quad *)at;
+        for (int i = 0; i < 4; i++)
+            rows[i * lanes] = q[i];
+    } else {
+        sg_quad q = {rows[0], rows[lanes], rows[2 * lanes], rows[3 * lanes]};
+        *(volatile sg_quad *)at = q;
+    }
+}
+
 int32_t sg_native_access(const sg_env *env, sg_wave *wave, sg_range *site, uint64_t *addresses,
                          uint64_t mask, uint32_t lanes, uint32_t elements, uint32_t esize,
                          uint64_t stride, uint32_t *data, uint32_t flags) {
@@ -152,6 +170,11 @@ int32_t sg_native_access(const sg_env *env, sg_wave *wave, sg_range *site, uint6
         for (uint32_t e = 0; e < elements; e++) {
             uint8_t *at = (uint8_t *)(uintptr_t)(addresses[lane] + e * stride);
             uint32_t *value = &data[e * lanes + lane];
+            if (esize == 4 && stride == 4 && elements == 4 && e == 0 && !((uintptr_t)at & 15)
+                && !(same && (flags & SG_ACCESS_LOAD)) && (flags & (SG_ACCESS_LOAD | SG_ACCESS_STORE))) {
+                move_quad(at, value, lanes, flags & SG_ACCESS_LOAD);
+                break;
+            }
             /* An aligned pair of dwords moves as one 8-byte access: the GPU's 64-bit accesses
                are single-copy atomic (a wave polls a 64-bit flag another thread stores). */
             if (esize == 4 && stride == 4 && e + 1 < elements && !((uintptr_t)at & 7)
@@ -248,6 +271,18 @@ int32_t sg_native_buffer(const sg_env *env, sg_wave *wave, sg_range *site, const
                     continue;
                 }
                 uint8_t *host = (uint8_t *)(uintptr_t)(at - range->delta);
+                if (esize == 4 && elements == 4 && e == 0 && !((uintptr_t)host & 15)
+                    && (flags & (SG_ACCESS_LOAD | SG_ACCESS_STORE))) {
+                    /* Four dwords in a row in one range move as one 16-byte access (move_quad);
+                       the last one in bounds keeps the others in (bounds grow with the offset). */
+                    int last_inside;
+                    uint64_t last = buffer_address(rsrc, index, lane_offset + 12, esize, start,
+                                                   &last_inside);
+                    if (last_inside && last == at + 12 && at + 16 <= range->end) {
+                        move_quad(host, value, lanes, flags & SG_ACCESS_LOAD);
+                        break;
+                    }
+                }
                 if (esize == 4 && e + 1 < elements && !((uintptr_t)host & 7)) {
                     /* An aligned dword pair in one range moves as one 8-byte access, as in
                        sg_native_access (the GPU's 64-bit accesses are single-copy atomic). */
