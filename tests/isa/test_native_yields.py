@@ -13,7 +13,7 @@ from tests.support.kernels import compile_opencl
 from tests.support.launch import launch
 
 # Calls per work-item: several of the native tier's turns (core.isa.native.dispatch.QUANTUM
-# instructions) for every wave.
+# instructions, GROUP_TURN where a workgroup has several waves) for every wave.
 CALLS = 12000
 
 

@@ -13,7 +13,10 @@ Holds these invariants:
   mapped to the kernel's agent, locked and registered host memory), or as they are when it
   reaches memory allocated since (core/isa/native/live_memory.py), and scratch is one arena
   allocation for the waves in flight, freed when the dispatch ends, also on a fault;
-- a fault raises KernelFault with the interpreter's report and status.
+- a fault raises KernelFault with the interpreter's report and status;
+- a wave yields to its workgroup's other waves after GROUP_TURN instructions in a loop, so
+  the waves of a group progress together as on a GPU (a workgroup of one wave yields after
+  QUANTUM, for forward progress alone).
 """
 import threading
 import time
@@ -36,6 +39,13 @@ from softgpu_shim.hsa_abi import Status
 # and come back), short enough that a chain of 160 workgroups waiting on each other resolves
 # within the interpreter's watchdog.
 QUANTUM = 1 << 14
+# The turn of a wave whose workgroup has other waves: on a GPU they run side by side, and
+# kernels rely on no wave overtaking the rest by a long computation, even where no barrier
+# says so (rocSOLVER's syevj_small_kernel reads LDS right after a barrier that another wave
+# overwrites once it has computed a rotation). A few hundred instructions keep the waves
+# that close at a cost of about 5% on a tight loop (engine_bench's FMA loop); a single-wave
+# workgroup keeps QUANTUM.
+GROUP_TURN = 256
 
 _BY_CODE_OBJECT = weakref.WeakKeyDictionary()   # LoadedCodeObject -> {(entry, wave64): Native}
 _lock = threading.Lock()
@@ -178,7 +188,7 @@ def run_native(session, plan):
     d.groups_in_flight = max(1, -(-plan.resident_limit // threads))
     d.threads = 0
     d.watchdog = plan.instruction_limit or 0
-    d.quantum = QUANTUM
+    d.quantum = GROUP_TURN if plan.waves_per_group > 1 else QUANTUM
     d.time_limit_ns = int(plan.time_limit * 1e9) if plan.time_limit is not None else 0
     d.notice_ns = int(plan.notice_seconds * 1e9)
     d.name = _name(kernel, name)

@@ -7,7 +7,8 @@
      workgroups, every other register zero;
    - a workgroup's waves run round-robin; s_barrier releases when every live wave of the
      group waits (an ended wave no longer counts), as in the interpreter;
-   - forward progress: a wave yields after `quantum` instructions in a loop; a thread whose
+   - forward progress: a wave yields after `quantum` instructions in a loop (fewer where its
+     group has other waves, so they progress together: core/isa/native/dispatch.py); a thread whose
      workgroups all yielded admits another (up to groups_in_flight) and round-robins them,
      so a wave spinning on a flag another wave, group or later group sets never starves it;
      workgroups are claimed in grid order, so results do not depend on the thread count;
