@@ -29,7 +29,7 @@ def worker(repeat, items):
     from tests.support.paths import LIBRARY
     assert ctypes.CDLL(LIBRARY).hsa_init() == 0
     from core import runtime
-    from softgpu_shim.hsa_abi import (HsaExtImageChannelOrder as Order, HsaExtImageChannelType as Type,
+    from core.hsa_abi import (HsaExtImageChannelOrder as Order, HsaExtImageChannelType as Type,
                                       HsaExtImageGeometry as Geometry, HsaExtSamplerAddressingMode as Address,
                                       HsaExtSamplerCoordinateMode as Coordinates,
                                       HsaExtSamplerFilterMode as Filter)
