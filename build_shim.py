@@ -31,7 +31,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from core import settings  # noqa: E402
 from core.host_cpu import read_text  # noqa: E402
 from softgpu_shim.exports_table import all_exports, python_entries  # noqa: E402
-from softgpu_shim.location import DRIVER_STAND_IN  # noqa: E402
+from core.location import DRIVER_STAND_IN  # noqa: E402
 
 ROOT = os.path.dirname(os.path.abspath(__file__))
 SHIM = os.path.join(ROOT, "softgpu_shim")

@@ -22,23 +22,24 @@ sys.path.insert(0, ROOT)
 
 from benchmarks.results import write  # noqa: E402
 
+KERNELS = os.path.join(ROOT, "tests", "kernels")      # the kernel sources, not the test code
+
 
 def worker(repeat, items):
     import ctypes
     import numpy as np
-    from tests.support.paths import LIBRARY
-    assert ctypes.CDLL(LIBRARY).hsa_init() == 0
+    from core.location import library_path
+    assert ctypes.CDLL(library_path()).hsa_init() == 0
     from core import runtime
-    from softgpu_shim.hsa_abi import (HsaExtImageChannelOrder as Order, HsaExtImageChannelType as Type,
+    from core.hsa_abi import (HsaExtImageChannelOrder as Order, HsaExtImageChannelType as Type,
                                       HsaExtImageGeometry as Geometry, HsaExtSamplerAddressingMode as Address,
                                       HsaExtSamplerCoordinateMode as Coordinates,
                                       HsaExtSamplerFilterMode as Filter)
-    from tests.support.differential import engine
-    from tests.support.images import Image, Sampler
-    from tests.support.kernels import compile_opencl
-    from tests.support.launch import launch
+    from core.harness.images import Image, Sampler
+    from core.harness.launch import engine, launch
+    from core.toolchain import compile_opencl
     session = runtime.require()
-    co = compile_opencl("images.cl", opt="-O2")
+    co = compile_opencl(os.path.join(KERNELS, "images.cl"), opt="-O2")
     rng = np.random.default_rng(1)
     pixels = rng.uniform(-2, 2, (1, 64, 64, 4)).astype(np.float32)
     args = [Image(Geometry.GEOMETRY_2D, Order.RGBA, Type.FLOAT, pixels),

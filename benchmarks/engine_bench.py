@@ -24,8 +24,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from benchmarks.results import write  # noqa: E402
-from tests.support.kernels import compile_opencl  # noqa: E402
-from tests.support.paths import LIBRARY  # noqa: E402
+from core.location import library_path  # noqa: E402
+from core.toolchain import compile_opencl  # noqa: E402
 
 KERNELS = """
 kernel void vadd(global const float *a, global const float *b, global float *c) {
@@ -58,7 +58,7 @@ def c_reference(add_items, fma_items, iters):
 
 def engine(session, code_object, add_items, fma_items, iters, repeat):
     """{kernel: [DispatchStats of each run]}."""
-    from tests.support.launch import launch
+    from core.harness.launch import launch
     a = np.arange(add_items, dtype=np.float32)
     b = np.full(add_items, 2.0, np.float32)
     runs = {"vadd": [], "fma": []}
@@ -82,7 +82,7 @@ def main():
     parser.add_argument("--repeat", type=int, default=3)
     options = parser.parse_args()
 
-    library = ctypes.CDLL(LIBRARY)
+    library = ctypes.CDLL(library_path())
     if library.hsa_init() != 0:
         sys.exit("hsa_init failed")
     from core import runtime

@@ -26,7 +26,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from benchmarks.engine_bench import KERNELS as ENGINE_KERNELS  # noqa: E402
-from tests.support.kernels import compile_opencl  # noqa: E402
+from core.toolchain import compile_opencl  # noqa: E402
+
+KERNEL_SOURCES = os.path.join(ROOT, "tests", "kernels")      # the kernel sources, not the test code
 
 KERNELS = ENGINE_KERNELS + """
 #define TILE 16
@@ -76,8 +78,8 @@ int main(int argc, char **argv) {
 
 def _session():
     import ctypes
-    from tests.support.paths import LIBRARY
-    library = ctypes.CDLL(LIBRARY)
+    from core.location import library_path
+    library = ctypes.CDLL(library_path())
     assert library.hsa_init() == 0
     from core import runtime
     return runtime.require()
@@ -94,7 +96,7 @@ def _rss():
 
 def worker(what, repeat, size):
     """One measurement in this process; prints a JSON object."""
-    from tests.support.launch import launch
+    from core.harness.launch import launch
     session = _session()
     path = compile_opencl(KERNELS, opt="-O2")
     out = {}
@@ -140,39 +142,31 @@ def worker(what, repeat, size):
     print(json.dumps(out))
 
 
+# The suite's largest kernel (tests/kernels/suite.py, gfx1030 wave32 code object v4) and one
+# of about 1,000 instructions, by source file, kernel and optimization level: fixed, so that
+# results files stay comparable as the suite grows.
+TRANSLATED = (("largest", "float_math.cl", "float_special_values", "-O0"),
+              ("about_1000", "int_math.cl", "int_minmax", "-O0"))
+
+
 def translation_times(session):
-    """Seconds to translate (empty cache) the largest suite kernel and one of ~1,000
-    instructions, and their sizes."""
+    """Seconds to translate (empty cache) each TRANSLATED kernel, and its size."""
+    from core.harness.launch import fresh_kernel
     from core.isa.layout import layout
-    from core.isa.native.dispatch import _translate
-    from tests.kernels.suite import CASES, variants
-    from tests.support.launch import fresh_kernel
-    from core.isa.native.program import Program, Untranslatable
-    from core.isa.native.dispatch import _functions
-    sizes = []
-    for case in CASES:
-        for opt in [o for o, wave, version in variants(case, "gfx1030") if (wave, version) == (32, 4)]:
-            path = case.compile(opt, 32)
-            kernel, executable = fresh_kernel(session, path, case.kernel)
-            alloc = session.arena.find(kernel.entry)
-            memory = session.arena.bytes[alloc.address - session.arena.base:alloc.end - session.arena.base]
-            desc = layout(kernel)
-            try:
-                program = Program(memory, alloc.address, alloc.end, kernel.entry, False,
-                                  desc.initial_mode, _functions(kernel))
-                sizes.append((len(program.instructions), case, opt))
-            except Untranslatable:
-                pass
-            session.loader.destroy_executable(executable)
-    sizes.sort(key=lambda s: s[0])
-    largest = sizes[-1]
-    near_1000 = min(sizes, key=lambda s: abs(s[0] - 1000))
+    from core.isa.native.dispatch import _functions, _translate
+    from core.isa.native.program import Program
     out = {}
-    for label, (count, case, opt) in (("largest", largest), ("about_1000", near_1000)):
-        kernel, executable = fresh_kernel(session, case.compile(opt, 32), case.kernel)
+    for label, source, name, opt in TRANSLATED:
+        kernel, executable = fresh_kernel(session, compile_opencl(os.path.join(KERNEL_SOURCES, source), opt=opt),
+                                          name)
+        alloc = session.arena.find(kernel.entry)
+        memory = session.arena.bytes[alloc.address - session.arena.base:alloc.end - session.arena.base]
+        desc = layout(kernel)
+        count = len(Program(memory, alloc.address, alloc.end, kernel.entry, False, desc.initial_mode,
+                            _functions(kernel)).instructions)
         start = time.perf_counter()
-        _translate(session, kernel, layout(kernel))
-        out[label] = {"kernel": f"{case.name}{opt}", "instructions": count,
+        _translate(session, kernel, desc)
+        out[label] = {"kernel": f"{name}{opt}", "instructions": count,
                       "seconds": time.perf_counter() - start}
         session.loader.destroy_executable(executable)
     return out

@@ -16,7 +16,7 @@ sys.path.insert(0, ROOT)
 
 from benchmarks.results import write  # noqa: E402
 from core.toolchain import compile_opencl  # noqa: E402
-from softgpu_shim.location import library_dir, library_environment as env  # noqa: E402
+from core.location import library_dir, library_environment as env  # noqa: E402
 
 LIBDIR = library_dir()
 KERNELS = os.path.join(ROOT, "tests", "kernels")      # the kernel sources, not the test code

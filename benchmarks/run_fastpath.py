@@ -1,5 +1,5 @@
 """Build benchmarks/fastpath_bench.c against the official headers, link it to SoftGPU
-(the library directory softgpu_shim.location finds) as a client links to ROCr and to its baseline library
+(the library directory core.location finds) as a client links to ROCr and to its baseline library
 (benchmarks/fastpath_baseline.c, a shared object of its own), and run it.
 
 Usage: python3 benchmarks/run_fastpath.py [iterations]
@@ -12,7 +12,7 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-from softgpu_shim.location import library_dir  # noqa: E402
+from core.location import library_dir  # noqa: E402
 
 LIBDIR = library_dir()
 

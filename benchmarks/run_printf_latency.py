@@ -16,7 +16,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
 from benchmarks.results import write  # noqa: E402
-from softgpu_shim.location import library_environment as env  # noqa: E402
+from core.location import library_environment as env  # noqa: E402
 
 
 def main():

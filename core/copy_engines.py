@@ -14,7 +14,7 @@ Holds these invariants:
 Engine ids are the hsa_amd_sdma_engine_id_t bits (engine i is bit i).
 """
 from core.errors import HsaError, InvalidAgent, InvalidArgument, OutOfResources
-from softgpu_shim.hsa_abi import HsaAmdSdmaEngineId as Engine
+from core.hsa_abi import HsaAmdSdmaEngineId as Engine
 
 # ROCr's blit slots: 0 device-to-device (a blit kernel), 1 host-to-device (SDMA0), 2
 # device-to-host (SDMA1), then the xGMI engines.

@@ -1,5 +1,5 @@
 """Exceptions inside SoftGPU. Each carries the hsa_status_t it becomes at the ABI edge."""
-from softgpu_shim.hsa_abi import Status, ExtStatus
+from core.hsa_abi import Status, ExtStatus
 
 
 class HsaError(Exception):

@@ -12,7 +12,7 @@ except ImportError:
     import ctypes
 
     from core import settings
-    from softgpu_shim.location import library_path
+    from core.location import library_path
     _library = ctypes.CDLL(settings.get("SOFTGPU_LIBRARY") or library_path())
     # The call only starts the embedded module; the glue answers it without binding the
     # exports, which would import core/ modules that are importing this one right now.

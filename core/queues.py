@@ -36,7 +36,7 @@ import threading
 from core.errors import HsaError, InvalidArgument, InvalidQueue, InvalidQueueCreation, OutOfResources
 from core.isa.apertures import PRIVATE_APERTURE_HI, SHARED_APERTURE_HI
 from core.native import ffi, lib
-from softgpu_shim.hsa_abi import AQL_PACKET_SIZE, HsaQueueFeature, HsaQueueType
+from core.hsa_abi import AQL_PACKET_SIZE, HsaQueueFeature, HsaQueueType
 
 # The amd_queue_t lives in a page of its own (the arena hands out whole pages);
 # 64 is the alignment ROCr's AMD_QUEUE_ALIGN demands.

@@ -17,14 +17,13 @@ Holds these invariants:
   and a wait returns unsatisfied once a process holding it died (ipc_shared.c). Destroying
   it drops this process's hold only: the others keep the page.
 
-The module-level functions are the API of the packet processors and the engine:
+The module-level functions are the API of the packet processors:
     wait(handle, condition, value, timeout_ns=FOREVER) -> (value, satisfied)
     wait_any(handles, conditions, values, timeout_ns=FOREVER) -> (index | None, value)
     load / store / add / subtract / cas, valid(handle)
     set_timestamps(handle, start_ns, end_ns), timestamps(handle) -> (start_ns, end_ns)
     now_ns()  (the clock of HSA timestamps and of wait timeouts)
-    interrupt(data)  (a wave's s_sendmsg MSG_INTERRUPT: wakes the signals device code marked)
-Conditions are softgpu_shim.hsa_abi.SignalCondition members (EQ, NE, LT, GTE).
+Conditions are core.hsa_abi.SignalCondition members (EQ, NE, LT, GTE).
 """
 import threading
 
@@ -32,7 +31,7 @@ from core import settings, trace
 from core.errors import InvalidArgument, InvalidSignal, InvalidSignalGroup, OutOfResources
 from core.handles import HandleTable, KIND_SIGNAL_GROUP
 from core.native import ffi, lib
-from softgpu_shim.hsa_abi import HsaAmdMemoryPoolGlobalFlag, HsaAmdSignalAttribute, SignalCondition
+from core.hsa_abi import HsaAmdMemoryPoolGlobalFlag, HsaAmdSignalAttribute, SignalCondition
 
 FOREVER = 2 ** 64 - 1                # a timeout that never expires (UINT64_MAX ticks)
 IPC_PAGE = 4096                      # an IPC signal's page (ROCr shares 4096 bytes per signal)
@@ -93,12 +92,6 @@ def wait_any(handles, conditions, values, timeout_ns=FOREVER):
                                    ffi.new("int[]", [int(c) for c in conditions]),
                                    ffi.new("int64_t[]", list(values)), timeout_ns, found_value)
     return (None, None) if index == _NOT_FOUND else (index, found_value[0])
-
-
-def interrupt(data):
-    """A wave raised an interrupt (s_sendmsg MSG_INTERRUPT, message data `data` from M0):
-    wake every interrupt signal whose event mailbox device code wrote. Returns how many."""
-    return lib.sg_signal_interrupt(data)
 
 
 def set_timestamps(handle, start_ns, end_ns):

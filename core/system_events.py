@@ -8,7 +8,7 @@ Holds these invariants:
 """
 import threading
 
-from softgpu_shim.hsa_abi import HsaAmdMemoryFaultReason
+from core.hsa_abi import HsaAmdMemoryFaultReason
 
 
 class SystemEvents:

@@ -9,11 +9,11 @@ Holds these invariants:
 """
 import ctypes
 
-from softgpu_shim.hsa_abi import (AgentInfo, AmdAgentInfo, HsaAgentFeature, HsaAmdMemoryPoolGlobalFlag,
-                                  HsaAmdMemoryPoolInfo, HsaAmdSegment, HsaCacheInfo,
-                                  HsaDefaultFloatRoundingMode, HsaDeviceType, HsaIsaInfo, HsaProfile,
-                                  HsaQueueType, HsaWavefrontInfo, Status, SystemInfo)
-from softgpu_shim.location import library_path
+from core.hsa_abi import (AgentInfo, AmdAgentInfo, HsaAgentFeature, HsaAmdMemoryPoolGlobalFlag,
+                          HsaAmdMemoryPoolInfo, HsaAmdSegment, HsaCacheInfo,
+                          HsaDefaultFloatRoundingMode, HsaDeviceType, HsaIsaInfo, HsaProfile,
+                          HsaQueueType, HsaWavefrontInfo, Status, SystemInfo)
+from core.location import library_path
 
 _CALLBACK = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_uint64, ctypes.c_void_p)
 RULE = "*******"

@@ -12,7 +12,7 @@ import sys
 from _softgpu_hsa import ffi, lib
 
 from softgpu_shim import exports_table
-from softgpu_shim.hsa_abi import Status
+from core.hsa_abi import Status
 
 # The runtime's third-party imports (import name, pip name), as pyproject.toml lists them.
 DEPENDENCIES = (("numpy", "numpy"), ("elftools", "pyelftools"), ("msgpack", "msgpack"))

@@ -16,7 +16,7 @@ from _softgpu_hsa import ffi
 from softgpu_shim import exports_table
 from softgpu_shim.api.index import MODULE_OF
 from softgpu_shim.registry import IMPLEMENTATIONS, NEEDS_RUNTIME
-from softgpu_shim.hsa_abi import Status
+from core.hsa_abi import Status
 from core import runtime, trace
 from core.errors import HsaError
 

@@ -78,10 +78,10 @@ def bind(kernel_object, entry, handle):
 def test_a_kernel_with_a_native_entry_runs_without_python(session, monkeypatch):
     from core import signals
     from core.loader import find_kernel
-    from tests.support.launch import load_code_object_for_tests
+    from core.harness.launch import kernel_objects
     from tests.support.kernels import compile_opencl
     monkeypatch.delenv("SOFTGPU_TRACE")     # tracing sends every dispatch through Python
-    kernel = find_kernel(session, load_code_object_for_tests(session, compile_opencl("aql_kernels.cl"))["empty"])
+    kernel = find_kernel(session, kernel_objects(session, compile_opencl("aql_kernels.cl"))["empty"])
     calls = []
 
     def native(handle, packet, packet_address, queue_address, dispatch_id, stop, fault):

@@ -15,7 +15,7 @@ import time
 from core import signals, trace
 from core.native import ffi, lib
 from core.errors import OutOfResources
-from softgpu_shim.hsa_abi import SignalCondition
+from core.hsa_abi import SignalCondition
 
 # A hostile caller could otherwise create threads without bound.
 MAX_IN_FLIGHT = 256

@@ -29,7 +29,7 @@ import time
 from core import settings, trace
 from core.errors import HsaError, OutOfResources
 from core.native import ffi, lib
-from softgpu_shim.hsa_abi import HsaPacketHeader, HsaPacketHeaderWidth, PacketType, Status
+from core.hsa_abi import HsaPacketHeader, HsaPacketHeaderWidth, PacketType, Status
 
 FAULT_EVENTS = 16           # flight-recorder events a fault report shows on stderr
 

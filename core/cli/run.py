@@ -36,7 +36,7 @@ from core import settings
 from core.cli import command
 from core.errors import InvalidProfile
 from core.profile import load as load_profile
-from softgpu_shim.location import DRIVER_STAND_IN, PACKAGE, SONAME, library_dir, library_environment
+from core.location import DRIVER_STAND_IN, PACKAGE, SONAME, library_dir, library_environment
 
 DRIVER_TOOLS = os.path.join(PACKAGE, "driver")
 

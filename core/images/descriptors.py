@@ -13,10 +13,10 @@ Holds these invariants:
   the arena start there, so subtracting it would leave an offset nothing could use.
 """
 from core.images.formats import SWIZZLE, Sel
-from softgpu_shim.hsa_abi import (HsaExtImageGeometry as Geometry,
-                                  HsaExtSamplerAddressingMode as Addressing,
-                                  HsaExtSamplerCoordinateMode as Coordinates,
-                                  HsaExtSamplerFilterMode as Filter)
+from core.hsa_abi import (HsaExtImageGeometry as Geometry,
+                          HsaExtSamplerAddressingMode as Addressing,
+                          HsaExtSamplerCoordinateMode as Coordinates,
+                          HsaExtSamplerFilterMode as Filter)
 
 IMAGE_OBJECT_BYTES = 48
 SAMPLER_OBJECT_BYTES = 32

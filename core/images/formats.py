@@ -16,10 +16,10 @@ import numpy as np
 
 from core.isa.interp import formats as texel_formats
 from core.isa.interp.formats import linear_to_srgb, srgb_to_linear  # noqa: F401 (copies convert)
-from softgpu_shim.hsa_abi import (HsaExtImageCapability as Capability,
-                                  HsaExtImageChannelOrder as Order,
-                                  HsaExtImageChannelType as Type,
-                                  HsaExtImageGeometry as Geometry)
+from core.hsa_abi import (HsaExtImageCapability as Capability,
+                          HsaExtImageChannelOrder as Order,
+                          HsaExtImageChannelType as Type,
+                          HsaExtImageGeometry as Geometry)
 
 RO = Capability.READ_ONLY
 ROWO = Capability.READ_ONLY | Capability.WRITE_ONLY

@@ -27,8 +27,8 @@ from core.images import descriptors as image_descriptors, formats as image_forma
 from core.errors import (HsaError, ImageFormatUnsupported, ImagePitchUnsupported, ImageSizeUnsupported,
                          InvalidArgument)
 from core.memory import host
-from softgpu_shim.hsa_abi import (HsaExtImageChannelOrder as Order, HsaExtImageChannelType as Type,
-                                  HsaExtImageGeometry as Geometry)
+from core.hsa_abi import (HsaExtImageChannelOrder as Order, HsaExtImageChannelType as Type,
+                          HsaExtImageGeometry as Geometry)
 
 BASE_ALIGNMENT = 256          # gfx10 linear surfaces: base and row alignment in bytes
 SLOT_BYTES = 64               # one descriptor object per slot, 16-byte aligned as ROCr's

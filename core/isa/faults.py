@@ -10,7 +10,7 @@ Holds these invariants:
   entry's first instruction, so a refused dispatch still says which kernel and why.
 """
 from core.errors import HsaError
-from softgpu_shim.hsa_abi import Status
+from core.hsa_abi import Status
 
 REPORT_FIELDS = ("kernel", "pc", "instruction", "workgroup", "wave", "lane", "address", "reason")
 

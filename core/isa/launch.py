@@ -29,7 +29,7 @@ from core.isa.faults import illegal_instruction, launch_fault
 from core.isa.layout import MAX_LDS_BYTES, layout
 from core.isa.plan import dim3, kernel_name, plan_dispatch, size_problem, time_limit_setting
 from core.isa.targets import UnknownTarget
-from softgpu_shim.hsa_abi import Status
+from core.hsa_abi import Status
 
 _warned = set()         # (kernel name, entry) pairs whose LDS shortfall was written to stderr
 

@@ -27,6 +27,16 @@ LDS_GRANULE = 512
 USER_SGPRS = (("private_segment_buffer", 4), ("dispatch_ptr", 2), ("queue_ptr", 2),
               ("kernarg_segment_ptr", 2), ("dispatch_id", 2), ("flat_scratch_init", 2),
               ("private_segment_size", 1))
+# The private segment buffer V#'s NUM_RECORDS: no bound (scratch is checked by address).
+SCRATCH_NUM_RECORDS = 0xFFFFFFFF
+
+
+def private_segment_buffer(scratch_base, lanes):
+    """The four words of the private segment V# a wave starts with: base, stride 0 with
+    swizzling on, no record bound, index stride of the wave size (8 << n lanes) and ADD_TID."""
+    index_stride = 3 if lanes == 64 else 2
+    return [scratch_base & 0xFFFFFFFF, (scratch_base >> 32) & 0xFFFF | 1 << 31,
+            SCRATCH_NUM_RECORDS, index_stride << 21 | 1 << 23]
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from softgpu_shim.hsa_abi import KERNEL_DESCRIPTOR, KERNEL_DESCRIPTOR_SIZE
+from core.hsa_abi import KERNEL_DESCRIPTOR, KERNEL_DESCRIPTOR_SIZE
 
 # (name, first bit, width) of each field, per LLVM's AMDGPUUsage "Kernel Descriptor" tables.
 KERNEL_CODE_PROPERTIES = (

@@ -24,9 +24,8 @@ from core.loader import relocations
 from core.loader.elf import CodeObject
 from core.loader.kernels import LoadedKernel
 from core.loader.symbols import defined_variable, kernel_symbol, variable_symbol
-from core.memory.arena import PAGE
-from softgpu_shim.hsa_abi import (HsaExecutableState, HsaVariableAllocation, HsaVariableSegment,
-                                  HsaVenAmdLoaderLoadedCodeObjectKind as LoadedKind)
+from core.hsa_abi import (HsaExecutableState, HsaVariableAllocation, HsaVariableSegment,
+                          HsaVenAmdLoaderLoadedCodeObjectKind as LoadedKind)
 
 
 class LoadedCodeObject:
@@ -140,7 +139,7 @@ class Executable:
             self._check_duplicates(code, agent)
             undefined = self._resolve_undefined(code, agent)
             arena = self.loader.session.arena
-            allocation = arena.allocate(code.load_span, align=max(code.load_align, PAGE), owner=self,
+            allocation = arena.allocate(code.load_span, align=code.load_align, owner=self,
                                         info={"kind": "code object", "uri": reader.uri})
             try:
                 lco = LoadedCodeObject(self, agent, code, reader, allocation)

@@ -18,7 +18,7 @@ from core.handles import (AddressTable, HandleTable, KIND_EXECUTABLE, KIND_LOADE
                           KIND_SYMBOL)
 from core.loader.elf import CodeObject
 from core.loader.executable import Executable
-from softgpu_shim.hsa_abi import HsaDefaultFloatRoundingMode, HsaProfile
+from core.hsa_abi import HsaDefaultFloatRoundingMode, HsaProfile
 
 
 class CodeObjectReader:

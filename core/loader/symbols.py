@@ -10,8 +10,8 @@ Holds these invariants:
 from dataclasses import dataclass
 
 from core.errors import InvalidArgument
-from softgpu_shim.hsa_abi import (HsaSymbolKind, HsaSymbolLinkage, HsaVariableAllocation,
-                                  HsaVariableSegment)
+from core.hsa_abi import (HsaSymbolKind, HsaSymbolLinkage, HsaVariableAllocation,
+                          HsaVariableSegment)
 
 MIN_KERNARG_ALIGNMENT = 16
 

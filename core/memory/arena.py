@@ -105,11 +105,13 @@ class Arena:
             pass
 
     def allocate(self, size, align=PAGE, owner=None, info=None):
+        """`size` bytes (rounded up to pages) at a multiple of `align`, and always on a page:
+        callers ask for their own alignment and need not know the page."""
         if size <= 0:
             raise InvalidAllocation(f"cannot allocate {size} bytes")
         size = -(-size // PAGE) * PAGE
         with self._lock:
-            address = self._free.take_fitting(size, align)
+            address = self._free.take_fitting(size, max(align, PAGE))
             if address is not None:
                 return self._claim(address, size, owner, info)
         raise OutOfResources(f"device arena exhausted: {size} bytes requested, {self.size - self.used} free")

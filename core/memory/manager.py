@@ -26,9 +26,9 @@ from core.errors import (HsaError, InvalidAllocation, InvalidArgument, InvalidMe
 from core.handles import HandleTable, KIND_POOL
 from core.memory import host, pools as pool_layout
 from core.memory.host import HostRanges, LOCKED, REGISTERED, agent_address, is_agent_alias
-from softgpu_shim.hsa_abi import (HsaAmdCoherencyType as Coherency,
-                                  HsaAmdMemoryPoolGlobalFlag as PoolFlag,
-                                  HsaAmdPointerType as PointerType)
+from core.hsa_abi import (HsaAmdCoherencyType as Coherency,
+                          HsaAmdMemoryPoolGlobalFlag as PoolFlag,
+                          HsaAmdPointerType as PointerType)
 
 
 class Record:

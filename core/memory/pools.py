@@ -16,9 +16,9 @@ Holds these invariants:
 import threading
 
 from core.errors import OutOfResources
-from softgpu_shim.hsa_abi import (HsaAmdMemoryPoolGlobalFlag as PoolFlag,
-                                  HsaAmdMemoryPoolAccess as Access,
-                                  HsaAmdLinkInfoType as LinkType)
+from core.hsa_abi import (HsaAmdMemoryPoolGlobalFlag as PoolFlag,
+                          HsaAmdMemoryPoolAccess as Access,
+                          HsaAmdLinkInfoType as LinkType)
 
 PAGE = 4096
 # ROCr's fragment allocator carves device-local allocations out of 2 MiB blocks, the

@@ -30,8 +30,8 @@ import threading
 from core.errors import (HsaError, IncompatibleArguments, InvalidAgent, InvalidAllocation,
                          InvalidArgument, OutOfResources, ResourceFree)
 from core.memory.arena import PAGE
-from softgpu_shim.hsa_abi import (HsaAccessPermission as AccessPermission, HsaAmdMemoryType as AmdMemoryType,
-                                  HsaAmdVmemAddressReserveFlag as ReserveFlag)
+from core.hsa_abi import (HsaAccessPermission as AccessPermission, HsaAmdMemoryType as AmdMemoryType,
+                          HsaAmdVmemAddressReserveFlag as ReserveFlag)
 
 # Address space the arena holds beyond the memory of every pool, for reserved ranges: as a
 # GPU's virtual address space is far larger than its memory, a client reserves ranges for

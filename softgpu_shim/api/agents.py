@@ -24,11 +24,11 @@ from softgpu_shim.api.out import (callback as require_callback, read_string, req
                                   write_struct)
 from softgpu_shim.api.system import (EXTENSION_BITMASK_BYTES, HSA_VERSION, SYSTEM_EXTENSIONS, check_extension_id,
                                      extension_bitmask, version_supported)
-from softgpu_shim.hsa_abi import (AGENT_BITMASK_BYTES, AgentInfo, AmdAgentInfo,
-                                  HsaAgentFeature, HsaCacheInfo, HsaDefaultFloatRoundingMode,
-                                  HsaDeviceType, HsaExtAgentInfo, HsaFlushMode, HsaFpType, HsaIsaInfo, HsaMachineModel, HsaProfile, HsaQueueType,
-                                  HsaAmdIommuVersion as IommuVersion, HsaRoundMethod, HsaWavefrontInfo, Status,
-                                  TIMESTAMP_FREQUENCY_HZ)
+from core.hsa_abi import (AGENT_BITMASK_BYTES, AgentInfo, AmdAgentInfo,
+                          HsaAgentFeature, HsaCacheInfo, HsaDefaultFloatRoundingMode,
+                          HsaDeviceType, HsaExtAgentInfo, HsaFlushMode, HsaFpType, HsaIsaInfo, HsaMachineModel, HsaProfile, HsaQueueType,
+                          HsaAmdIommuVersion as IommuVersion, HsaRoundMethod, HsaWavefrontInfo, Status,
+                          TIMESTAMP_FREQUENCY_HZ)
 from softgpu_shim.registry import export
 
 NAME_BYTES = 64     # HSA_AGENT_INFO_NAME, VENDOR_NAME and HSA_AMD_AGENT_INFO_PRODUCT_NAME

@@ -13,7 +13,7 @@ from core import copy_engines, runtime, signals, trace
 from core.aql.async_ops import copy_bytes, copy_rect
 from core.errors import HsaError, InvalidAgent, InvalidArgument
 from softgpu_shim.api.out import address, read, read_array, require_pointer, write, write_struct
-from softgpu_shim.hsa_abi import HsaAmdCopyDirection as Direction
+from core.hsa_abi import HsaAmdCopyDirection as Direction
 from softgpu_shim.registry import export
 
 # Longer lists than this cannot name distinct live signals (the C table holds 262144).

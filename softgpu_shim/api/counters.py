@@ -15,7 +15,7 @@ from _softgpu_hsa import ffi
 from core import runtime
 from core.errors import HsaError, InvalidAgent, InvalidArgument
 from softgpu_shim.api.out import require_pointer
-from softgpu_shim.hsa_abi import HsaVenAmdPcsMethodKind as PcsMethod
+from core.hsa_abi import HsaVenAmdPcsMethodKind as PcsMethod
 from softgpu_shim.registry import export
 
 # Bytes per sample of each method (ROCr's session keeps buffers of whole sample pairs).

@@ -14,8 +14,8 @@ from core import runtime
 from core.images import descriptors as image_descriptors, formats as image_formats, objects as images
 from core.errors import ImageFormatUnsupported, InvalidAgent, InvalidAllocation, InvalidArgument
 from softgpu_shim.api.out import address, read, read_array, require_pointer, write, write_bytes, write_struct
-from softgpu_shim.hsa_abi import (HsaAccessPermission as Permission, HsaExtAgentInfo as ExtAgentInfo,
-                                  HsaExtImageDataLayout as DataLayout, HsaExtImageGeometry as Geometry)
+from core.hsa_abi import (HsaAccessPermission as Permission, HsaExtAgentInfo as ExtAgentInfo,
+                          HsaExtImageDataLayout as DataLayout, HsaExtImageGeometry as Geometry)
 from softgpu_shim.registry import export
 
 # ROCr's hsa_amd_image_descriptor_t.deviceID: PCI vendor 0x1002 in the high half.

@@ -18,7 +18,7 @@ from core import runtime, signals
 from core.errors import HsaError, IncompatibleArguments, InvalidArgument, InvalidSignal
 from core.memory.ipc import HANDLE_WORDS
 from softgpu_shim.api.out import address, read_array, require_pointer, write, write_bytes
-from softgpu_shim.hsa_abi import HsaAmdSvmAttribute as Svm, HsaAmdSvmModel as SvmModel
+from core.hsa_abi import HsaAmdSvmAttribute as Svm, HsaAmdSvmModel as SvmModel
 from softgpu_shim.registry import export
 
 # Longer arrays than this cannot be valid (an SVM attribute may appear once, an agent

@@ -18,11 +18,11 @@ from core.errors import (IncompatibleArguments, InvalidAgent, InvalidArgument, I
 from core.loader.loader import SerializedCodeObject
 from core.loader.symbols import code_object_symbols
 from softgpu_shim.api.out import read, read_bytes, read_string, require_pointer, write, write_bytes
-from softgpu_shim.hsa_abi import (Status, HsaProfile, HsaExecutableState, HsaDefaultFloatRoundingMode,
-                                  HsaExecutableInfo, HsaExecutableSymbolInfo, HsaCodeSymbolInfo, HsaCodeObjectInfo,
-                                  HsaCodeObjectType, HsaVariableSegment,
-                                  HsaVenAmdLoaderLoadedCodeObjectInfo as LcoInfo,
-                                  HsaVenAmdLoaderCodeObjectStorageType as StorageType)
+from core.hsa_abi import (Status, HsaProfile, HsaExecutableState, HsaDefaultFloatRoundingMode,
+                          HsaExecutableInfo, HsaExecutableSymbolInfo, HsaCodeSymbolInfo, HsaCodeObjectInfo,
+                          HsaCodeObjectType, HsaVariableSegment,
+                          HsaVenAmdLoaderLoadedCodeObjectInfo as LcoInfo,
+                          HsaVenAmdLoaderCodeObjectStorageType as StorageType)
 from softgpu_shim.registry import export
 
 # C type of each symbol attribute (hsa.h); NAME/MODULE_NAME are char arrays of *_LENGTH bytes.

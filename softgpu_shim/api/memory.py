@@ -8,16 +8,16 @@ from _softgpu_hsa import ffi
 from core import runtime
 from core.errors import InvalidAgent, InvalidArgument, InvalidMemoryPool, OutOfResources
 from softgpu_shim.api.out import address, read, read_array, require_pointer, write, write_bytes
-from softgpu_shim.hsa_abi import (HsaAccessPermission as Permission,
-                                  HsaAmdAgentMemoryPoolInfo as AgentPoolInfo,
-                                  HsaAmdCoherencyType as Coherency,
-                                  HsaAmdMemoryPoolAccess as Access,
-                                  HsaAmdMemoryPoolInfo as PoolInfo,
-                                  HsaAmdMemoryPoolLocation as Location,
-                                  HsaAmdRegionInfo as AmdRegionInfo,
-                                  HsaAmdSegment as AmdSegment,
-                                  HsaRegionInfo as RegionInfo,
-                                  HsaRegionSegment as RegionSegment)
+from core.hsa_abi import (HsaAccessPermission as Permission,
+                          HsaAmdAgentMemoryPoolInfo as AgentPoolInfo,
+                          HsaAmdCoherencyType as Coherency,
+                          HsaAmdMemoryPoolAccess as Access,
+                          HsaAmdMemoryPoolInfo as PoolInfo,
+                          HsaAmdMemoryPoolLocation as Location,
+                          HsaAmdRegionInfo as AmdRegionInfo,
+                          HsaAmdSegment as AmdSegment,
+                          HsaRegionInfo as RegionInfo,
+                          HsaRegionSegment as RegionSegment)
 from softgpu_shim.registry import export
 
 

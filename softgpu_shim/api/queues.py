@@ -5,7 +5,7 @@ from _softgpu_hsa import ffi, lib
 from core import runtime
 from core.errors import InvalidArgument, InvalidQueue
 from softgpu_shim.api.out import address, read_array, require_pointer, write, write_bytes
-from softgpu_shim.hsa_abi import HsaAmdQueuePriority, HsaQueueInfoAttribute, HsaQueueType
+from core.hsa_abi import HsaAmdQueuePriority, HsaQueueInfoAttribute, HsaQueueType
 from softgpu_shim.registry import export
 
 # CU masks longer than this many bits are refused rather than copied: no agent has

@@ -12,7 +12,7 @@ from core.memory.ipc import HANDLE_WORDS
 from core.signals import BUSY_WAIT, INTERRUPT
 from softgpu_shim.api.ipc_svm import read_handle
 from softgpu_shim.api.out import callback, read_array, require_pointer, write, write_bytes, write_struct
-from softgpu_shim.hsa_abi import HsaAmdSignalAttribute
+from core.hsa_abi import HsaAmdSignalAttribute
 from softgpu_shim.registry import export
 
 # Longer arrays than this cannot name distinct live objects (there are fewer agents, and

@@ -19,9 +19,9 @@ from core import native, runtime, settings, trace
 from core.errors import HsaError, InvalidArgument, InvalidConfiguration, InvalidProfile
 from softgpu_shim import glue
 from softgpu_shim.api.out import address, read_array, require_pointer, write, write_bytes
-from softgpu_shim.hsa_abi import (AMD_INTERFACE_VERSION,
-                                  Status, ExtStatus, SystemInfo, HsaExtension as Extension,
-                                  HsaEndianness, HsaMachineModel, TIMESTAMP_FREQUENCY_HZ)
+from core.hsa_abi import (AMD_INTERFACE_VERSION,
+                          Status, ExtStatus, SystemInfo, HsaExtension as Extension,
+                          HsaEndianness, HsaMachineModel, TIMESTAMP_FREQUENCY_HZ)
 from softgpu_shim.registry import export, NEEDS_RUNTIME
 
 # hsa_status_string hands out pointers that must outlive the call: keep them here.

@@ -3,7 +3,7 @@ from _softgpu_hsa import ffi
 
 from core import runtime
 from softgpu_shim.api.out import callback as require_callback
-from softgpu_shim.hsa_abi import HsaAmdEventType, Status
+from core.hsa_abi import HsaAmdEventType, Status
 from softgpu_shim.registry import export
 
 

@@ -10,7 +10,7 @@ from _softgpu_hsa import ffi, lib
 from core import runtime
 from core.errors import InvalidArgument, InvalidMemoryPool
 from softgpu_shim.api.out import address, read_array, require_pointer, write
-from softgpu_shim.hsa_abi import HsaAmdMemoryType as AmdMemoryType
+from core.hsa_abi import HsaAmdMemoryType as AmdMemoryType
 from softgpu_shim.registry import export
 
 # A longer access list cannot be valid (an agent appears once, and there are few agents);

@@ -90,7 +90,7 @@ def test_the_time_limit_stops_a_spinning_kernel_with_a_report(session, tier, mon
     monkeypatch.setenv("SOFTGPU_TRACE", str(trace_path))
     monkeypatch.setenv("SOFTGPU_TIME_LIMIT", "0.2")
     monkeypatch.delenv("SOFTGPU_QUIET", raising=False)
-    from tests.support import launch as testlaunch
+    from core.harness import launch as testlaunch
     original = testlaunch.run_dispatch
     # notice_seconds=0: the first look at the clock reports where the waves stand.
     monkeypatch.setattr(testlaunch, "run_dispatch",

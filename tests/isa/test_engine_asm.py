@@ -5,8 +5,9 @@ import pytest
 
 from core.isa.faults import KernelFault
 from softgpu_shim.hsa_abi import Status
-from tests.support.launch import Local, launch
+from tests.support.differential import engine
 from tests.support.kernels import compile_opencl
+from tests.support.launch import Local, launch
 
 SWAP = """
 kernel void swap(global int *a, global int *b) {
@@ -211,3 +212,33 @@ def test_a_halting_or_unanswerable_message_faults_naming_itself(session, message
     assert caught.value.status == Status.ERROR_ILLEGAL_INSTRUCTION
     assert caught.value.report["instruction"].startswith(message.split()[0])
     assert reason in caught.value.report["reason"]
+
+
+SCALAR_BUFFER = """
+kernel void scalar_buffer(global const int *in, global int *out, uint records, uint offset) {
+  ulong base = (ulong)in;
+  int2 got;
+  __asm__ volatile(
+    "s_mov_b32 s20, %1\\n s_mov_b32 s21, %2\\n s_mov_b32 s22, %3\\n s_mov_b32 s23, 0\\n"
+    "s_buffer_load_dwordx2 %0, s[20:23], %4\\n s_waitcnt lgkmcnt(0)"
+    : "=s"(got) : "s"((uint)base), "s"((uint)(base >> 32)), "s"(records), "s"(offset)
+    : "s20", "s21", "s22", "s23");
+  out[2 * get_global_id(0)] = got.x;
+  out[2 * get_global_id(0) + 1] = got.y;
+}
+"""
+
+
+@pytest.mark.parametrize("tier", ["interp", "native"])
+def test_s_buffer_load_reads_zero_from_the_first_dword_past_the_records(session, tier):
+    """The V#'s num_records bounds a scalar buffer load per dword: the dword that ends exactly
+    at num_records is read, the one past it reads 0, on either tier."""
+    co = compile_opencl(SCALAR_BUFFER, opt="-O2")
+    data = np.arange(1, 9, dtype=np.int32) * 11
+    with engine(tier):
+        _, at_limit = launch(session, co, "scalar_buffer", [data, np.zeros(64, np.int32), np.uint32(8),
+                                                            np.uint32(0)], 32, 32)
+        _, one_past = launch(session, co, "scalar_buffer", [data, np.zeros(64, np.int32), np.uint32(8),
+                                                            np.uint32(4)], 32, 32)
+    np.testing.assert_array_equal(at_limit.reshape(-1, 2), [[11, 22]] * 32)
+    np.testing.assert_array_equal(one_past.reshape(-1, 2), [[22, 0]] * 32)

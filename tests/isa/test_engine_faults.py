@@ -56,7 +56,7 @@ def test_an_access_faults_where_earlier_waves_of_its_instruction_stayed_inside(s
 
 def test_lanes_inside_memory_do_not_store_when_another_lane_faults(session, monkeypatch):
     # Launch keeps its buffers until the dispatch returns, so run the dispatch directly.
-    from tests.support import launch as testlaunch
+    from core.harness import launch as testlaunch
     co = compile_opencl(WILD_STORE, opt="-O2")
     kept = {}
     original = testlaunch.run_dispatch

@@ -119,7 +119,7 @@ def test_a_grid_larger_than_one_chunk_runs_in_bounded_chunks(session, monkeypatc
 
 
 def test_dispatch_stats_count_waves_and_lane_instructions(session, monkeypatch):
-    from tests.support import launch as testlaunch
+    from core.harness import launch as testlaunch
     co = compile_opencl(VADD, opt="-O2")
     seen = []
     original = testlaunch.run_dispatch

@@ -43,7 +43,7 @@ def test_a_descriptor_that_is_no_image_faults_naming_its_type(session):
 
 
 def test_texels_outside_reachable_memory_fault_with_lane_and_address(session, monkeypatch):
-    from tests.support import launch as testlaunch
+    from core.harness import launch as testlaunch
     objects = Objects(session)
     original = testlaunch.run_dispatch
 

@@ -63,7 +63,7 @@ def test_a_bad_descriptor_in_a_callout_faults_as_on_the_interpreter(session):
 
 def test_texels_outside_memory_in_a_callout_fault_with_the_interpreters_lane_and_address(
         session, monkeypatch):
-    from tests.support import launch as testlaunch
+    from core.harness import launch as testlaunch
     original = testlaunch.run_dispatch
     reports = {}
     for tier in ("native", "interp"):

@@ -4,25 +4,10 @@ Holds these invariants:
 - each tier runs on its own copy of the code object with inputs from the case's seeded
   generator, so program globals and buffers start identical and neither run sees the other's
   writes;
-- a tier is chosen the way users choose it, through SOFTGPU_ENGINE around run_dispatch.
+- a tier is chosen the way users choose it, through SOFTGPU_ENGINE around run_dispatch
+  (core.harness.launch.engine).
 """
-import os
-from contextlib import contextmanager
-
-from tests.support.launch import fresh_kernel, launch
-
-
-@contextmanager
-def engine(name):
-    old = os.environ.get("SOFTGPU_ENGINE")
-    os.environ["SOFTGPU_ENGINE"] = name
-    try:
-        yield
-    finally:
-        if old is None:
-            del os.environ["SOFTGPU_ENGINE"]
-        else:
-            os.environ["SOFTGPU_ENGINE"] = old
+from core.harness.launch import engine, fresh_kernel, launch  # noqa: F401  (engine: the tests' name)
 
 
 def run_on(session, case, path, wave, tier):

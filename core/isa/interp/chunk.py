@@ -17,10 +17,8 @@ Holds these invariants:
 """
 import numpy as np
 
-from core.isa.layout import user_sgpr_width
+from core.isa.layout import private_segment_buffer, user_sgpr_width
 from core.isa.interp.state import Waves, EXEC_LO
-
-SCRATCH_NUM_RECORDS = 0xFFFFFFFF
 
 
 class Chunk:
@@ -125,10 +123,7 @@ class Chunk:
     def _user_sgpr(self, name, scratch_base):
         d = self.d
         if name == "private_segment_buffer":
-            index_stride = 3 if self.lanes == 64 else 2          # 8 << n lanes
-            word1 = (scratch_base >> 32) & 0xFFFF | (1 << 31)      # stride 0, swizzle enable
-            word3 = (index_stride << 21) | (1 << 23)               # ADD_TID_ENABLE
-            return [scratch_base & 0xFFFFFFFF, word1, SCRATCH_NUM_RECORDS, word3]
+            return private_segment_buffer(scratch_base, self.lanes)
         if name == "dispatch_ptr":
             return _split(d.plan.packet_address)
         if name == "queue_ptr":

@@ -10,7 +10,7 @@ Holds these invariants:
   ordering points with nothing to do here: every memory operation completes before the next
   instruction issues, every VALU result is there for the next one;
 - s_sendmsg MSG_INTERRUPT reaches the host at once: the waiters of every signal whose event
-  mailbox the wave wrote wake (core.signals.interrupt), as KFD wakes them on hardware; what
+  mailbox the wave wrote wake (the signal table's sg_signal_interrupt), as KFD wakes them on hardware; what
   each message does is core.isa.messages'.
 """
 import time
@@ -27,7 +27,7 @@ from core.isa.semantics.hwreg import (HW_REG_FLAT_SCR_HI, HW_REG_FLAT_SCR_LO, HW
                                       HW_REG_LDS_ALLOC, HW_REG_MODE, HW_REG_SH_MEM_BASES,
                                       HW_REG_SHADER_CYCLES, HW_REG_STATUS, HW_REG_TRAPSTS,
                                       hwreg_fields)
-from softgpu_shim.hsa_abi import Status
+from core.hsa_abi import Status
 
 
 
@@ -264,8 +264,10 @@ def _round_mode(step, inst):
 def _sendmsg(step, inst):
     interrupts, fault = messages.effect(step.dispatch.plan.desc.target, inst)
     if interrupts:
-        from core import signals
+        # The signal table's C side wakes the signals, as the native tier calls it; imported
+        # here so that the interpreter loads without the built library until a wave needs it.
+        from core.native import lib
         for data in np.unique(step.ops.m0()):
-            signals.interrupt(int(data))
+            lib.sg_signal_interrupt(int(data))
     if fault is not None:
         raise step.illegal(fault)

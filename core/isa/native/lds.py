@@ -16,7 +16,7 @@ from core.isa.native import memory as M
 from core.isa.native import operands as O
 from core.isa.native.families import HANDLERS, handles
 from core.isa.native.ir_types import I32, I64, const
-from core.isa.native.vmem import _u64, _wide, lds_hosts, lds_space, load_space, store_spaces
+from core.isa.native.vmem import _u64, lds_hosts, lds_space, load_space, store_spaces
 from core.isa.semantics.atomics import DS_TWO_DATA_OPS, ds_value_and_second
 from core.isa.semantics.lds import ds_offsets, ds_parts, memory_operations, swizzle_plan
 
@@ -83,16 +83,12 @@ def _atomic(op, wide, returns, new_first=False):
         lanes = space.lanes
         # LDS atomics address whole words (the interpreter indexes LDS by address // size).
         host = b.and_(lds_hosts(k, space), _u64(k, ~(size - 1)))
-        first = _wide(k, data[0].index, words)
-        second = _wide(k, data[1].index, words) if two_data else None
+        first = O.vgprs(k, data[0].index, words)
+        second = O.vgprs(k, data[1].index, words) if two_data else None
         value, compare = ds_value_and_second(op, new_first, first, second)
         old = M.atomic(k, host, lanes, 64 if wide else 32, op, value, compare)
         if returns:
-            if wide:
-                O.write_vgpr(k, vdst.index, b.trunc(old, k.V))
-                O.write_vgpr(k, vdst.index + 1, b.trunc(b.lshr(old, _u64(k, 32)), k.V))
-            else:
-                O.write_vgpr(k, vdst.index, old)
+            O.write_vgprs(k, vdst.index, old, words)
     return run
 
 

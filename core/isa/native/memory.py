@@ -59,22 +59,42 @@ def _out_of_line(k, at, addresses, active, count, esize, stride, flags, values=N
     b = k.builder
     buffer, data = k.scratch_buffers()
     b.store(addresses, buffer)
-    if values is not None:
-        for e, value in enumerate(values):
-            b.store(value, b.gep(data, [const(I64, 4 * e * k.lanes)], source_etype=I8))
-    bits = b.bitcast(active, k.MASK)
-    if k.lanes == 32:
-        bits = b.zext(bits, I64)
+    bits = staged(k, data, values, active)
     fn = k.intrinsic("sg_native_access", I32, [PTR, PTR, PTR, PTR, I64, I32, I32, I32, I64, PTR, I32])
     fn.attributes.add("cold")      # so the register allocator keeps spills off the fast paths
     lane = b.call(fn, [k.env, k.wave, at, buffer, bits, const(I32, k.lanes), const(I32, count),
                        const(I32, esize), const(I64, stride), data, const(I32, flags)])
     if flags & ACCESS_CHECK:
-        k.fault(SG_FAULT_MEMORY, lane=lane, address=b.load(k.field("fault_address"), typ=I64),
-                detail=k.reason(REASON), condition=b.icmp_signed(">=", lane, const(I32, 0)))
-    rows = [b.load(b.gep(data, [const(I64, 4 * e * k.lanes)], source_etype=I8), typ=k.V)
-            for e in range(count)] if flags & ACCESS_LOAD else []
+        reported_fault(k, lane)
+    rows = loaded_rows(k, data, count) if flags & ACCESS_LOAD else []
     return b.load(buffer, typ=k.V64), rows
+
+
+# What the C side's accesses (sg_native_access, sg_native_buffer) take and give: element rows
+# of lanes in the scratch `data` buffer, row e at 4 * e * lanes bytes; the EXEC mask as i64
+# lane bits; the first bad lane (negative when none) and its address in fault_address.
+
+def staged(k, data, values, active):
+    """Put a store's element rows (`values`, None for a load) in `data`; the lane bits of `active`."""
+    b = k.builder
+    for e, value in enumerate(values or ()):
+        b.store(value, b.gep(data, [const(I64, 4 * e * k.lanes)], source_etype=I8))
+    bits = b.bitcast(active, k.MASK)
+    return b.zext(bits, I64) if k.lanes == 32 else bits
+
+
+def loaded_rows(k, data, count):
+    """The `count` element rows a load left in `data`."""
+    b = k.builder
+    return [b.load(b.gep(data, [const(I64, 4 * e * k.lanes)], source_etype=I8), typ=k.V)
+            for e in range(count)]
+
+
+def reported_fault(k, lane):
+    """Fault at the lane the C side reported, if it reported one."""
+    b = k.builder
+    k.fault(SG_FAULT_MEMORY, lane=lane, address=b.load(k.field("fault_address"), typ=I64),
+            detail=k.reason(REASON), condition=b.icmp_signed(">=", lane, const(I32, 0)))
 
 
 def checked(k, addresses, active, count, esize, stride=None):
@@ -92,19 +112,8 @@ def checked(k, addresses, active, count, esize, stride=None):
     inside, delta = within(k, at, lo, b.add(top, const(I64, span)))
     fast_host = b.sub(addresses, k.splat(delta))
     fast = b.or_(inside, b.not_(k.any_lane(active)))
-    entry = b.block
-    slow = k.new_block("check_lanes")
-    done = k.new_block("checked")
-    b.cbranch(fast, done, slow)
-    b.position_at_end(slow)
-    slow_host, _ = _out_of_line(k, at, addresses, active, count, esize, stride, ACCESS_CHECK)
-    slow_end = b.block
-    b.branch(done)
-    b.position_at_end(done)
-    host = b.phi(k.V64)
-    host.add_incoming(fast_host, entry)
-    host.add_incoming(slow_host, slow_end)
-    return host
+    return value_unless(k, fast, fast_host, ("check_lanes", "checked"),
+                        lambda: _out_of_line(k, at, addresses, active, count, esize, stride, ACCESS_CHECK)[0])
 
 
 def check_scalar(k, address, count):
@@ -112,22 +121,31 @@ def check_scalar(k, address, count):
     b = k.builder
     at = site(k)
     inside, delta = within(k, at, address, b.add(address, const(I64, 4 * count)))
-    entry = b.block
     fast_host = b.sub(address, delta)
-    slow = k.new_block("check_scalar")
-    done = k.new_block("checked_scalar")
-    b.cbranch(inside, done, slow)
-    b.position_at_end(slow)
-    lane0 = ir.Constant(k.VB, [True] + [False] * (k.lanes - 1))
-    hosts, _ = _out_of_line(k, at, k.splat(address), lane0, count, 4, 4, ACCESS_CHECK)
-    slow_host = b.extract_element(hosts, const(I32, 0))
-    slow_end = b.block
+
+    def slow_host():
+        lane0 = ir.Constant(k.VB, [True] + [False] * (k.lanes - 1))
+        hosts, _ = _out_of_line(k, at, k.splat(address), lane0, count, 4, 4, ACCESS_CHECK)
+        return b.extract_element(hosts, const(I32, 0))
+    return value_unless(k, inside, fast_host, ("check_scalar", "checked_scalar"), slow_host)
+
+
+def value_unless(k, skip, skipped, blocks, value_of):
+    """`skipped` where `skip` holds, else `value_of()`, emitted in a block of its own (the
+    first name of `blocks`; the second names the join): a slow path only where it is needed."""
+    b = k.builder
+    before = b.block
+    then, done = (k.new_block(name) for name in blocks)
+    b.cbranch(skip, done, then)
+    b.position_at_end(then)
+    value = value_of()
+    end = b.block
     b.branch(done)
     b.position_at_end(done)
-    host = b.phi(I64)
-    host.add_incoming(fast_host, entry)
-    host.add_incoming(slow_host, slow_end)
-    return host
+    phi = b.phi(skipped.type)
+    phi.add_incoming(skipped, before)
+    phi.add_incoming(value, end)
+    return phi
 
 
 def _dense(k, addresses, active, lane_stride, halves=None):
@@ -245,10 +263,17 @@ def access(k, addresses, active, count, esize, stride=None, values=None, check=T
     else:                       # LDS: no check to make
         rows = _gather_scatter(k, addresses, active, count, esize, stride, values)
         ends.append((rows, b.block))
+    return _joined(k, done, ends, count if values is None else 0)
+
+
+def _joined(k, done, ends, count):
+    """Branch to `done` and there take each of a load's `count` element rows from the path
+    that ran: `ends` holds each path's (rows, last block)."""
+    b = k.builder
     b.branch(done)
     b.position_at_end(done)
     out = []
-    for e in range(count if values is None else 0):
+    for e in range(count):
         phi = b.phi(k.V)
         for rows, block in ends:
             phi.add_incoming(rows[e], block)
@@ -299,15 +324,7 @@ def lds_access(k, offsets, active, count, esize, stride, values=None):
         return ptrs
     rows = _element_rows(k, pointers, active, count, esize, stride, values, device=False)
     ends.append((rows, b.block))
-    b.branch(done)
-    b.position_at_end(done)
-    out = []
-    for e in range(count if values is None else 0):
-        phi = b.phi(k.V)
-        for got, block in ends:
-            phi.add_incoming(got[e], block)
-        out.append(phi)
-    return out
+    return _joined(k, done, ends, count if values is None else 0)
 
 
 def _vector_access(k, base, active, count, esize, stride, interleaved, values):

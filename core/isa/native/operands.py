@@ -144,15 +144,32 @@ def write_vgpr(k, index, value, active=None):
     b.store(b.select(active, value, b.load(slot)), slot)
 
 
+def vgprs(k, index, words):
+    """VGPR `index` (words 1), or the 64-bit value of the pair from it, low word first (words 2)."""
+    b = k.builder
+    low = vgpr(k, index)
+    if words == 1:
+        return low
+    return b.or_(b.zext(low, k.V64), b.shl(b.zext(vgpr(k, index + 1), k.V64), k.splat(const(I64, 32))))
+
+
+def write_vgprs(k, index, value, words, active=None):
+    """Write a 32-bit `value` (words 1), or a 64-bit one to the pair from `index`, low word first."""
+    b = k.builder
+    if words == 1:
+        write_vgpr(k, index, value, active)
+        return
+    write_vgpr(k, index, b.trunc(value, k.V), active)
+    write_vgpr(k, index + 1, b.trunc(b.lshr(value, k.splat(const(I64, 32))), k.V), active)
+
+
 def write_vector(k, op, value, type_="b32", active=None, hi=False):
     """Write `value` to the VGPR(s) of `op` in the lanes of `active` (default EXEC)."""
-    b = k.builder
     if op.kind != "vgpr":
         k.illegal(f"operand {op.text} is not a VGPR destination")
         return
     if type_ in WIDE_TYPES:
-        write_vgpr(k, op.index, b.trunc(value, k.V), active)
-        write_vgpr(k, op.index + 1, b.trunc(b.lshr(value, k.splat(const(I64, 32))), k.V), active)
+        write_vgprs(k, op.index, value, 2, active)
         return
     if type_ in HALF_TYPES:
         value = merge16(k, vgpr(k, op.index), value, hi)

@@ -14,7 +14,7 @@ from core.isa import clocks
 from core.isa.native import operands as O
 from core.isa.native.runner_layout import ENV
 from core.isa.native.families import HANDLERS, handles
-from core.isa.native.memory import check_scalar
+from core.isa.native.memory import check_scalar, value_unless
 from core.isa.native.ir_types import I32, I64, PTR, const
 from core.isa.semantics.smem import BUFFER_OFFSET_MASK, DWORD_ALIGN, SMEM_LOADS
 
@@ -27,21 +27,11 @@ def _offset(k, inst):
 
 
 def _check_if(k, address, inside):
-    """The checked host address of the dword at `address` where `inside` holds (else 0)."""
-    b = k.builder
-    before = b.block
-    check = k.new_block("smem_check")
-    done = k.new_block("smem_checked")
-    b.cbranch(inside, check, done)
-    b.position_at_end(check)
-    host = check_scalar(k, address, 1)
-    end = b.block
-    b.branch(done)
-    b.position_at_end(done)
-    phi = b.phi(I64)
-    phi.add_incoming(const(I64, 0), before)
-    phi.add_incoming(host, end)
-    return phi
+    """The checked host address of the dword at `address` where `inside` holds (else 0): past
+    a buffer's records a scalar load neither checks nor reads."""
+    outside = k.builder.not_(inside)
+    return value_unless(k, outside, const(I64, 0), ("smem_check", "smem_checked"),
+                        lambda: check_scalar(k, address, 1))
 
 
 def _load(count, buffer):
@@ -75,20 +65,11 @@ def _load(count, buffer):
 
 
 def _load_if(k, host, inside):
-    b = k.builder
-    before = b.block
-    read = k.new_block("smem_read")
-    done = k.new_block("smem_done")
-    b.cbranch(inside, read, done)
-    b.position_at_end(read)
-    value = b.load(b.inttoptr(host, PTR), typ=I32)
-    value.align = 4
-    b.branch(done)
-    b.position_at_end(done)
-    phi = b.phi(I32)
-    phi.add_incoming(const(I32, 0), before)
-    phi.add_incoming(value, read)
-    return phi
+    def read():
+        value = k.builder.load(k.builder.inttoptr(host, PTR), typ=I32)
+        value.align = 4
+        return value
+    return value_unless(k, k.builder.not_(inside), const(I32, 0), ("smem_read", "smem_done"), read)
 
 
 for _mnemonic, _record in SMEM_LOADS.items():

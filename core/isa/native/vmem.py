@@ -196,12 +196,7 @@ def buffer_access(k, inst, named, m, esize, active, values=None, hosts=False):
         else:
             voffset = lanes_buffer
     addresses, data = k.scratch_buffers()
-    if values is not None:
-        for e, value in enumerate(values):
-            b.store(value, b.gep(data, [const(I64, 4 * e * k.lanes)], source_etype=I8))
-    bits = b.bitcast(active, k.MASK)
-    if k.lanes == 32:
-        bits = b.zext(bits, I64)
+    bits = M.staged(k, data, values, active)
     flags = C.ACCESS_CHECK | (0 if hosts else C.ACCESS_LOAD if values is None else C.ACCESS_STORE)
     fn = k.intrinsic("sg_native_buffer", I32, [PTR, PTR, PTR, PTR, I32, I32, I32, I32, PTR, PTR,
                                                 I64, I32, I32, I32, PTR, PTR, I32])
@@ -209,15 +204,13 @@ def buffer_access(k, inst, named, m, esize, active, values=None, hosts=False):
                        const(I32, idxen), vindex, voffset, bits, const(I32, k.lanes), const(I32, m),
                        const(I32, esize), addresses if hosts else ir.Constant(PTR, None), data,
                        const(I32, flags)])
-    k.fault(C.SG_FAULT_MEMORY, lane=lane, address=b.load(k.field("fault_address"), typ=I64),
-            detail=k.reason(M.REASON), condition=b.icmp_signed(">=", lane, const(I32, 0)))
+    M.reported_fault(k, lane)
     if hosts:
         host = b.load(addresses, typ=k.V64)
         b.branch(done)
         b.position_at_end(done)
         return host, b.and_(active, b.icmp_unsigned("!=", host, _u64(k, 0)))
-    slow_rows = [b.load(b.gep(data, [const(I64, 4 * e * k.lanes)], source_etype=I8), typ=k.V)
-                 for e in range(m)] if values is None else []
+    slow_rows = M.loaded_rows(k, data, m) if values is None else []
     slow_end = b.block
     b.branch(done)
     b.position_at_end(done)
@@ -344,8 +337,8 @@ def _atomic(record):
         named = _named(family, inst)
         active = k.exec_mask()
         data = named["data"]
-        value = _wide(k, data.index, words)
-        cmp = _wide(k, data.index + words, words) if compare else None
+        value = O.vgprs(k, data.index, words)
+        cmp = O.vgprs(k, data.index + words, words) if compare else None
         if family == "MUBUF":
             targets = [buffer_access(k, inst, named, 1, size, active, hosts=True)]
         else:                                   # every lane is checked before any applies
@@ -361,20 +354,8 @@ def _atomic(record):
             old = b.select(lanes, got, old)
         vdst = named["vdst"]
         if vdst is not None and inst.mods.get("glc"):
-            if wide:
-                O.write_vgpr(k, vdst.index, b.trunc(old, k.V))
-                O.write_vgpr(k, vdst.index + 1, b.trunc(b.lshr(old, _u64(k, 32)), k.V))
-            else:
-                O.write_vgpr(k, vdst.index, old)
+            O.write_vgprs(k, vdst.index, old, words)
     return run
-
-
-def _wide(k, reg, words):
-    b = k.builder
-    lo = O.vgpr(k, reg)
-    if words == 1:
-        return lo
-    return b.or_(b.zext(lo, k.V64), b.shl(b.zext(O.vgpr(k, reg + 1), k.V64), _u64(k, 32)))
 
 
 def _fault_first(k, bad, host):

@@ -12,8 +12,8 @@ from core import settings
 SONAME = "libhsa-runtime64.so.1"
 # Built beside the runtime; `softgpu run` preloads it (driver_stand_in.c).
 DRIVER_STAND_IN = "libsoftgpu-driver.so"
-PACKAGE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(PACKAGE)          # the checkout, or site-packages for a wheel
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the checkout, or site-packages
+PACKAGE = os.path.join(ROOT, "softgpu_shim")   # the edge's package: a wheel's library and driver tools
 
 
 def library_dir():
