@@ -14,6 +14,7 @@ Holds these invariants:
 import math
 import os
 import tempfile
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Callable, Optional
 
@@ -212,6 +213,22 @@ def get(name, environ=None):
     if value is None:
         value = _parsed[key] = _parse(setting, text)
     return value
+
+
+@contextmanager
+def overridden(name, text):
+    """Run the block with variable `name` set to `text` in this process's environment, as a
+    user would set it, and put back what was there (or nothing) afterwards."""
+    BY_NAME[name]  # only a defined variable
+    old = os.environ.get(name)
+    os.environ[name] = text
+    try:
+        yield
+    finally:
+        if old is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = old
 
 
 def check(environ=None):

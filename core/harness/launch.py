@@ -8,14 +8,13 @@ Holds these invariants:
 - every allocation made here (buffers, images, samplers) is freed before returning, also
   when the kernel faults.
 """
-import os
 import weakref
-from contextlib import contextmanager
 from dataclasses import dataclass
 from types import SimpleNamespace
 
 import numpy as np
 
+from core import settings
 from core.isa.apertures import PRIVATE_APERTURE_HI, SHARED_APERTURE_HI
 from core.isa.launch import run_dispatch
 from core.isa.plan import dim3
@@ -103,19 +102,10 @@ def fresh_kernel(session, path, name):
     return find_kernel(session, _kernel_objects(executable)[name]), executable
 
 
-@contextmanager
 def engine(name):
     """Run the block's launches on the engine tier `name`, chosen the way users choose it:
     SOFTGPU_ENGINE, restored afterwards."""
-    old = os.environ.get("SOFTGPU_ENGINE")
-    os.environ["SOFTGPU_ENGINE"] = name
-    try:
-        yield
-    finally:
-        if old is None:
-            del os.environ["SOFTGPU_ENGINE"]
-        else:
-            os.environ["SOFTGPU_ENGINE"] = old
+    return settings.overridden("SOFTGPU_ENGINE", name)
 
 
 def launch(session, path, name, args, grid, workgroup, *, private_segment_size=0,
