@@ -2,8 +2,9 @@
 
 For every encoding family and every value of its opcode field we build one probe
 instruction whose register fields hold distinct marker registers, assemble the probes
-with `llvm-mc-15 -filetype=obj` (as raw `.long` words) and disassemble them with
-`llvm-objdump-15 -d --mcpu=<target>`. What llvm prints tells us, per opcode: the mnemonic,
+with `llvm-mc -filetype=obj` (as raw `.long` words) and disassemble them with
+`llvm-objdump -d --mcpu=<target>` of the target's llvm (15 here; 21 in the ROCm 6.4 root for
+the targets llvm-15 lacks). What llvm prints tells us, per opcode: the mnemonic,
 which fields are operands and in which order, each operand's width in dwords (in wave32
 and wave64), the fixed registers llvm prints (vcc_lo in VOPC e32 ...), whether a source
 is 16-bit (a literal prints truncated), and whether DPP/SDWA forms exist.
@@ -39,10 +40,13 @@ class Target:
     waves: tuple
     null: int
     flat_saddr: int
+    llvm: int = 15          # the llvm whose llvm-mc/llvm-objdump know the target
 
 
 TARGETS = {
     "gfx90a": Target("gfx90a", GFX9, (64,), null=None, flat_saddr=0),
+    # gfx940+ (CDNA3) exist only in newer llvm: llvm-21 of the ROCm 6.4 root.
+    "gfx942": Target("gfx942", GFX9, (64,), null=None, flat_saddr=0, llvm=21),
     "gfx1030": Target("gfx1030", GFX10, (32, 64), null=125, flat_saddr=125),
     "gfx1100": Target("gfx1100", GFX11, (32, 64), null=124, flat_saddr=124),
 }
@@ -61,22 +65,39 @@ DST, SRC0, SRC1, SRC2, SDST = 12, 20, 30, 40, 50
 V = 256                  # 9-bit source fields name v0 at 256
 
 
+# llvm-21 lives only in the ROCm 6.4 root (ci/rocm64_root.sh): its tools run chrooted there,
+# on files put in the root's /tmp.
+ROCM64_ROOT = os.environ.get("ROCM64_ROOT", "/var/lib/softgpu/rocm64")
+LOCAL_LLVM = 15
+
+
+def llvm_dir(t):
+    """A temporary folder the target's llvm tools can read and write."""
+    return tempfile.TemporaryDirectory(
+        dir=None if t.llvm == LOCAL_LLVM else os.path.join(ROCM64_ROOT, "tmp"))
+
+
+def llvm(t, tool, args, **run):
+    """Run llvm `tool` (llvm-mc, llvm-objdump) of the target's llvm on `args`, where host
+    paths under llvm_dir() are given as they are on the host."""
+    cmd = [f"{tool}-{t.llvm}"] + list(args)
+    if t.llvm != LOCAL_LLVM:
+        cmd = ["bash", os.path.join(ROOT, "ci", "rocm64_root.sh"), "run"] + [
+            a.replace(ROCM64_ROOT, "", 1) if a.startswith(ROCM64_ROOT) else a for a in cmd]
+    return subprocess.run(cmd, **run)
+
+
 def disassemble(t, probes, mattr=None):
-    """Map probe index -> (text, size in bytes); probes llvm rejects are absent."""
-    with tempfile.TemporaryDirectory() as tmp:
-        src = os.path.join(tmp, "p.s")
-        obj = os.path.join(tmp, "p.o")
-        with open(src, "w") as f:
-            f.write(".text\n")
-            for words in probes:
-                words = list(words) + [S_NOP] * (SLOT_DWORDS - len(words))
-                f.write("".join(f".long 0x{w:08x}\n" for w in words))
-        subprocess.run(["llvm-mc-15", "-arch=amdgcn", f"-mcpu={t.mcpu}", "-filetype=obj", src,
-                        "-o", obj], check=True)
-        cmd = ["llvm-objdump-15", "-d", f"--mcpu={t.mcpu}", obj]
-        if mattr and len(t.waves) > 1:
-            cmd.insert(3, f"--mattr={mattr}")
-        out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    """Map probe index -> (text, size in bytes); probes llvm rejects are absent. A probe that
+    crashes llvm-objdump (llvm-21 dies on a few gfx942 encodings) counts as rejected: a
+    crashing batch is split in halves until the crashing probes stand alone."""
+    out = _objdump(t, probes, mattr)
+    if out is None:
+        if len(probes) == 1:
+            return {}
+        mid = len(probes) // 2
+        low, high = disassemble(t, probes[:mid], mattr), disassemble(t, probes[mid:], mattr)
+        return {**low, **{i + mid: row for i, row in high.items()}}
     rows = []
     for line in out.splitlines():
         m = re.match(r"^\t(.*?)\s*// ([0-9A-F]{12}):", line)
@@ -85,11 +106,36 @@ def disassemble(t, probes, mattr=None):
     result = {}
     for i, (addr, text) in enumerate(rows):
         slot, rem = divmod(addr, SLOT_DWORDS * 4)
-        if rem or text.startswith(".long"):
+        # llvm-21 prints an operand of the wrong register file with a comment where llvm-15
+        # refused the encoding: rejected too, so the next variant of the fields is tried.
+        if rem or text.startswith(".long") or "/*Invalid register" in text:
             continue
         size = rows[i + 1][0] - addr if i + 1 < len(rows) else 4
         result[slot] = (text, size)
     return result
+
+
+def _objdump(t, probes, mattr):
+    """llvm-objdump's listing of the probes assembled as raw words, or None if it crashed."""
+    with llvm_dir(t) as tmp:
+        src = os.path.join(tmp, "p.s")
+        obj = os.path.join(tmp, "p.o")
+        with open(src, "w") as f:
+            f.write(".text\n")
+            for words in probes:
+                words = list(words) + [S_NOP] * (SLOT_DWORDS - len(words))
+                f.write("".join(f".long 0x{w:08x}\n" for w in words))
+        llvm(t, "llvm-mc", ["-arch=amdgcn", f"-mcpu={t.mcpu}", "-filetype=obj", src, "-o", obj],
+             check=True)
+        args = ["-d", f"--mcpu={t.mcpu}", obj]
+        if mattr and len(t.waves) > 1:
+            args.insert(2, f"--mattr={mattr}")
+        done = llvm(t, "llvm-objdump", args, capture_output=True, text=True)
+    if done.returncode == 0:
+        return done.stdout
+    if done.returncode in (-11, 139, -6, 134):      # SIGSEGV / SIGABRT, direct or via chroot
+        return None
+    raise subprocess.CalledProcessError(done.returncode, args, done.stdout, done.stderr)
 
 
 _NESTING = {"(": 1, "[": 1, ")": -1, "]": -1}   # hwreg(a, b), op_sel:[0,1] hold commas
@@ -772,8 +818,8 @@ def aliases(t, tables):
     entries = [(family, op) for family in builds for op in sorted(base_tables[family])]
     dis = disassemble(base_t, [builds[f](op, base_tables[f][op]["variant"]) for f, op in entries])
     texts = [dis[i][0] for i in range(len(entries)) if i in dis]
-    done = subprocess.run(["llvm-mc-15", "-arch=amdgcn", f"-mcpu={t.mcpu}"],
-                          input="\n".join(texts) + "\n", capture_output=True, text=True)
+    done = llvm(t, "llvm-mc", ["-arch=amdgcn", f"-mcpu={t.mcpu}"],
+                input="\n".join(texts) + "\n", capture_output=True, text=True)
     refused = {int(n) - 1 for n in re.findall(r"<stdin>:(\d+):\d+: error", done.stderr)}
     printed = iter(line.strip() for line in done.stdout.splitlines()
                    if line.strip() and not line.strip().startswith("."))
@@ -858,8 +904,8 @@ def named_values(t, p, tables):
     return hwreg, sendmsg, formats
 
 
-HEADER = '''"""{target} opcode tables. GENERATED by ci/gen/isa_tables.py from llvm-mc-15 and
-llvm-objdump-15: do not edit by hand.
+HEADER = '''"""{target} opcode tables. GENERATED by ci/gen/isa_tables.py from llvm-mc-{llvm} and
+llvm-objdump-{llvm}: do not edit by hand.
 
 TABLES[family][opcode] = {{"name": base mnemonic, "suffix": the encoding suffix llvm
 prints ("e32", "e64" or ""), "ops": printed operands in order as (field, register
@@ -942,7 +988,7 @@ def generate(name, out):
     with open(out, "w") as f:
         more = (ACC_DOC if t.encoding["VOP3P"].has("acc") else "") + \
             (VOPD_DOC if "VOPD" in t.encoding else "") + (ALIAS_DOC if alias is not None else "")
-        f.write(HEADER.format(target=name, more=more))
+        f.write(HEADER.format(target=name, llvm=t.llvm, more=more))
         f.write("TABLES = ")
         f.write(pprint.pformat(entries, width=100, sort_dicts=True))
         f.write("\n\nHWREG_NAMES = ")
