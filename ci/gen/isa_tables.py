@@ -102,13 +102,13 @@ def disassemble(t, probes, mattr=None):
     for line in out.splitlines():
         m = re.match(r"^\t(.*?)\s*// ([0-9A-F]{12}):", line)
         if m:
-            rows.append((int(m.group(2), 16), m.group(1)))
+            # llvm-21 flags a register the operand's class does not take (a VGPR marker in
+            # an SGPR field) in a comment that llvm-15 never printed: the register stays.
+            rows.append((int(m.group(2), 16), re.sub(r"/\*Invalid register[^*]*\*/", "", m.group(1))))
     result = {}
     for i, (addr, text) in enumerate(rows):
         slot, rem = divmod(addr, SLOT_DWORDS * 4)
-        # llvm-21 prints an operand of the wrong register file with a comment where llvm-15
-        # refused the encoding: rejected too, so the next variant of the fields is tried.
-        if rem or text.startswith(".long") or "/*Invalid register" in text:
+        if rem or text.startswith(".long"):
             continue
         size = rows[i + 1][0] - addr if i + 1 < len(rows) else 4
         result[slot] = (text, size)
