@@ -448,10 +448,7 @@ def _format_flat(inst, entry):
     text = f"{inst.mnemonic} {', '.join(texts)}"
     if mods["offset"]:
         text += f" offset:{mods['offset']}"
-    for flag in ("glc", "slc", "dlc", "scc"):
-        if mods.get(flag):
-            text += f" {flag}"
-    return text
+    return text + _cache_policy(inst, ("glc", "slc", "dlc", "scc"))
 
 
 def _format_buffer(inst, entry):
@@ -477,10 +474,14 @@ def _format_buffer(inst, entry):
         text += f" offset:{mods['offset']}"
     flags = ("glc", "slc", "dlc", "scc", "lds") if "atomic" in inst.mnemonic else \
         ("glc", "slc", "dlc", "scc", "lds", "tfe")
-    for flag in flags:
-        if mods.get(flag):
-            text += f" {flag}"
-    return text
+    return text + _cache_policy(inst, flags)
+
+
+def _cache_policy(inst, flags):
+    """The set flags of a memory instruction, named as the target's llvm names them (gfx940+:
+    glc, slc and scc are the cache-policy bits sc0, nt and sc1)."""
+    names = targets.get(inst.target).cache_policy_names
+    return "".join(f" {names.get(flag, flag)}" for flag in flags if inst.mods.get(flag))
 
 
 _MIMG_FLAGS = ("unorm", "glc", "slc", "dlc", "r128", "a16", "tfe", "lwe", "d16")
