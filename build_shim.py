@@ -48,6 +48,11 @@ NATIVE_TIER = os.path.join(ROOT, "core", "isa", "native")
 C_SOURCES = ("fastpath.c", "ipc_shared.c", "safe_memory.c", "fastpath_exports.c",
              "embedding_paths.c", "processor.c", "answers.c", "debugger_rendezvous.c",
              os.path.join(NATIVE_TIER, "runner.c"))
+# What the sources are compiled with besides -O2 (tests/test_c_sources.py compiles each file
+# alone with the same), and where their includes are found (with the generated header's
+# directory).
+C_FLAGS = ("-std=gnu11", "-D_GNU_SOURCE", "-Wall", "-Wno-unused-function")
+C_INCLUDE_DIRS = (INCLUDE, SHIM, NATIVE_TIER)
 # Headers the sources include (not cdef'd): part of the build's inputs.
 C_HEADERS = ("shim.h", "fastpath.h")
 # Generated into the build's temporary directory from core/settings.py (settings_source);
@@ -83,8 +88,8 @@ def make_ffi(version_script, site_paths):
     with open(os.path.join(tmpdir, SETTINGS_HEADER), "w") as f:
         f.write(settings_source())
     ffi.set_source(MODULE, _paths_source(site_paths) + "".join(read(name) for name in C_SOURCES),
-                   include_dirs=[INCLUDE, SHIM, NATIVE_TIER, tmpdir],
-                   extra_compile_args=["-O2", "-std=gnu11", "-D_GNU_SOURCE", "-Wall", "-Wno-unused-function"],
+                   include_dirs=[*C_INCLUDE_DIRS, tmpdir],
+                   extra_compile_args=["-O2", *C_FLAGS],
                    extra_link_args=["-Wl,-soname," + SONAME,
                                     "-Wl,--version-script=" + version_script])
     ffi.embedding_init_code(INIT_CODE)
@@ -93,14 +98,20 @@ def make_ffi(version_script, site_paths):
 
 # The library's embedding init code: the package paths (embedding_paths.c) — already in place
 # when a running Python loaded the library — then the glue, or a clean failure of every call.
-# Python's signal module installs a SIGINT handler when first imported: it is imported here,
-# between saving and restoring the host's dispositions (embedding_paths.c), so no later import
-# can take Ctrl-C from the host program.
+# Python's signal module installs a SIGINT handler when first imported, and its readline
+# module one for SIGWINCH (pyelftools imports pdb, whose rlcompleter imports readline from
+# Python 3.13 on): both are imported here, between saving and restoring the host's
+# dispositions (embedding_paths.c), so no later import can take Ctrl-C or window-size changes
+# from the host program.
 INIT_CODE = """
 from _softgpu_hsa import ffi, lib
 lib.sg_host_signals_save()
 try:
     import signal
+    try:
+        import readline
+    except ImportError:       # a Python built without it installs no handler either
+        pass
     lib.sg_add_package_paths()
     from softgpu_shim import bootstrap
     bootstrap.start(ffi.string(lib.sg_package_root()).decode(errors="replace"))

@@ -6,7 +6,9 @@ on the native tier, against the same kernel on the interpreter, min and median o
 images.cl's sample_2d (one image_sample_lz a work-item, bilinear, wave32) over `items`
 coordinates in workgroups of 64, dispatch only, warm (translated and decoded once before).
 Each wave hands its one image instruction to the interpreter (one callout a wave), so the
-figure per callout is the native time over the waves.
+figure per callout is the native time over the waves. The figures go to
+benchmarks/results/callout_bench.json (benchmarks/results.py: date, machine, commit) as well
+as to stdout.
 """
 import argparse
 import os
@@ -17,6 +19,8 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
+
+from benchmarks.results import write  # noqa: E402
 
 
 def worker(repeat, items):
@@ -66,17 +70,20 @@ def main():
     done = subprocess.run([sys.executable, __file__, "--worker", "--repeat", str(args.repeat),
                            "--items", str(args.items)], cwd=ROOT, env=env, capture_output=True,
                           text=True, check=True)
-    figures = {}
+    figures, recorded = {}, {"threads": args.threads, "items": args.items, "repeat": args.repeat}
     for line in done.stdout.splitlines():
         tier, ran_on, waves, *times = line.split()
         times = [float(t) for t in times]
         figures[tier] = (min(times), statistics.median(times))
+        recorded[tier] = {"ran_on": ran_on, "waves": int(waves), "min_seconds": min(times),
+                          "median_seconds": statistics.median(times)}
         print(f"{tier:7} (ran on {ran_on}): {int(waves)} waves, min {1e3 * min(times):.2f} ms, "
               f"median {1e3 * statistics.median(times):.2f} ms, "
               f"{1e6 * statistics.median(times) / int(waves):.1f} us a wave")
     native, interp = figures["native"], figures["interp"]
     print(f"native / interpreter: {native[0] / interp[0]:.2f}x min, {native[1] / interp[1]:.2f}x median "
           f"({args.threads} thread(s), {time.perf_counter() - start:.0f} s)")
+    print("results:", write("callout_bench", recorded, sys.argv[1:]))
 
 
 if __name__ == "__main__":

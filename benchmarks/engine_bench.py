@@ -5,12 +5,15 @@ against the same work in C compiled with gcc -O2 in the same run.
 
 Prints, per kernel, the engine's time, the C time, their ratio, and emulated
 lane-instructions per second (active lanes x instructions the engine executed / time).
-The engine's time is the dispatch alone (DispatchStats.seconds), best of --repeat runs;
-buffer copies in and out of the arena are not counted, as C's are not either.
+The engine's time is the dispatch alone (DispatchStats.seconds), min and median of --repeat
+runs; buffer copies in and out of the arena are not counted, as C's are not either. The
+figures go to benchmarks/results/engine_bench.json (benchmarks/results.py: date, machine,
+commit) as well as to stdout.
 """
 import argparse
 import ctypes
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -20,6 +23,7 @@ import numpy as np
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
+from benchmarks.results import write  # noqa: E402
 from tests.support.kernels import compile_opencl  # noqa: E402
 from tests.support.paths import LIBRARY  # noqa: E402
 
@@ -53,22 +57,21 @@ def c_reference(add_items, fma_items, iters):
 
 
 def engine(session, code_object, add_items, fma_items, iters, repeat):
+    """{kernel: [DispatchStats of each run]}."""
     from tests.support.launch import launch
     a = np.arange(add_items, dtype=np.float32)
     b = np.full(add_items, 2.0, np.float32)
-    best = {}
+    runs = {"vadd": [], "fma": []}
     for _ in range(repeat):
         (_, _, c), stats = launch(session, code_object, "vadd", [a, b, np.zeros_like(a)],
                                   add_items, 256, with_stats=True)
         assert np.array_equal(c, a + b), "vadd result differs from numpy"
-        best["vadd"] = min(best.get("vadd", (stats.seconds, stats)), (stats.seconds, stats),
-                           key=lambda pair: pair[0])
+        runs["vadd"].append(stats)
         x = (np.arange(fma_items) % 1000 * 0.001).astype(np.float32)
         (_,), stats = launch(session, code_object, "fma_loop", [x, np.int32(iters)], fma_items, 256,
                              with_stats=True)
-        best["fma"] = min(best.get("fma", (stats.seconds, stats)), (stats.seconds, stats),
-                          key=lambda pair: pair[0])
-    return best
+        runs["fma"].append(stats)
+    return runs
 
 
 def main():
@@ -87,18 +90,24 @@ def main():
     code_object = compile_opencl(KERNELS, opt="-O2")
 
     c_add, c_fma = c_reference(options.add_items, options.fma_items, options.iters)
-    best = engine(session, code_object, options.add_items, options.fma_items, options.iters,
+    runs = engine(session, code_object, options.add_items, options.fma_items, options.iters,
                   options.repeat)
     rows = (("vadd", f"vector add, {options.add_items} items", c_add),
             ("fma", f"FMA loop, {options.fma_items} items x {options.iters} iterations", c_fma))
+    figures = {}
     for key, label, c_seconds in rows:
-        seconds, stats = best[key]
+        stats = min(runs[key], key=lambda s: s.seconds)
+        seconds, median = stats.seconds, statistics.median(s.seconds for s in runs[key])
         print(f"{label}:")
-        print(f"  engine  {seconds:9.4f} s   ({stats.waves} waves, {stats.wave_instructions} wave-"
-              f"instructions, {stats.lane_instructions} lane-instructions, {stats.batches} chunks)")
+        print(f"  engine  {seconds:9.4f} s min, {median:.4f} s median   ({stats.waves} waves, "
+              f"{stats.wave_instructions} wave-instructions, {stats.lane_instructions} lane-instructions, "
+              f"{stats.batches} chunks)")
         print(f"  C -O2   {c_seconds:9.4f} s")
         print(f"  ratio   {seconds / c_seconds:9.1f} x slower")
         print(f"  rate    {stats.lane_instructions / seconds / 1e6:9.1f} M lane-instructions/s")
+        figures[key] = {"label": label, "min_seconds": seconds, "median_seconds": median, "c_seconds": c_seconds,
+                        "tier": stats.tier, "lane_instructions": stats.lane_instructions}
+    print("results:", write("engine_bench", figures, sys.argv[1:]))
     library.hsa_shut_down()
 
 

@@ -3,6 +3,9 @@ hipcc and run on SoftGPU; from a kernel's start (a flag it raises in pinned memo
 printf line on stdout, against the same line printed by host code in the same run.
 
 usage: python3 benchmarks/run_printf_latency.py [ROUNDS]   (default 20)
+
+The figures go to benchmarks/results/printf_latency.json (benchmarks/results.py: date,
+machine, commit) as well as to stdout.
 """
 import os
 import subprocess
@@ -12,6 +15,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
+from benchmarks.results import write  # noqa: E402
 from softgpu_shim.location import library_environment as env  # noqa: E402
 
 
@@ -30,6 +34,9 @@ def main():
     print(f"{'host printf, call to line on stdout':44s} {host[0]:10.1f} {host[1]:10.1f}")
     print(f"{'device printf, kernel start to line (<= 1 ms)':44s} {device[0]:10.1f} {device[1]:10.1f}"
           f"  {device[1] / host[1]:6.0f}x")
+    figures = {name: {"min_us": values[0], "median_us": values[1]}
+               for name, values in (("host", host), ("device", device))}
+    print("results:", write("printf_latency", figures, sys.argv[1:]))
 
 
 if __name__ == "__main__":

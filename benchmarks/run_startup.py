@@ -3,7 +3,8 @@ hello-kernel process from start to exit, each run REPEATS times in fresh process
 
 Reference, measured in the same run: the start of the embedded interpreter alone
 (Py_InitializeEx, site included), which every cffi-embedded library pays; for the HIP
-process, its hipcc build time gives context.
+process, its hipcc build time gives context. The figures go to benchmarks/results/startup.json
+(benchmarks/results.py: date, machine, commit) as well as to stdout.
 
 usage: python3 benchmarks/run_startup.py [REPEATS]   (default 20)
 """
@@ -18,6 +19,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
+from benchmarks.results import write  # noqa: E402
 from softgpu_shim.location import library_dir, library_environment as env  # noqa: E402
 
 LIBDIR = library_dir()
@@ -78,6 +80,11 @@ def main():
     line("first hsa_init (goal <= 150 ms)", init_ms, floor_ms)
     line("HIP hello-kernel process, start to exit", hello_ms)
     print(f"{'hipcc build of the same program':44s} {hipcc_seconds * 1e3:8.1f}")
+    figures = {name: {"min_ms": min(times), "median_ms": statistics.median(times)}
+               for name, times in (("embedded_python_start", floor_ms), ("first_hsa_init", init_ms),
+                                   ("hip_hello_process", hello_ms))}
+    figures["hipcc_build_ms"] = hipcc_seconds * 1e3
+    print("results:", write("startup", figures, sys.argv[1:]))
 
 
 if __name__ == "__main__":

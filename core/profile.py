@@ -21,10 +21,9 @@ import re
 from core import host_cpu, settings
 from core.errors import InvalidProfile
 from core.isa_info import ISA_NAME_PREFIX, known_isa_names
-from core.target import GENERIC_MIN_VERSION
-from softgpu_shim.location import profiles_dir
+from core.profile_files import PROFILES_DIR, resolve_path
+from core.target import parse_isa_name
 
-PROFILES_DIR = profiles_dir()
 SCHEMA = os.path.join(PROFILES_DIR, "schema.json")
 DEFAULT = settings.BY_NAME["SOFTGPU_PROFILE"].default
 COMMENT = "$comment"
@@ -83,21 +82,6 @@ class Profile:
 
     def quirk(self, name):
         return self.data["quirks"][name]
-
-
-def available():
-    """Names of the profiles under profiles/."""
-    return sorted(f[:-5] for f in os.listdir(PROFILES_DIR) if f.endswith(".json") and f != "schema.json")
-
-
-def resolve_path(name):
-    if os.sep in name or name.endswith(".json"):
-        return name
-    path = os.path.join(PROFILES_DIR, name + ".json")
-    if name == "schema" or not os.path.exists(path):
-        raise InvalidProfile(f"profile {name!r}: no such profile (profiles/ has {', '.join(available())}; "
-                             "SOFTGPU_PROFILE may also be a path to a .json file)")
-    return path
 
 
 def load(name=None, nested=False):
@@ -224,8 +208,9 @@ def _cross_field_problem(data):
     gpu = data["gpu"]
     if gpu["isa"] not in known_isa_names():
         return f"field 'gpu.isa' must be an ISA name ROCr knows, such as {ISA_NAME_PREFIX}gfx1030"
-    processor = gpu["isa"][len(ISA_NAME_PREFIX):].split(":")[0]
-    if processor in GENERIC_MIN_VERSION:
+    target = parse_isa_name(gpu["isa"])
+    processor = target.processor
+    if target.is_generic:
         return f"field 'gpu.isa' names a generic target ({processor}); an agent is one processor"
     if gpu["name"] != processor:
         return f"field 'gpu.name' must be the ISA's processor name {processor!r} (ROCr names a GPU agent so)"

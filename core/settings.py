@@ -124,7 +124,7 @@ def _file_existing(path):
 
 def _profile_known(name):
     from core.errors import InvalidProfile
-    from core.profile import resolve_path
+    from core.profile_files import resolve_path
     try:
         path = resolve_path(name)
     except InvalidProfile as e:

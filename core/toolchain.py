@@ -83,14 +83,19 @@ def _clang(flags, text):
     return _cached([text, *flags], build)
 
 
-def compile_opencl(source, opt="-O2", wave64=False, code_object=4, mcpu="gfx1030", extra=()):
-    """Compile the OpenCL file at path `source` (or OpenCL text: anything with a newline)."""
+def opencl_flags(mcpu="gfx1030", opt="-O2", code_object=4, wave64=False, extra=()):
+    """clang-15's flags for an OpenCL kernel source of `mcpu` (it reads the source on stdin)."""
     flags = ["-x", "cl", "-cl-std=CL2.0", "-target", "amdgcn-amd-amdhsa", f"-mcpu={mcpu}", opt,
              f"-mcode-object-version={code_object}", f"--rocm-device-lib-path={device_libs(mcpu)}",
              "-Xclang", "-finclude-default-header", *extra]
     if wave64:
         flags.append("-mwavefrontsize64")
-    return _clang(flags, _source_text(source))
+    return flags
+
+
+def compile_opencl(source, opt="-O2", wave64=False, code_object=4, mcpu="gfx1030", extra=()):
+    """Compile the OpenCL file at path `source` (or OpenCL text: anything with a newline)."""
+    return _clang(opencl_flags(mcpu, opt, code_object, wave64, extra), _source_text(source))
 
 
 def compile_hip(source, opt="-O2", wave64=False, code_object=4, mcpu="gfx1030", extra=()):

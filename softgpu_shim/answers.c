@@ -11,6 +11,8 @@
      ROCr's order;
    - hsa_shut_down forgets every answer (sg_answers_forget) before handles die, so a stale
      handle never hits;
+   - whether the session traces (SOFTGPU_TRACE, SOFTGPU_TIMELINE) is read once, on its first
+     query, not on every call: the environment is looked at again only after sg_answers_forget;
    - a reader never hands out a torn answer: an entry's sequence number is odd while it is
      written and is read before and after the bytes are copied (a seqlock). */
 #include "shim.h"
@@ -64,9 +66,13 @@ void sg_answer_remember(uint32_t query, uint64_t handle, uint32_t attribute, con
     pthread_mutex_unlock(&g_answers_lock);
 }
 
+/* Whether this session traces: -1 until its first query reads the settings. */
+static _Atomic int g_traced = -1;
+
 void sg_answers_forget(void) {
     pthread_mutex_lock(&g_answers_lock);
     atomic_fetch_add(&g_epoch, 1);
+    atomic_store(&g_traced, -1);
     pthread_mutex_unlock(&g_answers_lock);
 }
 
@@ -93,7 +99,12 @@ static int answer(uint32_t query, uint64_t handle, uint32_t attribute, void *out
 
 /* While tracing, calls go to Python: the trace records every export call (core/trace.py). */
 static int traced(void) {
-    return sg_setting(SG_SETTING_SOFTGPU_TRACE) || sg_setting(SG_SETTING_SOFTGPU_TIMELINE);
+    int known = atomic_load_explicit(&g_traced, memory_order_relaxed);
+    if (known < 0) {
+        known = sg_setting(SG_SETTING_SOFTGPU_TRACE) || sg_setting(SG_SETTING_SOFTGPU_TIMELINE);
+        atomic_store_explicit(&g_traced, known, memory_order_relaxed);
+    }
+    return known;
 }
 
 EXPORT hsa_status_t hsa_agent_get_info(hsa_agent_t agent, hsa_agent_info_t attribute, void *value) {

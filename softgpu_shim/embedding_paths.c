@@ -7,9 +7,11 @@
    - sys.path gets the root first and the site-packages of the Python that built the library
      last, each once, so an installed library imports the installed package and a Python
      that is not the one SoftGPU was installed into still finds its dependencies;
-   - when the library is loaded into a running Python (ctypes) by the thread that holds the
-     GIL, this happens at load time, before cffi's start-up imports _cffi_backend; nothing
-     else ever runs Python code from the constructor;
+   - both happen before cffi's start-up imports _cffi_backend (which may live only in the
+     building Python's site-packages: a virtual environment's, say): when the library is
+     loaded into a running Python (ctypes) by the thread that holds the GIL, at load time;
+     in a program without Python, the first call starts the embedded Python itself and adds
+     them before cffi's start-up runs; nothing else ever runs Python code from the constructor;
    - libpython's symbols are in the global scope once the library is loaded, so the extension
      modules the runtime imports (_cffi_backend, numpy) resolve PyExc_* and friends also when
      a client dlopens the library RTLD_LOCAL, as LLVM's OpenMP offloading plugin does (its
@@ -33,6 +35,7 @@
 #include <dlfcn.h>
 #include <libgen.h>
 #include <limits.h>
+#include <pthread.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -134,6 +137,16 @@ static int sg_python_serves(void) {
     return answer;
 }
 
+/* The embedded Python of a program that has none, started as cffi starts it (no signal
+   handlers, the GIL released) but with the package paths in place before cffi imports
+   _cffi_backend. Once: the first calls may come from several threads at the same time. */
+static void sg_start_python_with_paths(void) {
+    if (Py_IsInitialized()) return;
+    Py_InitializeEx(0);
+    (void)PyEval_SaveThread();
+    sg_add_package_paths();
+}
+
 #ifdef _CFFI_USE_EMBEDDING
 /* Stands in for cffi's _cffi_start_and_call_python (which answers 0 = HSA_STATUS_SUCCESS when
    the start fails, and hangs in its GIL set-up under another Python's interpreter). Once the
@@ -141,8 +154,13 @@ static int sg_python_serves(void) {
    again. Every embedding_api entry returns hsa_status_t (exports_table.python_entries). */
 static void sg_start_and_call_python(struct _cffi_externpy_s *externpy, char *args) {
     static atomic_flag reported = ATOMIC_FLAG_INIT;
+    static pthread_once_t started = PTHREAD_ONCE_INIT;
     int saved_errno = errno;
-    _cffi_call_python_fnptr call = sg_python_serves() ? _cffi_start_python() : NULL;
+    _cffi_call_python_fnptr call = NULL;
+    if (sg_python_serves()) {
+        pthread_once(&started, sg_start_python_with_paths);
+        call = _cffi_start_python();
+    }
     errno = saved_errno;
     if (call) {
         call(externpy, args);

@@ -1,8 +1,9 @@
-"""Where SoftGPU's files are: the library, the device profiles, the package root.
+"""Where SoftGPU's files are: the library and the package root (the device profiles:
+core/profile_files.py).
 
 Holds this invariant: a checkout and an installed wheel answer alike — the checkout's
-build/lib/ and profiles/, or the wheel's softgpu_shim/lib/ and softgpu_shim/profiles/ —
-and SOFTGPU_LIBDIR (a library built elsewhere) wins over both.
+build/lib/, or the wheel's softgpu_shim/lib/ — and SOFTGPU_LIBDIR (a library built
+elsewhere) wins over both.
 """
 import os
 
@@ -37,7 +38,3 @@ def library_path():
     """The library file, for ctypes.CDLL(library_path())."""
     return os.path.join(library_dir(), SONAME)
 
-
-def profiles_dir():
-    checkout = os.path.join(ROOT, "profiles")
-    return checkout if os.path.isdir(checkout) else os.path.join(PACKAGE, "profiles")

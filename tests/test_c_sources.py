@@ -9,16 +9,14 @@ import sysconfig
 
 import pytest
 
-from build_shim import DRIVER_SOURCE, INCLUDE, SETTINGS_HEADER, settings_source
+from build_shim import C_FLAGS, C_INCLUDE_DIRS, DRIVER_SOURCE, NATIVE_TIER, SETTINGS_HEADER, SHIM, settings_source
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SHIM = os.path.join(ROOT, "softgpu_shim")
-NATIVE_TIER = os.path.join(ROOT, "core", "isa", "native")
 SOURCES = sorted(glob.glob(os.path.join(SHIM, "*.c")) + glob.glob(os.path.join(NATIVE_TIER, "*.c")))
-# What build_shim.py gives every file: its include directories and the build's two macros.
-FLAGS = ["-fsyntax-only", "-std=gnu11", "-D_GNU_SOURCE", "-Wall", "-Wno-unused-function",
+# What build_shim.py gives every file: its flags, its include directories (and Python's, which
+# cffi adds) and the build's two macros; warnings that hide a missing declaration fail.
+FLAGS = ["-fsyntax-only", *C_FLAGS,
          "-Werror=implicit-function-declaration", "-Werror=implicit-int",
-         "-Werror=incompatible-pointer-types", "-I", INCLUDE, "-I", SHIM, "-I", NATIVE_TIER,
+         "-Werror=incompatible-pointer-types", *(f"-I{d}" for d in C_INCLUDE_DIRS),
          "-I", sysconfig.get_paths()["include"],
          '-DSG_BUILT_ROOT="/checkout"', '-DSG_BUILD_SITE_PATHS_LIST="/site-packages",']
 

@@ -2,6 +2,7 @@
 again alone, without the program, and is compared with what it did."""
 import json
 import subprocess
+import sys
 
 import pytest
 
@@ -17,7 +18,7 @@ def workload():
 
 
 def softgpu(*args, env=None):
-    return subprocess.run(["python3", "-m", "core.cli", *args], cwd=ROOT, capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "core.cli", *args], cwd=ROOT, capture_output=True, text=True,
                           timeout=600, env=env or cprog.env())
 
 

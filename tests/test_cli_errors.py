@@ -4,6 +4,7 @@ one line naming the problem and a non-zero status — for `softgpu run`, before 
 starts — or, for the search path, is worked around and said."""
 import os
 import subprocess
+import sys
 
 import pytest
 
@@ -16,7 +17,7 @@ CLI = os.path.join(ROOT, "core", "cli")
 
 
 def softgpu(*args, env=None):
-    return subprocess.run(["python3", "-m", "core.cli", *map(str, args)], cwd=ROOT, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "core.cli", *map(str, args)], cwd=ROOT, capture_output=True,
                           text=True, timeout=600, env=env)
 
 
@@ -103,7 +104,7 @@ def test_a_reader_that_went_away_ends_the_command_quietly(args):
     stop it, without a traceback."""
     read, write = os.pipe()
     os.close(read)                      # every write now fails with EPIPE
-    proc = subprocess.run(["python3", "-m", "core.cli", *args], cwd=ROOT, stdout=write, stderr=subprocess.PIPE,
+    proc = subprocess.run([sys.executable, "-m", "core.cli", *args], cwd=ROOT, stdout=write, stderr=subprocess.PIPE,
                           text=True, timeout=600)
     os.close(write)
     assert proc.returncode == 141
@@ -111,7 +112,7 @@ def test_a_reader_that_went_away_ends_the_command_quietly(args):
 
 
 def test_info_into_a_pipe_that_stays_open_still_succeeds():
-    proc = subprocess.run(["python3", "-m", "core.cli", "info"], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    proc = subprocess.run([sys.executable, "-m", "core.cli", "info"], cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0 and "Runtime Version:" in proc.stdout and proc.stderr == ""
 
 

@@ -5,6 +5,7 @@ ctypes."""
 import ctypes
 import os
 import subprocess
+import sys
 
 import pytest
 
@@ -26,7 +27,7 @@ def example(tmp_path_factory):
 
 
 def softgpu(*args, **kw):
-    return subprocess.run(["python3", "-m", "core.cli", *args], cwd=ROOT, capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "core.cli", *args], cwd=ROOT, capture_output=True, text=True,
                           timeout=600, **kw)
 
 

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from core import profile
+from core import profile, profile_files
 from core.errors import InvalidProfile
 from softgpu_shim.hsa_abi import Status
 from tests.support import cprog
@@ -20,7 +20,7 @@ def gfx1030():
         return json.load(f)
 
 
-@pytest.mark.parametrize("name", profile.available())
+@pytest.mark.parametrize("name", profile_files.available())
 def test_shipped_profiles_are_valid(name):
     loaded = profile.load(name)
     assert loaded.name == name

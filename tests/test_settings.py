@@ -5,6 +5,7 @@ import ast
 import os
 import re
 import subprocess
+import sys
 
 import pytest
 
@@ -50,7 +51,7 @@ def test_the_readme_table_is_the_modules():
     with open(os.path.join(ROOT, "README.md")) as f:
         readme = f.read()
     assert settings.markdown() in readme, "regenerate it: python3 -m core.cli settings --markdown"
-    proc = subprocess.run(["python3", "-m", "core.cli", "settings", "--markdown"], cwd=ROOT, capture_output=True,
+    proc = subprocess.run([sys.executable, "-m", "core.cli", "settings", "--markdown"], cwd=ROOT, capture_output=True,
                           text=True, timeout=300)
     assert proc.returncode == 0 and proc.stdout == settings.markdown()
 
@@ -133,13 +134,13 @@ def test_hsa_init_takes_a_value_at_its_limit(name, value):
 
 def test_settings_command_lists_every_variable_and_checks_the_environment():
     env = dict(os.environ, SOFTGPU_THREADS="4")
-    good = subprocess.run(["python3", "-m", "core.cli", "settings"], cwd=ROOT, env=env, capture_output=True,
+    good = subprocess.run([sys.executable, "-m", "core.cli", "settings"], cwd=ROOT, env=env, capture_output=True,
                           text=True, timeout=300)
     assert good.returncode == 0, good.stderr
     assert "SOFTGPU_THREADS = 4" in good.stdout
     assert all(s.name in good.stdout for s in settings.SETTINGS)
     env["SOFTGPU_THREADS"] = "0"
-    bad = subprocess.run(["python3", "-m", "core.cli", "settings"], cwd=ROOT, env=env, capture_output=True,
+    bad = subprocess.run([sys.executable, "-m", "core.cli", "settings"], cwd=ROOT, env=env, capture_output=True,
                          text=True, timeout=300)
     assert bad.returncode == 1
     assert bad.stderr == "softgpu settings: SOFTGPU_THREADS='0': must be from 1 to 1024\n"

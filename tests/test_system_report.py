@@ -2,6 +2,7 @@
 agrees, field by field, with a C client of the official headers (examples/list_agents.c)."""
 import os
 import subprocess
+import sys
 
 import pytest
 
@@ -29,7 +30,7 @@ def agents(text):
 
 def listing(profile):
     env = cprog.env(SOFTGPU_PROFILE=profile)
-    proc = subprocess.run(["python3", "-m", "core.cli", "info"], cwd=ROOT, capture_output=True, text=True,
+    proc = subprocess.run([sys.executable, "-m", "core.cli", "info"], cwd=ROOT, capture_output=True, text=True,
                           timeout=300, env=env)
     assert proc.returncode == 0, proc.stderr
     return proc.stdout

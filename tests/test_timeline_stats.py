@@ -5,6 +5,7 @@ import csv
 import json
 import os
 import subprocess
+import sys
 
 import pytest
 
@@ -21,7 +22,7 @@ def workload():
 
 
 def softgpu(*args, env=None):
-    return subprocess.run(["python3", "-m", "core.cli", *args], cwd=ROOT, capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "core.cli", *args], cwd=ROOT, capture_output=True, text=True,
                           timeout=600, env=env)
 
 

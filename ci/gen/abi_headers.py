@@ -17,22 +17,10 @@ import sys
 from pycparser import c_ast, c_generator
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from hsa_headers import header_of, parse  # noqa: E402
+from hsa_headers import ABI_HEADERS, header_of, parse, tag_of as _tag  # noqa: E402
 
-# What the library's C includes (build_shim.OFFICIAL_HEADERS): cffi's cdef must name no type
-# the compiled unit lacks.
-ABI_HEADERS = ["hsa/hsa.h", "hsa/hsa_ext_amd.h", "hsa/hsa_ext_image.h", "hsa/hsa_ext_finalize.h",
-               "hsa/hsa_ven_amd_loader.h", "hsa/amd_hsa_queue.h", "hsa/amd_hsa_signal.h"]
 SHIM = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "softgpu_shim")
 _C = c_generator.CGenerator()
-
-
-def _tag(node):
-    """The struct/union/enum a declaration's type names or defines, or None."""
-    inner = node.type
-    if isinstance(inner, c_ast.TypeDecl):
-        inner = inner.type
-    return inner if isinstance(inner, (c_ast.Struct, c_ast.Union, c_ast.Enum)) else None
 
 
 def _keyword(tag):

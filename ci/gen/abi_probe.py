@@ -17,20 +17,16 @@ import sys
 from pycparser import c_ast, c_generator
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from hsa_headers import HEADERS, header_of, parse  # noqa: E402
+from hsa_headers import HEADERS, header_of, parse, tag_of  # noqa: E402
 
 
 def _record(node):
     """The struct or union a declaration's type defines or names, or None."""
-    inner = node.type
-    if isinstance(inner, c_ast.TypeDecl):
-        inner = inner.type
-    return inner if isinstance(inner, (c_ast.Struct, c_ast.Union)) else None
+    return tag_of(node, (c_ast.Struct, c_ast.Union))
 
 
 def _enum(node):
-    inner = node.type.type if isinstance(node.type, c_ast.TypeDecl) else node.type
-    return inner if isinstance(inner, c_ast.Enum) else None
+    return tag_of(node, (c_ast.Enum,))
 
 
 def _members(record, bodies, prefix=""):

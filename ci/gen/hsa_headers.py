@@ -10,13 +10,15 @@ import os
 import subprocess
 import tempfile
 
-from pycparser import c_parser
+from pycparser import c_ast, c_parser
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 INCLUDE = os.path.join(HERE, "..", "..", "softgpu_shim", "include")
-HEADERS = ["hsa/hsa.h", "hsa/hsa_ext_amd.h", "hsa/hsa_ext_image.h", "hsa/hsa_ext_finalize.h",
-           "hsa/hsa_ven_amd_loader.h", "hsa/amd_hsa_queue.h", "hsa/amd_hsa_signal.h",
-           "hsa/amd_hsa_kernel_code.h", "hsa/amd_hsa_common.h", "hsa/hsa_ven_amd_pc_sampling.h"]
+# What the library's C includes: cffi's cdef (abi_headers.py) must name no type the compiled
+# unit lacks.
+ABI_HEADERS = ["hsa/hsa.h", "hsa/hsa_ext_amd.h", "hsa/hsa_ext_image.h", "hsa/hsa_ext_finalize.h",
+               "hsa/hsa_ven_amd_loader.h", "hsa/amd_hsa_queue.h", "hsa/amd_hsa_signal.h"]
+HEADERS = ABI_HEADERS + ["hsa/amd_hsa_kernel_code.h", "hsa/amd_hsa_common.h", "hsa/hsa_ven_amd_pc_sampling.h"]
 
 # pycparser reads ISO C, not the C library's headers (GNU extensions everywhere): the HSA
 # headers need only these names from <stddef.h>, <stdint.h> and <stdbool.h>. Widths are
@@ -53,6 +55,14 @@ def preprocess(include=INCLUDE, headers=HEADERS, attributes=False, macros=False)
 def parse(include=INCLUDE, headers=HEADERS):
     """The translation unit of `headers` (found under `include`), as a pycparser FileAST."""
     return c_parser.CParser().parse(preprocess(include, headers), "hsa_headers.c")
+
+
+def tag_of(node, kinds=(c_ast.Struct, c_ast.Union, c_ast.Enum)):
+    """The struct, union or enum (of `kinds`) a declaration's type defines or names, or None."""
+    inner = node.type
+    if isinstance(inner, c_ast.TypeDecl):
+        inner = inner.type
+    return inner if isinstance(inner, kinds) else None
 
 
 def header_of(node):

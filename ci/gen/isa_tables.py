@@ -22,12 +22,41 @@ import re
 import subprocess
 import sys
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, ROOT)
 
 from core.isa.encodings import GFX9, GFX10, GFX11  # noqa: E402
+
+
+@dataclass(frozen=True)
+class Llvm:
+    """Which llvm-mc/llvm-objdump answer the probes: Debian's on this machine, or a newer one
+    inside the ROCm 6.4 root (ci/rocm64_root.sh), reached through the script with the probe
+    files in the root's own /var/tmp."""
+    version: int
+    in_root: bool = False
+
+    def command(self, tool, *args):
+        argv = [f"{tool}-{self.version}", *args]
+        return ["bash", os.path.join(ROOT, "ci", "rocm64_root.sh"), "run", *argv] \
+            if self.in_root else argv
+
+    def scratch(self):
+        """(a temporary folder on this machine, how the tools see that folder)."""
+        if not self.in_root:
+            folder = tempfile.TemporaryDirectory()
+            return folder, folder.name
+        base = os.path.join(os.environ.get("ROCM64_ROOT", "/var/lib/softgpu/rocm64"), "var", "tmp")
+        folder = tempfile.TemporaryDirectory(dir=base)
+        return folder, "/var/tmp/" + os.path.basename(folder.name)
+
+
+LLVM15 = Llvm(15)
+# gfx11's true16 instructions (16-bit operands in either half of a VGPR, `v1.h`): llvm-15
+# decodes none of them; clang-21 emits them for gfx1100.
+LLVM21 = Llvm(21, in_root=True)
 
 
 @dataclass(frozen=True)
@@ -40,15 +69,16 @@ class Target:
     waves: tuple
     null: int
     flat_saddr: int
-    llvm: int = 15          # the llvm whose llvm-mc/llvm-objdump know the target
+    llvm: Llvm = LLVM15
+    true16: bool = False        # gfx11: learn the true16 forms from LLVM21 as well
 
 
 TARGETS = {
     "gfx90a": Target("gfx90a", GFX9, (64,), null=None, flat_saddr=0),
     # gfx940+ (CDNA3) exist only in newer llvm: llvm-21 of the ROCm 6.4 root.
-    "gfx942": Target("gfx942", GFX9, (64,), null=None, flat_saddr=0, llvm=21),
+    "gfx942": Target("gfx942", GFX9, (64,), null=None, flat_saddr=0, llvm=LLVM21),
     "gfx1030": Target("gfx1030", GFX10, (32, 64), null=125, flat_saddr=125),
-    "gfx1100": Target("gfx1100", GFX11, (32, 64), null=124, flat_saddr=124),
+    "gfx1100": Target("gfx1100", GFX11, (32, 64), null=124, flat_saddr=124, true16=True),
 }
 
 
@@ -63,28 +93,6 @@ LITERAL = 0x12345678     # a literal that is no inline constant, so llvm prints 
 # Marker registers: a field's register number tells which field llvm printed.
 DST, SRC0, SRC1, SRC2, SDST = 12, 20, 30, 40, 50
 V = 256                  # 9-bit source fields name v0 at 256
-
-
-# llvm-21 lives only in the ROCm 6.4 root (ci/rocm64_root.sh): its tools run chrooted there,
-# on files put in the root's /tmp.
-ROCM64_ROOT = os.environ.get("ROCM64_ROOT", "/var/lib/softgpu/rocm64")
-LOCAL_LLVM = 15
-
-
-def llvm_dir(t):
-    """A temporary folder the target's llvm tools can read and write."""
-    return tempfile.TemporaryDirectory(
-        dir=None if t.llvm == LOCAL_LLVM else os.path.join(ROCM64_ROOT, "tmp"))
-
-
-def llvm(t, tool, args, **run):
-    """Run llvm `tool` (llvm-mc, llvm-objdump) of the target's llvm on `args`, where host
-    paths under llvm_dir() are given as they are on the host."""
-    cmd = [f"{tool}-{t.llvm}"] + list(args)
-    if t.llvm != LOCAL_LLVM:
-        cmd = ["bash", os.path.join(ROOT, "ci", "rocm64_root.sh"), "run"] + [
-            a.replace(ROCM64_ROOT, "", 1) if a.startswith(ROCM64_ROOT) else a for a in cmd]
-    return subprocess.run(cmd, **run)
 
 
 def disassemble(t, probes, mattr=None):
@@ -117,20 +125,21 @@ def disassemble(t, probes, mattr=None):
 
 def _objdump(t, probes, mattr):
     """llvm-objdump's listing of the probes assembled as raw words, or None if it crashed."""
-    with llvm_dir(t) as tmp:
-        src = os.path.join(tmp, "p.s")
-        obj = os.path.join(tmp, "p.o")
-        with open(src, "w") as f:
+    folder, seen_as = t.llvm.scratch()
+    with folder as tmp:
+        with open(os.path.join(tmp, "p.s"), "w") as f:
             f.write(".text\n")
             for words in probes:
                 words = list(words) + [S_NOP] * (SLOT_DWORDS - len(words))
                 f.write("".join(f".long 0x{w:08x}\n" for w in words))
-        llvm(t, "llvm-mc", ["-arch=amdgcn", f"-mcpu={t.mcpu}", "-filetype=obj", src, "-o", obj],
-             check=True)
+        src, obj = f"{seen_as}/p.s", f"{seen_as}/p.o"
+        subprocess.run(t.llvm.command("llvm-mc", "-arch=amdgcn", f"-mcpu={t.mcpu}",
+                                      "-filetype=obj", src, "-o", obj), check=True)
         args = ["-d", f"--mcpu={t.mcpu}", obj]
         if mattr and len(t.waves) > 1:
             args.insert(2, f"--mattr={mattr}")
-        done = llvm(t, "llvm-objdump", args, capture_output=True, text=True)
+        done = subprocess.run(t.llvm.command("llvm-objdump", *args), capture_output=True,
+                              text=True)
     if done.returncode == 0:
         return done.stdout
     if done.returncode in (-11, 139, -6, 134):      # SIGSEGV / SIGABRT, direct or via chroot
@@ -169,7 +178,8 @@ def split_operands(text):
     return mnemonic, ops, tail
 
 
-REG = re.compile(r"^(v|s|a|ttmp)(?:(\d+)|\[(\d+):(\d+)\])$")
+# llvm-21 prints gfx11's true16 operands as register halves: v12.l, v12.h.
+REG = re.compile(r"^(v|s|a|ttmp)(?:(\d+)|\[(\d+):(\d+)\])(?:\.[lh])?$")
 
 
 def parse_reg(token):
@@ -205,6 +215,12 @@ def signature(ops, markers):
     return sig
 
 
+def printed_halves(ops, markers):
+    """The marker fields printed as a register half (true16: `v20.l`)."""
+    return tuple(markers[reg[0], reg[1]] for tok in ops if tok.endswith((".l", ".h"))
+                 for reg in [parse_reg(tok)] if reg and (reg[0], reg[1]) in markers)
+
+
 def merge_waves(sig32, sig64):
     """Operands whose width follows the wave size (lane masks) get both widths."""
     out = []
@@ -232,7 +248,8 @@ def learn(t, op_range, build, variants, markers):
             mnemonic, operands, _ = split_operands(d32[i][0])
             sig32 = signature(operands, markers)
             sig64 = signature(split_operands(d64[i][0])[1], markers)
-            table[op] = {"name": mnemonic, "ops": merge_waves(sig32, sig64), "variant": variant}
+            table[op] = {"name": mnemonic, "ops": merge_waves(sig32, sig64), "variant": variant,
+                         "t16": printed_halves(operands, markers)}
     return table
 
 
@@ -818,8 +835,8 @@ def aliases(t, tables):
     entries = [(family, op) for family in builds for op in sorted(base_tables[family])]
     dis = disassemble(base_t, [builds[f](op, base_tables[f][op]["variant"]) for f, op in entries])
     texts = [dis[i][0] for i in range(len(entries)) if i in dis]
-    done = llvm(t, "llvm-mc", ["-arch=amdgcn", f"-mcpu={t.mcpu}"],
-                input="\n".join(texts) + "\n", capture_output=True, text=True)
+    done = subprocess.run(t.llvm.command("llvm-mc", "-arch=amdgcn", f"-mcpu={t.mcpu}"),
+                          input="\n".join(texts) + "\n", capture_output=True, text=True)
     refused = {int(n) - 1 for n in re.findall(r"<stdin>:(\d+):\d+: error", done.stderr)}
     printed = iter(line.strip() for line in done.stdout.splitlines()
                    if line.strip() and not line.strip().startswith("."))
@@ -929,19 +946,25 @@ TABLES["VOPDX"] / ["VOPDY"] (gfx11): the halves of a dual-issue VOPD instruction
 opx / opy fields. VOP3 "forms": "dpp"/"dpp8" where gfx11 takes a DPP dword after VOP3's two,
 and "mods" "dpp": the modifiers llvm prints in that form.
 """
+TRUE16_DOC = """
+gfx11 true16 (learned from llvm-mc-21 and llvm-objdump-21 in the ROCm 6.4 root): rows of the
+16-bit instructions llvm-15 does not decode (v_mov_b16 ...), and "t16" on VOP1/VOP2/VOPC rows:
+the fields llvm-21 prints as register halves (v12.l / v12.h); in them a VGPR code's bit 7
+picks the high half of the register the low 7 bits name.
+"""
 ALIAS_DOC = """
 ALIASES: {mnemonic: gfx1030 mnemonic} where llvm reads the gfx1030 text of an instruction as
 this target's instruction of another name (a rename: same operation, same operands).
 """
 
 
-def generate(name, out):
-    t, p, tables = learned(name)
+def rows(t, p, tables):
+    """{family: {opcode: row}}: what the module's docstring says a row holds, for every
+    opcode of `tables`."""
     dpp, ext_mods = forms(t, p, tables)
     half = halves(t, p, tables)
     styles = sopp_styles(t, p, tables["SOPP"])
     kstyles = {op: sopk_style(e["ops"]) for op, e in tables["SOPK"].items()}
-    hwreg, sendmsg, formats = named_values(t, p, tables)
     vonly = vgpr_only(t, p, tables)
     mods = modifiers(t, p, tables)
     ihalf = integer_halves(t, p, tables, half)
@@ -952,7 +975,7 @@ def generate(name, out):
     for family, table in tables.items():
         if not table:                   # a family this target's llvm decodes nothing of
             continue
-        rows = {}
+        found = {}
         for op, e in sorted(table.items()):
             base, suffix = strip_suffix(e["name"])
             row = {"name": base, "suffix": suffix, "ops": e["ops"]}
@@ -980,15 +1003,57 @@ def generate(name, out):
                 row["imm"] = styles[op]
             if family == "SOPK":
                 row["imm"] = kstyles[op]
-            rows[op] = row
-        entries[family] = rows
+            found[op] = row
+        entries[family] = found
+    return entries
+
+
+# Families whose 16-bit operands llvm-21 prints as halves of registers named by an 8-bit
+# register code (bit 7: the high half), so the decoder must read the half from the code.
+# VOP3 picks its halves with op_sel, which llvm-15 already printed.
+TRUE16_FAMILIES = ("VOP1", "VOP2", "VOPC")
+
+
+def true16(t, tables, entries):
+    """gfx11 true16, from llvm-21: rows of the 16-bit instructions llvm-15 does not decode
+    (v_mov_b16 ...), and "t16" (the fields printed as register halves) on the VOP1/VOP2/VOPC
+    rows, where llvm-21 agrees with llvm-15 on the instruction otherwise."""
+    t21 = replace(t, llvm=LLVM21)
+    p21 = Probes(t21)
+    vop3a = tuple(tuple(f for f in v if f != "sdst") for v in VOP3_VARIANTS)
+    learned21 = {
+        "VOP1": learn(t21, opcodes(t21, "VOP1", 0x100), p21.vop1, (ALL, ("dst",), ()), VOP_MARKERS),
+        "VOP2": learn(t21, opcodes(t21, "VOP2", 0x3E), p21.vop2, (ALL,), VOP_MARKERS),
+        "VOPC": learn(t21, opcodes(t21, "VOPC", 0x100), p21.vopc, (ALL,), VOP_MARKERS),
+        "VOP3": learn(t21, opcodes(t21, "VOP3", 0x400), p21.vop3, vop3a, VOP_MARKERS)}
+    known = {**tables, "VOP3": {**tables["VOP3"], **tables["VOP3B"]}}
+    new = {family: {} for family in tables}
+    for family, table in learned21.items():
+        new[family] = {op: e for op, e in table.items() if op not in known[family]}
+    for family, found in rows(t21, p21, new).items():
+        entries[family].update(found)
+    for family in TRUE16_FAMILIES:
+        for op, e in learned21[family].items():
+            row = entries[family][op]
+            if e["t16"] and (strip_suffix(e["name"])[0], e["ops"]) == (row["name"], row["ops"]):
+                row["t16"] = e["t16"]
+        entries[family] = dict(sorted(entries[family].items()))
+
+
+def generate(name, out):
+    t, p, tables = learned(name)
+    entries = rows(t, p, tables)
+    if t.true16:
+        true16(t, tables, entries)
+    hwreg, sendmsg, formats = named_values(t, p, tables)
     if "VOPD" in t.encoding:
         entries["VOPDX"], entries["VOPDY"] = vopd_halves(t)
     alias = aliases(t, tables) if name != ALIAS_BASE else None
     with open(out, "w") as f:
         more = (ACC_DOC if t.encoding["VOP3P"].has("acc") else "") + \
-            (VOPD_DOC if "VOPD" in t.encoding else "") + (ALIAS_DOC if alias is not None else "")
-        f.write(HEADER.format(target=name, llvm=t.llvm, more=more))
+            (VOPD_DOC if "VOPD" in t.encoding else "") + (TRUE16_DOC if t.true16 else "") + \
+            (ALIAS_DOC if alias is not None else "")
+        f.write(HEADER.format(target=name, llvm=t.llvm.version, more=more))
         f.write("TABLES = ")
         f.write(pprint.pformat(entries, width=100, sort_dicts=True))
         f.write("\n\nHWREG_NAMES = ")

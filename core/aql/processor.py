@@ -46,11 +46,13 @@ class PacketProcessing:
     """The session part that gives every hardware queue its packet processor."""
 
     def __init__(self, session):
+        from core.capture import recorder
         self.session = session
+        self.capture = recorder.requested()      # read once per session, not per dispatch
         session.queues.processor_factory = self.start
 
     def start(self, queue):
-        return PacketProcessor(self.session, queue)
+        return PacketProcessor(self.session, queue, self.capture)
 
     def close(self):
         # Runs before the loader frees code: every processor stops here, not later
@@ -63,14 +65,13 @@ class PacketProcessing:
 
 
 class PacketProcessor:
-    def __init__(self, session, queue):
+    def __init__(self, session, queue, capture):
         self.session = session
         self.queue = queue
         spec = queue.agent.spec
-        from core.capture import recorder
-        # Read once per queue, held here and by the C loop (which hands every packet to Python
-        # while recording), not looked up per packet.
-        self._capturing = recorder.wanted()
+        self._capture = capture             # the session's capture request, or None
+        # Read once per queue, held by the C loop (which hands every packet to Python while
+        # recording), not looked up per packet.
         recording = any(settings.get(name) for name in settings.recorded_names())
         proc = lib.sg_proc_create(queue.address, spec["workgroup_max_size"], *spec["workgroup_max_dim"],
                                   spec["lds_bytes"], spec["grid_max_size"], int(recording))
@@ -157,9 +158,9 @@ class PacketProcessor:
             group_segment_size=packet.group_segment_size,
             group_segment_limit=self.queue.agent.spec["lds_bytes"], global_sync=self.queue.global_sync,
             stop=self._stop)
-        if self._capturing:         # capture wraps the engine, around the accepted dispatch
+        if self._capture is not None:    # capture wraps the engine, around the accepted dispatch
             from core.capture.recorder import run_captured
-            stats = run_captured(self.session, plan, run_plan)
+            stats = run_captured(self.session, plan, run_plan, self._capture)
         else:
             stats = run_plan(self.session, plan)
         if trace.enabled():

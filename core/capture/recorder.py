@@ -5,6 +5,8 @@ name, or `gemm_*`); SOFTGPU_CAPTURE_LIMIT=BYTES (default 1 GiB) bounds what one 
 hold. Capture wraps the engine from outside: the packet processor of a queue made while
 SOFTGPU_CAPTURE is set runs each accepted dispatch through run_captured. Holds these
 invariants:
+- the three variables are read once per session (requested(), when its packet processing
+  starts), not per dispatch;
 - a dispatch is captured whole or not at all: one that can reach more memory than the limit
   is skipped with a message on stderr and a trace event giving both sizes;
 - the before-state is read after the packet was accepted and before any wave runs, the
@@ -16,6 +18,7 @@ import itertools
 import os
 import sys
 import threading
+from dataclasses import dataclass
 
 from core import settings, trace
 from core.capture import store
@@ -25,18 +28,28 @@ _sequence = itertools.count(1)
 _sequence_lock = threading.Lock()
 
 
-def wanted():
-    """Whether SOFTGPU_CAPTURE asks for captures: a packet processor reads it once, when its
-    queue is made, and holds the answer."""
-    return bool(settings.get("SOFTGPU_CAPTURE"))
+@dataclass(frozen=True)
+class Request:
+    """What SOFTGPU_CAPTURE, _KERNEL and _LIMIT ask for."""
+    directory: str
+    pattern: str          # "" or None: every kernel
+    limit: int            # bytes one capture may hold
 
 
-def run_captured(session, plan, run):
+def requested():
+    """The captures the SOFTGPU_CAPTURE* variables ask for, or None when SOFTGPU_CAPTURE is unset."""
+    directory = settings.get("SOFTGPU_CAPTURE")
+    if not directory:
+        return None
+    return Request(directory, settings.get("SOFTGPU_CAPTURE_KERNEL"), settings.get("SOFTGPU_CAPTURE_LIMIT"))
+
+
+def run_captured(session, plan, run, request):
     """run(session, plan) — a dispatch's run (core.isa.launch.run_plan) — wrapped in its
-    capture when SOFTGPU_CAPTURE_KERNEL and the limit let it be captured; returns and raises
-    what run does."""
+    capture when the request's kernel pattern and limit let it be captured; returns and
+    raises what run does."""
     from core.isa.faults import KernelFault
-    capture = begin(session, plan.kernel, plan.launch())
+    capture = begin(session, plan.kernel, plan.launch(), request)
     if capture is None:
         return run(session, plan)
     try:
@@ -48,19 +61,16 @@ def run_captured(session, plan, run):
     return stats
 
 
-def begin(session, kernel, dispatch):
+def begin(session, kernel, dispatch, request):
     """A Capture of this dispatch (`dispatch`: run_dispatch's keyword arguments), or None when
-    SOFTGPU_CAPTURE does not ask for it."""
-    directory = settings.get("SOFTGPU_CAPTURE")
-    if not directory:
-        return None
-    pattern = settings.get("SOFTGPU_CAPTURE_KERNEL")
+    the request does not ask for it."""
+    pattern = request.pattern
     if pattern and not (fnmatch.fnmatchcase(kernel.name, pattern)
                         or fnmatch.fnmatchcase(kernel.symbol_name, pattern)):
         return None
     ranges = _reachable(session, kernel.agent)
     total = sum(end - start for start, end, *_ in ranges)
-    limit = settings.get("SOFTGPU_CAPTURE_LIMIT")
+    limit = request.limit
     if total > limit:
         message = (f"not capturing {kernel.name}: it can reach {total} bytes of device memory, more "
                    f"than SOFTGPU_CAPTURE_LIMIT={limit}")
@@ -69,7 +79,7 @@ def begin(session, kernel, dispatch):
         return None
     with _sequence_lock:
         number = next(_sequence)
-    folder = os.path.join(directory, f"{os.getpid()}-{number:04d}-{kernel.name}"[:200])
+    folder = os.path.join(request.directory, f"{os.getpid()}-{number:04d}-{kernel.name}"[:200])
     return Capture(session, kernel, dispatch, ranges, folder)
 
 

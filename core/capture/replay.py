@@ -113,8 +113,8 @@ def _kernel(session, folder, manifest):
     load_base = wanted["load_base"]
     allocation = session.arena.find(load_base + code.load_start)
     agent = session.agents.gpus[manifest["agent"]["index"]]
-    loaded = LoadedCodeObject(None, agent, code, CodeObjectReader(data, f"file://{folder}/{store.CODE_OBJECT}",
-                                                                 path=folder), allocation)
+    loaded = LoadedCodeObject(None, agent, code, CodeObjectReader(data, f"file://{folder}/{store.CODE_OBJECT}"),
+                              allocation)
     for sym, meta in code.kernel_symbols():
         if meta[".name"] == wanted["name"] and loaded.device_address(sym.value) == wanted["kernel_object"]:
             address = loaded.device_address(sym.value)

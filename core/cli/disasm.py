@@ -11,6 +11,7 @@ from elftools.elf.elffile import ELFFile
 
 from core.cli import command, read_code_object
 from core.isa.decoder import DecodeError, decode
+from core.isa.disasm import format_instruction
 from core.loader import descriptor
 
 
@@ -70,5 +71,5 @@ def listing(code, data):
             continue
         words = " ".join(f"{int.from_bytes(blob[o:o + 4], 'little'):08X}"
                          for o in range(offset, offset + inst.size, 4))
-        yield f"  {address:#010x}  {inst.text:<56} // {words}"
+        yield f"  {address:#010x}  {format_instruction(inst):<56} // {words}"
         offset += inst.size

@@ -28,8 +28,8 @@ def declare(parser):
 
 
 def run(args):
-    from core.isa.interp.registry import implemented
-    from core.isa.native.families import handed_over, translated
+    from core.isa.interp.handlers import implemented
+    from core.isa.native.routing import handed_over, translated
     covered = set() if args.code_objects else report.shipped_coverage(args.target)
     for path in args.code_objects:
         try:

@@ -49,9 +49,7 @@ def program_environment(preload=False, trace=None, profile=None, environ=None, c
     driver = os.path.join(libdir, DRIVER_STAND_IN)
     if os.path.exists(driver):
         preloads.append(driver)
-    if preloads:
-        env["LD_PRELOAD"] = " ".join(preloads + [env["LD_PRELOAD"]] if env.get("LD_PRELOAD")
-                                     else preloads)
+    _preload_first(env, preloads)
     env["PATH"] = DRIVER_TOOLS + (":" + env["PATH"] if env.get("PATH") else "")
     if not env.get("ROCM_TARGET_LST"):
         targets = _target_list(profile or env.get("SOFTGPU_PROFILE"))
@@ -71,6 +69,13 @@ def program_environment(preload=False, trace=None, profile=None, environ=None, c
     if capture_kernel:
         env["SOFTGPU_CAPTURE_KERNEL"] = capture_kernel
     return env
+
+
+def _preload_first(env, libraries):
+    """Put `libraries` at the front of env's LD_PRELOAD, before what the caller preloads."""
+    if libraries:
+        env["LD_PRELOAD"] = " ".join(libraries + [env["LD_PRELOAD"]] if env.get("LD_PRELOAD")
+                                     else libraries)
 
 
 def _target_list(profile_name):
@@ -123,19 +128,21 @@ def run(args):
         for option, path in (("--timeline", args.timeline), ("--stats-csv", args.stats_csv)):
             if path:
                 settings.check_output_file(option, path)
-        # The program's own variables, with the options' values in them (--trace, --capture...).
-        settings.check(program_environment(False, trace_path, args.profile, capture=args.capture,
-                                           capture_kernel=args.capture_kernel))
+        # The program's own variables, with the options' values in them (--trace, --capture...),
+        # checked as the user set them, before a preload or a scratch trace is added.
+        env = program_environment(False, trace_path, args.profile, capture=args.capture,
+                                  capture_kernel=args.capture_kernel)
+        settings.check(env)
     except (settings.InvalidSetting, InvalidProfile) as error:
         sys.stderr.write(f"softgpu run: {error}\n")
         return 2
-    preload = args.preload or _loses_to_rpath(args.program[0], library)
+    if args.preload or _loses_to_rpath(args.program[0], library):
+        _preload_first(env, [library])
     scratch = None
     if reporting and not trace_path:
         scratch = tempfile.TemporaryDirectory(prefix="softgpu-run-")
         trace_path = os.path.join(scratch.name, "trace.jsonl")
-    env = program_environment(preload, trace_path, args.profile, capture=args.capture,
-                              capture_kernel=args.capture_kernel)
+        env["SOFTGPU_TRACE"] = trace_path
     if not reporting:
         try:
             os.execvpe(args.program[0], args.program, env)

@@ -90,7 +90,7 @@ def _dword(mem, offset):
 class _Entry:
     """One opcode's table row, with the operand list pre-split by role."""
     __slots__ = ("name", "suffix", "ops", "half", "half_int", "forms", "imm", "implicit",
-                 "vgpr_only", "mods", "acc", "agpr_fields")
+                 "vgpr_only", "mods", "acc", "agpr_fields", "t16")
 
     def __init__(self, family, row):
         self.name = row["name"]
@@ -103,6 +103,7 @@ class _Entry:
         self.half_int = frozenset(row.get("half_int", ()))
         self.mods = row.get("mods", {})
         self.acc = row.get("acc", {})             # encoding bit -> fields it makes AGPRs
+        self.t16 = row.get("t16", ())             # gfx11 true16: fields naming register halves
         self.agpr_fields = frozenset(f for f, file, *_ in self.ops if file == "a")
         src, dst = _implicit(family, self.name)
         # wave64 -> (implicit sources, implicit destinations) as operands
@@ -364,6 +365,24 @@ def _dpp8_mods(ext, src0):
             "fi": int(src0 == DPP8_FI)}
 
 
+# The op_sel bit that picks a field's high half, as VOP3 spells it (bit 3: the destination).
+_OP_SEL_BIT = {"src0": 1, "src1": 2, "vdst": 8}
+
+
+def _true16_halves(entry, fields):
+    """gfx11 true16: in a field naming a 16-bit VGPR operand of a VOP1/VOP2/VOPC (or its DPP
+    form) the code's bit 7 picks the high half of the VGPR its low 7 bits name. Rewrites
+    such fields to the whole VGPR and returns the op_sel bits that pick the high halves,
+    the way VOP3 encodes the same choice."""
+    op_sel = 0
+    for field in entry.t16:
+        code = fields[field]
+        if code >= 256 and code & 0x80:
+            fields[field] = code & ~0x80
+            op_sel |= _OP_SEL_BIT[field]
+    return op_sel
+
+
 def _vop_short(d, encoding, op, fields, mem, offset, address, wave64):
     """VOP1/VOP2/VOPC: e32, or DPP16/DPP8/SDWA when src0 names those extensions."""
     entry = d.entry(encoding, op)
@@ -402,6 +421,9 @@ def _vop_short(d, encoding, op, fields, mem, offset, address, wave64):
         literal, size = _dword(mem, offset + 4), 8
     if "vdst" in fields:
         fields["vdst"] = _dst_code(entry, fields["vdst"])
+    op_sel = _true16_halves(entry, fields)
+    if op_sel:
+        mods = Mods({**mods, "op_sel": op_sel})
     dst, src = _vop_operands(d, entry, fields, wave64, literal)
     if form == "sdwa" and encoding == "VOPC" and mods["sdst"] is not None:
         dst = (d.source(mods["sdst"], 2 if wave64 else 1),)

@@ -163,10 +163,5 @@ class Instruction:
     halves: tuple = ()
 
     @property
-    def text(self) -> str:
-        from core.isa.disasm import format_instruction
-        return format_instruction(self)
-
-    @property
     def next_address(self) -> int:
         return self.address + self.size

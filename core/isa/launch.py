@@ -27,18 +27,19 @@ import sys
 from core import settings, trace
 from core.isa.faults import illegal_instruction, launch_fault
 from core.isa.layout import MAX_LDS_BYTES, layout
-from core.isa.plan import NOTICE_SECONDS, agent_spec, dim3, plan_dispatch, size_problem, time_limit_setting
+from core.isa.plan import dim3, kernel_name, plan_dispatch, size_problem, time_limit_setting
 from core.isa.targets import UnknownTarget
 from softgpu_shim.hsa_abi import Status
 
 _warned = set()         # (kernel name, entry) pairs whose LDS shortfall was written to stderr
 
 
-def run_dispatch(session, kernel, *, grid, workgroup, kernarg_address, packet_address,
-                 queue_address=0, dispatch_id=0, private_segment_size=0, group_segment_size=0,
-                 group_segment_limit=MAX_LDS_BYTES, global_sync=None, watchdog_instructions=None,
-                 stop=None, notice_seconds=NOTICE_SECONDS):
+def run_dispatch(session, kernel, **launch):
     """Run `kernel` (a core.loader LoadedKernel) over `grid` work-items in `workgroup` groups.
+
+    The keywords are plan_launch's: grid, workgroup, kernarg_address, packet_address (required),
+    queue_address, dispatch_id, private_segment_size, group_segment_size, group_segment_limit,
+    global_sync, watchdog_instructions, stop, notice_seconds.
 
     grid, workgroup: 3-tuples of work-item counts (grid need not be a multiple of workgroup:
     the last workgroups are partial, as in HSA). kernarg_address: device address of the
@@ -59,28 +60,28 @@ def run_dispatch(session, kernel, *, grid, workgroup, kernarg_address, packet_ad
     ILLEGAL_INSTRUCTION, EXCEPTION, INVALID_ALLOCATION or INVALID_ARGUMENT, `.report` dict:
     kernel, pc, instruction, workgroup, wave, lane, address, reason).
     """
-    return run_plan(session, plan_launch(
-        session, kernel, grid=grid, workgroup=workgroup, kernarg_address=kernarg_address,
-        packet_address=packet_address, queue_address=queue_address, dispatch_id=dispatch_id,
-        private_segment_size=private_segment_size, group_segment_size=group_segment_size,
-        group_segment_limit=group_segment_limit, global_sync=global_sync,
-        watchdog_instructions=watchdog_instructions, stop=stop, notice_seconds=notice_seconds))
+    return run_plan(session, plan_launch(session, kernel, **launch))
 
 
-def plan_launch(session, kernel, *, grid, workgroup, kernarg_address, packet_address,
-                queue_address=0, dispatch_id=0, private_segment_size=0, group_segment_size=0,
-                group_segment_limit=MAX_LDS_BYTES, global_sync=None, watchdog_instructions=None,
-                stop=None, notice_seconds=NOTICE_SECONDS):
-    """The DispatchPlan of a launch (run_dispatch's arguments), once the launch is one the
-    agent runs; raises the KernelFault run_dispatch raises for one it refuses."""
-    desc = _check_launch(session, kernel, grid, workgroup, group_segment_size, group_segment_limit)
-    return plan_dispatch(session, kernel, desc, grid=grid, workgroup=workgroup,
-                         kernarg_address=kernarg_address, packet_address=packet_address,
-                         queue_address=queue_address, dispatch_id=dispatch_id,
-                         private_segment_size=private_segment_size,
-                         group_segment_size=group_segment_size, global_sync=global_sync, stop=stop,
+def plan_launch(session, kernel, *, grid, workgroup, group_segment_limit=MAX_LDS_BYTES,
+                watchdog_instructions=None, **launch):
+    """The DispatchPlan of a launch (run_dispatch's arguments; `launch`: the ones the plan
+    takes as given, core.isa.plan.plan_dispatch's), once the launch is one the agent runs;
+    raises the KernelFault run_dispatch raises for one it refuses."""
+    name = kernel_name(kernel)
+    try:
+        desc = layout(kernel)
+    except UnknownTarget as exc:
+        raise illegal_instruction(str(exc), kernel=name) from None
+    grid, workgroup = dim3(grid), dim3(workgroup)
+    if min(grid + workgroup) < 1:
+        # Refused before the plan, which divides by these sizes.
+        raise _refusal(session, name, desc, f"grid {grid} and workgroup {workgroup} must be positive")
+    plan = plan_dispatch(session, kernel, desc, grid=grid, workgroup=workgroup,
                          instruction_limit=watchdog_instructions, time_limit=time_limit_setting(),
-                         notice_seconds=notice_seconds)
+                         **launch)
+    _check_plan(session, plan, group_segment_limit)
+    return plan
 
 
 def run_plan(session, plan):
@@ -100,27 +101,23 @@ def run_plan(session, plan):
     return stats
 
 
-def _check_launch(session, kernel, grid, workgroup, group_segment_size, group_segment_limit):
-    """The kernel's layout, once the launch is one it can run (else a KernelFault)."""
-    name = getattr(kernel, "name", None) or "kernel"
-    try:
-        desc = layout(kernel)
-    except UnknownTarget as exc:
-        raise illegal_instruction(str(exc), kernel=name) from None
+def _refusal(session, name, desc, reason, status=Status.ERROR_ILLEGAL_INSTRUCTION):
+    """The KernelFault of a launch refused before any wave runs, reported at the kernel's entry."""
+    return launch_fault(reason, name, desc.entry, _first_instruction(session, desc), status)
 
-    def refuse(reason, status=Status.ERROR_ILLEGAL_INSTRUCTION):
-        return launch_fault(reason, name, desc.entry, _first_instruction(session, desc), status)
 
-    grid, workgroup = dim3(grid), dim3(workgroup)
-    if min(grid + workgroup) < 1:
-        raise refuse(f"grid {grid} and workgroup {workgroup} must be positive")
-    problem = size_problem(agent_spec(session, kernel), grid, workgroup)
+def _check_plan(session, plan, group_segment_limit):
+    """Refuse (KernelFault) a plan the agent cannot run; warn of an LDS request short of the
+    kernel's static use, which runs as on hardware."""
+    name, desc, group_segment_size = plan.name, plan.desc, plan.group_segment_size
+    problem = size_problem(plan.spec, plan.grid, plan.workgroup)
     if problem is not None:
-        raise refuse(problem, Status.ERROR_INVALID_ARGUMENT)
+        raise _refusal(session, name, desc, problem, Status.ERROR_INVALID_ARGUMENT)
     if group_segment_size > group_segment_limit:
-        raise refuse(f"the dispatch asks for {group_segment_size} bytes of group segment (LDS) "
-                     f"a workgroup; the agent holds {group_segment_limit}",
-                     Status.ERROR_INVALID_ALLOCATION)
+        raise _refusal(session, name, desc,
+                       f"the dispatch asks for {group_segment_size} bytes of group segment (LDS) "
+                       f"a workgroup; the agent holds {group_segment_limit}",
+                       Status.ERROR_INVALID_ALLOCATION)
     static = desc.group_segment_size
     if group_segment_size < static:
         message = (f"{name} uses {static} bytes of LDS but its dispatch packet's "
@@ -131,17 +128,17 @@ def _check_launch(session, kernel, grid, workgroup, group_segment_size, group_se
         if (name, desc.entry) not in _warned and not settings.get("SOFTGPU_QUIET"):
             _warned.add((name, desc.entry))
             sys.stderr.write(f"softgpu: warning: {message}\n")
-    return desc
 
 
 def _first_instruction(session, desc):
     """The text of the kernel's first instruction, or None if its entry does not decode."""
     from core.isa.decoder import DecodeError, decode
+    from core.isa.disasm import format_instruction
     arena = session.arena
     alloc = arena.find(desc.entry)
     if alloc is None or desc.entry + 4 > alloc.end:
         return None
     try:
-        return decode(arena.bytes, desc.entry - arena.base, desc.entry, desc.wave64, desc.target).text
+        return format_instruction(decode(arena.bytes, desc.entry - arena.base, desc.entry, desc.wave64, desc.target))
     except DecodeError:
         return None

@@ -9,6 +9,7 @@ value would mislead; a halt (MSG_HALT_WAVES, or any s_sendmsghalt) stops the wav
 reported as s_sethalt is; every other message serves graphics stages, context switching or
 gives VGPRs back early (gfx11's MSG_DEALLOC_VGPRS) and does nothing for a compute wave.
 """
+from core.isa.disasm import format_instruction
 
 
 def effect(target, inst):
@@ -16,7 +17,7 @@ def effect(target, inst):
     name = target.opcodes.SENDMSG_TEXT.get(int(inst.mods["simm16"]) & 0x3FF, "")
     interrupts = name == "sendmsg(MSG_INTERRUPT)"
     if "GET_DOORBELL" in name or "GET_DDID" in name:
-        return interrupts, f"{inst.text}: the value this message returns is not modelled"
+        return interrupts, f"{format_instruction(inst)}: the value this message returns is not modelled"
     if name == "sendmsg(MSG_HALT_WAVES)" or inst.mnemonic == "s_sendmsghalt":
         return interrupts, f"{inst.mnemonic}: the kernel halted its wave"
     return interrupts, None

@@ -17,6 +17,7 @@ Holds these invariants:
   trace: kernel, elapsed time, the PCs its waves stand at), again each time its run doubles.
 """
 import math
+import numbers
 import sys
 from dataclasses import dataclass
 
@@ -115,18 +116,25 @@ class DispatchPlan:
 
 
 def dim3(value):
-    """A size as a 3-tuple of ints (missing dimensions are 1)."""
-    if isinstance(value, int):
+    """A size (an integer, numpy's too, or up to three) as a 3-tuple of ints (missing
+    dimensions are 1)."""
+    if isinstance(value, numbers.Integral):
         value = (value,)
     value = tuple(int(v) for v in value)
     return value + (1,) * (3 - len(value))
+
+
+def kernel_name(kernel):
+    """The name a dispatch of `kernel` reports (a kernel without one is "kernel")."""
+    return getattr(kernel, "name", None) or "kernel"
 
 
 def plan_dispatch(session, kernel, desc, *, grid, workgroup, kernarg_address, packet_address,
                   queue_address=0, dispatch_id=0, private_segment_size=0, group_segment_size=0,
                   global_sync=None, stop=None, instruction_limit=None, time_limit=None,
                   notice_seconds=NOTICE_SECONDS):
-    """The DispatchPlan of a launch whose sizes core.isa.launch has checked."""
+    """The DispatchPlan of a launch of positive sizes (core.isa.launch checks the plan against
+    the agent's limits before any tier takes it)."""
     from core.isa.layout import lds_allocation
     from core.isa.occupancy import resident_workgroups
     grid, workgroup = dim3(grid), dim3(workgroup)
@@ -138,7 +146,7 @@ def plan_dispatch(session, kernel, desc, *, grid, workgroup, kernarg_address, pa
     lds_bytes = lds_allocation(group_segment_size)
     spec = agent_spec(session, kernel)
     return DispatchPlan(
-        kernel=kernel, name=getattr(kernel, "name", None) or "kernel", desc=desc, grid=grid,
+        kernel=kernel, name=kernel_name(kernel), desc=desc, grid=grid,
         workgroup=workgroup, groups=groups, total_workgroups=math.prod(groups),
         waves_per_group=waves_per_group, kernarg_address=kernarg_address,
         packet_address=packet_address, queue_address=queue_address, dispatch_id=dispatch_id,

@@ -41,7 +41,6 @@ class LoadedCodeObject:
         self.allocation = allocation
         self.load_base = allocation.address - code.load_start
         self.load_size = code.load_span
-        self.elf_path = reader.path
         self.uri = reader.uri
         # The host address of the ELF image ROCr reports (debuggers read the ELF there): the
         # caller's memory for memory readers; for file readers the runtime's own copy, kept

@@ -21,7 +21,7 @@ LoadedKernel fields:
                     (kernel_object + kernel_code_entry_byte_offset)
     metadata        the kernel's metadata map (".args", ".wavefront_size", ".sgpr_count", ...)
     args            metadata ".args" (list of maps with .offset, .size, .value_kind, ...)
-    code_object     the LoadedCodeObject: .load_base, .load_size, .elf_bytes, .elf_path,
+    code_object     the LoadedCodeObject: .load_base, .load_size, .elf_bytes,
                     .metadata, .target, .agent, .executable
     agent           the core.agents.Agent it was loaded for (None for program code objects)
     engine_cache    a dict where engine tiers keep what they compute from the kernel alone

@@ -23,13 +23,12 @@ from softgpu_shim.hsa_abi import HsaDefaultFloatRoundingMode, HsaProfile
 
 class CodeObjectReader:
     """The bytes of one code object and where they came from: the caller's memory
-    (memory_base) or a file (path); `uri` names it as ROCr's loaded code object URIs do."""
+    (memory_base) or a file (memory_base 0); `uri` names it as ROCr's loaded code object URIs do."""
 
-    def __init__(self, data, uri, memory_base=0, path=None):
+    def __init__(self, data, uri, memory_base=0):
         self.data = data
         self.uri = uri
         self.memory_base = memory_base
-        self.path = path
         self.handle = 0
 
 
@@ -84,7 +83,7 @@ class Loader:
             raise InvalidFile(f"file descriptor {fd} has no {size} bytes at offset {offset}")
         path = self._fd_path(fd)
         uri = f"file://{path}#offset={offset}&size={size}"
-        return self._add_reader(CodeObjectReader(data, uri, path=path))
+        return self._add_reader(CodeObjectReader(data, uri))
 
     @staticmethod
     def _fd_path(fd):

@@ -29,8 +29,8 @@ import threading
 import zlib
 
 from core.errors import InvalidArgument
+from core.memory.arena import PAGE
 
-PAGE = 4096
 MAGIC = 0x50494753                  # "SGIP"
 HANDLE_WORDS = 8
 # ROCr refuses to share more than the thunk can describe (about 8 TB).

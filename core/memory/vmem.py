@@ -29,10 +29,10 @@ import threading
 
 from core.errors import (HsaError, IncompatibleArguments, InvalidAgent, InvalidAllocation,
                          InvalidArgument, OutOfResources, ResourceFree)
+from core.memory.arena import PAGE
 from softgpu_shim.hsa_abi import (HsaAccessPermission as AccessPermission, HsaAmdMemoryType as AmdMemoryType,
                                   HsaAmdVmemAddressReserveFlag as ReserveFlag)
 
-PAGE = 4096
 # Address space the arena holds beyond the memory of every pool, for reserved ranges: as a
 # GPU's virtual address space is far larger than its memory, a client reserves ranges for
 # memory it has not made yet (and reserves before it maps). The arena is MAP_NORESERVE, so the
@@ -96,16 +96,23 @@ class Reservation:
                 found.append(mapping)
         return found
 
+    def _last_starting_by(self, address):
+        """Index in _starts of the last mapping starting at or below `address` (-1: none)."""
+        return bisect.bisect_right(self._starts, address) - 1
+
     def mapping_at(self, address):
         """The mapping holding `address` (its end included, as ROCr's get_access), or None."""
-        i = bisect.bisect_right(self._starts, address) - 1
-        if i < 0:
-            return None
-        mapping = self.mappings[self._starts[i]]
-        return mapping if address <= mapping.end else None
+        i = self._last_starting_by(address)
+        mapping = self.mappings[self._starts[i]] if i >= 0 else None
+        return mapping if mapping is not None and address <= mapping.end else None
+
+    def mapping_holding(self, address):
+        """The mapping whose bytes include `address` (its end excluded), or None."""
+        mapping = self.mapping_at(address)
+        return mapping if mapping is not None and address < mapping.end else None
 
     def overlaps(self, address, size):
-        i = bisect.bisect_right(self._starts, address) - 1
+        i = self._last_starting_by(address)
         if i >= 0 and self.mappings[self._starts[i]].end > address:
             return True
         return i + 1 < len(self._starts) and self._starts[i + 1] < address + size
@@ -187,6 +194,14 @@ class VirtualMemory:
             return None
         return record
 
+    def _mapping_starting_at(self, address):
+        """The mapping that starts at exactly `address`, or InvalidAllocation."""
+        record = self._reservation_holding(address, 1)
+        mapping = record.mappings.get(address) if record is not None else None
+        if mapping is None:
+            raise InvalidAllocation(f"no mapping starts at {address:#x}")
+        return mapping
+
     # -- physical memory --------------------------------------------------------------------
 
     def create(self, pool, size, memory_type):
@@ -245,10 +260,7 @@ class VirtualMemory:
     def retain(self, address):
         """The handle mapped at exactly `address`, with one more reference."""
         with self._lock:
-            record = self._reservation_holding(address, 1)
-            mapping = record.mappings.get(address) if record is not None else None
-            if mapping is None:
-                raise InvalidAllocation(f"no mapping starts at {address:#x}")
+            mapping = self._mapping_starting_at(address)
             mapping.handle.refs += 1
             return mapping.handle.value
 
@@ -298,10 +310,7 @@ class VirtualMemory:
         size (ROCr's walk over its mapped handles), or InvalidAllocation."""
         found, at = [], address
         while at < address + size:
-            record = self._reservation_holding(at, 1)
-            mapping = record.mappings.get(at) if record is not None else None
-            if mapping is None:
-                raise InvalidAllocation(f"no mapping starts at {at:#x}")
+            mapping = self._mapping_starting_at(at)
             found.append(mapping)
             at = mapping.end
         if at != address + size:
@@ -335,15 +344,13 @@ class VirtualMemory:
         VMemoryMapAllowAccess)."""
         with self._lock:
             record = self._reservation_holding(address, 1)
-            i = bisect.bisect_right(record._starts, address) - 1 if record is not None else -1
-            if i < 0 or record.mappings[record._starts[i]].end <= address:
+            mapping = record.mapping_holding(address) if record is not None else None
+            if mapping is None:
                 raise InvalidAllocation(f"{address:#x} is not mapped")
-            at = record._starts[i]
-            while at in record.mappings:
-                mapping = record.mappings[at]
+            while mapping is not None:
                 for agent in agents:
                     mapping.access[agent] = AccessPermission.RW
-                at = mapping.end
+                mapping = record.mappings.get(mapping.end)
         self.memory.access_changed()
 
     # -- shareable handles --------------------------------------------------------------------

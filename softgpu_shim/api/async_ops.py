@@ -12,7 +12,7 @@ from _softgpu_hsa import ffi
 from core import copy_engines, runtime, signals, trace
 from core.aql.async_ops import copy_bytes, copy_rect
 from core.errors import HsaError, InvalidAgent, InvalidArgument
-from softgpu_shim.api.out import read, read_array, require_pointer, write, write_struct
+from softgpu_shim.api.out import address, read, read_array, require_pointer, write, write_struct
 from softgpu_shim.hsa_abi import HsaAmdCopyDirection as Direction
 from softgpu_shim.registry import export
 
@@ -78,7 +78,7 @@ def _check_copy(dst, dst_agent, src, src_agent, num_dep_signals, dep_signals, co
 
 
 def _submit_copy(session, dst, src, size, deps, done):
-    dst_address, src_address = int(ffi.cast("uintptr_t", dst)), int(ffi.cast("uintptr_t", src))
+    dst_address, src_address = address(dst), address(src)
     session.memory.require_accessible(dst_address, size, "copy destination")
     session.memory.require_accessible(src_address, size, "copy source")
     # The copy runs on the CPU: agent addresses of locked memory become host addresses.
@@ -109,7 +109,7 @@ def hsa_amd_memory_get_preferred_copy_engine(dst_agent, src_agent, recommended_i
 def _check_rect(dst, dst_offset, src, src_offset, range_):
     """The SDMA engine's rules, in ROCr's order: dword alignment, then the box inside the pitches."""
     for pitched in (dst, src):
-        if int(ffi.cast("uintptr_t", pitched.base)) % RECT_ALIGN:
+        if address(pitched.base) % RECT_ALIGN:
             raise InvalidArgument("a rectangle copy's base address is not 4-byte aligned")
     if dst.pitch % RECT_ALIGN or src.pitch % RECT_ALIGN:
         raise InvalidArgument("a rectangle copy's pitch is not a multiple of 4")
@@ -146,7 +146,7 @@ def hsa_amd_memory_async_copy_rect(dst, dst_offset, src, src_offset, range_, cop
     width, height, depth = range_.x, range_.y, range_.z
     ends = []
     for pitched, offset, what in ((dst, dst_offset, "destination"), (src, src_offset, "source")):
-        base = int(ffi.cast("uintptr_t", pitched.base))
+        base = address(pitched.base)
         first = base + offset.z * pitched.slice + offset.y * pitched.pitch + offset.x
         last = first + (depth - 1) * pitched.slice + (height - 1) * pitched.pitch + width
         session.memory.require_accessible(first, last - first, f"rectangle {what}")

@@ -13,7 +13,7 @@ from _softgpu_hsa import ffi
 from core import runtime
 from core.images import descriptors as image_descriptors, formats as image_formats, objects as images
 from core.errors import ImageFormatUnsupported, InvalidAgent, InvalidAllocation, InvalidArgument
-from softgpu_shim.api.out import read, read_array, require_pointer, write, write_bytes, write_struct
+from softgpu_shim.api.out import address, read, read_array, require_pointer, write, write_bytes, write_struct
 from softgpu_shim.hsa_abi import (HsaAccessPermission as Permission, HsaExtAgentInfo as ExtAgentInfo,
                                   HsaExtImageDataLayout as DataLayout, HsaExtImageGeometry as Geometry)
 from softgpu_shim.registry import export
@@ -23,9 +23,6 @@ AMD_VENDOR_ID = 0x1002
 AMD_LAYOUT_VERSION = 1
 AMD_LAYOUT_WORDS = 10      # version, deviceID, then the 8 dwords of a gfx10 T#
 
-
-def _address(pointer):
-    return int(ffi.cast("uintptr_t", pointer))
 
 
 def _nonzero(agent):
@@ -137,7 +134,7 @@ def _create(agent, image_descriptor, image_data, access_permission, image, linea
     if linear:
         row_pitch, slice_pitch = _default_pitches(desc, row_pitch, slice_pitch)
     found = images.data_info(who, desc, linear, row_pitch, slice_pitch)
-    data = _address(image_data)
+    data = address(image_data)
     if data % found.alignment:
         raise InvalidArgument(f"image data {data:#x} is not {found.alignment}-byte aligned")
     handle = session.images.create(who, desc, data, int(access_permission), found)
@@ -169,7 +166,7 @@ def hsa_amd_image_create(agent, image_descriptor, image_layout, image_data, acce
     if image_descriptor == ffi.NULL or image_data == ffi.NULL or image == ffi.NULL:
         raise InvalidArgument("image_descriptor, image_data or image is NULL")
     session = runtime.require()
-    data = _address(image_data)
+    data = address(image_data)
     if data % images.BASE_ALIGNMENT:
         raise InvalidAllocation(f"image data {data:#x} is not {images.BASE_ALIGNMENT}-byte aligned")
     words = [int(w) for w in read_array(require_pointer(image_layout, "image_layout"), "uint32_t",
@@ -237,13 +234,13 @@ def _transfer(agent, memory, image, image_region, memory_name):
 @export("hsa_ext_image_import")
 def hsa_ext_image_import(agent, src_memory, src_row_pitch, src_slice_pitch, dst_image, image_region):
     session, target, offset, size = _transfer(agent, src_memory, dst_image, image_region, "src_memory")
-    session.images.import_(target, _address(src_memory), src_row_pitch, src_slice_pitch, offset, size)
+    session.images.import_(target, address(src_memory), src_row_pitch, src_slice_pitch, offset, size)
 
 
 @export("hsa_ext_image_export")
 def hsa_ext_image_export(agent, src_image, dst_memory, dst_row_pitch, dst_slice_pitch, image_region):
     session, source, offset, size = _transfer(agent, dst_memory, src_image, image_region, "dst_memory")
-    session.images.export(source, _address(dst_memory), dst_row_pitch, dst_slice_pitch, offset, size)
+    session.images.export(source, address(dst_memory), dst_row_pitch, dst_slice_pitch, offset, size)
 
 
 @export("hsa_ext_image_clear")

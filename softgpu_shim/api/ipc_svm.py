@@ -17,7 +17,7 @@ from _softgpu_hsa import ffi, lib
 from core import runtime, signals
 from core.errors import HsaError, IncompatibleArguments, InvalidArgument, InvalidSignal
 from core.memory.ipc import HANDLE_WORDS
-from softgpu_shim.api.out import read_array, require_pointer, write, write_bytes
+from softgpu_shim.api.out import address, read_array, require_pointer, write, write_bytes
 from softgpu_shim.hsa_abi import HsaAmdSvmAttribute as Svm, HsaAmdSvmModel as SvmModel
 from softgpu_shim.registry import export
 
@@ -26,9 +26,6 @@ from softgpu_shim.registry import export
 # runtime copy gigabytes.
 MAX_LIST = 4096
 
-
-def _address(pointer):
-    return int(ffi.cast("uintptr_t", pointer))
 
 
 def _check_list(count, what):
@@ -54,9 +51,9 @@ def hsa_amd_ipc_memory_create(ptr, len, handle):
     # leaves the caller's handle as it was, as in ROCr.
     if not lib.sg_writable(handle, 4 * HANDLE_WORDS):
         raise InvalidArgument("handle does not point to a writable hsa_amd_ipc_memory_t")
-    address = _address(ptr)
-    info = session.memory.pointer_info(address)
-    words = session.ipc.create(address, len, info.owner.node, info.global_flags)
+    base = address(ptr)
+    info = session.memory.pointer_info(base)
+    words = session.ipc.create(base, len, info.owner.node, info.global_flags)
     write_bytes(handle, _handle_bytes(words), 4 * HANDLE_WORDS, "handle")
 
 
@@ -85,7 +82,7 @@ def hsa_amd_ipc_memory_attach(handle, len, num_agents, mapping_agents, mapped_pt
 @export("hsa_amd_ipc_memory_detach")
 def hsa_amd_ipc_memory_detach(mapped_ptr):
     session = runtime.require()
-    session.ipc.detach(_address(require_pointer(mapped_ptr, "mapped_ptr")))
+    session.ipc.detach(address(require_pointer(mapped_ptr, "mapped_ptr")))
 
 
 # ---- SVM ----------------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ from _softgpu_hsa import ffi
 
 from core import runtime
 from core.errors import InvalidAgent, InvalidArgument, InvalidMemoryPool, OutOfResources
-from softgpu_shim.api.out import read, read_array, require_pointer, write, write_bytes
+from softgpu_shim.api.out import address, read, read_array, require_pointer, write, write_bytes
 from softgpu_shim.hsa_abi import (HsaAccessPermission as Permission,
                                   HsaAmdAgentMemoryPoolInfo as AgentPoolInfo,
                                   HsaAmdCoherencyType as Coherency,
@@ -20,9 +20,6 @@ from softgpu_shim.hsa_abi import (HsaAccessPermission as Permission,
                                   HsaRegionSegment as RegionSegment)
 from softgpu_shim.registry import export
 
-
-def _address(pointer):
-    return int(ffi.cast("uintptr_t", pointer))
 
 
 def _segment(enum, pool):
@@ -165,7 +162,7 @@ def hsa_amd_memory_pool_allocate(memory_pool, size, flags, ptr):
 def hsa_memory_free(ptr):
     session = runtime.require()
     if ptr != ffi.NULL:
-        session.memory.free(_address(ptr))
+        session.memory.free(address(ptr))
 
 
 @export("hsa_amd_memory_pool_free")
@@ -179,7 +176,7 @@ def hsa_memory_copy(dst, src, size):
     if dst == ffi.NULL or src == ffi.NULL:
         raise InvalidArgument("dst or src is NULL")
     if size:
-        session.memory.copy(_address(dst), _address(src), size)
+        session.memory.copy(address(dst), address(src), size)
 
 
 @export("hsa_memory_assign_agent")
@@ -200,12 +197,12 @@ def hsa_memory_register(ptr, size):
     # mapped host memory reachable by kernels (README: deliberate differences), and
     # answers SUCCESS for the rest too.
     if ptr != ffi.NULL:
-        session.memory.register(_address(ptr), size)
+        session.memory.register(address(ptr), size)
 
 
 @export("hsa_memory_deregister")
 def hsa_memory_deregister(ptr, size):
-    runtime.require().memory.deregister(_address(ptr), size)
+    runtime.require().memory.deregister(address(ptr), size)
 
 
 def _lock_agents(session, agents, num_agent):
@@ -219,8 +216,8 @@ def _lock_agents(session, agents, num_agent):
 def _lock(session, host_ptr, size, agents, num_agent, pool, agent_ptr):
     write(agent_ptr, "void *", ffi.NULL, "agent_ptr")
     who = _lock_agents(session, agents, num_agent)
-    address = session.memory.lock(_address(host_ptr), size, who, pool)
-    write(agent_ptr, "void *", ffi.cast("void *", address), "agent_ptr")
+    locked = session.memory.lock(address(host_ptr), size, who, pool)
+    write(agent_ptr, "void *", ffi.cast("void *", locked), "agent_ptr")
 
 
 @export("hsa_amd_memory_lock")
@@ -244,7 +241,7 @@ def hsa_amd_memory_lock_to_pool(host_ptr, size, agents, num_agent, pool, flags, 
 
 @export("hsa_amd_memory_unlock")
 def hsa_amd_memory_unlock(host_ptr):
-    runtime.require().memory.unlock(_address(host_ptr))
+    runtime.require().memory.unlock(address(host_ptr))
 
 
 @export("hsa_amd_agents_allow_access")
@@ -253,7 +250,7 @@ def hsa_amd_agents_allow_access(num_agents, agents, flags, ptr):
     if num_agents == 0 or agents == ffi.NULL or flags != ffi.NULL or ptr == ffi.NULL:
         raise InvalidArgument("num_agents is 0, agents or ptr is NULL, or flags is not NULL")
     handles = [a.handle for a in read_array(agents, "hsa_agent_t", num_agents, "agents")]
-    session.memory.allow_access(handles, _address(ptr))
+    session.memory.allow_access(handles, address(ptr))
 
 
 @export("hsa_amd_pointer_info")
@@ -263,7 +260,7 @@ def hsa_amd_pointer_info(ptr, info, alloc, num_agents_accessible, accessible):
     given = read(info, "uint32_t", "info")
     if given == 0:
         raise InvalidArgument("info->size is 0")
-    found = session.memory.pointer_info(_address(ptr))
+    found = session.memory.pointer_info(address(ptr))
     box = ffi.new("hsa_amd_pointer_info_t *")
     size = min(given, ffi.sizeof(box[0]))
     box.size = size
@@ -292,16 +289,16 @@ def hsa_amd_pointer_info(ptr, info, alloc, num_agents_accessible, accessible):
 def hsa_amd_pointer_info_set_userdata(ptr, userdata):
     session = runtime.require()
     require_pointer(ptr, "ptr")
-    session.memory.set_user_data(_address(ptr), _address(userdata))
+    session.memory.set_user_data(address(ptr), address(userdata))
 
 
 @export("hsa_amd_memory_fill")
 def hsa_amd_memory_fill(ptr, value, count):
     session = runtime.require()
-    if ptr == ffi.NULL or _address(ptr) % 4:
+    if ptr == ffi.NULL or address(ptr) % 4:
         raise InvalidArgument("ptr is NULL or not 4-byte aligned")
     if count:
-        session.memory.fill(_address(ptr), value, count)
+        session.memory.fill(address(ptr), value, count)
 
 
 @export("hsa_amd_memory_pool_can_migrate")
@@ -354,7 +351,7 @@ def hsa_amd_register_deallocation_callback(ptr, callback, user_data):
     def notify(address, data):
         callback(ffi.cast("void *", address), ffi.cast("void *", data))
 
-    session.memory.register_callback(_address(ptr), _address(callback), notify, _address(user_data))
+    session.memory.register_callback(address(ptr), address(callback), notify, address(user_data))
 
 
 @export("hsa_amd_deregister_deallocation_callback")
@@ -362,4 +359,4 @@ def hsa_amd_deregister_deallocation_callback(ptr, callback):
     session = runtime.require()
     require_pointer(ptr, "ptr")
     require_pointer(callback, "callback")
-    session.memory.deregister_callback(_address(ptr), _address(callback))
+    session.memory.deregister_callback(address(ptr), address(callback))

@@ -9,6 +9,11 @@ from _softgpu_hsa import ffi, lib
 from core.errors import InvalidArgument
 
 
+def address(pointer):
+    """The integer address a cdata pointer holds (NULL is 0)."""
+    return int(ffi.cast("uintptr_t", pointer))
+
+
 def require_pointer(pointer, what="pointer"):
     if pointer == ffi.NULL:
         raise InvalidArgument(f"{what} is NULL")

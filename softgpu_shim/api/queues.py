@@ -4,7 +4,7 @@ from _softgpu_hsa import ffi, lib
 
 from core import runtime
 from core.errors import InvalidArgument, InvalidQueue
-from softgpu_shim.api.out import read_array, require_pointer, write, write_bytes
+from softgpu_shim.api.out import address, read_array, require_pointer, write, write_bytes
 from softgpu_shim.hsa_abi import HsaAmdQueuePriority, HsaQueueInfoAttribute, HsaQueueType
 from softgpu_shim.registry import export
 
@@ -12,9 +12,6 @@ from softgpu_shim.registry import export
 # 65536 CUs, and a garbage count must not make the runtime copy gigabytes.
 MAX_CU_MASK_BITS = 65536
 
-
-def _address(queue):
-    return int(ffi.cast("uintptr_t", queue))
 
 
 def _error_callback(callback, queue_address, data):
@@ -56,12 +53,12 @@ def hsa_soft_queue_create(region, size, type, features, doorbell_signal, queue):
 
 @export("hsa_queue_destroy")
 def hsa_queue_destroy(queue):
-    runtime.require().queues.destroy(_address(require_pointer(queue, "queue")))
+    runtime.require().queues.destroy(address(require_pointer(queue, "queue")))
 
 
 @export("hsa_queue_inactivate")
 def hsa_queue_inactivate(queue):
-    runtime.require().queues.inactivate(_address(require_pointer(queue, "queue")))
+    runtime.require().queues.inactivate(address(require_pointer(queue, "queue")))
 
 
 def _mask_words(count):
@@ -72,7 +69,7 @@ def _mask_words(count):
 
 @export("hsa_amd_queue_cu_set_mask")
 def hsa_amd_queue_cu_set_mask(queue, num_cu_mask_count, cu_mask):
-    target = runtime.require().queues.get(_address(queue))
+    target = runtime.require().queues.get(address(queue))
     if num_cu_mask_count:
         require_pointer(cu_mask, "cu_mask")
     words = _mask_words(num_cu_mask_count)
@@ -87,7 +84,7 @@ def hsa_amd_queue_cu_set_mask(queue, num_cu_mask_count, cu_mask):
 @export("hsa_amd_queue_cu_get_mask")
 def hsa_amd_queue_cu_get_mask(queue, num_cu_mask_count, cu_mask):
     require_pointer(cu_mask, "cu_mask")
-    target = runtime.require().queues.get(_address(queue))
+    target = runtime.require().queues.get(address(queue))
     if num_cu_mask_count == 0:
         raise InvalidArgument("CU mask bit count is 0")
     words = _mask_words(num_cu_mask_count)
@@ -99,7 +96,7 @@ def hsa_amd_queue_cu_get_mask(queue, num_cu_mask_count, cu_mask):
 
 @export("hsa_amd_queue_set_priority")
 def hsa_amd_queue_set_priority(queue, priority):
-    target = runtime.require().queues.get(_address(require_pointer(queue, "queue")))
+    target = runtime.require().queues.get(address(require_pointer(queue, "queue")))
     if priority not in set(HsaAmdQueuePriority):
         raise InvalidArgument(f"{priority} is not an hsa_amd_queue_priority_t")
     # Accepted and recorded, as ROCr does; one software packet processor per queue has
@@ -111,7 +108,7 @@ def hsa_amd_queue_set_priority(queue, priority):
 def hsa_amd_queue_get_info(queue, attribute, value):
     """ROCr's AqlQueue answers the agent and the doorbell's address; its soft (host) queues
     answer INVALID_QUEUE to every attribute."""
-    target = runtime.require().queues.get(_address(queue))
+    target = runtime.require().queues.get(address(queue))
     if target.soft:
         raise InvalidQueue("a soft queue answers no queue info (ROCr's host queues neither)")
     if attribute == HsaQueueInfoAttribute.AGENT:
@@ -119,7 +116,7 @@ def hsa_amd_queue_get_info(queue, attribute, value):
     elif attribute == HsaQueueInfoAttribute.DOORBELL_ID:
         # ROCr's is the hardware doorbell's address; SoftGPU's doorbell is the signal value
         # the client's doorbell store writes, so that word's address identifies it the same way.
-        doorbell = int(ffi.cast("uintptr_t", lib.sg_signal_value_ptr(target.doorbell_signal)))
+        doorbell = address(lib.sg_signal_value_ptr(target.doorbell_signal))
         write(value, "uint64_t", doorbell, "value")
     else:
         raise InvalidArgument(f"{attribute:#x} is not an hsa_queue_info_attribute_t")

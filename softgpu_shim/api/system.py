@@ -18,7 +18,7 @@ from _softgpu_hsa import ffi, lib
 from core import native, runtime, settings, trace
 from core.errors import HsaError, InvalidArgument, InvalidConfiguration, InvalidProfile
 from softgpu_shim import glue
-from softgpu_shim.api.out import read_array, require_pointer, write, write_bytes
+from softgpu_shim.api.out import address, read_array, require_pointer, write, write_bytes
 from softgpu_shim.hsa_abi import (AMD_INTERFACE_VERSION,
                                   Status, ExtStatus, SystemInfo, HsaExtension as Extension,
                                   HsaEndianness, HsaMachineModel, TIMESTAMP_FREQUENCY_HZ)
@@ -333,4 +333,4 @@ def hsa_amd_enable_logging(flags, file):
     runtime.require()
     require_pointer(flags, "flags")
     mask = bytes(read_array(flags, "uint8_t", LOG_FLAG_BYTES, "flags"))
-    trace.event("logging", flags=mask.hex(), file=int(ffi.cast("uintptr_t", file)))
+    trace.event("logging", flags=mask.hex(), file=address(file))

@@ -9,7 +9,7 @@ from _softgpu_hsa import ffi, lib
 
 from core import runtime
 from core.errors import InvalidArgument, InvalidMemoryPool
-from softgpu_shim.api.out import read_array, require_pointer, write
+from softgpu_shim.api.out import address, read_array, require_pointer, write
 from softgpu_shim.hsa_abi import HsaAmdMemoryType as AmdMemoryType
 from softgpu_shim.registry import export
 
@@ -17,9 +17,6 @@ from softgpu_shim.registry import export
 # refusing it keeps a garbage count from making the runtime copy gigabytes.
 MAX_DESCRIPTORS = 4096
 
-
-def _address(pointer):
-    return int(ffi.cast("uintptr_t", pointer))
 
 
 def _require_writable(pointer, ctype, what):
@@ -37,7 +34,7 @@ def _range(va, size):
     session = runtime.require()
     require_pointer(va, "va")
     _nonzero(size, "size")
-    return session, _address(va)
+    return session, address(va)
 
 
 # ---- dma-buf ---------------------------------------------------------------------------------
@@ -50,7 +47,7 @@ def _export_dmabuf(ptr, size, dmabuf, offset):
     _nonzero(size, "size")
     _require_writable(dmabuf, "int", "dmabuf")
     _require_writable(offset, "uint64_t", "offset")
-    fd, at = session.vmem.export_dmabuf(_address(ptr), size)
+    fd, at = session.vmem.export_dmabuf(address(ptr), size)
     write(dmabuf, "int", fd, "dmabuf")
     write(offset, "uint64_t", at, "offset")
 
@@ -126,7 +123,7 @@ def hsa_amd_vmem_retain_alloc_handle(memory_handle, addr):
     session = runtime.require()
     require_pointer(addr, "addr")
     _require_writable(memory_handle, "hsa_amd_vmem_alloc_handle_t", "memory_handle")
-    value = session.vmem.retain(_address(addr))
+    value = session.vmem.retain(address(addr))
     write(memory_handle, "hsa_amd_vmem_alloc_handle_t", {"handle": value}, "memory_handle")
 
 
@@ -174,7 +171,7 @@ def hsa_amd_vmem_get_access(va, perms, agent_handle):
     require_pointer(va, "va")
     require_pointer(perms, "perms")
     _require_writable(perms, "hsa_access_permission_t", "perms")
-    permission = session.vmem.get_access(_address(va), agent_handle.handle)
+    permission = session.vmem.get_access(address(va), agent_handle.handle)
     write(perms, "hsa_access_permission_t", int(permission), "perms")
 
 

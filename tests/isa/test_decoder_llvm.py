@@ -18,6 +18,7 @@ import pytest
 
 from core.isa import targets
 from core.isa.decoder import decode
+from core.isa.disasm import format_instruction
 
 SLOT = 8            # dwords per probe slot; unused dwords are s_nop
 S_NOP = 0xBF800000
@@ -165,6 +166,13 @@ def _image_words(fmt, name, words, ext, rnd):
     return words + [0] * nsa
 
 
+def _true16_high(inst):
+    """A gfx11 VOP1/VOP2/VOPC naming the high half of a VGPR (true16): llvm-15 predates true16
+    and reads such a field as a whole VGPR of 128-255; test_true16.py holds these to
+    llvm-objdump-21."""
+    return inst.encoding in ("VOP1", "VOP2", "VOPC") and "op_sel" in inst.mods
+
+
 def _agreements(target, family, wave64):
     rnd = random.Random(f"{target}-{family}-{wave64}")
     # llvm takes few random VOP3s with a DPP dword (most opcodes have no such form).
@@ -177,7 +185,9 @@ def _agreements(target, family, wave64):
             continue
         words = list(blobs[i]) + [S_NOP] * (SLOT - len(blobs[i]))
         inst = decode(struct.pack(f"<{SLOT}I", *words), 0, 0, wave64, target)
-        pairs.append((text, inst.text, blobs[i]))
+        if _true16_high(inst):
+            continue
+        pairs.append((text, format_instruction(inst), blobs[i]))
     return pairs
 
 
@@ -242,6 +252,6 @@ def test_llvm_mc_round_trip(target, family):
     share = min(ASSEMBLED_SHARE.get(target, 0.8), ASSEMBLED_SHARE.get(family, 0.8))
     assert len(assembled) >= share * len(texts), \
         "llvm-mc refused most texts"
-    again = [(t, decode(e + struct.pack("<I", S_NOP) * 2, 0, 0, wave64, target).text)
+    again = [(t, format_instruction(decode(e + struct.pack("<I", S_NOP) * 2, 0, 0, wave64, target)))
              for t, e in assembled]
     assert [t for t, a in again if t != a] == []

@@ -6,6 +6,7 @@ import subprocess
 import pytest
 
 from core.isa.decoder import DecodeError, decode, decode_all
+from core.isa.disasm import format_instruction
 from core.isa.instruction import INV_2PI, Operand
 
 
@@ -23,7 +24,7 @@ def decoded(text, wave64=False, address=0x1000):
     code = assemble(text, wave64)
     inst = decode(code, 0, address, wave64)
     assert inst.size == len(code)
-    assert inst.text == text
+    assert format_instruction(inst) == text
     return inst
 
 

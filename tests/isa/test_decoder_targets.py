@@ -7,6 +7,7 @@ import subprocess
 import pytest
 
 from core.isa.decoder import DecodeError, decode
+from core.isa.disasm import format_instruction
 from core.isa.instruction import Operand
 
 S_NOP = b"\x00\x00\x80\xbf"
@@ -19,7 +20,7 @@ def decoded(text, target):
     code = b"".join(bytes(int(b, 16) for b in c.split(","))
                     for c in re.findall(r"; encoding: \[([^\]]*)\]", done.stdout))
     inst = decode(code + S_NOP * 2, 0, 0, target == "gfx90a", target)
-    assert (inst.size, inst.text, inst.target) == (len(code), text, target)
+    assert (inst.size, format_instruction(inst), inst.target) == (len(code), text, target)
     return inst
 
 

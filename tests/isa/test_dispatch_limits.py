@@ -69,16 +69,16 @@ def test_the_interpreter_sets_no_instruction_limit_of_its_own(session):
 
     def spy(self, session_, plan):
         original(self, session_, plan)
-        seen.append((plan, self.watchdog))
+        seen.append(self.plan)
     n = 1 << 12
     with engine("interp"), pytest.MonkeyPatch.context() as mp:
         mp.setattr(interp_dispatch.Dispatch, "__init__", spy)
         (out,), stats = launch(session, co, "long_loop", [np.array([7], np.uint32), np.uint32(n)],
                                1, 1, with_stats=True)
     assert int(out[0]) == lcg(7, n) and stats.wave_instructions > 4 * n
-    # The interpreter's own watchdog, not only what its caller asked for.
-    assert [(plan.instruction_limit, watchdog) for plan, watchdog in seen] == [(None, None)]
-    assert [plan.time_limit for plan, _ in seen] == [None]
+    # The interpreter runs under its plan's limit (it keeps none of its own): none was given.
+    assert [plan.instruction_limit for plan in seen] == [None]
+    assert [plan.time_limit for plan in seen] == [None]
 
 
 @pytest.mark.parametrize("tier", TIERS)
@@ -120,6 +120,30 @@ def test_a_kernel_that_ends_within_the_time_limit_completes(session, tier, monke
     with engine(tier):
         (out,) = launch(session, co, "long_loop", [np.array([1], np.uint32), np.uint32(100)], 1, 1)
     assert int(out[0]) == lcg(1, 100)
+
+
+def test_a_native_entry_time_limit_fault_names_the_limit_it_ran_under(session, monkeypatch):
+    # A packet the queue's C loop runs through a kernel's native entry runs under the time
+    # limit of the dispatch that bound it; its fault says that limit, whatever the variable
+    # says by the time the fault is reported.
+    from core.isa.native.dispatch import entry_fault
+    from core.isa.native import runner_layout
+    from core.native import ffi
+    from tests.support.launch import loaded_kernel
+    co = compile_opencl(LONG_LOOP, opt="-O2")
+    monkeypatch.setenv("SOFTGPU_TIME_LIMIT", "0.2")
+    with engine("native"):
+        (out,), stats = launch(session, co, "long_loop", [np.array([1], np.uint32), np.uint32(100)],
+                               1, 1, with_stats=True)
+    assert stats.tier == "native" and int(out[0]) == lcg(1, 100)
+    monkeypatch.setenv("SOFTGPU_TIME_LIMIT", "5")
+    fault = ffi.new("sg_fault *")
+    fault.native_code = runner_layout.SG_FAULT_TIME_LIMIT
+    fault.lane = 0xFFFFFFFF
+    reported = entry_fault(session, loaded_kernel(session, co, "long_loop"), fault)
+    assert reported.status == Status.ERROR_EXCEPTION
+    assert reported.report["reason"] == ("time limit: the dispatch ran longer than "
+                                         "SOFTGPU_TIME_LIMIT=0.2 s")
 
 
 @pytest.mark.parametrize("text, seconds", [("", None), ("0.001", 0.001), (" 2 ", 2.0),

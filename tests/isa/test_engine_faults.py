@@ -161,10 +161,11 @@ def test_corrupted_code_only_ever_completes_or_faults(session, monkeypatch):
 
 def test_a_dispatch_refused_before_it_runs_names_the_kernels_entry(session):
     from core.isa.decoder import decode
+    from core.isa.disasm import format_instruction
     from tests.support.launch import loaded_kernel
     co = compile_opencl(WILD_STORE, opt="-O2")
     kernel = loaded_kernel(session, co, "wild")
-    first = decode(session.arena.bytes, kernel.entry - session.arena.base, kernel.entry, False).text
+    first = format_instruction(decode(session.arena.bytes, kernel.entry - session.arena.base, kernel.entry, False))
     with pytest.raises(KernelFault) as caught:
         launch(session, co, "wild", [np.zeros(64, np.int32), np.int32(1)], 64, 32,
                group_segment_size=64 * 1024 + 1)

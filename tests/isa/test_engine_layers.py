@@ -16,7 +16,7 @@ ISA = os.path.join(ROOT, "core", "isa")
 TIERS = ("core.isa.interp", "core.isa.native")
 # What the native tier may take from the interpreter: its handler lookup (callouts), and the
 # wave state and dispatch it hands instructions over with.
-CALLOUT_MODULES = {"core.isa.interp.registry", "core.isa.interp.dispatch",
+CALLOUT_MODULES = {"core.isa.interp.registry", "core.isa.interp.handlers", "core.isa.interp.dispatch",
                    "core.isa.interp.state", "core.isa.interp.chunk"}
 
 

@@ -100,6 +100,40 @@ def test_vectorized_atomics_equal_the_serial_loop(op, dtype):
     np.testing.assert_array_equal(old, serial_old)
 
 
+def _interfering_compare_exchange(bump):
+    """apply_shared's compare_exchange, with another thread's atomic add of `bump` landing on
+    each word between the first read and the first compare-and-swap (which then fails)."""
+    bumped = set()
+
+    def compare_exchange(memory, words, expected, desired):
+        for w in set(words.tolist()) - bumped:
+            memory[w] += bump
+            bumped.add(w)
+        swapped = memory[words] == expected
+        memory[words[swapped]] = desired[swapped]
+        expected[~swapped] = memory[words[~swapped]]
+        return swapped
+    return compare_exchange
+
+
+@pytest.mark.parametrize("dtype", [np.uint32, np.uint64])
+@pytest.mark.parametrize("op", ["add", "umax", "xor", "inc", "cmpswap", "swap"])
+def test_atomics_beside_other_threads_atomics_lose_none_of_either(op, dtype):
+    """Inside the native tier's callouts, lanes apply after whatever another thread's host
+    atomic stored in between: its add is kept and the lanes see it (serial order: it, then them)."""
+    rng = np.random.default_rng(5)
+    index = rng.integers(0, 5, 300)
+    data = rng.integers(0, 40, 300).astype(dtype)
+    compare = rng.integers(0, 8, 300).astype(dtype)
+    compare = compare if op == "cmpswap" else None
+    memory = rng.integers(0, 3, 5).astype(dtype)
+    serial_memory = memory + dtype(7)                  # the other thread's add came first
+    serial_old = atomics.apply(serial_memory, index, op, data, compare)
+    old = atomics.apply_shared(memory, index, op, data, compare, _interfering_compare_exchange(dtype(7)))
+    np.testing.assert_array_equal(memory, serial_memory)
+    np.testing.assert_array_equal(old, serial_old)
+
+
 GENERIC = """
 void bump(int *p, int k) { p[k] += 1; }     // a generic pointer: flat instructions
 kernel void through_generic(global int *g, local int *l) {

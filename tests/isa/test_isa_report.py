@@ -3,12 +3,13 @@ import io
 import json
 import os
 import subprocess
+import sys
 
 import pytest
 from elftools.elf.elffile import ELFFile
 
 from core.isa.decoder import decode_all
-from core.isa.interp.registry import implemented
+from core.isa.interp.handlers import implemented
 from core.isa.report import classify, mnemonics_in, opcodes, shipped_coverage
 from tests.support.coverage import suite_coverage
 from tests.kernels.suite import code_objects
@@ -28,7 +29,7 @@ def test_every_opcode_has_exactly_one_status():
 
 
 def test_native_column_says_what_the_native_tier_translates_and_hands_over():
-    from core.isa.native.families import handed_over, translated
+    from core.isa.native.routing import handed_over, translated
     rows = classify(implemented(), suite_coverage("gfx1030"), "gfx1030", translated(), handed_over())
     native = {r["mnemonic"]: r["native"] for r in rows}
     assert native["v_add_f32"] == "translated"
@@ -45,7 +46,7 @@ def test_native_column_says_what_the_native_tier_translates_and_hands_over():
 
 
 def test_the_native_column_of_other_targets_names_their_operations():
-    from core.isa.native.families import translated
+    from core.isa.native.routing import translated
     gfx1100 = {r["mnemonic"]: r["native"] for r in classify(implemented(), set(), "gfx1100", translated())}
     assert gfx1100["ds_load_b32"] == "translated"                 # ds_read_b32, renamed
     assert gfx1100["v_dual_mul_f32"] == "translated"              # a VOPD half
@@ -65,7 +66,7 @@ def test_a_mnemonic_outside_the_suite_is_only_implemented():
 
 
 def test_command_lists_opcodes_as_json():
-    proc = subprocess.run(["python3", "-m", "core.cli", "isa-report", "--json", "--status", "missing"],
+    proc = subprocess.run([sys.executable, "-m", "core.cli", "isa-report", "--json", "--status", "missing"],
                           cwd=ROOT, capture_output=True, text=True, timeout=600, check=True)
     rows = [json.loads(line) for line in proc.stdout.splitlines()]
     assert rows and all(r["status"] == "missing" for r in rows)
@@ -105,12 +106,12 @@ def _decoded(path, target):
 
 
 def test_command_takes_the_target():
-    proc = subprocess.run(["python3", "-m", "core.cli", "isa-report", "--target", "gfx90a",
+    proc = subprocess.run([sys.executable, "-m", "core.cli", "isa-report", "--target", "gfx90a",
                            "--status", "tested"],
                           cwd=ROOT, capture_output=True, text=True, timeout=600, check=True)
     assert "v_mfma_f32_32x32x8f16" in proc.stdout
     assert "gfx90a:" in proc.stderr
-    bad = subprocess.run(["python3", "-m", "core.cli", "isa-report", "--target", "gfx906"],
+    bad = subprocess.run([sys.executable, "-m", "core.cli", "isa-report", "--target", "gfx906"],
                          cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert bad.returncode == 2 and "gfx906" in bad.stderr
 
@@ -125,7 +126,7 @@ def test_the_shipped_coverage_is_the_suites(target):
 def test_command_counts_given_code_objects_as_the_evidence(tmp_path):
     from tests.support.kernels import compile_opencl
     path = compile_opencl(os.path.join(ROOT, "examples", "vector_add.cl"))
-    proc = subprocess.run(["python3", "-m", "core.cli", "isa-report", "--json", "--status", "tested", path],
+    proc = subprocess.run([sys.executable, "-m", "core.cli", "isa-report", "--json", "--status", "tested", path],
                           cwd=ROOT, capture_output=True, text=True, timeout=600, check=True)
     assert {json.loads(line)["mnemonic"] for line in proc.stdout.splitlines()} == mnemonics_in(path) & implemented()
 
@@ -136,7 +137,7 @@ def test_command_names_a_code_object_it_cannot_read(tmp_path, content, reason):
     path = tmp_path / "kernel.co"
     if content is not None:
         path.write_bytes(content)
-    proc = subprocess.run(["python3", "-m", "core.cli", "isa-report", str(path)], cwd=ROOT,
+    proc = subprocess.run([sys.executable, "-m", "core.cli", "isa-report", str(path)], cwd=ROOT,
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 1 and proc.stdout == ""
     assert proc.stderr.startswith(f"softgpu isa-report: {path}: {reason}") and proc.stderr.count("\n") == 1

@@ -16,6 +16,7 @@ import os
 import numpy as np
 import pytest
 
+from core.isa.disasm import format_instruction
 from core.isa.report import mnemonics_in
 from tests.isa.test_kernel_suite import VARIANTS, _kernel_metadata
 from tests.support.differential import run_on
@@ -70,7 +71,7 @@ def test_native_matches_interpreter(request, session, case, opt, wave, code_obje
     native, native_stats, fallback = run_on(session, case, path, wave, "native")
     if fallback is not None:
         inst = fallback.instruction
-        why = fallback.reason + (f" ({inst.text})" if inst is not None else "")
+        why = fallback.reason + (f" ({format_instruction(inst)})" if inst is not None else "")
         assert variant in DECLARED, (f"{variant} now falls back to the interpreter: {why}; translate it, "
                                      f"or declare it in {os.path.basename(FALLBACKS_FILE)} with the reason")
         pytest.skip(f"runs on the interpreter (declared: {DECLARED[variant]}): {why}")

@@ -15,6 +15,7 @@ import numpy as np
 
 from core.isa.apertures import PRIVATE_APERTURE_HI, SHARED_APERTURE_HI
 from core.isa.launch import run_dispatch
+from core.isa.plan import dim3
 from core.memory.arena import PAGE
 from softgpu_shim.hsa_abi import KERNEL_DISPATCH_PACKET, PacketType
 from tests.support import images
@@ -26,14 +27,22 @@ def load_code_object_for_tests(session, path, agent=None):
     """{kernel name: kernel_object} of the code object file `path`: reader from file ->
     executable -> load on `agent` (default: the first GPU) -> freeze, through the same code
     the hsa_* exports run; the executable lives until hsa_shut_down."""
+    return _kernel_objects(_load(session, path, agent or session.agents.gpus[0]))
+
+
+def _load(session, path, agent):
+    """A frozen executable of the code object file `path` loaded on `agent`."""
     loader = session.loader
-    agent = agent or session.agents.gpus[0]
     with open(path, "rb") as f:
         reader = loader.reader_from_file(f.fileno())
     executable = loader.create_executable()
     executable.load(reader, agent)
     executable.freeze()
     loader.destroy_reader(reader)
+    return executable
+
+
+def _kernel_objects(executable):
     return {kernel.name: kernel.kernel_object
             for lco in executable.loaded for kernel in lco.kernels.values()}
 
@@ -63,11 +72,6 @@ def _agent_for(session, path):
     raise LookupError(f"no GPU of the session's profile runs {wanted.isa_name} code")
 
 
-def _dim3(value):
-    value = (value,) if isinstance(value, (int, np.integer)) else tuple(value)
-    return tuple(int(v) for v in value) + (1,) * (3 - len(value))
-
-
 def _scalar_bytes(value, size, type_name):
     if isinstance(value, np.ndarray):
         raw = value.tobytes()
@@ -92,15 +96,8 @@ def fresh_kernel(session, path, name):
     """A LoadedKernel of its own copy of the code object (program globals start as the file
     has them) on the first GPU whose ISA accepts it, and the executable to destroy after use."""
     from core.loader.kernels import find_kernel
-    loader = session.loader
-    with open(path, "rb") as f:
-        reader = loader.reader_from_file(f.fileno())
-    executable = loader.create_executable()
-    executable.load(reader, _agent_for(session, path))
-    executable.freeze()
-    loader.destroy_reader(reader)
-    objects = {k.name: k.kernel_object for lco in executable.loaded for k in lco.kernels.values()}
-    return find_kernel(session, objects[name]), executable
+    executable = _load(session, path, _agent_for(session, path))
+    return find_kernel(session, _kernel_objects(executable)[name]), executable
 
 
 def launch(session, path, name, args, grid, workgroup, *, private_segment_size=0,
@@ -129,7 +126,7 @@ def launch(session, path, name, args, grid, workgroup, *, private_segment_size=0
     byte past it can only fault (InvalidAllocation if the arena's last pages are in use).
     """
     kernel = kernel or loaded_kernel(session, path, name)
-    grid, workgroup = _dim3(grid), _dim3(workgroup)
+    grid, workgroup = dim3(grid), dim3(workgroup)
     global_offset = tuple(int(v) for v in global_offset) + (0,) * (3 - len(global_offset))
     arena = session.arena
     allocations = []

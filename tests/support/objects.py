@@ -12,7 +12,7 @@ import os
 import subprocess
 import tempfile
 
-from core.toolchain import CompileError, _cached, _source_text, device_libs
+from core.toolchain import CompileError, _cached, _source_text, opencl_flags
 from tests.support.kernels import _located
 
 LLD_V6 = "ld.lld-19"
@@ -34,10 +34,7 @@ def linked_kernels(sources, mcpu="gfx1030"):
             objects = []
             for n, text in enumerate(texts):
                 asm, obj = os.path.join(tmp, f"k{n}.s"), os.path.join(tmp, f"k{n}.o")
-                _run(["clang-15", "-x", "cl", "-cl-std=CL2.0", "-target", "amdgcn-amd-amdhsa",
-                      f"-mcpu={mcpu}", "-O2", "-mcode-object-version=4", "-S",
-                      f"--rocm-device-lib-path={device_libs(mcpu)}", "-Xclang",
-                      "-finclude-default-header", "-o", asm, "-"], input=text.encode())
+                _run(["clang-15", *opencl_flags(mcpu), "-S", "-o", asm, "-"], input=text.encode())
                 _run(["clang-15", "-x", "assembler", "-target", "amdgcn-amd-amdhsa", f"-mcpu={mcpu}",
                       "-mcode-object-version=4", "-c", "-o", obj, asm])
                 objects.append(obj)

@@ -40,6 +40,16 @@ def require():
     return ROOT_DIR
 
 
+def require_tools():
+    """The root's folder for its compilers and llvm tools only (clang-21, llvm-objdump-21):
+    needs a complete root but not this checkout's SoftGPU in it; skip (fail in CI) without."""
+    if os.geteuid() != 0:
+        missing("the ROCm 6.4 root needs root (chroot)")
+    if not os.path.exists(os.path.join(STAMPS, "packages")):
+        missing(f"no ROCm 6.4 root at {ROOT_DIR}: run ci/rocm64_root.sh")
+    return ROOT_DIR
+
+
 def host_path(path):
     """The host's path of `path` inside the root."""
     return os.path.join(ROOT_DIR, path.lstrip("/"))
@@ -104,6 +114,30 @@ def hipcc(source, arch, *flags, includes=()):
         assert proc.returncode == 0, proc.stdout + proc.stderr
         os.replace(host_path(exe + ".tmp"), host_path(exe))
     return exe
+
+
+def clang21(source, arch, *flags, hip=False):
+    """Compile one kernel source (a host path) with the root's clang-21 for `arch` into a
+    device code object (OpenCL by default, HIP device-only with hip=True, flags as the caller
+    gives them, e.g. the tests/kernels builds' own); returns the object's host path. Kept by
+    content, like hipcc's builds."""
+    digest = hashlib.sha1(" ".join((arch, str(hip), *flags)).encode())
+    with open(source, "rb") as f:
+        digest.update(f.read())
+    folder = f"{WORK}/clang21/{digest.hexdigest()[:16]}"
+    obj = f"{folder}/{os.path.splitext(os.path.basename(source))[0]}.co"
+    if not os.path.exists(host_path(obj)):
+        os.makedirs(host_path(folder), exist_ok=True)
+        shutil.copy(source, host_path(folder))
+        language = (["-x", "hip", "--cuda-device-only", "--no-gpu-bundle-output",
+                     f"--offload-arch={arch}"] if hip else
+                    ["-x", "cl", "-cl-std=CL2.0", "-target", "amdgcn-amd-amdhsa", f"-mcpu={arch}",
+                     "-Xclang", "-finclude-default-header"])
+        proc = run("clang-21", *language, *flags, f"{folder}/{os.path.basename(source)}",
+                   "-o", obj + ".tmp", timeout=600)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        os.replace(host_path(obj + ".tmp"), host_path(obj))
+    return host_path(obj)
 
 
 # ---- gtest suites ----------------------------------------------------------------------------

@@ -268,6 +268,17 @@ def _ashr16(s, x):
     return _pack_s16(_s16(x) >> (s & U32(15)).astype(I64))
 
 
+# gfx11's 16-bit moves and bit operations (clang-21 uses them on register halves, true16)
+op("b16 -> b16", "v_mov_b16")(_u)
+op("b16 -> b16", "v_not_b16")(lambda a: ~_u(a) & U16)
+op("b16 b16 -> b16", "v_and_b16")(lambda a, b: a & b)
+op("b16 b16 -> b16", "v_or_b16")(lambda a, b: a | b)
+op("b16 b16 -> b16", "v_xor_b16")(lambda a, b: a ^ b)
+op("i16 -> i32", "v_cvt_i32_i16")(lambda a: M.sext(_u(a), 16))
+op("u16 -> u32", "v_cvt_u32_u16")(_u)
+# Moves bits, as v_cndmask_b32 does: neg/abs flip or clear the sign bit (f16's, bit 15).
+op("f16 f16 mask -> f16", "v_cndmask_b16", ftz=False, own_nans=True)(
+    lambda a, b, sel: np.where(sel, b, a))
 op("u16 u16 -> u16", "v_min_u16")(np.minimum)
 op("u16 u16 -> u16", "v_max_u16")(np.maximum)
 op("i16 i16 -> i16", "v_min_i16")(lambda a, b: _pack_s16(np.minimum(_s16(a), _s16(b))))

@@ -6,6 +6,7 @@ It is reached through core.isa.launch.run_dispatch. Inside:
              PC first, whole groups, turns for every ready wave)
   chunk      a chunk's launch ABI state, LDS and scratch        state     register arrays
   code       decode cache per loaded code object                 registry  mnemonic -> handler
+  handlers   every handler module loaded: the handler of an instruction, the implemented set
   operands   operand read/write with EXEC masking
   vector_ops / scalar_ops   VALU/SALU wired to core.isa.alu (and gfx11's VOPD pairs)
   packed32   gfx90a's packed f32 ops         matrix    MFMA (gfx90a) and WMMA (gfx11)

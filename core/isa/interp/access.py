@@ -163,7 +163,7 @@ def flat_scratch(step):
     """Each wave's FLAT_SCRATCH (its scratch base) as uint64 [n]: gfx9 keeps it in the SGPR
     pair flat_scratch (operand codes 102:103), later targets in a register of their own."""
     w = step.w
-    if step.dispatch.target.flat_scratch == "sgprs":
+    if step.dispatch.plan.desc.target.flat_scratch == "sgprs":
         pair = w.sgpr[step.idx, 102:104].astype(np.uint64)
         return pair[:, 0] | pair[:, 1] << np.uint64(32)
     return w.flat_scratch[step.idx]
@@ -179,6 +179,6 @@ def lds(step, offsets, active, m, esize, stride=None):
     off = lanes.take(offsets).astype(np.uint64) & np.uint64(0xFFFFFFFF)
     step_bytes = np.uint64(esize if stride is None else stride)
     elements = off[:, None] + np.arange(m, dtype=np.uint64)[None, :] * step_bytes
-    ok = elements + np.uint64(esize) <= np.uint64(step.dispatch.lds_bytes)
+    ok = elements + np.uint64(esize) <= np.uint64(step.dispatch.plan.lds_bytes)
     addresses = group[:, None] * np.uint64(chunk.lds.shape[1]) + np.where(ok, elements, 0)
     return Access(step, "lds", addresses, lanes, esize, ok)

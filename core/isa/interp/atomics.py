@@ -7,7 +7,12 @@ Holds these invariants:
   reductions, flags) run as one segmented scan over lanes sorted by address; every other op
   (inc/dec, compare-swap, float ops, 64-bit min/max) runs as one vectorized round per rank
   within an address (a round touches each address once), so its cost grows with the
-  most-hit address.
+  most-hit address;
+- `apply_shared` gives the same old values and memory as some serial order also while other
+  threads change the memory through host atomics (the native tier's translated atomics, when
+  the interpreter runs an instruction for it): each address's lanes are applied to a copy of
+  its word, and the result is stored only by a compare-and-swap from the word it was computed
+  from.
 """
 import numpy as np
 
@@ -83,6 +88,30 @@ def apply(memory, index, op, data, compare=None):
     """Apply `op` at memory[index[i]] with data[i] for i in order; return the old values."""
     with np.errstate(all="ignore"):          # float atomics overflow and make NaNs as IEEE says
         return _apply(memory, index, OPS[op], op, data, compare)
+
+
+def apply_shared(memory, index, op, data, compare, compare_exchange):
+    """As `apply`, where other threads may change memory meanwhile. compare_exchange(memory,
+    words, expected, desired) swaps memory[words[i]] from expected[i] to desired[i] atomically
+    where it still holds expected[i], and returns where it did (elsewhere expected[i] becomes
+    the word found, from which that address's lanes are applied again)."""
+    data = data.astype(memory.dtype, copy=False)
+    if compare is not None:
+        compare = compare.astype(memory.dtype, copy=False)
+    old = np.empty(index.size, memory.dtype)
+    words, word_of_lane = np.unique(index, return_inverse=True)
+    found = memory[words]                   # a plain read: the compare-and-swap checks it
+    pending = np.arange(words.size)
+    while pending.size:
+        lanes = np.flatnonzero(np.isin(word_of_lane, pending))     # still in lane order
+        copy = found[pending]
+        old[lanes] = apply(copy, np.searchsorted(pending, word_of_lane[lanes]), op, data[lanes],
+                           None if compare is None else compare[lanes])
+        expected = found[pending]
+        swapped = compare_exchange(memory, words[pending], expected, copy)
+        found[pending] = expected
+        pending = pending[~swapped]
+    return old
 
 
 def _apply(memory, index, fn, op, data, compare):

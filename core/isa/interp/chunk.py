@@ -26,9 +26,9 @@ SCRATCH_NUM_RECORDS = 0xFFFFFFFF
 class Chunk:
     def __init__(self, dispatch, group_ids):
         self.d = dispatch
-        self.lanes = dispatch.desc.lanes
-        self.waves_per_group = dispatch.waves_per_group
-        stride = -(-max(dispatch.lds_bytes, 8) // 8) * 8
+        self.lanes = dispatch.plan.desc.lanes
+        self.waves_per_group = dispatch.plan.waves_per_group
+        stride = -(-max(dispatch.plan.lds_bytes, 8) // 8) * 8
         self.workgroup_ids = np.empty((0, 3), np.int64)
         self.lds = np.zeros((0, stride), np.uint8)
         self.waves = None
@@ -42,13 +42,13 @@ class Chunk:
         added = group_ids.size * wpg
         # The first admission recycles the previous chunk's arrays; a later one copies from
         # the current arrays, so it must not reuse them.
-        waves = Waves(keep.size + added, self.lanes, d.desc.nvgpr,
+        waves = Waves(keep.size + added, self.lanes, d.plan.desc.nvgpr,
                       reuse=d.last_waves if old is None else None)
         if keep.size:
             waves.copy_from(old, keep)
             waves.workgroup[:keep.size] = np.searchsorted(kept_groups, old.workgroup[keep])
             waves.epoch[keep.size:] = waves.epoch[:keep.size].min()
-        gx, gy = d.counts[0], d.counts[1]
+        gx, gy = d.plan.groups[0], d.plan.groups[1]
         ids = np.stack([group_ids % gx, (group_ids // gx) % gy, group_ids // (gx * gy)], axis=1)
         self.workgroup_ids = np.concatenate([self.workgroup_ids[kept_groups], ids])
         lds = np.zeros((kept_groups.size + group_ids.size, self.lds.shape[1]), np.uint8)
@@ -62,7 +62,7 @@ class Chunk:
 
     def _setup(self, first, first_group):
         """Initial state of waves first.. (of workgroups first_group..), as CP launches them."""
-        d, w, desc = self.d, self.waves, self.d.desc
+        d, w, desc = self.d, self.waves, self.d.plan.desc
         lanes, wpg = self.lanes, self.waves_per_group
         new = slice(first, None)
         nwaves = w.count - first
@@ -70,7 +70,7 @@ class Chunk:
         w.workgroup[new] = first_group + wave // wpg
         w.wave_in_group[new] = wave % wpg
         base = 0
-        if d.private_bytes:
+        if d.plan.private_bytes:
             busy = set(np.unique(w.scratch_block[:first]).tolist())
             block, base = d.scratch.acquire(d.plan.wave_scratch_bytes * nwaves, busy)
             w.scratch_block[new] = block
@@ -82,8 +82,8 @@ class Chunk:
         # Work-items of each wave: local sizes of partial workgroups shrink (HSA grid semantics).
         # Full workgroups share one template per wave-in-group; only partial ones are computed.
         wg = self.workgroup_ids[w.workgroup[new]]                         # [waves, 3]
-        size = np.array(d.wgsize, np.int64)
-        local = np.minimum(size, np.array(d.grid, np.int64) - wg * size)  # [waves, 3]
+        size = np.array(d.plan.workgroup, np.int64)
+        local = np.minimum(size, np.array(d.plan.grid, np.int64) - wg * size)  # [waves, 3]
         partial = np.flatnonzero((local != size).any(axis=1))
         dims = min(desc.workitem_id_dims, 3, w.vgpr.shape[1])
         packed = desc.target.packed_workitem_ids
@@ -130,18 +130,18 @@ class Chunk:
             word3 = (index_stride << 21) | (1 << 23)               # ADD_TID_ENABLE
             return [scratch_base & 0xFFFFFFFF, word1, SCRATCH_NUM_RECORDS, word3]
         if name == "dispatch_ptr":
-            return _split(d.packet_address)
+            return _split(d.plan.packet_address)
         if name == "queue_ptr":
-            return _split(d.queue_address)
+            return _split(d.plan.queue_address)
         if name == "kernarg_segment_ptr":
-            return _split(d.kernarg_address)
+            return _split(d.plan.kernarg_address)
         if name == "dispatch_id":
-            return _split(d.dispatch_id)
+            return _split(d.plan.dispatch_id)
         if name == "flat_scratch_init":
             # gfx10: the scratch base of the queue; the kernel prolog adds its wave offset.
             return _split(scratch_base)
         if name == "private_segment_size":
-            return [d.private_bytes]
+            return [d.plan.private_bytes]
         raise ValueError(name)
 
 

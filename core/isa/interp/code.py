@@ -18,7 +18,7 @@ import weakref
 
 from core.isa.faults import illegal_instruction
 from core.isa.interp.gpr_index import indexed
-from core.isa.interp.registry import handler_for
+from core.isa.interp.handlers import handler_for
 from core.isa.semantics.records import executable
 
 # Families whose VGPR operands gfx9's index mode (s_set_gpr_idx_on) makes relative.

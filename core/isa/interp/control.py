@@ -21,6 +21,7 @@ from core.isa import messages
 from core.isa.faults import KernelFault
 from core.isa.interp.registry import YIELD, handles
 from core.isa.interp.state import VCC_LO, EXEC_LO
+from core.isa.semantics.control import MEMORY_FENCES, NO_OPS
 from core.isa.semantics.hwreg import (HW_REG_FLAT_SCR_HI, HW_REG_FLAT_SCR_LO, HW_REG_GPR_ALLOC,
                                       HW_REG_HW_ID, HW_REG_HW_ID1, HW_REG_HW_ID2, HW_REG_IB_STS,
                                       HW_REG_LDS_ALLOC, HW_REG_MODE, HW_REG_SH_MEM_BASES,
@@ -30,12 +31,9 @@ from softgpu_shim.hsa_abi import Status
 
 
 
-@handles("s_nop", "s_waitcnt", "s_waitcnt_vscnt", "s_waitcnt_vmcnt", "s_waitcnt_expcnt",
-         "s_waitcnt_lgkmcnt", "s_waitcnt_depctr", "s_clause", "s_inst_prefetch",
-         "s_setprio", "s_icache_inv", "s_dcache_inv", "s_ttracedata", "s_ttracedata_imm",
-         "s_incperflevel", "s_decperflevel", "s_wakeup", "s_version", "s_dcache_wb",
-         "s_gl1_inv", "s_wait_idle", "s_setkill", "s_atc_probe", "s_atc_probe_buffer", "v_nop",
-         "v_clrexcp", "v_pipeflush", "ds_nop", "s_delay_alu")
+# Memory fences order nothing here: the interpreter runs one group of waves at a time, each
+# instruction's accesses whole before the next.
+@handles(*NO_OPS, *MEMORY_FENCES)
 def _no_op(step, inst):
     return None
 
@@ -200,7 +198,7 @@ def _read_hwreg(step, reg):
     if reg == HW_REG_HW_ID1:
         return w.wave_in_group[idx].astype(np.uint64) & np.uint64(0x1F)
     if reg == HW_REG_GPR_ALLOC:
-        vgpr_blocks = w.vgpr.shape[1] // step.dispatch.target.vgpr_granule[w.lanes] - 1
+        vgpr_blocks = w.vgpr.shape[1] // step.dispatch.plan.desc.target.vgpr_granule[w.lanes] - 1
         return np.full(step.n, vgpr_blocks << 8 | 0xF << 24, np.uint64)
     if reg == HW_REG_LDS_ALLOC:
         return np.full(step.n, (step.chunk.lds.shape[1] // 512) << 12, np.uint64)
@@ -264,7 +262,7 @@ def _round_mode(step, inst):
 
 @handles("s_sendmsg", "s_sendmsghalt")
 def _sendmsg(step, inst):
-    interrupts, fault = messages.effect(step.dispatch.target, inst)
+    interrupts, fault = messages.effect(step.dispatch.plan.desc.target, inst)
     if interrupts:
         from core import signals
         for data in np.unique(step.ops.m0()):

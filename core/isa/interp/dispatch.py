@@ -24,6 +24,7 @@ import time
 
 import numpy as np
 
+from core.isa.disasm import format_instruction
 from core.isa.faults import KernelFault, illegal_instruction, time_limit_fault
 from core.isa.interp.code import code_for
 from core.isa.interp.memory import DeviceMemory
@@ -55,46 +56,30 @@ class Dispatch:
     def __init__(self, session, plan):
         self.session = session
         self.arena = session.arena
-        self.plan = plan
-        self.kernel = kernel = plan.kernel
-        self.name = plan.name
-        self.desc = plan.desc
-        self.target = self.desc.target
-        self.grid = plan.grid
-        self.wgsize = plan.workgroup
-        self.kernarg_address = plan.kernarg_address
-        self.packet_address = plan.packet_address
-        self.queue_address = plan.queue_address
-        self.dispatch_id = plan.dispatch_id
-        self.global_sync = plan.global_sync
-        self.stop = plan.stop           # set: end before the next chunk (run_dispatch)
-        self.private_bytes = plan.private_bytes
-        self.lds_bytes = plan.lds_bytes
-        self.watchdog = plan.instruction_limit
+        self.plan = plan                # read for every fact of the dispatch, never copied here
         self.started_ns = time.monotonic_ns()
         self.stats = DispatchStats()
-        self.code = code_for(self.arena, kernel, self.desc)
-        self.memory = DeviceMemory(session, getattr(kernel, "agent", None))
-        self.counts = list(plan.groups)
-        self.total_workgroups = plan.total_workgroups
+        self.code = code_for(self.arena, plan.kernel, plan.desc)
+        self.memory = DeviceMemory(session, getattr(plan.kernel, "agent", None))
+        # None while the interpreter runs the dispatch alone; the native tier's callouts set a
+        # host compare-and-swap (core.isa.interp.atomics.apply_shared's), for device memory
+        # other threads' translated atomics change meanwhile.
+        self.compare_exchange = None
         self.workgroups_done = 0        # read by the progress display while run() goes on
-        self.waves_per_group = plan.waves_per_group
-        self.clock_mhz = plan.clock_mhz     # what s_memtime counts (core.isa.clocks)
-        self.resident_limit = plan.resident_limit
-        lanes = self.desc.lanes
-        wave_bytes = self.desc.nvgpr * lanes * 4 + self.private_bytes * lanes + 1024
-        group_bytes = wave_bytes * self.waves_per_group + self.lds_bytes
+        lanes = plan.desc.lanes
+        wave_bytes = plan.desc.nvgpr * lanes * 4 + plan.private_bytes * lanes + 1024
+        group_bytes = wave_bytes * plan.waves_per_group + plan.lds_bytes
         self.per_chunk = max(1, CHUNK_STATE_BYTES // group_bytes)      # workgroups a chunk holds
         self.next_group = 0             # workgroups are admitted in dispatch order, as CP does
         self.stores = 0                 # device memory stores and atomics (turn accounting)
         self.last_waves = None          # the previous chunk's state, recycled by the next
-        self.scratch = ScratchBlocks(self.arena, self.name)
+        self.scratch = ScratchBlocks(self.arena, plan.name)
         self.clock = Clock(plan, self.started_ns)
 
     def take(self, count):
         """The next `count` workgroup ids not yet admitted (fewer at the end of the grid)."""
         first = self.next_group
-        self.next_group = min(self.total_workgroups, first + max(0, count))
+        self.next_group = min(self.plan.total_workgroups, first + max(0, count))
         return np.arange(first, self.next_group, dtype=np.int64)
 
     # ---- chunking ----------------------------------------------------------------------
@@ -102,16 +87,16 @@ class Dispatch:
         from core.isa.interp.chunk import Chunk
         start = time.perf_counter()
         try:
-            while self.next_group < self.total_workgroups:
-                if self.stop is not None and self.stop.is_set():
-                    raise DispatchStopped(f"{self.name}: stopped after {self.next_group} of "
-                                          f"{self.total_workgroups} workgroups")
+            while self.next_group < self.plan.total_workgroups:
+                if self.plan.stop is not None and self.plan.stop.is_set():
+                    raise DispatchStopped(f"{self.plan.name}: stopped after {self.next_group} of "
+                                          f"{self.plan.total_workgroups} workgroups")
                 Scheduler(self, Chunk(self, self.take(self.per_chunk))).run()
                 self.stats.batches += 1
                 self.workgroups_done = self.next_group
         finally:
             self.scratch.close()
-        self.stats.workgroups = self.total_workgroups
+        self.stats.workgroups = self.plan.total_workgroups
         self.stats.seconds = time.perf_counter() - start
         return self.stats
 
@@ -165,6 +150,14 @@ class ScratchBlocks:
         self.blocks = []
 
 
+def _place(chunk, wave):
+    """Where wave `wave` of `chunk` (a Chunk, or the native handover's batch) stands, as every
+    fault report names it: its workgroup's id (x, y, z) and its index in that workgroup."""
+    w = chunk.waves
+    return dict(workgroup=tuple(int(x) for x in chunk.workgroup_ids[w.workgroup[wave]]),
+                wave=int(w.wave_in_group[wave]))
+
+
 class Step:
     """What a handler sees: the wave group `idx` at one PC, its operands and the dispatch."""
     __slots__ = ("dispatch", "chunk", "w", "idx", "n", "ops", "inst", "pc")
@@ -185,11 +178,9 @@ class Step:
     def report(self, wave=None, lane=None, address=None):
         waves = self.wave_indices()
         wave = int(waves[0] if wave is None else waves[wave])
-        wg = self.chunk.workgroup_ids[self.w.workgroup[wave]]
-        return dict(kernel=self.dispatch.name, pc=self.pc,
-                    instruction=self.dispatch.code.printed(self.pc).text,
-                    workgroup=tuple(int(x) for x in wg), wave=int(self.w.wave_in_group[wave]),
-                    lane=lane, address=address)
+        return dict(kernel=self.dispatch.plan.name, pc=self.pc,
+                    instruction=format_instruction(self.dispatch.code.printed(self.pc)),
+                    **_place(self.chunk, wave), lane=lane, address=address)
 
     def illegal(self, reason, wave=None, lane=None):
         return illegal_instruction(reason, **self.report(wave, lane))
@@ -216,10 +207,10 @@ class Scheduler:
     def run(self):
         code = self.d.code
         stats = self.d.stats
-        limit = self.d.watchdog or 0
+        limit = self.d.plan.instruction_limit or 0
         clock = self.d.clock
         clock.next_step = CLOCK_STEPS       # `steps` counts this chunk's
-        name = self.d.name
+        name = self.d.plan.name
         all_waves = slice(None)
         idx, n, pc, uniform = None, 0, 0, False
         steps = wave_steps = lane_count = 0
@@ -268,7 +259,7 @@ class Scheduler:
             if not w.live.any():
                 return None, 0, 0, False
             # Every live wave waits. At GWS, the rest of the grid may not be resident yet.
-            if w.parked[w.live].any() and self._admit(self.d.total_workgroups):
+            if w.parked[w.live].any() and self._admit(self.d.plan.total_workgroups):
                 return self._pick_group(steps)
             raise self._deadlock()
         pcs = w.pc[candidates]
@@ -289,7 +280,7 @@ class Scheduler:
     def _turn_over(self, w, idx, inst, uniform, steps, sleeping):
         """After a redirect: end the running group's turn (True: pick again) when it slept, or
         branched backwards having used its turn; account for chunks waiting on workgroups."""
-        if uniform and self.d.next_group >= self.d.total_workgroups:
+        if uniform and self.d.next_group >= self.d.plan.total_workgroups:
             self.turn_start = steps     # alone, and nothing left to admit: nothing to decide
             return False
         if not sleeping:
@@ -318,7 +309,7 @@ class Scheduler:
         at once; as on a GPU, the ones that finished no longer count."""
         w = self.chunk.waves
         resident = np.unique(w.workgroup[w.live]).size
-        return self._admit(min(max(resident, self.d.per_chunk), self.d.resident_limit - resident))
+        return self._admit(min(max(resident, self.d.per_chunk), self.d.plan.resident_limit - resident))
 
     def _admit(self, count):
         """Admit up to `count` more workgroups; False if none was left to admit."""
@@ -338,17 +329,14 @@ class Scheduler:
                       f"{int(w.gws_resource[wave])} for waves that never arrive")
         else:
             reason = "s_barrier deadlock: waves wait for waves that never arrive"
-        wg = self.chunk.workgroup_ids[w.workgroup[wave]]
-        return illegal_instruction(reason, kernel=self.d.name, pc=int(w.pc[wave]),
-                                   workgroup=tuple(int(x) for x in wg),
-                                   wave=int(w.wave_in_group[wave]))
+        return illegal_instruction(reason, kernel=self.d.plan.name, pc=int(w.pc[wave]),
+                                   **_place(self.chunk, wave))
 
     def _at_wave(self, fault, w, idx):
         """`fault` with the workgroup and wave of the first wave of the group at its PC, as
         every other fault report names them."""
         wave = int(np.arange(w.count)[idx][0])
-        wg = self.chunk.workgroup_ids[w.workgroup[wave]]
-        report = dict(fault.report, workgroup=tuple(int(x) for x in wg), wave=int(w.wave_in_group[wave]))
+        report = dict(fault.report, **_place(self.chunk, wave))
         return KernelFault(report.pop("reason"), fault.status, **report)
 
     @staticmethod

@@ -13,7 +13,7 @@ import dataclasses
 
 import numpy as np
 
-from core.isa.interp.registry import handler_for, handles
+from core.isa.interp.registry import handles, lookup
 from core.isa.interp.state import M0
 
 GPR_IDX_EN = np.uint32(1 << 27)
@@ -73,6 +73,6 @@ def indexed(handler):
                 redirected |= bool(handler(sub, inst))
             else:
                 shifted = _shifted(inst, int(key) & 0xFF, int(key) >> 12)
-                redirected |= bool(handler_for(shifted)(sub, shifted))
+                redirected |= bool(lookup(shifted)(sub, shifted))
         return redirected
     return run

@@ -31,7 +31,7 @@ def _operand(step, inst):
 
 
 def _sync(step, inst):
-    sync = step.dispatch.global_sync
+    sync = step.dispatch.plan.global_sync
     if sync is None or not sync.gws:
         raise step.illegal(f"{inst.mnemonic}: the queue has no GWS resources (only a cooperative "
                            "queue, HSA_QUEUE_TYPE_COOPERATIVE, has them)")

@@ -25,6 +25,7 @@ from core.isa.interp import sampling
 from core.isa.interp.memory import fault_on_invalid
 from core.isa.interp.registry import HANDLERS
 from core.isa.interp.vmem import apply_atomic, wide_read, wide_write
+from core.isa.semantics.atomics import COMPARE_OPS
 from core.isa.semantics.vmem import ATOMICS
 from core.isa.opcodes_gfx1030 import TABLES
 
@@ -383,7 +384,7 @@ def _atomic(op_name):
         active = step.ops.exec
         m = inst.mods
         values = ops.values(step, m["a16"], False, integer=True)
-        compare = op_name in ("cmpswap", "fcmpswap")
+        compare = op_name in COMPARE_OPS
         words = ops.data_dwords - (1 if m["tfe"] or m["lwe"] else 0)
         width = words // 2 if compare else words
         if width not in (1, 2):

@@ -77,7 +77,7 @@ def _permlanex16(step, inst):
 # ---- DPP ----------------------------------------------------------------------------------
 def _plan(step, inst):
     try:
-        return dpp_plan(inst, step.w.lanes, step.dispatch.target.generation == "gfx9")
+        return dpp_plan(inst, step.w.lanes, step.dispatch.plan.desc.target.generation == "gfx9")
     except ValueError as exc:
         raise step.illegal(str(exc)) from None
 

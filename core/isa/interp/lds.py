@@ -17,6 +17,7 @@ from core.isa.interp import access as acc
 from core.isa.interp import atomics
 from core.isa.interp.registry import HANDLERS, handles
 from core.isa.interp.vmem import wide_read
+from core.isa.semantics.atomics import DS_TWO_DATA_OPS, ds_value_and_second
 from core.isa.semantics.lds import ds_offsets, ds_parts, memory_operations, swizzle_plan
 
 
@@ -73,21 +74,16 @@ def _write(form, pair=False, st64=False):
 def _atomic(op, wide, returns, new_first=False):
     dtype = np.uint64 if wide else np.uint32
     words = 2 if wide else 1
-    two_data = op in ("cmpswap", "fcmpswap", "mskor", "wrap")
+    two_data = op in DS_TWO_DATA_OPS
 
     def run(step, inst):
         vdst, addr, data = ds_parts(inst, returns)
         active = step.ops.exec
         base = _addresses(step, addr) + np.uint64(int(inst.mods.get("offset", 0)))
         access = acc.lds(step, base, active, 1, 8 if wide else 4)
-        # ds_cmpst: data0 is the compare value, data1 the new one (gfx11's ds_cmpstore: the
-        # other way round); ds_mskor: data0 the mask; ds_wrap: data0 the ring size, data1 the step.
         first = access.lanes.take(wide_read(step, data[0].index, words))
         second = access.lanes.take(wide_read(step, data[1].index, words)) if two_data else None
-        if op in ("cmpswap", "fcmpswap") and not new_first:
-            value, compare = second, first
-        else:
-            value, compare = first, second
+        value, compare = ds_value_and_second(op, new_first, first, second)
         inside = access.ok[:, 0]
         memory = step.chunk.lds.reshape(-1).view(dtype)
         index = (access.addresses[inside, 0] // np.uint64(words * 4)).astype(np.int64)
@@ -178,14 +174,14 @@ def _append(step, inst, op):
     counts = active.sum(axis=1).astype(np.uint32)
     offset = (step.ops.m0().astype(np.int64) & 0xFFFF) + int(inst.mods.get("offset", 0))
     if inst.mods.get("gds"):
-        sync = step.dispatch.global_sync
+        sync = step.dispatch.plan.global_sync
         if sync is None:
             raise step.illegal(f"{inst.mnemonic} gds: the queue has no GDS")
         memory, start, size = sync.gds.view(np.uint32), np.zeros(step.n, np.int64), sync.gds.size
     else:
         stride = step.chunk.lds.shape[1]
         memory = step.chunk.lds.reshape(-1).view(np.uint32)
-        start, size = step.w.workgroup[step.wave_indices()] * stride, step.dispatch.lds_bytes
+        start, size = step.w.workgroup[step.wave_indices()] * stride, step.dispatch.plan.lds_bytes
     inside = offset + 4 <= size
     old = np.zeros(step.n, np.uint32)
     old[inside] = atomics.apply(memory, (start + offset)[inside] // 4, op, counts[inside])

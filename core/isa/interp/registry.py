@@ -1,4 +1,5 @@
-"""Instruction handlers by mnemonic: one short function per instruction or family.
+"""The table of instruction handlers by mnemonic and by encoding family, which the handler
+modules fill as they are imported (core/isa/interp/handlers.py imports them all).
 
 Holds these invariants:
 - a handler is looked up once per decoded instruction and cached with it (see Code);
@@ -24,28 +25,9 @@ def unimplemented(step, inst):
     raise step.illegal(f"instruction {inst.mnemonic} is not implemented")
 
 
-def handler_for(inst):
-    """The function that executes `inst`: its own handler, its family's ALU wiring, or a fault."""
-    _load_handlers()
+def lookup(inst):
+    """The handler that executes `inst` among those registered so far, or `unimplemented`.
+    Handlers call this for the instructions they wrap: every handler module is loaded by
+    then (core/isa/interp/handlers.py loads them before the first lookup)."""
     fn = find(HANDLERS, FAMILIES, inst)
     return unimplemented if fn is None else fn
-
-
-def implemented():
-    """Every mnemonic the engine executes: its own handlers plus the ALU's VALU/SALU ops
-    (for `softgpu isa-report`)."""
-    from core.isa import alu
-    _load_handlers()
-    return frozenset(HANDLERS) | alu.coverage()
-
-
-_loaded = False
-
-
-def _load_handlers():
-    global _loaded
-    if not _loaded:
-        from core.isa.interp import (  # noqa: F401  (importing a module registers its handlers)
-            control, scalar_ops, vector_ops, lanes, smem, vmem, lds, gws, images, packed32,
-            matrix, gpr_index)
-        _loaded = True

@@ -58,7 +58,7 @@ for _mnemonic, _record in SMEM_LOADS.items():
 
 @handles("s_memtime")
 def _memtime(step, inst):
-    cycles = clocks.shader_cycles(step.dispatch.clock_mhz)
+    cycles = clocks.shader_cycles(step.dispatch.plan.clock_mhz)
     step.ops.write_scalar(inst.dst[0], np.full(step.n, cycles, np.uint64), "b64")
 
 

@@ -14,7 +14,7 @@ import numpy as np
 
 from core.isa import alu
 from core.isa.interp import lanes as lane_ops
-from core.isa.interp.registry import family
+from core.isa.interp.registry import family, lookup
 from core.isa.semantics.operands import HALF_TYPES
 from core.isa.semantics.valu import EXEC, dual_issue_order, is_exec, valu_plan, vcc
 
@@ -83,9 +83,8 @@ def vopd(inst):
     dual_issue_order."""
     if not inst.halves:
         return valu(inst)
-    from core.isa.interp.registry import handler_for
     order = dual_issue_order(inst)
-    halves = None if order is None else [(half, handler_for(half)) for half in order]
+    halves = None if order is None else [(half, lookup(half)) for half in order]
 
     def run(step, inst):
         if halves is None:

@@ -16,7 +16,8 @@ from core.isa.alu import merge16
 from core.isa.interp import access as acc
 from core.isa.interp import atomics, formats
 from core.isa.apertures import PRIVATE_APERTURE_HI, SHARED_APERTURE_HI
-from core.isa.interp.registry import HANDLERS, handles
+from core.isa.interp.registry import HANDLERS
+from core.isa.semantics.atomics import COMPARE_OPS
 from core.isa.semantics.vmem import VMEM_OPS, Atomic, Load, Store, family as _family
 from core.isa.semantics.vmem import named_operands as _named
 
@@ -166,7 +167,7 @@ def _atomic(record):
     op, wide = record
     dtype = np.uint64 if wide else np.uint32
     words = 2 if wide else 1
-    compare = op in ("cmpswap", "fcmpswap")
+    compare = op in COMPARE_OPS
 
     def run(step, inst):
         family = _family(inst)
@@ -195,14 +196,21 @@ def _atomic(record):
 def apply_atomic(step, access, op, value, cmp, old_all):
     """Apply `op` (core.isa.interp.atomics) at the lanes' addresses of `access` with the
     [n, lanes] data `value` (and `cmp`); their old values go to old_all [n, lanes], whose
-    dtype (uint32 or uint64) is the atomic's width."""
+    dtype (uint32 or uint64) is the atomic's width. Device memory takes host atomics where the
+    dispatch has a compare_exchange (inside the native tier's callouts); LDS never does (a
+    callout has its workgroup's LDS to itself)."""
     dtype = old_all.dtype.type
     old = np.zeros(access.addresses.shape[0], dtype)
     taken = access.lanes.take(value)
     compared = None if cmp is None else access.lanes.take(cmp)
+    shared = step.dispatch.compare_exchange if access.space != "lds" else None
     for mask, memory, index in word_views(step, access, dtype):
         keep = slice(None) if mask is None else mask
-        old[keep] = atomics.apply(memory, index, op, taken[keep], None if compared is None else compared[keep])
+        against = None if compared is None else compared[keep]
+        if shared is None:
+            old[keep] = atomics.apply(memory, index, op, taken[keep], against)
+        else:
+            old[keep] = atomics.apply_shared(memory, index, op, taken[keep], against, shared)
     access.lanes.place(old_all, old)
 
 
@@ -339,8 +347,3 @@ def _register():
 
 _register()
 
-
-@handles("buffer_gl0_inv", "buffer_gl1_inv", "buffer_wbinvl1", "buffer_wbinvl1_vol",
-         "buffer_wbl2", "buffer_invl2")
-def _cache_invalidate(step, inst):
-    return None

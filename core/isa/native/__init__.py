@@ -14,7 +14,8 @@ core/isa/semantics/, shared with the interpreter; the interpreter itself is impo
 hand instructions over to it (callouts) and for its dispatch state. Inside:
   program    code discovery: reachable blocks, call and return targets, resume points, MODE
   translate  the LLVM function of a kernel: registers in allocas, resumable, counted
-  families   mnemonic/encoding -> translator       operands  operand reads/writes per type
+  families   mnemonic/encoding -> translator table  operands  operand reads/writes per type
+  routing    which translator takes an instruction, or a hand-over to the interpreter
   scalar / valu        SALU/VALU wired to the ALU's LLVM emitters (core.isa.native.alu)
   packed32   gfx90a's packed f32 ops on register pairs
   control / lanes      branches, calls, barriers, hwregs; cross-lane ops, DPP, SDWA
@@ -22,5 +23,6 @@ hand instructions over to it (callouts) and for its dispatch state. Inside:
   compiler   LLVM -> native code, cached in memory and on disk
   dispatch   the Python side of a dispatch      runner.c/.h   the C side: threads, barriers
   runner_layout  the runner's C layouts as Python sees them
-  ir_vector  the IR's vector type, printing splat constants short
+  ir_types / ir_vector  the IR's integer types and constants; its vector type, printing
+             splat constants short
 """

@@ -1,5 +1,5 @@
 """Callouts in translated code: an instruction the translator hands to the interpreter's own
-handler (families.hands_over decides which); the runner runs the waves that stopped at
+handler (routing.hands_over decides which); the runner runs the waves that stopped at
 callouts in batches (runner.c, core/isa/native/handover.py).
 
 Holds these invariants:
@@ -10,7 +10,8 @@ Holds these invariants:
 - the instruction is counted like any other (its block's count, the EXEC run it issues in,
   both before the wave stops), so instruction counts and the watchdog stay the interpreter's.
 """
-from core.isa.native.translate import I32, SG_CALLOUT, const
+from core.isa.native.ir_types import I32, const
+from core.isa.native.runner_layout import SG_CALLOUT
 
 
 def hand_over(k, inst):

@@ -19,7 +19,9 @@ from core.isa.instruction import EXEC_LO, M0, VCC_LO
 from core.isa.native import operands as O
 from core.isa.native.families import handles
 from core.isa.native.runner_layout import SG_FAULT_TRAP
-from core.isa.native.translate import I32, I64, SG_BARRIER, const
+from core.isa.native.ir_types import I32, I64, const
+from core.isa.native.runner_layout import SG_BARRIER
+from core.isa.semantics.control import MEMORY_FENCES, NO_OPS
 from core.isa.semantics.hwreg import (HW_REG_FLAT_SCR_HI, HW_REG_FLAT_SCR_LO, HW_REG_GPR_ALLOC,
                                       HW_REG_HW_ID, HW_REG_HW_ID1, HW_REG_HW_ID2, HW_REG_IB_STS,
                                       HW_REG_LDS_ALLOC, HW_REG_MODE, HW_REG_SH_MEM_BASES,
@@ -27,26 +29,20 @@ from core.isa.semantics.hwreg import (HW_REG_FLAT_SCR_HI, HW_REG_FLAT_SCR_LO, HW
                                       hwreg_fields)
 
 
-@handles("s_nop", "s_waitcnt", "s_waitcnt_vmcnt", "s_waitcnt_expcnt",
-         "s_waitcnt_lgkmcnt", "s_waitcnt_depctr", "s_clause", "s_inst_prefetch", "s_sleep",
-         "s_setprio", "s_icache_inv", "s_ttracedata", "s_ttracedata_imm",
-         "s_incperflevel", "s_decperflevel", "s_wakeup", "s_version",
-         "s_wait_idle", "s_setkill", "s_atc_probe", "s_atc_probe_buffer", "v_nop",
-         "v_clrexcp", "v_pipeflush", "s_denorm_mode", "s_round_mode",
-         "s_cbranch_cdbgsys", "s_cbranch_cdbguser", "s_cbranch_cdbgsys_or_user",
-         "s_cbranch_cdbgsys_and_user", "ds_nop", "s_delay_alu")
+# Besides the shared no-ops, nothing in translated code for: s_sleep (a native wave runs on
+# its own thread, with no one to yield to), the MODE writes (a translation is specialised on
+# the static MODE, core.isa.native.program.mode_after) and the debugger branches (never taken).
+@handles(*NO_OPS, "s_sleep", "s_denorm_mode", "s_round_mode", "s_cbranch_cdbgsys", "s_cbranch_cdbguser",
+         "s_cbranch_cdbgsys_or_user", "s_cbranch_cdbgsys_and_user")
 def _no_op(k, inst):
     return None
 
 
-# The instructions a compiler emits only to make a memory fence (acquire: the cache
-# invalidates; release: the store-counter wait and the write-backs, as AMDGPU's memory
-# model lowers fences and atomics with ordering). They have no cache to act on here, but
-# they order: without a fence LLVM may move a wave's plain loads and stores across them
-# (a look-back scan reading a prefix's value before its flag), and x86 may let a store pass
-# a later load. A sequentially consistent fence keeps both in order, across host threads.
-@handles("s_waitcnt_vscnt", "s_dcache_inv", "s_dcache_wb", "s_gl1_inv", "buffer_gl0_inv",
-         "buffer_gl1_inv", "buffer_wbinvl1", "buffer_wbinvl1_vol", "buffer_wbl2", "buffer_invl2")
+# Memory fences have no cache to act on here, but they order: without a fence LLVM may move
+# a wave's plain loads and stores across them (a look-back scan reading a prefix's value
+# before its flag), and x86 may let a store pass a later load. A sequentially consistent
+# fence keeps both in order, across host threads.
+@handles(*MEMORY_FENCES)
 def _memory_fence(k, inst):
     k.builder.fence("seq_cst")
 

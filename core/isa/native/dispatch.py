@@ -20,13 +20,14 @@ import time
 import weakref
 
 from core import settings, trace
+from core.isa.disasm import format_instruction
 from core.isa.faults import KernelFault, illegal_instruction, memory_fault, time_limit_fault
 from core.isa.interp.chunk import SCRATCH_NUM_RECORDS
 from core.isa.layout import layout, user_sgpr_width
 from core.isa.native import compiler, runner_layout as C
 from core.isa.native.live_memory import live_memory, valid_ranges
 from core.isa.native.program import Program, Untranslatable
-from core.isa.plan import DispatchStats, DispatchStopped, long_dispatch, time_limit_setting
+from core.isa.plan import DispatchStats, DispatchStopped, kernel_name, long_dispatch
 from core.native import ffi, lib
 from softgpu_shim.hsa_abi import Status
 
@@ -85,7 +86,7 @@ def program_of(session, kernel, desc):
 
 def _translate(session, kernel, desc):
     from core.isa.native.translate import translate  # llvmlite loads on first translation
-    name = getattr(kernel, "name", None) or "kernel"
+    name = kernel_name(kernel)
     try:
         program = program_of(session, kernel, desc)
         key = compiler.cache_key(_key_parts(program, desc))
@@ -99,7 +100,7 @@ def _translate(session, kernel, desc):
     except Untranslatable as exc:
         inst = exc.instruction
         trace.event("native_fallback", kernel=name, reason=exc.reason,
-                    instruction=inst.text if inst is not None else None,
+                    instruction=format_instruction(inst) if inst is not None else None,
                     pc=inst.address if inst is not None else None)
         return Fallback(exc)
     trace.event("native_compile", kernel=name, seconds=seconds, cached=cached,
@@ -206,8 +207,7 @@ def run_native(session, plan):
         trace.event("native_callouts", kernel=name, count=callouts.count)
     if (not private_bytes and callouts is None and getattr(kernel, "kernel_object", 0)
             and plan.instruction_limit is None):
-        _bind(kernel, d, sources, plan.workgroup, plan.group_segment_size,
-              plan.private_segment_size, ranges, version)
+        _bind(kernel, d, sources, plan, ranges, version)
     return DispatchStats(waves=out.waves, workgroups=out.workgroups,
                          wave_instructions=out.wave_instructions,
                          lane_instructions=out.lane_instructions, batches=1,
@@ -224,7 +224,7 @@ def _name(kernel, name):
     return found
 
 
-def _bind(kernel, d, sources, workgroup, group_segment_size, private_segment_size, ranges, version):
+def _bind(kernel, d, sources, plan, ranges, version):
     """Let the packet processors' C loops run this kernel's next packets of the same launch
     shape without Python (runner.h: sg_native_entry); kernels with scratch stay in Python,
     which allocates it per dispatch, and so do kernels with callouts, whose context (the
@@ -236,9 +236,13 @@ def _bind(kernel, d, sources, workgroup, group_segment_size, private_segment_siz
         if binding == ffi.NULL:
             return
         binding = kernel.engine_cache["native binding"] = ffi.gc(binding, lib.sg_native_binding_destroy)
-    if lib.sg_native_binding_prepare(binding, d, bytes(sources), list(workgroup), group_segment_size,
-                                     private_segment_size, ffi.cast("sg_range *", ranges.ctypes.data),
-                                     len(ranges), version) == 0 and bind:
+    prepared = lib.sg_native_binding_prepare(
+        binding, d, bytes(sources), list(plan.workgroup), plan.group_segment_size,
+        plan.private_segment_size, ffi.cast("sg_range *", ranges.ctypes.data), len(ranges), version) == 0
+    if prepared:
+        # The entry's packets run under this plan's time limit (d holds it): their faults say so.
+        kernel.engine_cache["native entry time limit"] = plan.time_limit
+    if prepared and bind:
         entry = ffi.cast("sg_dispatch_entry", ffi.addressof(lib, "sg_native_entry"))
         lib.sg_kernel_bind(kernel.kernel_object, entry, binding)
 
@@ -246,11 +250,12 @@ def _bind(kernel, d, sources, workgroup, group_segment_size, private_segment_siz
 def entry_fault(session, kernel, fault):
     """The KernelFault of a fault a native entry reported (sg_fault.native_code set), as
     run_native reports one."""
-    name = getattr(kernel, "name", None) or "kernel"
+    name = kernel_name(kernel)
     native = native_for(session, kernel, layout(kernel))
     lane = -1 if fault.lane == 0xFFFFFFFF else fault.lane
     return _fault(name, native, fault.native_code, fault.pc, tuple(fault.workgroup), fault.wave,
-                  lane, fault.address, fault.native_detail, 0, time_limit_setting())
+                  lane, fault.address, fault.native_detail, 0,
+                  kernel.engine_cache.get("native entry time limit"))
 
 
 def _launch_sgprs(d, desc, scratch_base, kernarg, packet, queue, dispatch_id, private_bytes, lanes):
@@ -299,7 +304,7 @@ def _fault(name, native, code, pc, workgroup, wave, lane, address, detail, watch
     -1 for none, `detail` the translation's reason index."""
     pc = native.program.base + pc
     inst = native.program.instructions.get(pc)
-    report = dict(kernel=name, pc=pc, instruction=inst.text if inst is not None else None,
+    report = dict(kernel=name, pc=pc, instruction=format_instruction(inst) if inst is not None else None,
                   workgroup=tuple(int(x) for x in workgroup), wave=int(wave))
     lane = None if lane < 0 else int(lane)
     if code == C.SG_FAULT_MEMORY:

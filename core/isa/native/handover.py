@@ -12,6 +12,8 @@ Holds these invariants:
 - the workgroups' LDS is copied in and out only for instructions that may reach it (DS,
   FLAT, MUBUF with lds); any other handler finds none, and touching it is an error, never a
   silent zero;
+- atomics on device memory in a handler are host atomics (core/isa/native/host_atomics.py):
+  translated atomics other threads run at the same time on the same words are never lost;
 - no exception crosses into C (cffi takes the GIL around sg_handover): a KernelFault names
   the faulting wave to the runner, which stops the dispatch, and is kept in `faults` at the
   index its sg_wave.fault_detail holds, for run_native to raise; any other exception, in a
@@ -23,6 +25,7 @@ import numpy as np
 from core.isa.faults import KernelFault
 from core.isa.interp.dispatch import Dispatch, Step
 from core.isa.interp.state import SGPR_SLOTS, Waves
+from core.isa.native.host_atomics import compare_exchange
 from core.isa.native.runner_layout import SG_FAULT_CALLOUT, VGPRS_OFFSET, wave_offset
 from core.native import ffi
 
@@ -35,9 +38,10 @@ class Callouts:
         """plan: the dispatch's core.isa.plan.DispatchPlan; the interpreter's Dispatch of it
         gives the handlers their view of the launch."""
         self.dispatch = Dispatch(session, plan)
+        self.dispatch.compare_exchange = compare_exchange   # other threads' atomics run meanwhile
         self.program = program
         self.lanes, self.nvgpr = plan.desc.lanes, plan.desc.nvgpr
-        self.lds_bytes = (self.dispatch.lds_bytes + 63) & ~63       # the runner's allocation
+        self.lds_bytes = (self.dispatch.plan.lds_bytes + 63) & ~63       # the runner's allocation
         self.faults = []
         self.count = 0                  # wave-instructions handed over
 
@@ -89,7 +93,7 @@ class Callouts:
     def _run_at(self, pc, w, idx, ids, lds, groups, state):
         d = self.dispatch
         try:
-            inst, handler = d.code.at(pc, d.name)
+            inst, handler = d.code.at(pc, d.plan.name)
             w.pc[idx] = pc
             modes = self.program.modes[pc]      # one MODE, or the wave's where several reach
             w.mode[idx] = _field(state, "mode", np.uint32)[idx] if isinstance(modes, tuple) else modes

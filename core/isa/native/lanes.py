@@ -14,7 +14,7 @@ import llvmlite.ir as ir
 from core.isa.native import operands as O
 from core.isa.native.families import handles
 from core.isa.native.program import Untranslatable
-from core.isa.native.translate import I1, I32, I64, const
+from core.isa.native.ir_types import I1, I32, I64, const
 from core.isa.semantics.lanes import (ROW, SDWA_BITS, SDWA_DWORD, SDWA_SHIFT, SDWA_UNUSED_PAD,
                                       SDWA_UNUSED_PRESERVE, SDWA_UNUSED_SEXT, dpp_enabled, dpp_masks,
                                       dpp_plan)

@@ -15,8 +15,9 @@ from core.isa.instruction import M0
 from core.isa.native import memory as M
 from core.isa.native import operands as O
 from core.isa.native.families import HANDLERS, handles
-from core.isa.native.translate import I32, I64, const
+from core.isa.native.ir_types import I32, I64, const
 from core.isa.native.vmem import _u64, _wide, lds_hosts, lds_space, load_space, store_spaces
+from core.isa.semantics.atomics import DS_TWO_DATA_OPS, ds_value_and_second
 from core.isa.semantics.lds import ds_offsets, ds_parts, memory_operations, swizzle_plan
 
 
@@ -71,7 +72,7 @@ def _write(form, pair=False, st64=False):
 def _atomic(op, wide, returns, new_first=False):
     words = 2 if wide else 1
     size = 8 if wide else 4
-    two_data = op in ("cmpswap", "fcmpswap", "mskor", "wrap")
+    two_data = op in DS_TWO_DATA_OPS
 
     def run(k, inst):
         b = k.builder
@@ -84,10 +85,7 @@ def _atomic(op, wide, returns, new_first=False):
         host = b.and_(lds_hosts(k, space), _u64(k, ~(size - 1)))
         first = _wide(k, data[0].index, words)
         second = _wide(k, data[1].index, words) if two_data else None
-        # ds_cmpst: data0 is the compare value, data1 the new one (gfx11's ds_cmpstore: the
-        # other way round); ds_mskor: data0 the mask; ds_wrap: data0 the ring size, data1 the step.
-        swapped = op in ("cmpswap", "fcmpswap") and not new_first
-        value, compare = (second, first) if swapped else (first, second)
+        value, compare = ds_value_and_second(op, new_first, first, second)
         old = M.atomic(k, host, lanes, 64 if wide else 32, op, value, compare)
         if returns:
             if wide:

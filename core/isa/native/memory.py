@@ -21,7 +21,7 @@ import llvmlite.ir as ir
 
 from core.isa.native.runner_layout import (ACCESS_CHECK, ACCESS_LOAD, ACCESS_STORE, GROUP_LDS, GROUP_SITES,
                                     RANGE_BYTES, SG_FAULT_MEMORY)
-from core.isa.native.translate import I1, I8, I16, I32, I64, PTR, const
+from core.isa.native.ir_types import I1, I8, I16, I32, I64, PTR, const
 from core.isa.native.ir_vector import Vector
 
 ELEMENT = {1: I8, 2: I16, 4: I32, 8: I64}

@@ -12,7 +12,7 @@ Holds these invariants (the interpreter's, core/isa/interp/operands.py):
 import llvmlite.ir as ir
 
 from core.isa.instruction import EXEC_LO, NULL, SCC, VCC_LO
-from core.isa.native.translate import I1, I32, I64, const
+from core.isa.native.ir_types import I1, I32, I64, const
 from core.isa.semantics.operands import APERTURES, HALF_TYPES, WIDE_TYPES, constant_bits
 
 

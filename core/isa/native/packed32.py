@@ -10,7 +10,7 @@ Holds these invariants:
 """
 from core.isa.native import operands as O
 from core.isa.native.families import handles
-from core.isa.native.translate import I64, const
+from core.isa.native.ir_types import I64, const
 from core.isa.semantics.valu import PACKED_F32
 
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from core.isa import targets
 from core.isa.decoder import DecodeError, decode
-from core.isa.semantics.hwreg import HW_REG_MODE
+from core.isa.semantics.hwreg import HW_REG_MODE, hwreg_fields
 from core.isa.semantics.records import executable
 
 BRANCHES = ("s_branch", "s_cbranch_scc0", "s_cbranch_scc1", "s_cbranch_vccz", "s_cbranch_vccnz",
@@ -339,7 +339,7 @@ def mode_after(inst, mode, register_value=None):
     if name == "s_round_mode":
         return (mode & ~0xF) | (int(inst.src[0].value) & 0xF)
     if name in ("s_setreg_imm32_b32", "s_setreg_b32"):
-        reg, offset, size = inst.mods["hwreg"]
+        reg, offset, size = hwreg_fields(inst)
         if reg != HW_REG_MODE:
             return mode
         if name == "s_setreg_b32" and register_value is None:

@@ -431,6 +431,21 @@ static int run_group(const sg_dispatch *d, sg_job *job, sg_slot *slot, sg_tally 
     }
 }
 
+void sg_native_compare_exchange(const uint64_t *addresses, void *expected, const void *desired,
+                                uint8_t *swapped, uint64_t count, uint32_t width) {
+    for (uint64_t i = 0; i < count; i++) {
+        void *word = (void *)(uintptr_t)addresses[i];
+        if (width == 8)
+            swapped[i] = __atomic_compare_exchange_n((uint64_t *)word, (uint64_t *)expected + i,
+                                                     ((const uint64_t *)desired)[i], 0,
+                                                     __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+        else
+            swapped[i] = __atomic_compare_exchange_n((uint32_t *)word, (uint32_t *)expected + i,
+                                                     ((const uint32_t *)desired)[i], 0,
+                                                     __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+    }
+}
+
 /* Python's side of callouts, core/isa/native/handover.py (an extern "Python" function that
    build_shim.py declares; cffi takes the GIL around it): runs `count` waves whose states lie
    back to back in `states` (`bytes` each), wave i of group group_of_wave[i], whose id is

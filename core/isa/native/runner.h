@@ -185,3 +185,9 @@ int64_t sg_native_find_range(const sg_env *env, uint64_t lo, uint64_t hi);
 int32_t sg_native_access(const sg_env *env, sg_wave *wave, sg_range *site, uint64_t *addresses,
                          uint64_t mask, uint32_t lanes, uint32_t elements, uint32_t esize,
                          uint64_t stride, uint32_t *data, uint32_t flags);
+/* The host atomic under the interpreter's atomics in callouts (core/isa/native/host_atomics.py):
+   for each i, a compare-and-swap of the `width`-byte (4 or 8) word at host address addresses[i]
+   from expected[i] to desired[i], sequentially consistent as translated atomics are; swapped[i]
+   is 1 where it stored, else 0 with expected[i] now the word it found. */
+void sg_native_compare_exchange(const uint64_t *addresses, void *expected, const void *desired,
+                                uint8_t *swapped, uint64_t count, uint32_t width);

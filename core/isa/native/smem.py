@@ -15,7 +15,7 @@ from core.isa.native import operands as O
 from core.isa.native.runner_layout import ENV
 from core.isa.native.families import HANDLERS, handles
 from core.isa.native.memory import check_scalar
-from core.isa.native.translate import I32, I64, PTR, const
+from core.isa.native.ir_types import I32, I64, PTR, const
 from core.isa.semantics.smem import BUFFER_OFFSET_MASK, DWORD_ALIGN, SMEM_LOADS
 
 def _offset(k, inst):

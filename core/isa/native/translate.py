@@ -22,19 +22,13 @@ Holds these invariants:
 import llvmlite.ir as ir
 
 from core.isa.instruction import EXEC_LO
-from core.isa.native import families
-from core.isa.native.runner_layout import ENV, wave_offset
+from core.isa.native import routing
+from core.isa.native.ir_types import I1, I8, I32, I64, PTR, const
+from core.isa.native.runner_layout import ENV, SG_END, SG_FAULT, SG_YIELD, wave_offset
 from core.isa.native.program import Untranslatable, ends_block, mode_after
 from core.isa.native.reuse import ReusingBuilder
 from core.isa.native.ir_vector import Vector
 
-I1, I8, I16, I32, I64 = ir.IntType(1), ir.IntType(8), ir.IntType(16), ir.IntType(32), ir.IntType(64)
-PTR = ir.PointerType()
-SG_END, SG_BARRIER, SG_YIELD, SG_FAULT, SG_CALLOUT = 0, 1, 2, 3, 4
-
-
-def const(type_, value):
-    return ir.Constant(type_, value)
 
 
 class Translation:
@@ -305,15 +299,15 @@ class Kernel:
         b = self.builder
         insts = block.instructions
         b.store(b.add(b.load(self.executed), const(I64, len(insts))), self.executed)
-        if not families.writes_exec(insts[0]):
+        if not routing.writes_exec(insts[0]):
             self._count_lanes(_run(insts, 0))
         for i, inst in enumerate(insts):
             self.inst = inst
-            handler = families.handler(inst, self)
+            handler = routing.handler(inst, self)
             if handler is None:
-                raise Untranslatable(families.refusal(inst), inst)
+                raise Untranslatable(routing.refusal(inst), inst)
             self._issue(handler, inst)
-            if families.writes_exec(inst):
+            if routing.writes_exec(inst):
                 self._count_lanes(_run(insts, i))
         if not self.builder.block.is_terminated and block.end in self.blocks:
             self.builder.branch(self.blocks[block.end])
@@ -376,7 +370,7 @@ def _run(insts, i):
     """Instructions from index i up to the next EXEC writer after it (exclusive): those
     that issue with the EXEC in force after instruction i."""
     j = i + 1
-    while j < len(insts) and not families.writes_exec(insts[j]):
+    while j < len(insts) and not routing.writes_exec(insts[j]):
         j += 1
     return j - i
 

@@ -15,7 +15,7 @@ Holds these invariants:
 from core.isa.native import lanes as L
 from core.isa.native import operands as O
 from core.isa.native.families import family
-from core.isa.native.translate import I32, const
+from core.isa.native.ir_types import I32, const
 from core.isa.semantics.operands import HALF_TYPES
 from core.isa.semantics.valu import EXEC, dual_issue_order, is_exec, valu_plan, vcc
 

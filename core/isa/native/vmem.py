@@ -22,7 +22,8 @@ from core.isa.native import memory as M
 from core.isa.native.families import HANDLERS
 from core.isa.native import runner_layout as C
 from core.isa.native.runner_layout import ENV, GROUP_LDS, SG_FAULT_MISALIGNED_ATOMIC
-from core.isa.native.translate import I8, I32, I64, PTR, const
+from core.isa.native.ir_types import I8, I32, I64, PTR, const
+from core.isa.semantics.atomics import COMPARE_OPS
 from core.isa.semantics.vmem import VMEM_OPS, Atomic, Load, Store, family as _family
 from core.isa.semantics.vmem import named_operands as _named
 
@@ -335,7 +336,7 @@ def _atomic(record):
     op, wide = record
     words = 2 if wide else 1
     size = 8 if wide else 4
-    compare = op in ("cmpswap", "fcmpswap")
+    compare = op in COMPARE_OPS
 
     def run(k, inst):
         b = k.builder

@@ -8,7 +8,8 @@ Guarantees:
   (v_fmac, v_mac, v_dot2c), then the implicit sources; destinations are the explicit, then
   the implicit ones;
 - dst_hi (write the high 16 bits) is op_sel bit 3 or the operation's own choice, never for
-  packed operations; zero_high16 holds where the target zeroes the high half of 16-bit
+  packed operations; an operation that reads its destination (v_fmac_f16) reads the half it
+  writes; zero_high16 holds where the target zeroes the high half of 16-bit
   results (gfx9) and does not keep it for this mnemonic;
 - dual_issue_order runs the halves as if both read their sources before either writes, or
   is None where no order does.
@@ -50,6 +51,8 @@ def valu_plan(inst, op):
     sources = inst.src + (inst.dst[:1] if op.reads_dst else ()) + inst.implicit_src
     dests = inst.dst + inst.implicit_dst
     dst_hi = (bool(kwargs.get("op_sel", 0) >> 3 & 1) or op.dst_hi) and not op.packed
+    if dst_hi and op.reads_dst:
+        kwargs["op_sel"] = kwargs.get("op_sel", 0) | 1 << len(inst.src)
     facts = targets.get(inst.target)
     zero_high16 = facts.high16_zeroed and inst.mnemonic not in facts.high16_kept
     return ValuPlan(sources, dests, kwargs, inst.mnemonic.startswith("v_cmpx"), bool(dst_hi),

@@ -310,6 +310,14 @@ def _ashr64(k, s, x):
                  k.select(small, shifted, k.ashr(hi, 31)))
 
 
+emits("v_mov_b16")(lambda k, a: a)
+emits("v_not_b16")(lambda k, a: k.and_(k.not_(a), 0xFFFF))
+emits("v_and_b16")(lambda k, a, b: k.and_(a, b))
+emits("v_or_b16")(lambda k, a, b: k.or_(a, b))
+emits("v_xor_b16")(lambda k, a, b: k.xor(a, b))
+emits("v_cvt_i32_i16")(lambda k, a: M.sext(k, a, 16))
+emits("v_cvt_u32_u16")(lambda k, a: a)
+emits("v_cndmask_b16")(lambda k, a, b, sel: k.select(sel, b, a))
 emits("v_and_b32")(lambda k, a, b: k.and_(a, b))
 emits("v_or_b32")(lambda k, a, b: k.or_(a, b))
 emits("v_xor_b32")(lambda k, a, b: k.xor(a, b))

@@ -1,0 +1,23 @@
+"""Instructions that change no wave state: the ones both tiers run as nothing, and the ones
+that only order memory.
+
+Guarantees:
+- NO_OPS change nothing a kernel can observe in a software GPU: waits on counters that are
+  always zero here (every access completes in its instruction), scheduling hints, priority,
+  trace and performance hints, instruction-cache invalidation, padding;
+- MEMORY_FENCES are what a compiler emits only to make a memory fence (acquire: the cache
+  invalidates; release: the store-counter wait and the write-backs, as AMDGPU's memory model
+  lowers fences and atomics with ordering): there is no cache to act on, so each tier gives
+  them only the ordering its execution needs.
+"""
+NO_OPS = (
+    "s_nop", "s_waitcnt", "s_waitcnt_vmcnt", "s_waitcnt_expcnt", "s_waitcnt_lgkmcnt",
+    "s_waitcnt_depctr", "s_clause", "s_inst_prefetch", "s_setprio", "s_icache_inv",
+    "s_ttracedata", "s_ttracedata_imm", "s_incperflevel", "s_decperflevel", "s_wakeup",
+    "s_version", "s_wait_idle", "s_setkill", "s_atc_probe", "s_atc_probe_buffer", "v_nop",
+    "v_clrexcp", "v_pipeflush", "ds_nop", "s_delay_alu",
+)
+MEMORY_FENCES = (
+    "s_waitcnt_vscnt", "s_dcache_inv", "s_dcache_wb", "s_gl1_inv", "buffer_gl0_inv",
+    "buffer_gl1_inv", "buffer_wbinvl1", "buffer_wbinvl1_vol", "buffer_wbl2", "buffer_invl2",
+)
