@@ -669,8 +669,10 @@ def _check_saddr(d, encoding, entry, saddr):
 
 
 def _buffer_common(d, fmt, bits, encoding, op, entry, address, wave64, extra, literal=None):
-    if not entry.ops:                   # buffer_gl0_inv, buffer_gl1_inv
-        return Instruction(address, 8, encoding, op, entry.name, "", (), (), NO_MODS, (), (),
+    if not entry.ops:                   # buffer_gl0_inv, buffer_wbl2, buffer_inv...
+        # Their cache-policy bits say which caches (gfx940+'s sc0/sc1).
+        policy = {"glc": fmt.get(bits, "glc"), "scc": fmt.get(bits, "scc") if fmt.has("scc") else 0}
+        return Instruction(address, 8, encoding, op, entry.name, "", (), (), Mods(policy), (), (),
                            wave64)
     vaddr, vdata = fmt.get(bits, "vaddr"), fmt.get(bits, "vdata")
     offen, idxen, glc = fmt.get(bits, "offen"), fmt.get(bits, "idxen"), fmt.get(bits, "glc")

@@ -51,6 +51,9 @@ def literal_text(value, bits=32, integer=False):
 
 
 def _operand(op, half=False, half_int=False):
+    if op.kind == "literal" and op.count == 2:
+        # A 64-bit operand's 32-bit literal prints unsigned, never as a float.
+        return str(op.value) if op.value <= 64 else f"0x{op.value:x}"
     if op.kind == "literal":
         return literal_text(op.value, 16 if half else 32, half_int)
     if half_int and op.kind == "inline_float":
@@ -454,7 +457,11 @@ def _format_flat(inst, entry):
 def _format_buffer(inst, entry):
     mods = inst.mods
     if not inst.src:
-        return inst.mnemonic
+        # The cache-control instructions (buffer_wbl2, buffer_inv): gfx940+ names which
+        # caches by sc0/sc1; earlier llvm prints none of their bits.
+        if not targets.get(inst.target).cache_policy_names:
+            return inst.mnemonic
+        return inst.mnemonic + _cache_policy(inst, ("glc", "scc"))
     n_addr = 3 if (mods["offen"] or mods["idxen"]) else 2
     addr = inst.src[:n_addr]
     data = inst.src[n_addr:]
