@@ -1,5 +1,5 @@
-"""GPUs of every target SoftGPU runs: the MI210 (gfx90a) and RX 7900 XTX (gfx1100) profiles
-answer as rocminfo reports those boards, a machine may mix boards of different targets, and
+"""GPUs of every target SoftGPU runs: the MI210 (gfx90a), MI300X (gfx942) and RX 7900 XTX
+(gfx1100) profiles answer as rocminfo reports those boards, a machine may mix boards of different targets, and
 each GPU agent loads only the code objects its ISA accepts (ROCr's rule, target features
 included: gfx90a:xnack+ code does not load on an MI210, whose ISA is gfx90a:sramecc+:xnack-)."""
 import ctypes
@@ -25,6 +25,13 @@ BOARDS = {
               "Max Clock Freq. (MHz):   1700", "Wavefront Size:          64",
               "L1:                      16 KB", "L2:                      8192 KB",
               "Name:                    amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-"],
+    "mi300x": ["Name:                    gfx942", "Marketing Name:          AMD Instinct MI300X",
+               "Chip ID:                 29857(0x74a1)", "Compute Unit:            304",
+               "SIMDs per CU:            4", "Shader Engines:          32",
+               "Max Clock Freq. (MHz):   2100", "Wavefront Size:          64",
+               "L1:                      32 KB", "L2:                      4096 KB",
+               "L3:                      262144 KB",
+               "Name:                    amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-"],
     "rx7900xtx": ["Name:                    gfx1100", "Marketing Name:          Radeon RX 7900 XTX",
                   "Chip ID:                 29772(0x744c)", "Compute Unit:            96",
                   "SIMDs per CU:            2", "Shader Engines:          6",
@@ -167,3 +174,9 @@ def test_a_kernel_for_a_gpu_without_isa_tables_faults_naming_the_target(machine)
         launch(machine.session, path, "k", [np.zeros(64, np.int32)], 64, 64)
     assert fault.value.status == Status.ERROR_ILLEGAL_INSTRUCTION
     assert "no ISA tables for 'gfx906'" in str(fault.value)
+
+
+@pytest.mark.parametrize("board,xccs", [("mi300x", 8), ("mi210", 1)])
+def test_gpu_agents_report_their_xccs_and_a_scratch_aperture_per_xcc(board, xccs):
+    """ROCr 6's NUM_XCC: the MI300X spreads its 304 CUs over 8 XCCs, an MI210 has one."""
+    cprog.check("xcc_info.c", xccs, SOFTGPU_PROFILE=board)

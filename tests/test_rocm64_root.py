@@ -21,7 +21,7 @@ PROFILES = sorted(name[:-5] for name in os.listdir(os.path.join(ROOT, "profiles"
                   if name.endswith(".json") and name != "schema.json")
 EM_AMDGPU = 224
 ELFABIVERSION_AMDGPU_HSA_V6 = 4
-EF_AMDGPU_MACH = {"gfx1030": 0x36, "gfx90a": 0x3f, "gfx1100": 0x41}
+EF_AMDGPU_MACH = {"gfx1030": 0x36, "gfx90a": 0x3f, "gfx942": 0x4c, "gfx1100": 0x41}
 
 
 @pytest.fixture(scope="module")

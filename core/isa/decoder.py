@@ -606,9 +606,16 @@ def _flat(d, fmt, w, mem, offset, address, wave64):
     else:
         saddr_off = saddr == OFF_CODE or encoding == "FLAT"
         vaddr_off = False
+        if encoding == "SCRATCH" and d.target.scratch_sve:
+            # gfx940+: bit 13 (gfx90a's lds; its LDS loads are opcodes of their own there) is
+            # SVE, as gfx11's: a VGPR offset is there, alone or beside the SGPR base.
+            sve = fmt.get(bits, "lds")
+            vaddr_off = saddr_off and not sve
+            both = not saddr_off and sve
     mods = {"offset": raw if encoding == "FLAT" else _sext(raw, width), "glc": glc,
             "slc": fmt.get(bits, "slc"), "dlc": fmt.get(bits, "dlc") if fmt.has("dlc") else 0,
-            "lds": fmt.get(bits, "lds") if fmt.has("lds") else 0, "seg": seg,
+            "lds": fmt.get(bits, "lds") if fmt.has("lds") and not d.target.scratch_sve else 0,
+            "seg": seg,
             "scc": fmt.get(bits, "scc") if fmt.has("scc") else 0,
             "saddr_off": int(saddr_off), "vaddr_off": int(vaddr_off),
             "addtid": int("_addtid" in entry.name)}
@@ -662,8 +669,10 @@ def _check_saddr(d, encoding, entry, saddr):
 
 
 def _buffer_common(d, fmt, bits, encoding, op, entry, address, wave64, extra, literal=None):
-    if not entry.ops:                   # buffer_gl0_inv, buffer_gl1_inv
-        return Instruction(address, 8, encoding, op, entry.name, "", (), (), NO_MODS, (), (),
+    if not entry.ops:                   # buffer_gl0_inv, buffer_wbl2, buffer_inv...
+        # Their cache-policy bits say which caches (gfx940+'s sc0/sc1).
+        policy = {"glc": fmt.get(bits, "glc"), "scc": fmt.get(bits, "scc") if fmt.has("scc") else 0}
+        return Instruction(address, 8, encoding, op, entry.name, "", (), (), Mods(policy), (), (),
                            wave64)
     vaddr, vdata = fmt.get(bits, "vaddr"), fmt.get(bits, "vdata")
     offen, idxen, glc = fmt.get(bits, "offen"), fmt.get(bits, "idxen"), fmt.get(bits, "glc")

@@ -51,6 +51,9 @@ def literal_text(value, bits=32, integer=False):
 
 
 def _operand(op, half=False, half_int=False):
+    if op.kind == "literal" and op.count == 2:
+        # A 64-bit operand's 32-bit literal prints unsigned, never as a float.
+        return str(op.value) if op.value <= 64 else f"0x{op.value:x}"
     if op.kind == "literal":
         return literal_text(op.value, 16 if half else 32, half_int)
     if half_int and op.kind == "inline_float":
@@ -448,16 +451,17 @@ def _format_flat(inst, entry):
     text = f"{inst.mnemonic} {', '.join(texts)}"
     if mods["offset"]:
         text += f" offset:{mods['offset']}"
-    for flag in ("glc", "slc", "dlc", "scc"):
-        if mods.get(flag):
-            text += f" {flag}"
-    return text
+    return text + _cache_policy(inst, ("glc", "slc", "dlc", "scc"))
 
 
 def _format_buffer(inst, entry):
     mods = inst.mods
     if not inst.src:
-        return inst.mnemonic
+        # The cache-control instructions (buffer_wbl2, buffer_inv): gfx940+ names which
+        # caches by sc0/sc1; earlier llvm prints none of their bits.
+        if not targets.get(inst.target).cache_policy_names:
+            return inst.mnemonic
+        return inst.mnemonic + _cache_policy(inst, ("glc", "scc"))
     n_addr = 3 if (mods["offen"] or mods["idxen"]) else 2
     addr = inst.src[:n_addr]
     data = inst.src[n_addr:]
@@ -477,10 +481,14 @@ def _format_buffer(inst, entry):
         text += f" offset:{mods['offset']}"
     flags = ("glc", "slc", "dlc", "scc", "lds") if "atomic" in inst.mnemonic else \
         ("glc", "slc", "dlc", "scc", "lds", "tfe")
-    for flag in flags:
-        if mods.get(flag):
-            text += f" {flag}"
-    return text
+    return text + _cache_policy(inst, flags)
+
+
+def _cache_policy(inst, flags):
+    """The set flags of a memory instruction, named as the target's llvm names them (gfx940+:
+    glc, slc and scc are the cache-policy bits sc0, nt and sc1)."""
+    names = targets.get(inst.target).cache_policy_names
+    return "".join(f" {names.get(flag, flag)}" for flag in flags if inst.mods.get(flag))
 
 
 _MIMG_FLAGS = ("unorm", "glc", "slc", "dlc", "r128", "a16", "tfe", "lwe", "d16")

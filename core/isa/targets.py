@@ -24,7 +24,7 @@ Holds these invariants:
   written once per operation.
 """
 import importlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from core.isa.encodings import GENERATIONS
@@ -50,6 +50,10 @@ class IsaTarget:
     # "architected" (gfx11: the hardware sets it up to the wave's scratch, no user SGPR).
     flat_scratch: str = "hwreg"
     packed_workitem_ids: bool = False   # v0 holds x | y << 10 | z << 20 (gfx90a, gfx11)
+    # SCRATCH's bit 13 is SVE (a VGPR offset is given) on gfx940+, where gfx90a has lds.
+    scratch_sve: bool = False
+    # {mod: name llvm prints} for memory instructions' cache-policy bits named otherwise.
+    cache_policy_names: dict = field(default_factory=dict)
     gpr_index_mode: bool = False        # s_set_gpr_idx_on makes VALU VGPRs relative (gfx9)
     # s_waitcnt's counters as (name, [(low bit, width), ...] low part first), llvm's order.
     waitcnt: tuple = field(default=())
@@ -129,6 +133,12 @@ GFX90A = IsaTarget(
     dpp_names=(("wave_shl:1", 0x130), ("wave_rol:1", 0x134), ("wave_shr:1", 0x138),
                ("wave_ror:1", 0x13C), ("row_bcast:15", 0x142), ("row_bcast:31", 0x143)),
     dpp_rows=(("row_newbcast", 0x150),), renames=_GFX9_RENAMES)
+# gfx942 (CDNA3) is gfx90a's register file and encodings; the hardware sets FLAT_SCRATCH up
+# to the wave's scratch (architected flat scratch, gfx940+), SCRATCH may take a VGPR offset
+# and an SGPR base together (SVE), and its cache-policy bits
+# sc0/sc1/nt sit where gfx90a's glc/scc/slc do.
+GFX942 = replace(GFX90A, name="gfx942", flat_scratch="architected", scratch_sve=True,
+                 cache_policy_names={"glc": "sc0", "slc": "nt", "scc": "sc1"})
 GFX1030 = IsaTarget(
     "gfx1030", "gfx10", wave_sizes=(32, 64), vgpr_granule={32: 8, 64: 4},
     waitcnt=_GFX10_WAITCNT)
@@ -138,7 +148,7 @@ GFX1100 = IsaTarget(
     packed_workitem_ids=True, four_texel_images=("gather4", "msaa_load"),
     waitcnt=(("vmcnt", ((10, 6),)), ("expcnt", ((0, 3),)), ("lgkmcnt", ((4, 6),))))
 
-TARGETS = {t.name: t for t in (GFX90A, GFX1030, GFX1100)}
+TARGETS = {t.name: t for t in (GFX90A, GFX942, GFX1030, GFX1100)}
 DEFAULT = GFX1030
 
 

@@ -252,12 +252,13 @@ _GPU = {**_COMMON, **{
     AmdAgentInfo.NUM_SDMA_ENG: ("uint32_t", lambda a: a.spec["sdma_engines"]),
     AmdAgentInfo.NUM_SDMA_XGMI_ENG: ("uint32_t", lambda a: a.spec["sdma_xgmi_engines"]),
     AmdAgentInfo.IOMMU_SUPPORT: ("uint32_t", lambda a: IommuVersion.NONE),
-    AmdAgentInfo.NUM_XCC: ("uint32_t", lambda a: 1),
+    AmdAgentInfo.NUM_XCC: ("uint32_t", lambda a: a.spec.get("xccs", 1)),
     AmdAgentInfo.DRIVER_UID: ("uint32_t", lambda a: a.node),
     AmdAgentInfo.NEAREST_CPU: ("hsa_agent_t", lambda a: {"handle": _session().agents.cpu.handle}),
     # ROCr: the scratch aperture, 4 GiB per XCC; the async-reclaim threshold stays 0 on every
     # ISA but gfx94x/gfx95x (where CP firmware reclaims scratch), so on every profile here.
-    AmdAgentInfo.SCRATCH_LIMIT_MAX: ("uint64_t", lambda a: SCRATCH_APERTURE_PER_XCC),   # one XCC
+    AmdAgentInfo.SCRATCH_LIMIT_MAX: ("uint64_t",
+                                     lambda a: SCRATCH_APERTURE_PER_XCC * a.spec.get("xccs", 1)),
     AmdAgentInfo.SCRATCH_LIMIT_CURRENT: ("uint64_t", lambda a: 0),
     AmdAgentInfo.CLOCK_COUNTERS: ("hsa_amd_clock_counters_t", lambda a: _clock_counters()),
 }}

@@ -152,6 +152,13 @@ def llvm_round(x):
     return (t + step).astype(x.dtype)
 
 
+def c_round(x):
+    """round() as C defines it, and as LLVM 18 and later lower it for AMDGPU: halves away
+    from zero, the sign kept (round(-0.25) is -0.0)."""
+    t = np.trunc(x)
+    return np.where(np.abs(x - t) >= 0.5, t + np.copysign(np.ones_like(x), x), t).astype(x.dtype)
+
+
 def saturate(x, lo, hi, rounding=np.trunc):
     """convert_<int>_sat[_mode] as ROCm's device library computes it (conversions.cl,
     5.2.3 and later alike): round, then min(max(x, lo), hi) before converting. max is

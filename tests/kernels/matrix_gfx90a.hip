@@ -1,4 +1,4 @@
-// gfx90a's matrix instructions through HIP's builtins: each workgroup is one wave64 that
+// gfx90a's (and gfx940+'s) matrix instructions through HIP's builtins: each workgroup is one wave64 that
 // loads its A, B and C tiles into registers in the layouts AMD documents for the MFMA
 // instructions (the AMD matrix instruction calculator), multiplies, and stores D.
 // Workgroup g works on tile set g: A, B, C and D arrays hold one tile per workgroup.
@@ -60,6 +60,8 @@ extern "C" __global__ void mfma_f64_16x16x4f64(const double* a, const double* b,
   d[F64_ROW(3)] = acc[3];
 }
 
+// gfx940 dropped the 16x16x16 int8 product for one of twice the K (below).
+#if !defined(__gfx942__)
 // 16x16 A times 16x16 B (int8) plus int32 C: lane holds bytes k = 4 * (lane / 16) .. + 3 of
 // row lane % 16 (A) or column lane % 16 (B); D as for f32.
 extern "C" __global__ void mfma_i32_16x16x16i8(const signed char* a, const signed char* b,
@@ -77,6 +79,25 @@ extern "C" __global__ void mfma_i32_16x16x16i8(const signed char* a, const signe
   acc = __builtin_amdgcn_mfma_i32_16x16x16i8(fa, fb, acc, 0, 0, 0);
   for (int r = 0; r < 4; ++r) d[(4 * (lane / 16) + r) * 16 + lane % 16] = acc[r];
 }
+#else
+// 16x32 A times 32x16 B (int8) plus int32 C: lane holds bytes k = 8 * (lane / 16) .. + 7 of
+// row lane % 16 (A) or column lane % 16 (B) in a register pair; D as for f32.
+extern "C" __global__ void mfma_i32_16x16x32i8(const signed char* a, const signed char* b,
+                                               const int* c, int* d) {
+  int lane = threadIdx.x, t = blockIdx.x;
+  a += t * 16 * 32; b += t * 32 * 16; c += t * 16 * 16; d += t * 16 * 16;
+  long fa = 0, fb = 0;
+  for (int e = 0; e < 8; ++e) {
+    int k = 8 * (lane / 16) + e;
+    fa |= (long)(a[(lane % 16) * 32 + k] & 0xff) << (8 * e);
+    fb |= (long)(b[k * 16 + lane % 16] & 0xff) << (8 * e);
+  }
+  int4_ acc;
+  for (int r = 0; r < 4; ++r) acc[r] = c[(4 * (lane / 16) + r) * 16 + lane % 16];
+  acc = __builtin_amdgcn_mfma_i32_16x16x32_i8(fa, fb, acc, 0, 0, 0);
+  for (int r = 0; r < 4; ++r) d[(4 * (lane / 16) + r) * 16 + lane % 16] = acc[r];
+}
+#endif
 
 // Sixteen 4x1 times 1x4 blocks (f32): lane holds element lane % 4 of block lane / 4; D of
 // block blk, row i in register i of lane 4 * blk + j. CBSZ 4 and ABID 3 broadcast A's block

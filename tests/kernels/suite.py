@@ -1438,6 +1438,16 @@ def mfma_i32_16x16x16i8(rng, wave):
     return [a.ravel(), b.ravel(), c.ravel(), np.zeros(c.size, np.int32)], {3: d.astype(np.int32).ravel()}
 
 
+# gfx942's int8 MFMA (built by clang-21 in the ROCm 6.4 root: tests/isa/test_gfx942.py).
+@case("matrix_gfx90a.hip", 64 * TILES, 64, targets=("gfx942",))
+def mfma_i32_16x16x32i8(rng, wave):
+    a = rng.integers(-128, 128, (TILES, 16, 32)).astype(np.int8)
+    b = rng.integers(-128, 128, (TILES, 32, 16)).astype(np.int8)
+    c = rng.integers(-2**20, 2**20, (TILES, 16, 16)).astype(np.int32)
+    d = np.matmul(a.astype(np.int64), b.astype(np.int64)) + c
+    return [a.ravel(), b.ravel(), c.ravel(), np.zeros(c.size, np.int32)], {3: d.astype(np.int32).ravel()}
+
+
 @case("matrix_gfx90a.hip", 64 * TILES, 64, targets=("gfx90a",), tolerance={3: MATRIX})
 def mfma_f32_4x4x1f32_broadcasts(rng, wave):
     # Sixteen blocks of 4x1 by 1x4; CBSZ 4 / ABID 3: every block takes A's block 3; BLGP 1:

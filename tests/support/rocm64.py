@@ -140,6 +140,14 @@ def clang21(source, arch, *flags, hip=False):
     return host_path(obj)
 
 
+def objdump(path, mcpu):
+    """llvm-objdump-21's listing of the code object at host path `path` (inside the root)."""
+    inside = "/" + os.path.relpath(path, ROOT_DIR)
+    proc = run("llvm-objdump-21", "-d", f"--mcpu={mcpu}", inside, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
 # ---- gtest suites ----------------------------------------------------------------------------
 
 _RESULT = re.compile(r"^\[ +(RUN|OK|FAILED|SKIPPED) +\] ([^ ]+?\.[^ ]+?)(?: \(|,|$)")

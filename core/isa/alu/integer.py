@@ -307,6 +307,11 @@ def _lshl64(s, x):
     return np.asarray(x, dtype=U64) << (_wide(s) & U64(63))
 
 
+# gfx940+: a 64-bit address step in one op; the shift takes S1's low 3 bits (llvm accepts 0..4).
+op("u64 u32 u64 -> u64", "v_lshl_add_u64")(
+    lambda a, s, c: (np.asarray(a, dtype=U64) << (_wide(s) & U64(7))) + np.asarray(c, dtype=U64))
+
+
 @op("u32 u64 -> u64", "v_lshrrev_b64")
 def _lshr64(s, x):
     return np.asarray(x, dtype=U64) >> (_wide(s) & U64(63))
@@ -489,6 +494,10 @@ def _sat_pk_u8(a):
     lo = np.clip(_s16(a), 0, 255).astype(U32)
     hi = np.clip(_s16(_u(a) >> U32(16)), 0, 255).astype(U32)
     return lo | (hi << U32(8))
+
+
+# gfx940+: a 64-bit VGPR move; bits only.
+op("u64 -> u64", "v_mov_b64")(lambda a: np.asarray(a, dtype=U64))
 
 
 @op("f32 f32 mask -> f32", "v_cndmask_b32", ftz=False, own_nans=True)

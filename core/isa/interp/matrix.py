@@ -1,4 +1,4 @@
-"""Matrix instructions: gfx90a's MFMA (v_mfma_*: D = A x B + C in blocks across a wave64) and
+"""Matrix instructions: gfx90a's and gfx940+'s MFMA (v_mfma_*: D = A x B + C in blocks across a wave64) and
 gfx11's WMMA (v_wmma_*: one 16x16x16 product across a wave).
 
 Holds these invariants:
@@ -23,7 +23,9 @@ import numpy as np
 
 from core.isa.interp.registry import HANDLERS
 
-_MFMA = re.compile(r"v_mfma_(f32|i32|f64)_(\d+)x(\d+)x(\d+)_?(f32|f16|bf16|i8|f64)(_1k)?$")
+# gfx940+ spell the block count (`_2b`) and put `_` before the input type: the operand widths
+# say the same, so one pattern reads both spellings.
+_MFMA = re.compile(r"v_mfma_(f32|i32|f64)_(\d+)x(\d+)x(\d+)(?:_\d+b)?_?(f32|f16|bf16|i8|f64)(_1k)?$")
 _WMMA = re.compile(r"v_wmma_(f32|f16|bf16|i32)_16x16x16_(f16|bf16|iu8|iu4)$")
 _BITS = {"f32": 32, "f16": 16, "bf16": 16, "i8": 8, "iu8": 8, "iu4": 4, "f64": 64, "i32": 32}
 
@@ -207,7 +209,7 @@ def _wmma(match):
     return run
 
 
-# gfx90a's MFMA and gfx11's WMMA opcodes (core/isa/opcodes_gfx90a.py, opcodes_gfx1100.py).
+# The MFMA and WMMA opcodes (core/isa/opcodes_gfx90a.py, opcodes_gfx942.py, opcodes_gfx1100.py).
 MNEMONICS = (
     "v_mfma_f32_32x32x1f32", "v_mfma_f32_16x16x1f32", "v_mfma_f32_4x4x1f32",
     "v_mfma_f32_32x32x2f32", "v_mfma_f32_16x16x4f32", "v_mfma_f32_32x32x4f16",
@@ -218,6 +220,16 @@ MNEMONICS = (
     "v_mfma_f32_32x32x8bf16_1k", "v_mfma_f32_16x16x16bf16_1k", "v_mfma_f32_32x32x2bf16",
     "v_mfma_f32_16x16x2bf16", "v_mfma_f32_4x4x2bf16", "v_mfma_f32_32x32x4bf16",
     "v_mfma_f32_16x16x8bf16", "v_mfma_f64_16x16x4f64", "v_mfma_f64_4x4x4f64",
+    # gfx940+ (opcodes_gfx942.py): gfx90a's MFMA renamed, bf16 only as gfx90a's _1k forms, and
+    # the i8 products with twice the K.
+    "v_mfma_f32_32x32x1_2b_f32", "v_mfma_f32_16x16x1_4b_f32", "v_mfma_f32_4x4x1_16b_f32",
+    "v_mfma_f32_32x32x2_f32", "v_mfma_f32_16x16x4_f32", "v_mfma_f32_32x32x4_2b_f16",
+    "v_mfma_f32_16x16x4_4b_f16", "v_mfma_f32_4x4x4_16b_f16", "v_mfma_f32_32x32x8_f16",
+    "v_mfma_f32_16x16x16_f16", "v_mfma_i32_32x32x4_2b_i8", "v_mfma_i32_16x16x4_4b_i8",
+    "v_mfma_i32_4x4x4_16b_i8", "v_mfma_i32_32x32x16_i8", "v_mfma_i32_16x16x32_i8",
+    "v_mfma_f32_32x32x4_2b_bf16", "v_mfma_f32_16x16x4_4b_bf16", "v_mfma_f32_4x4x4_16b_bf16",
+    "v_mfma_f32_32x32x8_bf16", "v_mfma_f32_16x16x16_bf16", "v_mfma_f64_16x16x4_f64",
+    "v_mfma_f64_4x4x4_4b_f64",
     "v_wmma_f32_16x16x16_f16", "v_wmma_f32_16x16x16_bf16", "v_wmma_f16_16x16x16_f16",
     "v_wmma_bf16_16x16x16_bf16", "v_wmma_i32_16x16x16_iu8", "v_wmma_i32_16x16x16_iu4",
 )

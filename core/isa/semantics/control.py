@@ -20,4 +20,5 @@ NO_OPS = (
 MEMORY_FENCES = (
     "s_waitcnt_vscnt", "s_dcache_inv", "s_dcache_wb", "s_gl1_inv", "buffer_gl0_inv",
     "buffer_gl1_inv", "buffer_wbinvl1", "buffer_wbinvl1_vol", "buffer_wbl2", "buffer_invl2",
+    "buffer_inv",
 )

@@ -291,6 +291,9 @@ def _shl64(k, s, x):
                  k.select(small, k.intrinsic("fshl", [hi, lo, c]), shifted))
 
 
+emits("v_lshl_add_u64")(lambda k, a, s, c: k.add(k.shl(a, M.wide(k, k.and_(s, 7))), c))
+
+
 @emits("v_lshrrev_b64")
 def _lshr64(k, s, x):
     lo, hi, small, c = _halves(k, s, x)
@@ -477,4 +480,4 @@ def _sat_pk_u8(k, a):
 
 
 emits("v_cndmask_b32")(lambda k, a, b, sel: k.select(sel, b, a))
-emits("v_mov_b32")(lambda k, a: a)
+emits("v_mov_b32", "v_mov_b64")(lambda k, a: a)
