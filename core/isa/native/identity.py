@@ -71,9 +71,13 @@ def _llvm_build():
 def _cpu():
     """The CPU as the kernel describes it (model and feature flags) from the first processor's
     entry of /proc/cpuinfo: LLVM's host CPU name and features are a function of the same
-    CPUID bits, so equal entries get equal code."""
-    with open("/proc/cpuinfo") as f:
-        text = f.read(1 << 16)
+    CPUID bits, so equal entries get equal code. Without /proc, LLVM's own answer."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            text = f.read(1 << 16)
+    except OSError:
+        import llvmlite.binding as llvm
+        return (llvm.get_host_cpu_name() + llvm.get_host_cpu_features().flatten()).encode()
     first = text.split("\n\n", 1)[0]
     fields = []
     for line in first.splitlines():
