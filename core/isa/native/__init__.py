@@ -20,7 +20,9 @@ hand instructions over to it (callouts) and for its dispatch state. Inside:
   packed32   gfx90a's packed f32 ops on register pairs
   control / lanes      branches, calls, barriers, hwregs; cross-lane ops, DPP, SDWA
   smem / vmem / lds    scalar, vector and LDS memory        memory   checked accesses, atomics
-  compiler   LLVM -> native code, cached in memory and on disk
+  compiler   LLVM -> a shared object per translation, cached in memory and on disk
+  identity / cache_entry / shared_object  what a cached translation depends on (read
+             without LLVM); its sealed cache file; its dlopen and helper table
   dispatch   the Python side of a dispatch      runner.c/.h   the C side: threads, barriers
   runner_layout  the runner's C layouts as Python sees them
   ir_types / ir_vector  the IR's integer types and constants; its vector type, printing

@@ -4,79 +4,57 @@ Holds these invariants:
 - code is generated for the host CPU (its name and features), with no fast-math anywhere and
   the default floating-point environment, so float results are the IEEE ones the ALU
   emitters spell out;
-- each translation gets its own MCJIT engine, kept for the life of the process; its function
-  has a unique name (its cache key), and the C helpers it calls are bound by name to the
-  library's addresses;
-- the disk cache ($XDG_CACHE_HOME/softgpu, default ~/.cache/softgpu) holds object files keyed
-  by the translation key, the SoftGPU version, a digest of the ISA engine's sources, the LLVM
-  version and the CPU, so a stale or foreign object is never loaded; a cache that cannot be
-  written is skipped, never an error;
+- each translation is a shared object of its own (the object file LLVM emits, linked by the
+  C compiler), loaded with dlopen and kept for the life of the process; its function has a
+  unique name (from its cache key) and it calls the C helpers through a table the loader
+  fills (core/isa/native/shared_object.py);
+- the disk cache ($XDG_CACHE_HOME/softgpu, default ~/.cache/softgpu, one flat directory) holds
+  one sealed file per translation (core/isa/native/cache_entry.py), named by a key that
+  digests the kernel and the identity (core/isa/native/identity.py: engine sources, LLVM,
+  CPU), so a stale, foreign or damaged entry is never loaded but rebuilt and replaced; a
+  cache that cannot be written is skipped, never an error;
+- a translation found on disk costs no LLVM: llvmlite is imported, and LLVM initialised, on
+  the first miss only;
 - compile time is measured and returned, for the trace;
 - Python's cyclic garbage collector is paused while the IR is built and printed, and restored
   after (also on an error).
 """
+import contextlib
 import gc
 import hashlib
-import json
 import os
+import subprocess
 import tempfile
 import threading
 import time
 
-import llvmlite.binding as llvm
-
-from core.isa.native.runner_layout import external_addresses
+from core.isa.native import cache_entry, shared_object
+from core.isa.native.identity import identity
+from core.isa.native.program import Untranslatable
 
 _lock = threading.Lock()
-_state = {}
+_loaded = {}        # key -> (address, notes): translations this process has loaded
+_llvm = {}          # the target machines, made on the first miss
 
 
-def _init():
-    """The target machine and the engine (created once per process)."""
-    if "machine" in _state:
-        return _state
+def _machines():
+    """LLVM, initialised once per process, and its target machines for the host CPU."""
+    if _llvm:
+        return _llvm
+    import llvmlite.binding as llvm
     llvm.initialize_native_target()
     llvm.initialize_native_asmprinter()
     triple = llvm.get_process_triple()
-    cpu = llvm.get_host_cpu_name()
-    features = llvm.get_host_cpu_features().flatten()
     target = llvm.Target.from_triple(triple)
+    cpu, features = llvm.get_host_cpu_name(), llvm.get_host_cpu_features().flatten()
     # -O2 code generation: the translated code is straight-line vector code whose speed
-    # comes from the IR passes; codegen -O3 costs compile time for little here.
+    # comes from the IR passes; codegen -O3 costs compile time for little here. Position
+    # independent, small code model: the object is linked into a shared object.
     machine, fast_machine = (target.create_target_machine(cpu=cpu, features=features, opt=level,
-                                                          reloc="pic", codemodel="jitdefault", jit=True)
+                                                          reloc="pic", codemodel="default")
                              for level in (2, 0))
-    for name, address in external_addresses().items():
-        llvm.add_symbol(name, address)
-    _state.update(triple=triple, cpu=cpu, features=features, machine=machine,
-                  fast_machine=fast_machine, engines=[], loaded={},
-                  identity=_identity(cpu, features))
-    return _state
-
-
-def _identity(cpu, features):
-    """What a cached object depends on besides the kernel: versions, sources, CPU."""
-    digest = hashlib.sha256()
-    # The whole engine, not the translator alone: translations are built from the decoder's
-    # tables and the semantics records both tiers share (core/isa/semantics/).
-    engine = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    for root, _dirs, files in sorted(os.walk(engine)):
-        for name in sorted(files):
-            if name.endswith((".py", ".h", ".c")):
-                with open(os.path.join(root, name), "rb") as f:
-                    digest.update(name.encode() + b"\0" + f.read())
-    digest.update(_softgpu_version().encode())
-    digest.update(".".join(map(str, llvm.llvm_version_info)).encode())
-    digest.update(cpu.encode() + features.encode())
-    return digest.hexdigest()
-
-
-def _softgpu_version():
-    try:
-        from importlib.metadata import version
-        return version("softgpu")
-    except Exception:          # not installed (a plain checkout): the sources' digest decides
-        return "checkout"
+    _llvm.update(llvm=llvm, triple=triple, machine=machine, fast_machine=fast_machine)
+    return _llvm
 
 
 def cache_dir():
@@ -90,8 +68,7 @@ def function_name(key):
 
 def cache_key(parts):
     """The key of a translation: `parts` (bytes) describe the kernel; the identity the rest."""
-    state = _init()
-    digest = hashlib.sha256(state["identity"].encode())
+    digest = hashlib.sha256(identity().encode())
     for part in parts:
         digest.update(len(part).to_bytes(8, "little") + part)
     return digest.hexdigest()
@@ -109,31 +86,23 @@ def compile_module(key, build, instructions=0):
     compiled. Returns (address, notes, seconds spent, whether it came from disk)."""
     start = time.perf_counter()
     with _lock:
-        state = _init()
-        if key in state["loaded"]:
+        if key in _loaded:
             # Loaded by an earlier session of this process: the key digests everything the
-            # code depends on, so that code serves. (Loading it again each session left an
-            # engine's three mappings behind per hsa_init/hsa_shut_down cycle.)
-            address, notes = state["loaded"][key]
+            # code depends on, so that code serves.
+            address, notes = _loaded[key]
             return address, notes, time.perf_counter() - start, True
-        path = os.path.join(cache_dir(), key)
-        obj, notes = _read(path + ".o", "rb"), _read(path + ".json", "r")
-        cached = obj is not None and notes is not None
+        path = os.path.join(cache_dir(), key + cache_entry.SUFFIX)
+        found = cache_entry.open_entry(path, key)
+        cached = found is not None
         if cached:
-            notes = json.loads(notes)
+            fd, notes = found
         else:
             text, notes = _without_gc(build)
-            obj = _compile(state, text, instructions > LARGE)
-            _write(path + ".json", json.dumps(notes).encode())
-            _write(path + ".o", obj)
-        # One engine per translation (MCJIT re-finalizing an engine that already runs code
-        # crashed in tests); engines live as long as the process, as their code may run.
-        engine = llvm.create_mcjit_compiler(llvm.parse_assembly(""), state["machine"])
-        engine.add_object_file(llvm.ObjectFileRef.from_data(obj))
-        engine.finalize_object()
-        state["engines"].append(engine)
-        address = engine.get_function_address(function_name(key))
-        state["loaded"][key] = (address, notes)
+            entry = cache_entry.seal(_link(_compile(text, instructions > LARGE)), key, notes)
+            _write(path, entry)
+            fd = cache_entry.in_memory(entry)
+        address = shared_object.load(fd, function_name(key))
+        _loaded[key] = (address, notes)
     return address, notes, time.perf_counter() - start, cached
 
 
@@ -150,7 +119,10 @@ def _without_gc(build):
             gc.enable()
 
 
-def _compile(state, text, large):
+def _compile(text, large):
+    """The object file of the IR `text`."""
+    state = _machines()
+    llvm = state["llvm"]
     module = llvm.parse_assembly(text)
     module.triple = state["triple"]
     machine = state["fast_machine" if large else "machine"]
@@ -177,15 +149,30 @@ def _compile(state, text, large):
     return machine.emit_object(module)
 
 
-def _read(path, mode):
-    try:
-        with open(path, mode) as f:
+def _link(obj):
+    """The shared object of the object file `obj`, linked by the C compiler (every machine that
+    builds SoftGPU has one): with libm for the calls LLVM makes of it (sin, fmod, ...) and its
+    own runtime routines, binding its own symbols to itself (-Bsymbolic: no other object's
+    table or function can interpose), and a stack that is not executable."""
+    with tempfile.TemporaryDirectory(prefix="softgpu-link-") as tmp:
+        source, target = os.path.join(tmp, "code.o"), os.path.join(tmp, "code.so")
+        with open(source, "wb") as f:
+            f.write(obj)
+        try:
+            done = subprocess.run(["cc", "-shared", "-Wl,-Bsymbolic", "-Wl,-z,noexecstack",
+                                   "-o", target, source, "-lm"], capture_output=True, text=True)
+        except OSError as exc:
+            raise Untranslatable(f"no C compiler to link its native code ({exc})") from exc
+        if done.returncode != 0:
+            raise RuntimeError(f"linking a translation failed: {done.stderr.strip()}")
+        with open(target, "rb") as f:
             return f.read()
-    except OSError:
-        return None
 
 
 def _write(path, data):
+    """`data` as the file `path`, complete or not at all: written under a temporary name in the
+    same directory and renamed over it (a reader sees the old entry or the new one)."""
+    tmp = None
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), suffix=".tmp")
@@ -193,4 +180,6 @@ def _write(path, data):
             f.write(data)
         os.replace(tmp, path)
     except OSError:
-        pass
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)

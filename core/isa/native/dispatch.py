@@ -95,13 +95,14 @@ def program_of(session, kernel, desc):
 
 
 def _translate(session, kernel, desc):
-    from core.isa.native.translate import translate  # llvmlite loads on first translation
     name = kernel_name(kernel)
     try:
         program = program_of(session, kernel, desc)
         key = compiler.cache_key(_key_parts(program, desc))
 
         def build():
+            # llvmlite loads on the first translation the disk cache does not hold.
+            from core.isa.native.translate import translate
             translation = translate(program, desc.lanes, desc.nvgpr, compiler.function_name(key))
             return str(translation.module), {"reasons": translation.reasons,
                                              "access_sites": translation.access_sites,

@@ -24,7 +24,8 @@ import llvmlite.ir as ir
 from core.isa.instruction import EXEC_LO
 from core.isa.native import routing
 from core.isa.native.ir_types import I1, I8, I32, I64, PTR, const
-from core.isa.native.runner_layout import ENV, SG_END, SG_FAULT, SG_YIELD, wave_offset
+from core.isa.native.runner_layout import (ENV, EXTERNALS, HELPER_TABLE, SG_END, SG_FAULT, SG_YIELD,
+                                          wave_offset)
 from core.isa.native.program import Untranslatable, ends_block, mode_after
 from core.isa.native.reuse import ReusingBuilder
 from core.isa.native.ir_vector import Vector
@@ -133,8 +134,25 @@ class Kernel:
         fn = self._intrinsics.get(name) or self.module.globals.get(name)
         if fn is None:
             fn = ir.Function(self.module, ir.FunctionType(ret, args), name=name)
+            if name in EXTERNALS:
+                self._through_helper_table(fn, EXTERNALS.index(name))
         self._intrinsics[name] = fn
         return fn
+
+    def _through_helper_table(self, fn, slot):
+        """Define the C helper `fn` as a call through slot `slot` of the module's helper table:
+        the code is dlopen'ed from the disk cache into processes that load the library in any
+        way, whose helpers are no exported symbols, and the loader fills the table
+        (core/isa/native/shared_object.py). Internal, so the optimiser inlines it into its calls."""
+        table = self.module.globals.get(HELPER_TABLE)
+        if table is None:
+            table = ir.GlobalVariable(self.module, ir.ArrayType(PTR, len(EXTERNALS)), HELPER_TABLE)
+            table.initializer = ir.Constant(table.value_type, None)
+        fn.linkage = "internal"
+        b = ir.IRBuilder(fn.append_basic_block("call"))
+        entry = b.gep(table, [const(I64, 0), const(I64, slot)], source_etype=table.value_type)
+        helper = b.load(entry, typ=fn.function_type.as_pointer())
+        b.ret(b.call(helper, list(fn.args)))      # every helper returns a value (runner.h)
 
     def call(self, name, ret, args):
         return self.builder.call(self.intrinsic(name, ret, [a.type for a in args]), args)
