@@ -3,6 +3,8 @@
     softgpu info [FILE]      the system as rocminfo lists it, or a code object's kernels
     softgpu run -- PROG ARGS run an unmodified HSA program on SoftGPU
     softgpu settings         every SOFTGPU_* variable, and whether the environment's are valid
+    softgpu warm FILE|DIR... translate the kernels of code objects into the disk cache
+    softgpu cache            the translation cache: where, how big; clear, prune
 
 Holds these invariants:
 - every subcommand lives in a module of this package and registers with `command`:
@@ -30,7 +32,8 @@ import sys
 _COMMANDS = {}
 
 # The modules of this package that define subcommands; each registers itself on import.
-COMMAND_MODULES = ("info", "disasm", "isa_report", "run", "timeline", "replay", "settings")
+COMMAND_MODULES = ("info", "disasm", "isa_report", "run", "timeline", "replay", "settings", "cache",
+                   "warm")
 
 
 def command(name, help):
