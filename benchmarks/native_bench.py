@@ -1,16 +1,20 @@
 """Native engine tier benchmark (not a test): the figures of issue 9, as ratios against gcc -O2
 C measured in the same run, min and median of repeats.
 
-    python3 benchmarks/native_bench.py [--repeat 5] [--sgemm 1024] [--results FILE]
+    python3 benchmarks/native_bench.py [--repeat 5] [--sgemm 1024] [--largest 8]
+                                       [--parts vadd,fma,sgemm,translate] [--results FILE]
 
 Each measurement runs in a fresh process (SOFTGPU_THREADS is fixed when the thread pool
 starts): vector add of 2^22 floats (dispatch only, warm translation), the FMA loop's
 lane-instructions per second on one core, a 16x16 LDS-tiled SGEMM on one and on two threads,
 peak RSS of the vector add beyond the process's size before its buffers, and translation time
-(empty cache) of the largest suite kernel and of a ~1,000-instruction one. The figures go to
+(empty cache) of the --largest suite kernels and of a ~1,000-instruction one, in ms per 1,000
+instructions, split into decoding, IR building, IR printing, IR parsing, optimisation, code
+generation and loading (each timed around the call that does it). The figures go to
 benchmarks/results/native_bench.json (benchmarks/results.py: date, machine, commit).
 """
 import argparse
+import contextlib
 import json
 import os
 import resource
@@ -26,9 +30,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from benchmarks.engine_bench import KERNELS as ENGINE_KERNELS  # noqa: E402
-from core.toolchain import compile_opencl  # noqa: E402
-
-KERNEL_SOURCES = os.path.join(ROOT, "tests", "kernels")      # the kernel sources, not the test code
+from tests.support.kernels import compile_opencl  # noqa: E402
 
 KERNELS = ENGINE_KERNELS + """
 #define TILE 16
@@ -78,8 +80,8 @@ int main(int argc, char **argv) {
 
 def _session():
     import ctypes
-    from core.location import library_path
-    library = ctypes.CDLL(library_path())
+    from tests.support.paths import LIBRARY
+    library = ctypes.CDLL(LIBRARY)
     assert library.hsa_init() == 0
     from core import runtime
     return runtime.require()
@@ -94,7 +96,7 @@ def _rss():
         return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
 
-def worker(what, repeat, size):
+def worker(what, repeat, size, largest):
     """One measurement in this process; prints a JSON object."""
     from core.harness.launch import launch
     session = _session()
@@ -138,44 +140,144 @@ def worker(what, repeat, size):
         assert np.allclose(C.reshape(size, size), want, rtol=1e-4)
         out = {"times": times}
     elif what == "translate":
-        out = translation_times(session)
+        out = translation_times(session, largest)
     print(json.dumps(out))
 
 
-# The suite's largest kernel (tests/kernels/suite.py, gfx1030 wave32 code object v4) and one
-# of about 1,000 instructions, by source file, kernel and optimization level: fixed, so that
-# results files stay comparable as the suite grows.
-TRANSLATED = (("largest", "float_math.cl", "float_special_values", "-O0"),
-              ("about_1000", "int_math.cl", "int_minmax", "-O0"))
+# The translation's phases, each timed around the llvmlite call that does it, so the
+# compiler's own sequence of steps is what runs (nothing here repeats its pipeline).
+PHASES = ("decode", "ir_build", "ir_print", "ir_parse", "optimise", "codegen", "load")
 
 
-def translation_times(session):
-    """Seconds to translate (empty cache) each TRANSLATED kernel, and its size."""
-    from core.harness.launch import fresh_kernel
+@contextlib.contextmanager
+def llvm_phases(into):
+    """Adds the seconds spent in llvmlite's IR parser, pass pipelines and code generator to
+    into["ir_parse"], into["optimise"], into["codegen"] while it is active."""
+    import llvmlite.binding as llvm
+    from llvmlite.binding.newpassmanagers import ModulePassManager
+
+    def timed(phase, call):
+        def wrapper(*args, **kwargs):
+            start = time.perf_counter()
+            try:
+                return call(*args, **kwargs)
+            finally:
+                into[phase] += time.perf_counter() - start
+        return wrapper
+    patched = ((llvm, "parse_assembly", "ir_parse"), (ModulePassManager, "run", "optimise"),
+               (llvm.TargetMachine, "emit_object", "codegen"))
+    originals = [getattr(owner, name) for owner, name, _ in patched]
+    for (owner, name, phase), original in zip(patched, originals):
+        setattr(owner, name, timed(phase, original))
+    try:
+        yield into
+    finally:
+        for (owner, name, _), original in zip(patched, originals):
+            setattr(owner, name, original)
+
+
+def translate_in_phases(session, kernel):
+    """Translate `kernel` (empty cache) through the compiler's own compile_module, and the
+    seconds of each of PHASES: decode (the reachable code), IR building and printing (the
+    translator), IR parsing, optimisation and code generation (LLVM), load (the rest:
+    the object into an engine, the cache files)."""
+    from core.isa.native import compiler
+    from core.isa.native.dispatch import _key_parts, program_of
     from core.isa.layout import layout
-    from core.isa.native.dispatch import _functions, _translate
-    from core.isa.native.program import Program
-    out = {}
-    for label, source, name, opt in TRANSLATED:
-        kernel, executable = fresh_kernel(session, compile_opencl(os.path.join(KERNEL_SOURCES, source), opt=opt),
-                                          name)
-        alloc = session.arena.find(kernel.entry)
-        memory = session.arena.bytes[alloc.address - session.arena.base:alloc.end - session.arena.base]
-        desc = layout(kernel)
-        count = len(Program(memory, alloc.address, alloc.end, kernel.entry, False, desc.initial_mode,
-                            _functions(kernel)).instructions)
-        start = time.perf_counter()
-        _translate(session, kernel, desc)
-        out[label] = {"kernel": f"{name}{opt}", "instructions": count,
-                      "seconds": time.perf_counter() - start}
+    from core.isa.native.translate import translate
+    desc = layout(kernel)
+    seconds = dict.fromkeys(PHASES, 0.0)
+    start = time.perf_counter()
+    program = program_of(session, kernel, desc)
+    seconds["decode"] = time.perf_counter() - start
+    key = compiler.cache_key(_key_parts(program, desc))
+
+    def build():
+        begin = time.perf_counter()
+        module = translate(program, desc.lanes, desc.nvgpr, compiler.function_name(key)).module
+        printed = time.perf_counter()
+        text = str(module)
+        seconds["ir_build"], seconds["ir_print"] = printed - begin, time.perf_counter() - printed
+        return text, {}
+    with llvm_phases(seconds):
+        _, _, total, cached = compiler.compile_module(key, build, len(program.instructions))
+    assert not cached, "translation timed from a warm cache"
+    seconds["load"] = total - sum(seconds[p] for p in PHASES if p != "decode")
+    return len(program.instructions), seconds
+
+
+def suite_sizes(session):
+    """[(instructions, case, opt)] of every distinct gfx1030 wave32 v4 build of the kernel
+    suite's kernels that the native tier can translate, smallest first."""
+    from core.isa.layout import layout
+    from core.isa.native.dispatch import program_of
+    from core.isa.native.program import Untranslatable
+    from tests.kernels.suite import CASES, variants
+    from core.harness.launch import fresh_kernel
+    sizes, seen = [], set()
+    for case in CASES:
+        for opt in [o for o, wave, version in variants(case, "gfx1030") if (wave, version) == (32, 4)]:
+            # Cases that run the same kernel with other inputs share its translation.
+            build = (case.source, case.kernel, case.extra, opt)
+            if build in seen:
+                continue
+            seen.add(build)
+            kernel, executable = fresh_kernel(session, case.compile(opt, 32), case.kernel)
+            try:
+                sizes.append((len(program_of(session, kernel, layout(kernel)).instructions), case, opt))
+            except Untranslatable:
+                pass
+            session.loader.destroy_executable(executable)
+    sizes.sort(key=lambda s: s[0])
+    return sizes
+
+
+def translation_times(session, largest):
+    """Translation (empty cache) of the suite's `largest` biggest kernels and of one of
+    ~1,000 instructions: per kernel its size, seconds per phase, total and ms per 1,000
+    instructions; overall the same over the largest ones."""
+    from core.harness.launch import fresh_kernel
+    sizes = suite_sizes(session)
+    # The smallest first, unreported: what the first translation of a process pays once
+    # (imports, the target machine) is no kernel's.
+    chosen = [("warm-up", sizes[0])] + [("largest", s) for s in reversed(sizes[-largest:])]
+    chosen.append(("about_1000", min(sizes, key=lambda s: abs(s[0] - 1000))))
+    kernels, overall = [], dict.fromkeys(PHASES, 0.0)
+    instructions = 0
+    for label, (_, case, opt) in chosen:
+        kernel, executable = fresh_kernel(session, case.compile(opt, 32), case.kernel)
+        count, seconds = translate_in_phases(session, kernel)
         session.loader.destroy_executable(executable)
-    return out
+        if label == "warm-up":
+            continue
+        total = sum(seconds.values())
+        kernels.append({"kernel": f"{case.name}{opt}", "group": label, "instructions": count,
+                        "seconds": total, "phases_seconds": seconds,
+                        "ms_per_1000_instructions": total * 1e6 / count})
+        if label == "largest":
+            instructions += count
+            for phase in PHASES:
+                overall[phase] += seconds[phase]
+    total = sum(overall.values())
+    return {"kernels": kernels,
+            "largest_overall": {"instructions": instructions, "seconds": total,
+                                "ms_per_1000_instructions": total * 1e6 / instructions,
+                                "phases_ms_per_1000_instructions":
+                                    {p: overall[p] * 1e6 / instructions for p in PHASES}}}
 
 
-def run(what, threads, repeat, size, cache):
+PARTS = ("vadd", "fma", "sgemm", "translate")
+
+
+def summary(values):
+    return min(values), statistics.median(values)
+
+
+def run(what, threads, repeat, size, cache, largest=0):
     env = dict(os.environ, SOFTGPU_THREADS=str(threads), XDG_CACHE_HOME=cache)
     done = subprocess.run([sys.executable, __file__, "--worker", what, "--repeat", str(repeat),
-                           "--sgemm", str(size)], env=env, capture_output=True, text=True, check=True)
+                           "--sgemm", str(size), "--largest", str(largest)],
+                          env=env, capture_output=True, text=True, check=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
@@ -196,21 +298,27 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--sgemm", type=int, default=1024)
+    parser.add_argument("--largest", type=int, default=8,
+                        help="translation time of the suite's N largest kernels (default 8)")
+    parser.add_argument("--parts", default=",".join(PARTS),
+                        help=f"comma-separated subset of {','.join(PARTS)} (default: all)")
     parser.add_argument("--results", help="the results file (default: benchmarks/results/native_bench.json)")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     options = parser.parse_args()
     if options.worker:
-        worker(options.worker, options.repeat, options.sgemm)
+        worker(options.worker, options.repeat, options.sgemm, options.largest)
         return
+    parts = options.parts.split(",")
+    unknown = set(parts) - set(PARTS)
+    if unknown:
+        parser.error(f"unknown parts {sorted(unknown)} (known: {', '.join(PARTS)})")
     cache = tempfile.mkdtemp(prefix="softgpu-bench-cache-")
-    c_vadd, c_sgemm = c_reference(options.sgemm, options.repeat)
-
-    def summary(values):
-        return min(values), statistics.median(values)
-
-    cv = summary(c_vadd)
-    figures = {"c_vadd_seconds": {"min": cv[0], "median": cv[1]}, "c_sgemm_seconds": c_sgemm}
-    for threads in (1, 2):
+    figures = {}
+    if {"vadd", "sgemm"} & set(parts):
+        c_vadd, c_sgemm = c_reference(options.sgemm, options.repeat)
+        cv = summary(c_vadd)
+        figures = {"c_vadd_seconds": {"min": cv[0], "median": cv[1]}, "c_sgemm_seconds": c_sgemm}
+    for threads in (1, 2) if "vadd" in parts else ():
         r = run("vadd", threads, options.repeat, options.sgemm, cache)
         v = summary(r["times"])
         figures[f"vadd_{threads}_thread_seconds"] = {"min": v[0], "median": v[1],
@@ -223,10 +331,23 @@ def main():
             print(f"  peak RSS beyond the process before the dispatches (less the harness's read-back"
                   f" copies): {r['rss_beyond'] / 2**20:.1f} MiB = {r['rss_beyond'] / r['buffers']:.2f}x"
                   f" the 3 buffers ({r['buffers'] / 2**20:.0f} MiB, in the arena)")
-    r = run("fma", 1, options.repeat, options.sgemm, cache)
-    f = summary(r["rates"])
+    if "fma" in parts:
+        fma(options, cache, figures)
+    if "sgemm" in parts:
+        sgemm(options, cache, figures, c_sgemm)
+    if "translate" in parts:
+        translation(options, figures)
+    from benchmarks.results import write
+    print("results:", write("native_bench", figures, sys.argv[1:], options.results))
+
+
+def fma(options, cache, figures):
+    f = summary(run("fma", 1, options.repeat, options.sgemm, cache)["rates"])
     figures["fma_lane_instructions_per_second"] = {"min": f[0], "median": f[1]}
     print(f"FMA loop, 1 thread: min {f[0] / 1e9:.2f} G median {f[1] / 1e9:.2f} G lane-instructions/s")
+
+
+def sgemm(options, cache, figures, c_sgemm):
     one = summary(run("sgemm", 1, max(1, options.repeat // 2), options.sgemm, cache)["times"])
     two = summary(run("sgemm", 2, max(1, options.repeat // 2), options.sgemm, cache)["times"])
     figures[f"sgemm_{options.sgemm}_seconds"] = {"1_thread": {"min": one[0], "median": one[1]},
@@ -234,13 +355,20 @@ def main():
     print(f"SGEMM {options.sgemm}^3 16x16 LDS-tiled: 1 thread min {one[0]:.3f} s median {one[1]:.3f} s; "
           f"2 threads min {two[0]:.3f} s median {two[1]:.3f} s; speed-up (min) {one[0] / two[0]:.2f}x; "
           f"C (naive triple loop) {c_sgemm:.3f} s")
-    t = run("translate", 1, 1, options.sgemm, tempfile.mkdtemp(prefix="softgpu-bench-cold-"))
-    for label, row in t.items():
-        print(f"translation ({label.replace('_', ' ')}): {row['kernel']}, {row['instructions']} "
-              f"instructions, {row['seconds']:.2f} s")
+
+
+def translation(options, figures):
+    t = run("translate", 1, 1, options.sgemm, tempfile.mkdtemp(prefix="softgpu-bench-cold-"), options.largest)
+    print(f"translation, empty cache, ms per 1,000 instructions ({', '.join(PHASES)}):")
+    for row in t["kernels"]:
+        phases = " ".join(f"{row['phases_seconds'][p] * 1e6 / row['instructions']:6.0f}" for p in PHASES)
+        print(f"  {row['kernel']:32s} {row['instructions']:5d} instr {row['seconds']:6.2f} s "
+              f"{row['ms_per_1000_instructions']:6.0f} ms/1000 = {phases}")
+    overall = t["largest_overall"]
+    phases = " ".join(f"{overall['phases_ms_per_1000_instructions'][p]:6.0f}" for p in PHASES)
+    print(f"  {options.largest} largest together: {overall['instructions']} instr {overall['seconds']:.2f} s "
+          f"{overall['ms_per_1000_instructions']:.0f} ms/1000 = {phases}")
     figures["translation"] = t
-    from benchmarks.results import write
-    print("results:", write("native_bench", figures, sys.argv[1:], options.results))
 
 
 if __name__ == "__main__":
