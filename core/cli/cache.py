@@ -10,8 +10,9 @@ Holds these invariants:
 - the cache is the one a dispatch uses (core.isa.native.compiler.cache_dir(): the same
   XDG_CACHE_HOME rules), read as files (core.isa.native.cache_files);
 - `--key` prints the key of an empty translation: the digest of everything an entry's key
-  holds besides the kernel (SoftGPU's version, its ISA engine's sources, LLVM, the CPU), so
-  a CI cache keyed by it is restored only where its entries can be used;
+  holds besides the kernel (what its ISA engine's sources hold, LLVM, the CPU), so a CI cache
+  keyed by it is restored only where its entries can be used, and in every fresh clone of the
+  same sources;
 - a cache that cannot be read or changed exits 1 with one line naming the path and why; prune
   without a limit is a usage error (exit 2).
 """
@@ -32,8 +33,8 @@ def declare(parser):
                         help="prune: remove least recently used entries until the cache takes at "
                              "most SIZE (e.g. 500M, 2G; K, M, G, T are powers of 1024)")
     parser.add_argument("--key", action="store_true",
-                        help="print a key naming what cached translations depend on (SoftGPU's "
-                             "version, its engine's sources, LLVM, the CPU), for CI caches")
+                        help="print a key naming what cached translations depend on (the "
+                             "engine's sources, LLVM, the CPU), for CI caches")
     usage_error = parser.error
 
     def run(args):

@@ -170,3 +170,29 @@ def test_an_entry_opens_exactly_as_sealed(tmp_path):
     assert _open(tmp_path, bytes(flipped)) is None
     assert _open(tmp_path, b"") is None
     assert cache_entry.open_entry(str(tmp_path / "missing.so"), KEY) is None
+
+
+def _identity_in(tree, cache):
+    """The translation identity computed by a process running the engine found under `tree`."""
+    code = f"import sys; sys.path.insert(0, {tree!r}); " \
+           f"from core.isa.native.identity import identity; print(identity({cache!r}))"
+    return subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
+                          text=True, cwd=tree).stdout.strip()
+
+
+def test_a_cache_carried_to_a_fresh_checkout_still_matches_and_an_edit_does_not(tmp_path):
+    """A CI job restores its saved cache into a new clone: same sources at another place with
+    new file times must give the same identity (else nothing cached ever serves there), while a
+    one-byte edit of an engine source gives another."""
+    import shutil
+    cache = str(tmp_path / "cache")
+    here = _identity_in(ROOT, cache)
+    clone = tmp_path / "clone"
+    # shutil.copy, not copy2: the copies get new modification times, as a fresh clone's files do
+    shutil.copytree(os.path.join(ROOT, "core"), clone / "core", copy_function=shutil.copy,
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    assert _identity_in(str(clone), cache) == here
+    assert _identity_in(str(clone), cache) == here      # now from the remembered digest
+    edited = clone / "core" / "isa" / "semantics" / "__init__.py"
+    edited.write_text(edited.read_text() + "\n")
+    assert _identity_in(str(clone), cache) != here

@@ -68,7 +68,7 @@ def function_name(key):
 
 def cache_key(parts):
     """The key of a translation: `parts` (bytes) describe the kernel; the identity the rest."""
-    digest = hashlib.sha256(identity().encode())
+    digest = hashlib.sha256(identity(cache_dir()).encode())
     for part in parts:
         digest.update(len(part).to_bytes(8, "little") + part)
     return digest.hexdigest()

@@ -7,9 +7,12 @@ Holds these invariants:
   never matches (SoftGPU's package version adds nothing to the sources' stamps, which a
   reinstall renews, and cost 40 ms to read: importing importlib.metadata);
 - it is computed without importing llvmlite (a process whose translations are all cached never
-  loads LLVM: initialising it cost ~60 ms of a cached kernel's first dispatch) and from file
-  metadata rather than contents (reading and hashing the engine's ~2 MB of sources took 3-8 ms,
-  its ~120 stat calls take well under one);
+  loads LLVM: initialising it cost ~60 ms of a cached kernel's first dispatch);
+- it depends on what the files hold, not where they are or when they were written, so a cache
+  carried to another checkout of the same sources (a CI job restoring its saved cache into a
+  fresh clone) still matches; reading and hashing the engine's ~2 MB of sources costs 3-8 ms, so
+  the digest is remembered under the files' stamps (path, size, modification time) in the
+  cache's `identity/` folder and a later process pays only ~120 stat calls (well under 1 ms);
 - it is computed once per process.
 """
 import hashlib
@@ -26,25 +29,51 @@ _VOLATILE_CPU_FIELDS = {"processor", "cpu mhz", "bogomips", "core id", "apicid",
 
 
 @lru_cache(maxsize=None)
-def identity():
+def identity(cache):
+    """The identity, remembering the sources' digest under `cache` (the cache's folder)."""
     digest = hashlib.sha256()
-    for part in (_engine_sources(), _llvm_build(), _cpu()):
+    for part in (_engine_sources(os.path.join(cache, "identity")), _llvm_build(), _cpu()):
         digest.update(len(part).to_bytes(8, "little") + part)
     return digest.hexdigest()
 
 
 def _stamp(path):
     """A file as its path, size and modification time: an edit or a rebuild changes the size or
-    the time (a checkout that rewrites a file unchanged costs one recompilation)."""
+    the time."""
     st = os.stat(path)
     return f"{path}\0{st.st_size}\0{st.st_mtime_ns}\n".encode()
 
 
-def _engine_sources():
+def _engine_sources(memo_dir):
     """The whole engine, not the translator alone: translations are built from the decoder's
     tables and the semantics records both tiers share (core/isa/semantics/), and the runner's
-    layouts (core/isa/native/runner.h)."""
-    return b"".join(_stamp(path) for path in _source_files(_ENGINE))
+    layouts (core/isa/native/runner.h). The digest of their paths within the engine and their
+    contents, remembered under their stamps."""
+    paths = list(_source_files(_ENGINE))
+    memo = os.path.join(memo_dir, hashlib.sha256(b"".join(map(_stamp, paths))).hexdigest())
+    try:
+        with open(memo, "rb") as f:
+            known = f.read()
+        if len(known) == 64:
+            return known
+    except OSError:
+        pass
+    digest = hashlib.sha256()
+    for path in paths:
+        with open(path, "rb") as f:
+            data = f.read()
+        name = os.path.relpath(path, _ENGINE).encode()
+        digest.update(len(name).to_bytes(8, "little") + name + len(data).to_bytes(8, "little") + data)
+    known = digest.hexdigest().encode()
+    try:    # written whole or not at all: processes starting at once may race here
+        os.makedirs(memo_dir, exist_ok=True)
+        partial = f"{memo}.{os.getpid()}"
+        with open(partial, "wb") as f:
+            f.write(known)
+        os.replace(partial, memo)
+    except OSError:
+        pass    # a read-only cache: the next process hashes again
+    return known
 
 
 def _source_files(top):
@@ -59,13 +88,23 @@ def _source_files(top):
 
 
 def _llvm_build():
-    """llvmlite's LLVM library, located without importing llvmlite."""
+    """llvmlite's LLVM library, located without importing llvmlite: llvmlite's version file and
+    the library's name and size (hashing its ~180 MB would cost far more than a translation
+    saves; a reinstall of the same wheel gives the same library, with a new time)."""
     spec = importlib.util.find_spec("llvmlite")
     if spec is None or not spec.submodule_search_locations:
         return b"no llvmlite"
-    binding = os.path.join(spec.submodule_search_locations[0], "binding")
-    names = sorted(name for name in os.listdir(binding) if name.startswith("libllvmlite"))
-    return b"".join(_stamp(os.path.join(binding, name)) for name in names)
+    package = spec.submodule_search_locations[0]
+    parts = []
+    try:
+        with open(os.path.join(package, "_version.py"), "rb") as f:
+            parts.append(f.read())
+    except OSError:
+        parts.append(b"no version file")
+    binding = os.path.join(package, "binding")
+    for name in sorted(name for name in os.listdir(binding) if name.startswith("libllvmlite")):
+        parts.append(f"{name}\0{os.path.getsize(os.path.join(binding, name))}\n".encode())
+    return b"".join(parts)
 
 
 def _cpu():
