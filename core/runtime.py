@@ -42,14 +42,19 @@ def _vmem(session):
     return VirtualMemory(session)
 
 
+def _translations(session):
+    from core.isa.native.translator import SessionTranslations
+    return SessionTranslations()
+
+
 # Parts made on first use, by attribute. A process that only initializes and queries agents
 # never pays for what their modules import (the loader's pyelftools, the images' numpy).
 _ON_FIRST_USE = {"loader": _loader, "async_ops": _async_ops, "images": _images, "ipc": _ipc,
-                 "vmem": _vmem}
+                 "vmem": _vmem, "translations": _translations}
 # Every part in dependency order; close() goes through it backwards, whatever order the
 # parts were made in (the packet processors stop before the loader frees code).
-_ORDER = ("arena", "agents", "memory", "ipc", "vmem", "signals", "queues", "loader", "system_events",
-          "packet_processing", "async_ops", "images")
+_ORDER = ("arena", "agents", "memory", "ipc", "vmem", "signals", "queues", "loader", "translations",
+          "system_events", "packet_processing", "async_ops", "images")
 
 
 class Session:

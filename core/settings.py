@@ -137,12 +137,20 @@ def _profile_known(name):
 SETTINGS = (
     Setting("SOFTGPU_PROFILE", "name or path", "gfx1030",
             "device profile: a name under `profiles/` or a path to a .json file", _text, _profile_known),
-    Setting("SOFTGPU_ENGINE", "`native` or `interp`", "native",
-            "`native`: kernels are translated to native code through LLVM and run on every core; "
+    Setting("SOFTGPU_ENGINE", "`auto`, `native` or `interp`", "auto",
+            "`auto`: tiered: a kernel runs natively once its translation is ready (made in this process or "
+            "in the disk cache); until then it runs on the interpreter while the translation is made in the "
+            "background, unless the dispatch is expected to take longer than the wait (the rest of a long "
+            "dispatch switches tier when the translation is ready; trace events `tier`, `native_compile`); "
+            "`native`: every kernel waits for its translation through LLVM and runs on every core; "
             "`interp`: the numpy interpreter (the oracle). Instructions the translator has no emitter for "
             "run inside translated kernels on the interpreter's own handlers (callouts); a kernel the "
             "native tier cannot translate at all runs on the interpreter (trace event `native_fallback`)",
-            _choice("native", "interp")),
+            _choice("auto", "native", "interp")),
+    Setting("SOFTGPU_TIER_SWITCH_AFTER", "integer", None,
+            "with `auto`, for tests of tier switches: each dispatch of a translatable kernel runs this many "
+            "workgroups on the interpreter, then the rest natively (waiting for the translation)",
+            _integer(0)),
     Setting("SOFTGPU_THREADS", "integer 1-1024", None,
             "threads that run a dispatch's workgroups on the native tier (default: the usable cores)",
             _integer(1, 1024)),

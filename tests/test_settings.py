@@ -66,7 +66,7 @@ EDGES = [
     ("SOFTGPU_SIGNAL_POLL_MS", "100", "-5", "must be from 1 to 3600000"),
     ("SOFTGPU_CAPTURE_LIMIT", "0", "-1", "must be at least 0"),
     ("SOFTGPU_CAPTURE_LIMIT", "4096", "abc", "not an integer"),
-    ("SOFTGPU_ENGINE", "interp", "bogus", "must be one of native, interp"),
+    ("SOFTGPU_ENGINE", "interp", "bogus", "must be one of auto, native, interp"),
     ("SOFTGPU_TIME_LIMIT", "0.001", "0", "not a positive number of seconds"),
     ("SOFTGPU_TIME_LIMIT", "3600", "inf", "not a positive number of seconds"),
     ("SOFTGPU_QUEUE_ERRORS", "continue", "ignore", "must be one of abort, continue"),

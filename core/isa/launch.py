@@ -18,7 +18,9 @@ Holds these invariants:
   WORKGROUP_MAX_SIZE) is refused before any wave runs (INVALID_ARGUMENT), never wrapped;
 - every engine tier is reached through `run_dispatch` (or its two halves, `plan_launch` and
   `run_plan`, which the packet processor calls around a capture) and nothing else:
-  SOFTGPU_ENGINE=native (the default) runs the native tier (core.isa.native), which hands a
+  SOFTGPU_ENGINE=auto (the default) runs tiered (core.isa.tiering: the interpreter until a
+  kernel's translation is ready, unless waiting for it costs less); SOFTGPU_ENGINE=native
+  runs the native tier (core.isa.native), waiting for each translation, which hands a
   kernel it cannot translate to the interpreter; SOFTGPU_ENGINE=interp runs the interpreter
   (core.isa.interp).
 """
@@ -89,7 +91,11 @@ def run_plan(session, plan):
     KernelFault / DispatchStopped as run_dispatch."""
     from core import progress
     stats = None
-    if settings.get("SOFTGPU_ENGINE") != "interp":
+    engine = settings.get("SOFTGPU_ENGINE")
+    if engine == "auto":
+        from core.isa.tiering import run_tiered
+        return run_tiered(session, plan)
+    if engine == "native":
         from core.isa.native.dispatch import run_native
         stats = run_native(session, plan)
     if stats is None:

@@ -83,20 +83,29 @@ class Dispatch:
         return np.arange(first, self.next_group, dtype=np.int64)
 
     # ---- chunking ----------------------------------------------------------------------
-    def run(self):
+    def run(self, switch_points=(), hand_over=None):
+        """Run the dispatch: its DispatchStats. A tier switch (core/isa/tiering.py): chunks
+        end at each of `switch_points` (workgroup indices), and `hand_over(workgroups run)`,
+        asked before each chunk, may end the run there (True), leaving the workgroups from
+        `next_group` on to the caller; every admitted workgroup has ended by then."""
         from core.isa.interp.chunk import Chunk
         start = time.perf_counter()
+        total = self.plan.total_workgroups
+        ends = sorted(set(switch_points))
         try:
-            while self.next_group < self.plan.total_workgroups:
+            while self.next_group < total:
                 if self.plan.stop is not None and self.plan.stop.is_set():
                     raise DispatchStopped(f"{self.plan.name}: stopped after {self.next_group} of "
-                                          f"{self.plan.total_workgroups} workgroups")
-                Scheduler(self, Chunk(self, self.take(self.per_chunk))).run()
+                                          f"{total} workgroups")
+                if hand_over is not None and hand_over(self.next_group):
+                    break
+                end = next((point for point in ends if point > self.next_group), total)
+                Scheduler(self, Chunk(self, self.take(min(self.per_chunk, end - self.next_group)))).run()
                 self.stats.batches += 1
                 self.workgroups_done = self.next_group
         finally:
             self.scratch.close()
-        self.stats.workgroups = self.plan.total_workgroups
+        self.stats.workgroups = self.next_group
         self.stats.seconds = time.perf_counter() - start
         return self.stats
 

@@ -5,7 +5,11 @@ Holds these invariants:
 - a kernel is translated at most once per loaded code object and wave size (and loaded from
   the disk cache when another process translated it); a kernel that cannot be translated is
   remembered as such, traced once with the instruction that stops it, and runs on the
-  interpreter (run_native answers None);
+  interpreter (run_native answers None); one thread makes it while others that need it wait
+  (Pending), and a dispatch of the tiered engine looks for it without waiting on LLVM
+  (translation_or_start: made here, loaded from disk, or queued for the translator thread);
+- a tier switch runs the workgroups from `first_group` on (grid order) natively, the ones
+  before it having ended on the interpreter;
 - the launch template is the interpreter's launch state (core/isa/interp/chunk.py): the same
   user SGPRs, workgroup ids and info, scratch layout (interleaved per wave), work-item ids
   and EXEC, MODE from the descriptor;
@@ -25,13 +29,14 @@ import weakref
 from core import settings, trace
 from core.isa.disasm import format_instruction
 from core.isa.faults import KernelFault, illegal_instruction, memory_fault, time_limit_fault
-from core.isa.layout import layout, private_segment_buffer, user_sgpr_width
+from core.isa.interp.chunk import SCRATCH_NUM_RECORDS
+from core.isa.layout import layout, user_sgpr_width
 from core.isa.native import compiler, runner_layout as C
 from core.isa.native.live_memory import live_memory, valid_ranges
 from core.isa.native.program import Program, Untranslatable
 from core.isa.plan import DispatchStats, DispatchStopped, kernel_name, long_dispatch
 from core.native import ffi, lib
-from core.hsa_abi import Status
+from softgpu_shim.hsa_abi import Status
 
 # Instructions a wave runs in a loop before it lets the other waves of its thread run: a few
 # microseconds of a spinning loop, long against a yield (~0.1 us: the registers go to memory
@@ -46,8 +51,12 @@ QUANTUM = 1 << 14
 # workgroup keeps QUANTUM.
 GROUP_TURN = 256
 
-_BY_CODE_OBJECT = weakref.WeakKeyDictionary()   # LoadedCodeObject -> {(entry, wave64): Native}
-_lock = threading.Lock()
+_BY_CODE_OBJECT = weakref.WeakKeyDictionary()   # LoadedCodeObject -> {(entry, wave64): Native...}
+_lock = threading.Lock()        # guards the dictionaries above, never held across a compile
+# Held around every compile_module call: a dispatch that only looks for a cached translation
+# takes it without blocking, or does not look (compile_module's own lock is held for a whole
+# compile, seconds, which a short dispatch must not wait for).
+llvm_gate = threading.Lock()
 
 
 class Native:
@@ -60,6 +69,8 @@ class Native:
         self.reasons = reasons          # fault detail -> the interpreter's reason text
         self.access_sites = access_sites
         self.callouts = callouts        # instructions handed to the interpreter (handover.py)
+        self.compile_seconds = 0.0      # what making it cost (compiler.compile_module)
+        self.cached = True              # whether it was loaded rather than compiled
 
 
 class Fallback:
@@ -69,16 +80,157 @@ class Fallback:
         self.error = error
 
 
+class Pending:
+    """A translation being made, by the translator thread (core/isa/native/translator.py) or by
+    another dispatch's thread: `result()` waits for its Native or Fallback."""
+
+    def __init__(self, cache, key):
+        self.cache, self.key = cache, key       # where its result goes once made
+        self.instructions = None                # the kernel's, once its program is read
+        self.expected_ready = None              # time.monotonic() it should be made by
+        self._done = threading.Event()
+        self._result = self._error = None
+
+    def ready(self):
+        return self._done.is_set()
+
+    def result(self, timeout=None):
+        """The Native or Fallback (waiting up to `timeout` seconds, None: as long as it takes;
+        None if not made by then); raises the error that stopped its making."""
+        if not self._done.wait(timeout):
+            return None
+        if self._error is not None:
+            raise self._error
+        return self._result
+
+    def settle(self, result=None, error=None):
+        """Give the translation (or the error that stopped it: then the kernel's next dispatch
+        tries again) to every waiter and to later dispatches."""
+        with _lock:
+            if self.cache.get(self.key) is self:
+                if error is None:
+                    self.cache[self.key] = result
+                else:
+                    del self.cache[self.key]
+        self._result, self._error = result, error
+        self._done.set()
+
+    def make(self, translate):
+        """Settle with translate()'s answer (or error, raised here too)."""
+        try:
+            result = translate()
+        except BaseException as error:
+            self.settle(error=error)
+            raise
+        self.settle(result)
+        return result
+
+
+class NotCached(Exception):
+    """compile_module asked for the module: neither this process nor the disk cache holds it."""
+
+
+class Work:
+    """What a kernel's translation is made from: its program (a copy of its code, which the
+    translation outlives) and its cache key."""
+
+    def __init__(self, session, kernel, desc):
+        self.name = kernel_name(kernel)
+        self.desc = desc
+        self.program = program_of(session, kernel, desc)
+        self.key = compiler.cache_key(_key_parts(self.program, desc))
+
+    def build(self):
+        from core.isa.native.translate import translate  # llvmlite loads on first translation
+        translation = translate(self.program, self.desc.lanes, self.desc.nvgpr,
+                                compiler.function_name(self.key))
+        return str(translation.module), {"reasons": translation.reasons,
+                                         "access_sites": translation.access_sites,
+                                         "callouts": translation.callouts}
+
+    def made(self, build, **trace_fields):
+        """The Native translation (compile_module with `build`), or a Fallback."""
+        try:
+            address, notes, seconds, cached = compiler.compile_module(self.key, build,
+                                                                      len(self.program.instructions))
+            frame_kib = _frame_kib(address)
+        except Untranslatable as exc:
+            return fallback(self.name, exc)
+        trace.event("native_compile", kernel=self.name, seconds=seconds, cached=cached,
+                    instructions=len(self.program.instructions), callouts=notes["callouts"],
+                    frame_kib=frame_kib, **trace_fields)
+        native = Native(self.program, address, notes["reasons"], notes["access_sites"],
+                        notes["callouts"], frame_kib)
+        native.compile_seconds, native.cached = seconds, cached
+        return native
+
+
+def _not_cached():
+    raise NotCached()
+
+
 def native_for(session, kernel, desc):
-    """The Native translation of `kernel`, or a Fallback (translated at most once)."""
+    """The Native translation of `kernel`, or a Fallback: translated at most once, on this
+    thread, or waited for when another thread (the translator's) is making it."""
+    found, claimed = _claim(kernel, desc)
+    if not claimed:
+        return found.result() if isinstance(found, Pending) else found
+    return found.make(lambda: _translate(session, kernel, desc))
+
+
+def translation_or_start(session, kernel, desc, translator):
+    """Without waiting on LLVM: the kernel's Native or Fallback when this process made it or
+    the disk cache holds it, else its Pending, which `translator` (core/isa/native/
+    translator.py) makes in the background."""
+    found, claimed = _claim(kernel, desc)
+    if not claimed:
+        return found
+    try:
+        work = Work(session, kernel, desc)
+    except Untranslatable as exc:
+        found.settle(fallback(kernel_name(kernel), exc))
+        return found.result()
+    except BaseException as error:
+        found.settle(error=error)
+        raise
+    found.instructions = len(work.program.instructions)
+    cached = _load_cached(work, found)
+    if cached is not None:
+        return cached
+    translator.submit(work, found)
+    return found
+
+
+def _load_cached(work, pending):
+    """The Native or Fallback of `work` when it is cached and LLVM is free (settling
+    `pending`), else None: a dispatch never waits for another kernel's compile."""
+    if not llvm_gate.acquire(blocking=False):
+        return None
+    try:
+        result = work.made(_not_cached)
+    except NotCached:
+        return None
+    except BaseException as error:
+        pending.settle(error=error)
+        raise
+    finally:
+        llvm_gate.release()
+    pending.settle(result)
+    return result
+
+
+def _claim(kernel, desc):
+    """(the kernel's Native, Fallback or Pending; False), or (a new Pending; True) which the
+    caller must settle."""
     owner = getattr(kernel, "code_object", None)
     key = (kernel.entry, desc.wave64)
     with _lock:
         cache = _BY_CODE_OBJECT.setdefault(owner, {}) if owner is not None else {}
         found = cache.get(key)
-        if found is None:
-            found = cache[key] = _translate(session, kernel, desc)
-    return found
+        if found is not None:
+            return found, False
+        found = cache[key] = Pending(cache, key)
+        return found, True
 
 
 def program_of(session, kernel, desc):
@@ -95,31 +247,21 @@ def program_of(session, kernel, desc):
 
 
 def _translate(session, kernel, desc):
-    name = kernel_name(kernel)
     try:
-        program = program_of(session, kernel, desc)
-        key = compiler.cache_key(_key_parts(program, desc))
-
-        def build():
-            # llvmlite loads on the first translation the disk cache does not hold.
-            from core.isa.native.translate import translate
-            translation = translate(program, desc.lanes, desc.nvgpr, compiler.function_name(key))
-            return str(translation.module), {"reasons": translation.reasons,
-                                             "access_sites": translation.access_sites,
-                                             "callouts": translation.callouts}
-        address, notes, seconds, cached = compiler.compile_module(key, build, len(program.instructions))
-        frame_kib = _frame_kib(address)
+        work = Work(session, kernel, desc)
     except Untranslatable as exc:
-        inst = exc.instruction
-        trace.event("native_fallback", kernel=name, reason=exc.reason,
-                    instruction=format_instruction(inst) if inst is not None else None,
-                    pc=inst.address if inst is not None else None)
-        return Fallback(exc)
-    trace.event("native_compile", kernel=name, seconds=seconds, cached=cached,
-                instructions=len(program.instructions), callouts=notes["callouts"],
-                frame_kib=frame_kib)
-    return Native(program, address, notes["reasons"], notes["access_sites"], notes["callouts"],
-                  frame_kib)
+        return fallback(kernel_name(kernel), exc)
+    with llvm_gate:
+        return work.made(work.build)
+
+
+def fallback(name, exc):
+    """The Fallback of a kernel the translator stopped at (traced once)."""
+    inst = exc.instruction
+    trace.event("native_fallback", kernel=name, reason=exc.reason,
+                instruction=format_instruction(inst) if inst is not None else None,
+                pc=inst.address if inst is not None else None)
+    return Fallback(exc)
 
 
 def frame_fits(frame_kib):
@@ -166,12 +308,19 @@ def run_native(session, plan):
     Instructions the translator hands over (GDS, images, formatted buffers...) run on the
     interpreter's handlers (handover.py); GWS waits are not handed over: their kernels run on
     the interpreter."""
+    native = native_for(session, plan.kernel, plan.desc)
+    if isinstance(native, Fallback):
+        return None
+    return run_translation(session, plan, native)
+
+
+def run_translation(session, plan, native, first_group=0):
+    """Run the workgroups of a dispatch from `first_group` on (grid order; the ones before it
+    ran on the interpreter: a tier switch) with its Native translation: DispatchStats of
+    those, or KernelFault / DispatchStopped as run_native."""
     from core import progress
     start = time.perf_counter()
     name, desc, kernel = plan.name, plan.desc, plan.kernel
-    native = native_for(session, kernel, desc)
-    if isinstance(native, Fallback):
-        return None
     lanes = desc.lanes
     private_bytes = plan.private_bytes
     d = ffi.new("sg_dispatch *")
@@ -193,8 +342,9 @@ def run_native(session, plan):
     d.notice_ns = int(plan.notice_seconds * 1e9)
     d.name = _name(kernel, name)
     d.stop = plan.stop.pointer if plan.stop is not None else ffi.NULL
-    done = ffi.new("uint64_t *")
+    done = ffi.new("uint64_t *", first_group)
     d.workgroups_done = done
+    d.first_group = first_group
     d.env.code_base = native.program.base
     d.env.lds_bytes = plan.lds_bytes
     d.env.clock_mhz = plan.clock_mhz
@@ -238,7 +388,7 @@ def run_native(session, plan):
     if callouts is not None:
         trace.event("native_callouts", kernel=name, count=callouts.count)
     if (not private_bytes and callouts is None and getattr(kernel, "kernel_object", 0)
-            and plan.instruction_limit is None):
+            and plan.instruction_limit is None and not first_group):
         _bind(kernel, d, sources, plan, ranges, version)
     return DispatchStats(waves=out.waves, workgroups=out.workgroups,
                          wave_instructions=out.wave_instructions,
@@ -294,7 +444,8 @@ def _launch_sgprs(d, desc, scratch_base, kernarg, packet, queue, dispatch_id, pr
     """Fill d's user SGPRs and slots; returns each user SGPR's source (runner.h SG_SOURCE_*):
     which of them a native entry takes from the packet."""
     values = {
-        "private_segment_buffer": private_segment_buffer(scratch_base, lanes),
+        "private_segment_buffer": [scratch_base & 0xFFFFFFFF, (scratch_base >> 32) & 0xFFFF | 1 << 31,
+                                   SCRATCH_NUM_RECORDS, (3 if lanes == 64 else 2) << 21 | 1 << 23],
         "dispatch_ptr": _split(packet), "queue_ptr": _split(queue),
         "kernarg_segment_ptr": _split(kernarg), "dispatch_id": _split(dispatch_id),
         "flat_scratch_init": _split(scratch_base), "private_segment_size": [private_bytes],

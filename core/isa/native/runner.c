@@ -840,6 +840,7 @@ int sg_native_dispatch(const sg_dispatch *d, sg_outcome *out) {
     if (__builtin_mul_overflow((uint64_t)job.groups[0] * job.groups[1], (uint64_t)job.groups[2],
                                &job.total_groups))
         job.total_groups = UINT64_MAX;
+    atomic_init(&job.next_group, d->first_group);
     job.start_ns = sg_now_ns();
     atomic_init(&job.next_notice_ns, d->notice_ns);
     uint32_t threads = dispatch_threads(d);
@@ -853,9 +854,10 @@ int sg_native_dispatch(const sg_dispatch *d, sg_outcome *out) {
     job.full_group = aligned_alloc(64, wave_bytes(d) * d->waves_per_group);
     for (uint32_t w = 0; w < d->waves_per_group; w++)
         fill_wave(d, (sg_wave *)(job.full_group + w * wave_bytes(d)), w, full);
+    uint64_t left = job.total_groups > d->first_group ? job.total_groups - d->first_group : 0;
     uint64_t helpers = threads - 1;
-    if (helpers > job.total_groups - 1)
-        helpers = job.total_groups ? job.total_groups - 1 : 0;
+    if (helpers > left - 1)
+        helpers = left ? left - 1 : 0;
     job.next_thread_index = 1;
     if (helpers) {
         job.helpers_wanted = (int)helpers;
@@ -947,6 +949,7 @@ int sg_native_binding_prepare(sg_native_binding *b, const sg_dispatch *d, const 
     b->d = *d;
     b->d.stop = NULL;
     b->d.workgroups_done = NULL;
+    b->d.first_group = 0;            /* an entry runs whole dispatches */
     memcpy(b->sources, sources, SG_USER_SGPRS);
     memcpy(b->workgroup, workgroup, sizeof b->workgroup);
     b->group_segment_size = group_segment_size;

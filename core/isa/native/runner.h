@@ -120,6 +120,8 @@ typedef struct sg_dispatch {
     const char *name;                /* the kernel's, for those reports */
     const int *stop;                 /* NULL, or a flag that ends the dispatch when set */
     uint64_t *workgroups_done;       /* NULL, or a count of ended workgroups (progress) */
+    uint64_t first_group;            /* workgroups before it (in grid order) ran elsewhere: the
+                                        interpreter, before a tier switch (core/isa/tiering.py) */
 } sg_dispatch;
 
 typedef struct sg_outcome {
