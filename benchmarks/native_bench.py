@@ -274,7 +274,8 @@ def summary(values):
 
 
 def run(what, threads, repeat, size, cache, largest=0):
-    env = dict(os.environ, SOFTGPU_THREADS=str(threads), XDG_CACHE_HOME=cache)
+    # The native tier itself: under `auto` a first dispatch could run on the interpreter.
+    env = dict(os.environ, SOFTGPU_THREADS=str(threads), XDG_CACHE_HOME=cache, SOFTGPU_ENGINE="native")
     done = subprocess.run([sys.executable, __file__, "--worker", what, "--repeat", str(repeat),
                            "--sgemm", str(size), "--largest", str(largest)],
                           env=env, capture_output=True, text=True, check=True)
