@@ -73,8 +73,8 @@ def _cases(kernels):
 
 def _session():
     import ctypes
-    from tests.support.paths import LIBRARY
-    library = ctypes.CDLL(LIBRARY)
+    from core.location import library_path
+    library = ctypes.CDLL(library_path())
     if library.hsa_init() != 0:
         sys.exit("hsa_init failed")
     from core import runtime
@@ -99,7 +99,7 @@ def suite_worker(kernels):
 def dispatch_worker(items, repeat):
     """Vector add of `items` floats `repeat` times; prints each launch's wall time."""
     from benchmarks.engine_bench import KERNELS
-    from tests.support.kernels import compile_opencl
+    from core.toolchain import compile_opencl
     from core.harness.launch import launch
     session = _session()
     path = compile_opencl(KERNELS, opt="-O2")
@@ -200,7 +200,7 @@ def main():
     for case, opt in _cases(kernels):
         case.compile(opt, 32)
     from benchmarks.engine_bench import KERNELS
-    from tests.support.kernels import compile_opencl
+    from core.toolchain import compile_opencl
     compile_opencl(KERNELS, opt="-O2")
     suite = suite_figures(kernels, repeat, measured)
     dispatch = dispatch_figures(items, repeat)

@@ -30,7 +30,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from benchmarks.engine_bench import KERNELS as ENGINE_KERNELS  # noqa: E402
-from tests.support.kernels import compile_opencl  # noqa: E402
+from core.toolchain import compile_opencl  # noqa: E402
 
 KERNELS = ENGINE_KERNELS + """
 #define TILE 16
@@ -80,8 +80,8 @@ int main(int argc, char **argv) {
 
 def _session():
     import ctypes
-    from tests.support.paths import LIBRARY
-    library = ctypes.CDLL(LIBRARY)
+    from core.location import library_path
+    library = ctypes.CDLL(library_path())
     assert library.hsa_init() == 0
     from core import runtime
     return runtime.require()

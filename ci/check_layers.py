@@ -15,7 +15,9 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PRODUCT = ("core", "softgpu_shim", "benchmarks", "ci", "examples", "build_shim.py")
-TEST_RUNNERS = ("ci.rocm64_suites",)      # the ROCm libraries' suites, with the tests' root helper
+# The ROCm libraries' suites (with the tests' root helper), and the benchmarks that time the
+# kernel suite's own kernels (cold start; translation over the suite's largest kernels).
+TEST_RUNNERS = ("ci.rocm64_suites", "benchmarks.cold_start", "benchmarks.native_bench")
 
 # Bottom first. A module belongs to the layer of the longest prefix that names it.
 LAYERS = (
@@ -25,7 +27,7 @@ LAYERS = (
     ("isa", ("core.isa",)),                       # decoder, semantics records, targets, plan
     ("interp", ("core.isa.interp",)),             # the oracle
     ("native", ("core.isa.native",)),             # may call the interpreter's handlers
-    ("engine", ("core.isa.launch", "core.isa.report")),   # chooses a tier
+    ("engine", ("core.isa.launch", "core.isa.report", "core.isa.tiering")),   # chooses a tier
     ("loader", ("core.loader",)),
     ("runtime", ("core",)),
     ("edge", ("softgpu_shim",)),

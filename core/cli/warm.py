@@ -5,7 +5,7 @@ machine warms once, caches the directory, and its later runs skip translating).
 Code objects are found in plain AMDGPU ELF files, clang offload bundles, and HIP host
 executables and shared libraries (.hip_fatbin), directories walked recursively
 (core.loader.containers); those for the profile's GPUs (SOFTGPU_PROFILE) are translated on
-every core (core.isa.native.warm), with a progress bar on a terminal.
+every core (core.warm), with a progress bar on a terminal.
 
 Exit status: 0 when every kernel was translated, found cached or is one the translator does
 not take (it runs on the interpreter); 1 when a kernel's translation failed, a file named
@@ -30,7 +30,7 @@ def declare(parser):
 
 
 def run(args):
-    from core.isa.native import warm
+    from core import warm
     if args.jobs < 1:
         raise Refused(f"--jobs {args.jobs}: at least one worker process is needed")
     start = time.perf_counter()

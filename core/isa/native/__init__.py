@@ -2,7 +2,8 @@
 translated through LLVM into native code that runs workgroups on every core without the GIL
 (the README's "How it is built").
 
-It is reached through core.isa.launch.run_dispatch (SOFTGPU_ENGINE=native, the default) and
+It is reached through core.isa.launch.run_dispatch (SOFTGPU_ENGINE=native, or auto through
+core.isa.tiering once a translation is ready) and
 gives memory bit-identical to the interpreter (core.isa.interp, the oracle); a kernel it
 cannot translate runs on the interpreter, with a `native_fallback` trace event naming the
 instruction. Targets differ only where the decoder's records and the target's row
@@ -23,6 +24,8 @@ hand instructions over to it (callouts) and for its dispatch state. Inside:
   compiler   LLVM -> a shared object per translation, cached in memory and on disk
   identity / cache_entry / shared_object  what a cached translation depends on (read
              without LLVM); its sealed cache file; its dlopen and helper table
+  cache_files  the disk cache as files: entries, pruning (softgpu cache)
+  translator the background thread that makes translations for the tiered engine
   dispatch   the Python side of a dispatch      runner.c/.h   the C side: threads, barriers
   runner_layout  the runner's C layouts as Python sees them
   ir_types / ir_vector  the IR's integer types and constants; its vector type, printing

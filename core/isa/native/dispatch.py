@@ -36,7 +36,7 @@ from core.isa.native.live_memory import live_memory, valid_ranges
 from core.isa.native.program import Program, Untranslatable
 from core.isa.plan import DispatchStats, DispatchStopped, kernel_name, long_dispatch
 from core.native import ffi, lib
-from softgpu_shim.hsa_abi import Status
+from core.hsa_abi import Status
 
 # Instructions a wave runs in a loop before it lets the other waves of its thread run: a few
 # microseconds of a spinning loop, long against a yield (~0.1 us: the registers go to memory
