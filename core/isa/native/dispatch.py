@@ -29,8 +29,7 @@ import weakref
 from core import settings, trace
 from core.isa.disasm import format_instruction
 from core.isa.faults import KernelFault, illegal_instruction, memory_fault, time_limit_fault
-from core.isa.interp.chunk import SCRATCH_NUM_RECORDS
-from core.isa.layout import layout, user_sgpr_width
+from core.isa.layout import layout, private_segment_buffer, user_sgpr_width
 from core.isa.native import compiler, runner_layout as C
 from core.isa.native.live_memory import live_memory, valid_ranges
 from core.isa.native.program import Program, Untranslatable
@@ -444,8 +443,7 @@ def _launch_sgprs(d, desc, scratch_base, kernarg, packet, queue, dispatch_id, pr
     """Fill d's user SGPRs and slots; returns each user SGPR's source (runner.h SG_SOURCE_*):
     which of them a native entry takes from the packet."""
     values = {
-        "private_segment_buffer": [scratch_base & 0xFFFFFFFF, (scratch_base >> 32) & 0xFFFF | 1 << 31,
-                                   SCRATCH_NUM_RECORDS, (3 if lanes == 64 else 2) << 21 | 1 << 23],
+        "private_segment_buffer": private_segment_buffer(scratch_base, lanes),
         "dispatch_ptr": _split(packet), "queue_ptr": _split(queue),
         "kernarg_segment_ptr": _split(kernarg), "dispatch_id": _split(dispatch_id),
         "flat_scratch_init": _split(scratch_base), "private_segment_size": [private_bytes],
