@@ -8,7 +8,8 @@ Holds these invariants:
 - nothing of it is bound by name to the library: SoftGPU's helpers are not exported symbols,
   and the library may be loaded RTLD_LOCAL (Python, cffi), preloaded or linked. The
   translated code calls them through its table (runner_layout.HELPER_TABLE, in EXTERNALS
-  order), which is filled here before the function's address is handed out;
+  order), which is filled here before the function's address is handed out (code that calls
+  no helper has no table);
 - loading imports no LLVM: ctypes alone.
 """
 import ctypes
@@ -23,8 +24,12 @@ def load(fd, function):
     """The address of `function` in the shared object open as `fd` (which this keeps)."""
     handle = ctypes.CDLL(f"/proc/self/fd/{fd}", mode=os.RTLD_LOCAL | os.RTLD_NOW)
     _loaded.append((fd, handle))     # only once loaded: a descriptor dlopen refused is reusable
-    table = (ctypes.c_void_p * len(EXTERNALS)).in_dll(handle, HELPER_TABLE)
-    addresses = external_addresses()
-    for slot, name in enumerate(EXTERNALS):
-        table[slot] = addresses[name]
+    try:
+        table = (ctypes.c_void_p * len(EXTERNALS)).in_dll(handle, HELPER_TABLE)
+    except ValueError:
+        table = None        # code that calls no helper (an empty kernel) has no table
+    if table is not None:
+        addresses = external_addresses()
+        for slot, name in enumerate(EXTERNALS):
+            table[slot] = addresses[name]
     return ctypes.cast(getattr(handle, function), ctypes.c_void_p).value
