@@ -15,13 +15,12 @@ from elftools.elf.elffile import ELFFile
 from core.isa.decoder import decode_all
 from core.isa.disasm import format_instruction
 from tests.isa.test_decoder_kernels import OWN_KERNELS
-from tests.isa.test_kernel_suite import _kernel_metadata
+from tests.support.suite_run import run_checked
 from tests.kernels.checks import c_round
 from tests.kernels.suite import CASES
 from tests.support import rocm64
 from tests.support.differential import engine
 from tests.support.kernels import KERNELS
-from tests.support.launch import launch
 
 # Sources clang-21 refuses for gfx942, or builds into words gfx942 lacks, and why.
 NOT_FOR_GFX942 = {
@@ -129,13 +128,5 @@ def _runs():
 @pytest.mark.parametrize("case,opt,tier", list(_runs()))
 def test_clang21_gfx942_kernels_match_numpy_on_the_mi300x(root, session, case, opt, tier):
     path = _build(os.path.join(KERNELS, case.source), opt, *case.extra)
-    args, expected = case.inputs(64)
-    if case.name in CLANG21_REFERENCES:
-        CLANG21_REFERENCES[case.name](args, expected)
     with engine(tier):
-        outputs = launch(session, path, case.kernel, args, case.grid, case.workgroup,
-                         group_segment_size=case.group_segment, global_offset=case.global_offset)
-    explicit = [a for a in _kernel_metadata(path, case.kernel)[1][".args"]
-                if not a[".value_kind"].startswith("hidden_")]
-    buffers = [i for i, a in enumerate(explicit) if a[".value_kind"] in ("global_buffer", "image")]
-    case.check(expected, dict(zip(buffers, outputs)))
+        run_checked(session, case, path, 64, CLANG21_REFERENCES.get(case.name))

@@ -8,12 +8,10 @@ failure until its entry goes.
 import subprocess
 from types import SimpleNamespace
 
-import msgpack
 import numpy as np
 import pytest
-from elftools.elf.elffile import ELFFile
 
-from tests.support.launch import launch
+from tests.support.suite_run import kernel_metadata, run_checked
 from tests.kernels.suite import CASES, TARGET_WAVES, TARGETS, variants
 
 
@@ -44,32 +42,12 @@ def _marks(case, target):
 RUNS = [pytest.param(c, o, w, v, t, id=n, marks=_marks(c, t)) for c, o, w, v, t, n in _variants()]
 
 
-def _kernel_metadata(path, name):
-    """The code object's symbol names, the kernel's metadata map and its descriptor bytes."""
-    with open(path, "rb") as f:
-        elf = ELFFile(f)
-        symbols = {s.name: s for s in elf.get_section_by_name(".symtab").iter_symbols()}
-        descriptor = None
-        if f"{name}.kd" in symbols:
-            kd = symbols[f"{name}.kd"]
-            section = elf.get_section(kd["st_shndx"])
-            start = kd["st_value"] - section["sh_addr"]
-            descriptor = section.data()[start:start + 64]
-        for section in elf.iter_sections():
-            if section.header.sh_type == "SHT_NOTE":
-                for note in section.iter_notes():
-                    if note["n_name"] == "AMDGPU":
-                        meta = msgpack.unpackb(note["n_descdata"], raw=False)
-                        kernels = {k[".name"]: k for k in meta["amdhsa.kernels"]}
-                        return set(symbols), kernels.get(name), descriptor
-    return set(symbols), None, descriptor
-
 
 @pytest.mark.parametrize("case,opt,wave,code_object,target", VARIANTS)
 def test_kernel_builds_for_its_variant(case, opt, wave, code_object, target):
     """clang-15 builds the variant, the kernel descriptor exists and the wave size took effect."""
     path = case.compile(opt, wave, code_object, target)
-    symbols, meta, _ = _kernel_metadata(path, case.kernel)
+    symbols, meta, _ = kernel_metadata(path, case.kernel)
     assert f"{case.kernel}.kd" in symbols
     assert meta is not None, f"no metadata for {case.kernel}"
     assert meta[".wavefront_size"] == wave
@@ -115,7 +93,7 @@ def test_build_exercises_its_feature(name, opt):
     path = case.compile(opt, 32)
     text = subprocess.run(["llvm-objdump-15", "-d", path], capture_output=True, text=True,
                           check=True).stdout
-    _, meta, descriptor = _kernel_metadata(path, case.kernel)
+    _, meta, descriptor = kernel_metadata(path, case.kernel)
     rsrc1 = int.from_bytes(descriptor[48:52], "little")
     assert CLAIMS[name](SimpleNamespace(meta=meta, text=text, rsrc1=rsrc1))
 
@@ -181,13 +159,4 @@ def test_reference_rejects_untouched_buffers(case):
 
 @pytest.mark.parametrize("case,opt,wave,code_object,target", RUNS)
 def test_kernel_matches_reference(session, case, opt, wave, code_object, target):
-    path = case.compile(opt, wave, code_object, target)
-    args, expected = case.inputs(wave)
-    outputs = launch(session, path, case.kernel, args, case.grid, case.workgroup,
-                     group_segment_size=case.group_segment, global_offset=case.global_offset)
-    # launch returns the global buffers and images in argument order; by-value vectors are
-    # arrays too.
-    explicit = [a for a in _kernel_metadata(path, case.kernel)[1][".args"]
-                if not a[".value_kind"].startswith("hidden_")]
-    buffers = [i for i, a in enumerate(explicit) if a[".value_kind"] in ("global_buffer", "image")]
-    case.check(expected, dict(zip(buffers, outputs)))
+    run_checked(session, case, case.compile(opt, wave, code_object, target), wave)

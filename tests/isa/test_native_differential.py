@@ -18,8 +18,9 @@ import pytest
 
 from core.isa.disasm import format_instruction
 from core.isa.report import mnemonics_in
-from tests.isa.test_kernel_suite import VARIANTS, _kernel_metadata
+from tests.isa.test_kernel_suite import VARIANTS
 from tests.support.differential import run_on
+from tests.support.suite_run import output_buffers
 
 
 FALLBACKS_FILE = os.path.join(os.path.dirname(__file__), "native_fallbacks.txt")
@@ -79,10 +80,7 @@ def test_native_matches_interpreter(request, session, case, opt, wave, code_obje
         f"{variant} is translated now: remove it from {os.path.basename(FALLBACKS_FILE)}"
     if _order_dependent(case, wave):
         _, expected = case.inputs(wave)
-        explicit = [a for a in _kernel_metadata(path, case.kernel)[1][".args"]
-                    if not a[".value_kind"].startswith("hidden_")]
-        buffers = [i for i, a in enumerate(explicit) if a[".value_kind"] == "global_buffer"]
-        case.check(expected, dict(zip(buffers, native)))
+        case.check(expected, output_buffers(path, case, native))
         return
     oracle, oracle_stats, _ = run_on(session, case, path, wave, "interp")
     for index, (got, want) in enumerate(zip(native, oracle)):

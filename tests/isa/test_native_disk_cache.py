@@ -22,24 +22,17 @@ sys.path.insert(0, {root!r})
 lib = ctypes.CDLL({library!r})
 assert lib.hsa_init() == 0
 from core import runtime
-from tests.isa.test_kernel_suite import _kernel_metadata
 from tests.kernels.suite import CASES
-from tests.support.launch import launch
+from tests.support.suite_run import run_checked
 
 session = runtime.require()
 report = {{}}
 for name in sys.argv[1:]:
     case = next(c for c in CASES if c.name == name)
     path = case.compile("-O2", 32)
-    args, expected = case.inputs(32)
-    outputs = launch(session, path, case.kernel, args, case.grid, case.workgroup,
-                     group_segment_size=case.group_segment, global_offset=case.global_offset)
-    explicit = [a for a in _kernel_metadata(path, case.kernel)[1][".args"]
-                if not a[".value_kind"].startswith("hidden_")]
-    buffers = [i for i, a in enumerate(explicit) if a[".value_kind"] == "global_buffer"]
-    case.check(expected, dict(zip(buffers, outputs)))
+    outputs = run_checked(session, case, path, 32)
     digest = hashlib.sha256()
-    for index, array in sorted(dict(zip(buffers, outputs)).items()):
+    for index, array in sorted(outputs.items()):
         if name == "hip_clocks" and index == 1:    # clock readings, then the timed work's values
             array = array.reshape(-1, 3)[:, 2]
         digest.update(array.tobytes())

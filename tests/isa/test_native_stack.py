@@ -22,9 +22,8 @@ sys.path.insert(0, {root!r})
 lib = ctypes.CDLL({library!r})
 assert lib.hsa_init() == 0
 from core import runtime
-from tests.isa.test_kernel_suite import _kernel_metadata
 from tests.kernels.suite import CASES
-from tests.support.launch import launch
+from tests.support.suite_run import run_checked
 
 session = runtime.require()
 case = next(c for c in CASES if c.name == {case!r})
@@ -32,13 +31,7 @@ path = case.compile("-O0", 64, 4, "gfx90a")
 result = []
 
 def run():
-    args, expected = case.inputs(64)
-    outputs = launch(session, path, case.kernel, args, case.grid, case.workgroup,
-                     group_segment_size=case.group_segment, global_offset=case.global_offset)
-    explicit = [a for a in _kernel_metadata(path, case.kernel)[1][".args"]
-                if not a[".value_kind"].startswith("hidden_")]
-    buffers = [i for i, a in enumerate(explicit) if a[".value_kind"] == "global_buffer"]
-    case.check(expected, dict(zip(buffers, outputs)))
+    run_checked(session, case, path, 64)
     result.append("ok")
 
 threading.stack_size({stack_kib} * 1024)
