@@ -57,7 +57,7 @@ def test_run_refuses_a_bad_variable_before_the_program_starts(tmp_path):
     env = dict(os.environ, SOFTGPU_ENGINE="bogus")
     proc = softgpu("run", "--", "sh", "-c", f"touch {marker}", env=env)
     assert proc.returncode == 2
-    one_line(proc, "softgpu run: SOFTGPU_ENGINE='bogus': must be one of native, interp")
+    one_line(proc, "softgpu run: SOFTGPU_ENGINE='bogus': must be one of auto, native, interp")
     assert not marker.exists()
     env["SOFTGPU_ENGINE"] = "interp"
     assert softgpu("run", "--", "sh", "-c", f"touch {marker}", env=env).returncode == 0

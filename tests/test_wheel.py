@@ -151,10 +151,13 @@ def test_every_subcommand_works_from_the_installed_package(venv, tmp_path):
         # D1: replay finds the installed library, not site-packages/build/lib.
         "replay": (["replay", str(captures)], lambda p: "identical" in p.stdout),
         "timeline": (["timeline", str(trace), "-o", str(timeline)], lambda p: timeline.stat().st_size > 0),
+        # warm fills the test's own cache (XDG_CACHE_HOME below) and cache counts what it holds.
+        "warm": (["warm", code_object], lambda p: p.returncode == 0),
+        "cache": (["cache"], lambda p: "entries: " in p.stdout and "entries: 0" not in p.stdout),
     }
     assert sorted(checks) == listed.stdout.split()
     for name, (args, works) in checks.items():         # in order: replay and timeline use run's files
-        proc = run([softgpu, *args], cwd=str(tmp_path))
+        proc = run([softgpu, *args], cwd=str(tmp_path), XDG_CACHE_HOME=str(tmp_path / "cache"))
         assert proc.returncode == 0 and works(proc), f"softgpu {name}: {proc.returncode}\n{proc.stdout}\n{proc.stderr}"
         assert "Traceback" not in proc.stderr, proc.stderr
 
