@@ -59,8 +59,8 @@ C_HEADERS = ("shim.h", "fastpath.h")
 # shim.h includes it.
 SETTINGS_HEADER = "sg_settings.h"
 # Declared to cffi: the ABI types and the C helpers Python calls.
-CDEF_HEADERS = ("abi_types.h", "native.h", "safe_memory.h", "embedding_paths.h",
-                os.path.join(NATIVE_TIER, "runner.h"))
+CDEF_HEADERS = ("abi_types.h", os.path.join(NATIVE_TIER, "runner.h"), "native.h", "safe_memory.h",
+                "embedding_paths.h")
 # Python functions the C side calls (ffi.def_extern): the native tier's hand-over of waves at
 # an instruction it does not translate to the interpreter (core/isa/native/handover.py), and
 # its lookup of memory allocated while a dispatch runs (core/isa/native/live_memory.py), and

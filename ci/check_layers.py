@@ -1,8 +1,10 @@
 """Check the product code's imports against its layers; print what breaks them, exit 1 if any.
 
 Holds these rules, over every import of the product's Python files (at module level or
-inside a function alike; tests are no product code):
-- an import never runs from a lower layer to a higher one (LAYERS, bottom first);
+inside a function alike; tests are no product code) and every quoted #include of its C files:
+- an import never runs from a lower layer to a higher one (LAYERS, bottom first); a C file's
+  layer is its folder's (core/isa/native/runner.c is the native tier's), and an include is
+  found as the build finds it: beside the including file, then in C_INCLUDE_DIRS;
 - no product module imports the tests (TEST_RUNNERS run them, and may);
 - the native tier takes no private (underscore) name of the interpreter: what both tiers
   share is a record in core/isa/semantics.
@@ -11,6 +13,7 @@ Run: python3 ci/check_layers.py
 """
 import ast
 import os
+import re
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -18,6 +21,9 @@ PRODUCT = ("core", "softgpu_shim", "benchmarks", "ci", "examples", "build_shim.p
 # The ROCm libraries' suites (with the tests' root helper), and the benchmarks that time the
 # kernel suite's own kernels (cold start; translation over the suite's largest kernels).
 TEST_RUNNERS = ("ci.rocm64_suites", "benchmarks.cold_start", "benchmarks.native_bench")
+# Where build_shim.py's compiler looks for a quoted include besides the including file's folder.
+C_INCLUDE_DIRS = ("softgpu_shim/include", "softgpu_shim", "core/isa/native")
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 # Bottom first. A module belongs to the layer of the longest prefix that names it.
 LAYERS = (
@@ -65,6 +71,32 @@ def product_modules(root):
     return modules
 
 
+def c_sources(root):
+    """{path relative to root: the module name of its folder} of every product C file."""
+    found = {}
+    for top in ("core", "softgpu_shim"):
+        for folder, dirs, files in os.walk(os.path.join(root, top)):
+            dirs[:] = [d for d in dirs if d != "__pycache__"]
+            for file in files:
+                if file.endswith((".c", ".h")):
+                    relative = os.path.relpath(os.path.join(folder, file), root)
+                    found[relative] = os.path.dirname(relative).replace(os.sep, ".")
+    return found
+
+
+def includes(root, path):
+    """(line, path relative to root) of every quoted include of `path` the build resolves."""
+    with open(os.path.join(root, path)) as f:
+        text = f.read()
+    for match in INCLUDE.finditer(text):
+        line = text.count("\n", 0, match.start()) + 1
+        for folder in (os.path.dirname(path), *C_INCLUDE_DIRS):
+            candidate = os.path.normpath(os.path.join(folder, match.group(1)))
+            if os.path.exists(os.path.join(root, candidate)):
+                yield line, candidate
+                break
+
+
 def imports(module, path):
     """(line, imported module, names taken) of every import in the file, made absolute."""
     package = module if path.endswith("__init__.py") else module.rpartition(".")[0]
@@ -103,6 +135,13 @@ def problems(root=ROOT):
                 private = [name for name in names if name.startswith("_")]
                 if private:
                     found.append(f"{where}:{line}: the native tier takes private {', '.join(private)} of {target}")
+    sources = c_sources(root)
+    for path, module in sorted(sources.items()):
+        here = layer_of(module)
+        for line, target in includes(root, path):
+            there = layer_of(sources.get(target, ""))
+            if here and there and there[0] > here[0]:
+                found.append(f"{path}:{line}: {here[1]} includes {target} of the higher layer {there[1]}")
     return found
 
 

@@ -52,12 +52,6 @@ static _Atomic uint64_t g_invalid_calls;
 static uint64_t g_poll_ns = 100000000ull;
 static _Atomic(const void *) g_queues[SG_MAX_QUEUES];
 
-uint64_t sg_now_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 uint64_t sg_invalid_fastpath_calls(void) { return atomic_load(&g_invalid_calls); }
 
 #define TABLE_BYTES (sizeof(sg_signal_slot) * SG_MAX_SIGNALS)

@@ -37,7 +37,6 @@ int64_t sg_signal_cas(uint64_t handle, int64_t expected, int64_t value);
 uint32_t sg_signal_interrupt(uint32_t data);
 int sg_signal_set_timestamps(uint64_t handle, uint64_t start_ts, uint64_t end_ts);
 int sg_signal_timestamps(uint64_t handle, uint64_t *start_ts, uint64_t *end_ts);
-uint64_t sg_now_ns(void);
 
 /* Pages shared with other processes (ipc_shared.c). sg_share_pages moves arena pages into
    a new memfd named `name` (contents kept) and returns its descriptor, or -1;
@@ -71,29 +70,16 @@ uint64_t sg_invalid_fastpath_calls(void);
 /* A kernel's native entry: the native tier binds one per translated kernel object
    (sg_kernel_bind). The queue threads then run that kernel's dispatch packets in C, with no
    Python, unless they are being recorded (the dispatch then goes to Python). The entry
-   runs the whole dispatch on the caller's thread (it may use its own pool) and returns
-   HSA_STATUS_SUCCESS, a fault's status with `fault` filled in, or SG_ENTRY_DECLINED. `*stop` (read it with a
-   relaxed atomic load) turns nonzero when the queue is destroyed or deactivated: the entry
-   may then end between workgroups, returning HSA_STATUS_INFO_BREAK, and the packet is
-   neither retired nor completed, as the interpreter's dispatch ends (run_dispatch's `stop`).
+   runs the whole dispatch the packet describes (an sg_launch the processor fills from it) on
+   the caller's thread (it may use its own pool) and returns an SG_ENTRY_* outcome (runner.h),
+   with `fault` filled in when it faulted. `*stop` (read it with a relaxed atomic load) turns
+   nonzero when the queue is destroyed or deactivated: the entry may then end between
+   workgroups (SG_ENTRY_STOPPED), and the packet is neither retired nor completed, as the
+   interpreter's dispatch ends (run_dispatch's `stop`).
    A binding never outlives its kernel: the loader unbinds every kernel of an executable it
    destroys, and unbinding waits for dispatches of that kernel in flight. */
-typedef struct {
-    uint64_t pc, address;
-    uint32_t workgroup[3];
-    uint32_t wave, lane;
-    char instruction[96];
-    char reason[160];
-    int32_t native_code;                 /* nonzero: the native tier's fault code and detail, */
-    uint64_t native_detail;              /* which Python turns into the report (reason empty) */
-} sg_fault;
-typedef uint32_t (*sg_dispatch_entry)(void *kernel, const hsa_kernel_dispatch_packet_t *packet,
-                                      uint64_t packet_address, uint64_t queue_address,
-                                      uint64_t dispatch_id, const int *stop, sg_fault *fault);
-/* What an entry returns for a packet it leaves to Python (a launch shape it has not seen,
-   memory that changed since its ranges were published): the packet goes to Python as one of
-   a kernel without an entry. */
-#define SG_ENTRY_DECLINED 0xFFFFFFFF
+typedef uint32_t (*sg_dispatch_entry)(void *kernel, const sg_launch *launch, const int *stop,
+                                      sg_fault *fault);
 int sg_kernel_bind(uint64_t kernel_object, sg_dispatch_entry entry, void *kernel);
 void sg_kernel_unbind(uint64_t kernel_object);
 
@@ -120,10 +106,10 @@ typedef struct {
     uint64_t index;                      /* the packet's id: its position in the queue */
     uint64_t packet_address;             /* device address of its slot */
     uint64_t start;                      /* when it started (sg_now_ns) */
-    uint32_t status;                     /* SG_PROC_ERROR, SG_PROC_FAULT: the hsa_status_t */
+    uint32_t status;                     /* SG_PROC_ERROR: the hsa_status_t */
     char text[200];                      /* SG_PROC_ERROR, SG_PROC_NOTE: what happened */
     hsa_kernel_dispatch_packet_t packet; /* SG_PROC_DISPATCH, _FAULT, _BARRIER: the snapshot */
-    sg_fault fault;                      /* SG_PROC_FAULT: where and why */
+    sg_fault fault;                      /* SG_PROC_FAULT: where and why (Python gives the status) */
 } sg_proc_event;
 sg_proc *sg_proc_create(uintptr_t amd_queue, uint32_t workgroup_max_size, uint32_t max_x,
                         uint32_t max_y, uint32_t max_z, uint32_t group_segment_max,

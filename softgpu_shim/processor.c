@@ -111,22 +111,34 @@ void sg_kernel_unbind(uint64_t kernel_object) {
    the queue's sake, SG_PROC_FAULT when it faulted, SG_PROC_DISPATCH when Python must run it. */
 static int run_native(sg_proc *p, uint64_t index, sg_proc_event *ev) {
     if (p->recording || ev->packet.group_segment_size > p->group_segment_max) return SG_PROC_DISPATCH;
+    /* SOFTGPU_ENGINE=interp holds for kernels bound before it was set too: Python runs them. */
+    const char *engine = sg_setting(SG_SETTING_SOFTGPU_ENGINE);
+    if (engine && strcmp(engine, "interp") == 0) return SG_PROC_DISPATCH;
     pthread_mutex_lock(&g_bindings_lock);
     sg_binding *b = find_binding(ev->packet.kernel_object);
     if (b) b->in_flight++;
     pthread_mutex_unlock(&g_bindings_lock);
     if (!b) return SG_PROC_DISPATCH;
     memset(&ev->fault, 0, sizeof ev->fault);
-    uint32_t status = b->entry(b->kernel, &ev->packet, ev->packet_address, (uint64_t)(uintptr_t)p->queue, index,
-                               (const int *)&p->halt, &ev->fault);
+    const hsa_kernel_dispatch_packet_t *packet = &ev->packet;
+    sg_launch launch = {
+        .workgroup = {packet->workgroup_size_x, packet->workgroup_size_y, packet->workgroup_size_z},
+        .grid = {packet->grid_size_x, packet->grid_size_y, packet->grid_size_z},
+        .group_segment_size = packet->group_segment_size,
+        .private_segment_size = packet->private_segment_size,
+        .kernarg = (uint64_t)(uintptr_t)packet->kernarg_address,
+        .packet = ev->packet_address, .queue = (uint64_t)(uintptr_t)p->queue, .dispatch_id = index,
+    };
+    uint32_t outcome = b->entry(b->kernel, &launch, (const int *)&p->halt, &ev->fault);
     pthread_mutex_lock(&g_bindings_lock);
     if (--b->in_flight == 0) pthread_cond_broadcast(&g_bindings_idle);
     pthread_mutex_unlock(&g_bindings_lock);
-    if (status == HSA_STATUS_SUCCESS) return SG_PROC_CONTINUE;
-    if (status == SG_ENTRY_DECLINED) return SG_PROC_DISPATCH;
-    if (status == HSA_STATUS_INFO_BREAK) return SG_PROC_STOPPED;   /* ended early: *stop was set */
-    ev->status = status;
-    return SG_PROC_FAULT;
+    switch (outcome) {
+    case SG_ENTRY_RAN: return SG_PROC_CONTINUE;
+    case SG_ENTRY_STOPPED: return SG_PROC_STOPPED;
+    case SG_ENTRY_FAULTED: return SG_PROC_FAULT;
+    default: return SG_PROC_DISPATCH;               /* declined */
+    }
 }
 
 sg_proc *sg_proc_create(uintptr_t amd_queue, uint32_t workgroup_max_size, uint32_t max_x,

@@ -30,7 +30,8 @@ def _tree(tmp_path, files):
 
 BASE = {"core/__init__.py": "", "core/isa/__init__.py": "", "core/isa/interp/__init__.py": "",
         "core/isa/native/__init__.py": "", "core/signals.py": "", "core/errors.py": "",
-        "core/isa/interp/lanes.py": "", "softgpu_shim/__init__.py": "", "softgpu_shim/glue.py": ""}
+        "core/isa/interp/lanes.py": "", "softgpu_shim/__init__.py": "", "softgpu_shim/glue.py": "",
+        "softgpu_shim/shim.h": "", "core/isa/native/runner.h": ""}
 
 
 @pytest.mark.parametrize("module, text, broken", [
@@ -51,6 +52,11 @@ BASE = {"core/__init__.py": "", "core/isa/__init__.py": "", "core/isa/interp/__i
     ("core/harness.py", "import tests.kernels\n", True),
     # A private name of the interpreter in the native tier.
     ("core/isa/native/lanes.py", "from core.isa.interp.lanes import _dpp8_plan\n", True),
+    # C includes, found as the build finds them (beside the file, then its include folders):
+    # the edge includes the runner's header; the runner includes nothing of the edge.
+    ("softgpu_shim/processor.c", '#include "shim.h"\n#include "runner.h"\n', False),
+    ("core/isa/native/runner.c", '#include <stdint.h>\n#include "runner.h"\n', False),
+    ("core/isa/native/runner.c", '#include "runner.h"\n  #  include "shim.h"\n', True),
 ])
 def test_a_rule_is_broken_exactly_when_an_import_runs_against_it(tmp_path, module, text, broken):
     root = _tree(tmp_path, {**BASE, module: text})

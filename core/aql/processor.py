@@ -183,19 +183,12 @@ class PacketProcessor:
                    dependencies=[hex(h) for h in dependencies])
 
     def _native_fault(self, event):
-        """The KernelFault of a native entry's fault report, as the interpreter reports one."""
-        from core.isa.faults import KernelFault
+        """The KernelFault of a native entry's fault report, as the interpreter reports one.
+        An entry is bound only while its kernel is loaded (unbinding waits for it), so the
+        kernel is found."""
+        from core.isa.native.dispatch import entry_fault
         from core.loader import find_kernel
-        kernel = find_kernel(self.session, event.packet.kernel_object)
-        fault = event.fault
-        if fault.native_code and kernel is not None:
-            from core.isa.native.dispatch import entry_fault
-            return entry_fault(self.session, kernel, fault)
-        return KernelFault(ffi.string(fault.reason).decode(errors="replace"), event.status,
-                           kernel=kernel.name if kernel else None, pc=fault.pc,
-                           instruction=ffi.string(fault.instruction).decode(errors="replace"),
-                           workgroup=tuple(fault.workgroup), wave=fault.wave, lane=fault.lane,
-                           address=fault.address)
+        return entry_fault(self.session, find_kernel(self.session, event.packet.kernel_object), event.fault)
 
     # -- errors -------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""`softgpu replay DIR`: run captured dispatches again (core.capture.replay) and compare.
+"""`softgpu replay DIR`: run captured dispatches again (core.replay) and compare.
 
 Exits 0 when every dispatch replayed identically, 1 when one differs, 2 when DIR holds no
 capture or a capture cannot be replayed (one line naming it).
@@ -7,7 +7,7 @@ import os
 import sys
 
 from core.capture import store
-from core.capture.replay import replay
+from core.replay import replay
 from core.cli import command
 
 

@@ -81,7 +81,7 @@ MUTANTS = [
     ("engine-same-agent", "core/copy_engines.py",
      "    if dst is src:\n        raise InvalidAgent", "    if False:\n        raise InvalidAgent",
      ["tests/test_rocr_newest.py", "tests/test_memory.py"]),
-    ("replay-fault-verdict", "core/capture/replay.py",
+    ("replay-fault-verdict", "core/replay.py",
      "if (fault is None) != (want_fault is None) or (", "if (fault is None) == (want_fault is None) and (",
      ["tests/test_capture_replay.py"]),
     ("dpp-row-shr", "core/isa/semantics/lanes.py",

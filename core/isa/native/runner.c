@@ -18,14 +18,26 @@
    - the first fault stops the dispatch: no thread starts a wave after it is recorded; a set
      `stop` flag ends it between rounds (out->stopped), as the interpreter stops between
      admissions, and ended workgroups are counted in `workgroups_done` as they end. */
-#include "shim.h"
+#include <stddef.h>
+#include <stdint.h>
+#ifndef SG_RUNNER_H           /* runner.h is cdef'd by build_shim.py, so it can neither */
+#define SG_RUNNER_H           /* include nor guard itself; shim.h includes it the same way */
+#include "runner.h"
+#endif
 
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+
+uint64_t sg_now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
 
 _Static_assert(sizeof(sg_wave) <= SG_WAVE_VGPRS && SG_WAVE_VGPRS % 64 == 0,
                "VGPRs start on a cache line after the scalar state");
@@ -971,35 +983,27 @@ static void fill_user_sgprs(sg_dispatch *d, const uint8_t *sources, uint64_t ker
     }
 }
 
-uint32_t sg_native_entry(void *binding, const hsa_kernel_dispatch_packet_t *packet,
-                         uint64_t packet_address, uint64_t queue_address, uint64_t dispatch_id,
-                         const int *stop, sg_fault *fault) {
+uint32_t sg_native_entry(void *binding, const sg_launch *launch, const int *stop, sg_fault *fault) {
     sg_native_binding *b = binding;
-    const char *engine = sg_setting(SG_SETTING_SOFTGPU_ENGINE);
-    if (engine && strcmp(engine, "interp") == 0) return SG_ENTRY_DECLINED;
     sg_dispatch d;
     pthread_mutex_lock(&b->lock);
     sg_range_table *t = b->table;
     int usable = b->prepared && t && t->version == sg_native_memory_version() &&
-                 b->workgroup[0] == packet->workgroup_size_x &&
-                 b->workgroup[1] == packet->workgroup_size_y &&
-                 b->workgroup[2] == packet->workgroup_size_z &&
-                 b->group_segment_size == packet->group_segment_size &&
-                 b->private_segment_size == packet->private_segment_size;
+                 memcmp(b->workgroup, launch->workgroup, sizeof b->workgroup) == 0 &&
+                 b->group_segment_size == launch->group_segment_size &&
+                 b->private_segment_size == launch->private_segment_size;
     if (usable) {
         t->refs++;
         d = b->d;
     }
     pthread_mutex_unlock(&b->lock);
     if (!usable) return SG_ENTRY_DECLINED;
-    d.grid[0] = packet->grid_size_x;
-    d.grid[1] = packet->grid_size_y;
-    d.grid[2] = packet->grid_size_z;
+    memcpy(d.grid, launch->grid, sizeof d.grid);
     d.env.ranges = t->ranges;
     d.env.range_count = t->count;
     d.stop = stop;
-    fill_user_sgprs(&d, b->sources, (uint64_t)(uintptr_t)packet->kernarg_address, packet_address,
-                    queue_address, dispatch_id);
+    fill_user_sgprs(&d, b->sources, launch->kernarg, launch->packet, launch->queue,
+                    launch->dispatch_id);
     sg_outcome out;
     int faulted = sg_native_dispatch(&d, &out);
     release_table(b, t);
@@ -1011,8 +1015,8 @@ uint32_t sg_native_entry(void *binding, const hsa_kernel_dispatch_packet_t *pack
         memcpy(fault->workgroup, out.fault_workgroup, sizeof fault->workgroup);
         fault->wave = out.fault_wave;
         fault->lane = (uint32_t)out.fault_lane;
-        return HSA_STATUS_ERROR_EXCEPTION;       /* Python's report gives the status */
+        return SG_ENTRY_FAULTED;
     }
-    return out.stopped ? HSA_STATUS_INFO_BREAK : HSA_STATUS_SUCCESS;
+    return out.stopped ? SG_ENTRY_STOPPED : SG_ENTRY_RAN;
 }
 

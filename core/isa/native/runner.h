@@ -46,6 +46,10 @@ typedef struct sg_range {
     uint64_t start, end, delta;
 } sg_range;
 
+/* CLOCK_MONOTONIC in nanoseconds: the one clock of the runner (watchdog, time limits,
+   s_memtime in translated code) and of the library's C side (signal waits, packet times). */
+uint64_t sg_now_ns(void);
+
 /* What translated code reads besides its wave and workgroup. Translated code calls
    sg_native_find_range, sg_native_access and sg_now_ns (bound by the JIT). */
 typedef struct sg_env {
@@ -175,9 +179,33 @@ int sg_native_binding_prepare(sg_native_binding *binding, const sg_dispatch *d,
                               const uint8_t *sources, const uint32_t *workgroup,
                               uint32_t group_segment_size, uint32_t private_segment_size,
                               const sg_range *ranges, uint64_t range_count, uint64_t version);
-uint32_t sg_native_entry(void *binding, const hsa_kernel_dispatch_packet_t *packet,
-                         uint64_t packet_address, uint64_t queue_address, uint64_t dispatch_id,
-                         const int *stop, sg_fault *fault);
+/* What a dispatch packet asks of an entry, as the packet processor read it from the packet
+   (the runner knows launches, not the AQL format), with where the packet and its queue
+   live and the packet's index: the user SGPRs that point at them take these values. */
+typedef struct {
+    uint32_t workgroup[3], grid[3];
+    uint32_t group_segment_size, private_segment_size;
+    uint64_t kernarg, packet, queue, dispatch_id;
+} sg_launch;
+/* Where and why an entry's dispatch faulted, as sg_outcome says it (SG_FAULT_* code and
+   detail, PC relative to the code base): Python turns it into the kernel's fault report
+   (core/isa/native/dispatch.py: entry_fault). */
+typedef struct {
+    uint64_t pc, address;
+    uint32_t workgroup[3];
+    uint32_t wave, lane;
+    int32_t native_code;
+    uint64_t native_detail;
+} sg_fault;
+/* An entry's outcomes: it ran the dispatch; it faulted (`fault` says where); it ended early
+   because *stop was set; or it declined the packet to Python (a launch shape it has not
+   seen, memory changed since its ranges were published), which runs it as a packet of a
+   kernel without an entry. */
+#define SG_ENTRY_RAN 0
+#define SG_ENTRY_FAULTED 1
+#define SG_ENTRY_STOPPED 2
+#define SG_ENTRY_DECLINED 3
+uint32_t sg_native_entry(void *binding, const sg_launch *launch, const int *stop, sg_fault *fault);
 void sg_native_memory_changed(void);
 uint64_t sg_native_memory_version(void);
 
