@@ -8,7 +8,7 @@ Holds these invariants:
 """
 from core.isa import alu
 from core.isa.interp.registry import family
-from core.isa.semantics.salu import salu_operands
+from core.isa.semantics.salu import salu_plan
 
 
 @family("SOP1", "SOP2", "SOPC", "SOPK")
@@ -17,25 +17,17 @@ def salu(inst):
         op = alu.lookup(inst.mnemonic)
     except KeyError:
         return None
-    sources, dests = salu_operands(inst, op.reads_dst)
+    plan = salu_plan(inst, op)
 
     def run(step, inst):
+        if plan.short:
+            raise step.illegal(plan.short)
         ops = step.ops
-        args = []
-        operands = iter(sources)
-        for t in op.src_types:
-            if t == "scc":
-                args.append(step.w.scc[step.idx])
-            else:
-                operand = next(operands, None)
-                if operand is None:
-                    raise step.illegal(f"{inst.mnemonic}: fewer operands than its ALU op reads")
-                args.append(ops.scalar(operand, t))
-        results = op(*args)
-        targets = iter(dests)
-        for t, value in zip(op.dst_types, results):
-            if t == "scc":
+        args = [step.w.scc[step.idx] if operand is None else ops.scalar(operand, t)
+                for operand, t in zip(plan.reads, op.src_types)]
+        for target, t, value in zip(plan.writes, op.dst_types, op(*args)):
+            if target is None:
                 step.w.scc[step.idx] = value
             else:
-                ops.write_scalar(next(targets), value, t)
+                ops.write_scalar(target, value, t)
     return run

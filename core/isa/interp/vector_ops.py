@@ -15,8 +15,7 @@ import numpy as np
 from core.isa import alu
 from core.isa.interp import lanes as lane_ops
 from core.isa.interp.registry import family, lookup
-from core.isa.semantics.operands import HALF_TYPES
-from core.isa.semantics.valu import EXEC, dual_issue_order, is_exec, valu_plan, vcc
+from core.isa.semantics.valu import EXEC, dual_issue_order, valu_plan, vcc
 
 
 @family("VOP1", "VOP2", "VOPC", "VOP3", "VOP3A", "VOP3B", "VOP3P", "DPP", "DPP8", "SDWA",
@@ -26,54 +25,43 @@ def valu(inst):
         op = alu.lookup(inst.mnemonic)
     except KeyError:
         return None
-    sources, dests, kwargs, cmpx, dst_hi, zero_high16 = valu_plan(inst, op)
+    plan = valu_plan(inst, op)
 
     def run(step, inst):
+        if plan.short:
+            raise step.illegal(plan.short)
         ops = step.ops
         args = []
-        operands = iter(sources)
-        for i, t in enumerate(op.src_types):
-            if t == "lane":
+        for read in plan.reads:
+            if read.kind == "lane":
                 args.append(ops.lane_ids())
                 continue
-            operand = next(operands, None)
-            if operand is None and t == "mask":
-                operand = vcc(step.w.lanes)        # v_div_fmas reads VCC without naming it
-            if operand is None:
-                raise step.illegal(f"{inst.mnemonic}: fewer operands than its ALU op reads")
-            value = ops.vector(operand, t)
-            if i == 0 and inst.form in ("dpp", "dpp8"):
+            value = ops.vector(vcc(step.w.lanes) if read.kind == "vcc" else read.operand, read.type)
+            if read.lanes == "dpp":
                 value = lane_ops.dpp_source(step, inst, value)
-            elif inst.form == "sdwa" and i < 2:
-                value = lane_ops.sdwa_source(step, inst, value, i, t)
+            elif read.lanes == "sdwa":
+                value = lane_ops.sdwa_source(step, inst, value, read.index, read.type)
             args.append(value)
         mode = int(step.w.mode[step.idx][0]) if step.n else 0
-        results = op(*args, mode=mode, **kwargs)
+        results = op(*args, mode=mode, **plan.kwargs)
         active = ops.exec
         if inst.form in ("dpp", "dpp8"):
             active = active & lane_ops.dpp_write_mask(step, inst)
-        targets = iter(dests)
-        for t, value in zip(op.dst_types, results):
-            if t == "mask":
-                target = next(targets, None)
-                if target is not None and not is_exec(target):
-                    ops.write_mask(target, value, active)   # gfx9 v_cmpx: VCC/SDST too
-                if cmpx:
+        for write, value in zip(plan.writes, results):
+            if write.kind == "mask":
+                if write.target is not None:
+                    ops.write_mask(write.target, value, active)   # gfx9 v_cmpx: VCC/SDST too
+                if plan.cmpx:
                     ops.write_mask(EXEC, value, active)
                     ops.invalidate_exec()
-                continue
-            if t == "scc":
+            elif write.kind == "scc":
                 step.w.scc[step.idx] = value
-                continue
-            target = next(targets)
-            if inst.form == "sdwa":
-                value = lane_ops.sdwa_dest(step, inst, target, value)
-                ops.write_vector(target, value, "b32", active)
-            elif zero_high16 and t in HALF_TYPES:
-                ops.write_vector(target, np.asarray(value, np.uint32) & np.uint32(0xFFFF), "b32",
-                                 active)
+            elif write.how == "sdwa":
+                ops.write_vector(write.target, lane_ops.sdwa_dest(step, inst, write.target, value), "b32", active)
+            elif write.how == "zero_high16":
+                ops.write_vector(write.target, np.asarray(value, np.uint32) & np.uint32(0xFFFF), "b32", active)
             else:
-                ops.write_vector(target, value, t, active, hi=dst_hi)
+                ops.write_vector(write.target, value, write.type, active, hi=plan.dst_hi)
     return run
 
 

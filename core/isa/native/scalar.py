@@ -9,7 +9,7 @@ Holds these invariants:
 """
 from core.isa.native import operands as O
 from core.isa.native.families import family
-from core.isa.semantics.salu import salu_operands
+from core.isa.semantics.salu import salu_plan
 
 
 @family("SOP1", "SOP2", "SOPC", "SOPK")
@@ -18,26 +18,18 @@ def salu(inst):
     em = emitter(inst.mnemonic)
     if em is None:
         return None
-    sources, dests = salu_operands(inst, em.reads_dst)
+    plan = salu_plan(inst, em)
 
     def run(k, inst):
+        if plan.short:
+            k.illegal(plan.short)
+            return
         b = k.builder
-        args = []
-        operands = iter(sources)
-        for t in em.src_types:
-            if t == "scc":
-                args.append(b.load(k.scc))
-                continue
-            operand = next(operands, None)
-            if operand is None:
-                k.illegal(f"{inst.mnemonic}: fewer operands than its ALU op reads")
-                return
-            args.append(O.scalar(k, operand, t))
-        results = em.emit(b, args, mode=k.mode)
-        targets = iter(dests)
-        for t, value in zip(em.dst_types, results):
-            if t == "scc":
+        args = [b.load(k.scc) if operand is None else O.scalar(k, operand, t)
+                for operand, t in zip(plan.reads, em.src_types)]
+        for target, t, value in zip(plan.writes, em.dst_types, em.emit(b, args, mode=k.mode)):
+            if target is None:
                 b.store(O.scc_value(k, value), k.scc)
             else:
-                O.write_scalar(k, next(targets), value, t)
+                O.write_scalar(k, target, value, t)
     return run

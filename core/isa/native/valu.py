@@ -16,8 +16,7 @@ from core.isa.native import lanes as L
 from core.isa.native import operands as O
 from core.isa.native.families import family
 from core.isa.native.ir_types import I32, const
-from core.isa.semantics.operands import HALF_TYPES
-from core.isa.semantics.valu import EXEC, dual_issue_order, is_exec, valu_plan, vcc
+from core.isa.semantics.valu import EXEC, dual_issue_order, valu_plan, vcc
 
 
 @family("VOP1", "VOP2", "VOPC", "VOP3", "VOP3A", "VOP3B", "VOP3P")
@@ -26,51 +25,42 @@ def valu(inst):
     em = emitter(inst.mnemonic)
     if em is None:
         return None
-    sources, dests, kwargs, cmpx, dst_hi, zero_high16 = valu_plan(inst, em)
+    plan = valu_plan(inst, em)
 
     def run(k, inst):
+        if plan.short:
+            k.illegal(plan.short)
+            return
         b = k.builder
         args = []
-        operands = iter(sources)
-        for i, t in enumerate(em.src_types):
-            if t == "lane":
+        for read in plan.reads:
+            if read.kind == "lane":
                 args.append(k.lane_ids())
                 continue
-            operand = next(operands, None)
-            if operand is None and t == "mask":
-                operand = vcc(k.lanes)
-            if operand is None:
-                k.illegal(f"{inst.mnemonic}: fewer operands than its ALU op reads")
-                return
-            value = O.vector(k, operand, t)
-            if i == 0 and inst.form in ("dpp", "dpp8"):
+            value = O.vector(k, vcc(k.lanes) if read.kind == "vcc" else read.operand, read.type)
+            if read.lanes == "dpp":
                 value = L.dpp_source(k, inst, value)
-            elif inst.form == "sdwa" and i < 2:
-                value = L.sdwa_source(k, inst, value, i, t)
+            elif read.lanes == "sdwa":
+                value = L.sdwa_source(k, inst, value, read.index, read.type)
             args.append(value)
-        results = em.emit(b, args, mode=k.mode, **kwargs)
+        results = em.emit(b, args, mode=k.mode, **plan.kwargs)
         active = k.exec_mask()
         if inst.form in ("dpp", "dpp8"):
             active = b.and_(active, L.dpp_write_mask(k, inst))
-        dests_left = iter(dests)
-        for t, value in zip(em.dst_types, results):
-            if t == "mask":
-                target = next(dests_left, None)
-                if target is not None and not is_exec(target):
-                    O.write_mask(k, target, value, active)      # gfx9 v_cmpx: VCC/SDST too
-                if cmpx:
+        for write, value in zip(plan.writes, results):
+            if write.kind == "mask":
+                if write.target is not None:
+                    O.write_mask(k, write.target, value, active)      # gfx9 v_cmpx: VCC/SDST too
+                if plan.cmpx:
                     O.write_mask(k, EXEC, value, active)
-                continue
-            if t == "scc":
+            elif write.kind == "scc":
                 b.store(O.scc_value(k, value), k.scc)
-                continue
-            target = next(dests_left)
-            if inst.form == "sdwa":
-                O.write_vector(k, target, L.sdwa_dest(k, inst, target, value), "b32", active)
-            elif zero_high16 and t in HALF_TYPES:
-                O.write_vector(k, target, b.and_(value, k.splat(const(I32, 0xFFFF))), "b32", active)
+            elif write.how == "sdwa":
+                O.write_vector(k, write.target, L.sdwa_dest(k, inst, write.target, value), "b32", active)
+            elif write.how == "zero_high16":
+                O.write_vector(k, write.target, b.and_(value, k.splat(const(I32, 0xFFFF))), "b32", active)
             else:
-                O.write_vector(k, target, value, t, active, hi=dst_hi)
+                O.write_vector(k, write.target, value, write.type, active, hi=plan.dst_hi)
     return run
 
 

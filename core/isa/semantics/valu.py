@@ -1,12 +1,19 @@
-"""VALU operand plans: for one decoded VALU instruction and the ALU operation it names, which
-operands it reads and writes in the order the operation's types map them, its modifiers,
-and how its 16-bit results are written; the order a gfx11 VOPD pair runs its halves in; the
-scalar operations gfx90a's packed f32 instructions apply to each half.
+"""VALU operand plans: for one decoded VALU instruction and the ALU operation it names, what
+each of the operation's arguments is read from and how (Read), where each of its results goes
+and how (Write), its modifiers; the order a gfx11 VOPD pair runs its halves in; the scalar
+operations gfx90a's packed f32 instructions apply to each half.
 
 Guarantees:
-- sources are the explicit sources, then the old destination for reads_dst operations
-  (v_fmac, v_mac, v_dot2c), then the implicit sources; destinations are the explicit, then
-  the implicit ones;
+- the operation's source types take, in order, the lane ids ("lane" types), else the next of
+  the explicit sources, then the old destination for reads_dst operations (v_fmac, v_mac,
+  v_dot2c), then the implicit sources; a "mask" type with no operand left reads VCC
+  (v_div_fmas); with none left for another type the plan is `short` (the instruction is
+  illegal when it runs, on either tier);
+- src0 of a DPP form, and src0 and src1 of an SDWA form, pass through their lane operation;
+- its result types take, in order, the explicit destinations, then the implicit ones: a mask
+  result goes to its destination unless that is EXEC or missing (and to EXEC as well for
+  v_cmpx), an "scc" result to SCC, any other to a VGPR, shaped by SDWA's dst_sel, or with the
+  high half zeroed (zero_high16), or into the half dst_hi names;
 - dst_hi (write the high 16 bits) is op_sel bit 3 or the operation's own choice, never for
   packed operations; an operation that reads its destination (v_fmac_f16) reads the half it
   writes; zero_high16 holds where the target zeroes the high half of 16-bit
@@ -18,6 +25,7 @@ from typing import NamedTuple
 
 from core.isa import targets
 from core.isa.instruction import EXEC_LO, VCC_LO, Operand
+from core.isa.semantics.operands import HALF_TYPES
 
 EXEC = Operand("special", EXEC_LO, 1)       # lane-mask writes size themselves by wave size
 
@@ -25,13 +33,34 @@ EXEC = Operand("special", EXEC_LO, 1)       # lane-mask writes size themselves b
 _INT_MODS = ("neg", "abs", "omod", "op_sel", "op_sel_hi", "neg_hi")
 
 
+class Read(NamedTuple):
+    """One argument of the ALU operation: the lane ids ("lane"), VCC at the wave's size ("vcc"),
+    or `operand` ("operand"), read as `type`; `lanes` "dpp" or "sdwa" passes it through that
+    form's lane operation (as its source `index`)."""
+    kind: str
+    operand: object
+    type: str
+    lanes: object
+    index: int
+
+
+class Write(NamedTuple):
+    """One result of the ALU operation: a lane mask ("mask"; `target` None: to no register but
+    EXEC for v_cmpx), SCC ("scc"), or a VGPR written as `how`: "sdwa" (dst_sel), "zero_high16"
+    (a 16-bit result with the high half zeroed) or "plain" (as `type`, into dst_hi's half)."""
+    kind: str
+    target: object
+    type: str
+    how: object
+
+
 class ValuPlan(NamedTuple):
-    sources: tuple
-    dests: tuple
+    reads: tuple
+    writes: tuple
+    short: object               # None, or why the instruction cannot run (too few operands)
     kwargs: dict                # modifiers for the ALU operation
     cmpx: bool                  # v_cmpx: the result mask is written to EXEC as well
     dst_hi: bool
-    zero_high16: bool
 
 
 def mods_kwargs(mods):
@@ -55,8 +84,36 @@ def valu_plan(inst, op):
         kwargs["op_sel"] = kwargs.get("op_sel", 0) | 1 << len(inst.src)
     facts = targets.get(inst.target)
     zero_high16 = facts.high16_zeroed and inst.mnemonic not in facts.high16_kept
-    return ValuPlan(sources, dests, kwargs, inst.mnemonic.startswith("v_cmpx"), bool(dst_hi),
-                    zero_high16)
+    reads, short = [], None
+    operands = iter(sources)
+    for i, t in enumerate(op.src_types):
+        lanes = ("dpp" if i == 0 and inst.form in ("dpp", "dpp8")
+                 else "sdwa" if inst.form == "sdwa" and i < 2 else None)
+        if t == "lane":
+            reads.append(Read("lane", None, t, None, i))
+            continue
+        operand = next(operands, None)
+        if operand is None and t != "mask":
+            short = f"{inst.mnemonic}: fewer operands than its ALU op reads"
+            break
+        reads.append(Read("vcc" if operand is None else "operand", operand, t, lanes, i))
+    writes = []
+    targets_left = iter(dests)
+    for t in op.dst_types:
+        if t == "scc":
+            writes.append(Write("scc", None, t, None))
+            continue
+        target = next(targets_left, None)
+        if t == "mask":
+            writes.append(Write("mask", None if target is None or is_exec(target) else target, t, None))
+        elif target is None:
+            short = short or f"{inst.mnemonic}: fewer operands than its ALU op writes"
+        else:
+            how = ("sdwa" if inst.form == "sdwa" else
+                   "zero_high16" if zero_high16 and t in HALF_TYPES else "plain")
+            writes.append(Write("vector", target, t, how))
+    return ValuPlan(tuple(reads), tuple(writes), short, kwargs, inst.mnemonic.startswith("v_cmpx"),
+                    bool(dst_hi))
 
 
 def vcc(lanes):
