@@ -7,7 +7,8 @@ Holds these invariants:
   remembered as such, traced once with the instruction that stops it, and runs on the
   interpreter (run_native answers None); one thread makes it while others that need it wait
   (Pending), and a dispatch of the tiered engine looks for it without waiting on LLVM
-  (translation_or_start: made here, loaded from disk, or queued for the translator thread);
+  (translation_or_unmade: made here, loaded from disk, else Unmade, which the tiered engine
+  queues for the translator thread with start_translation when it decides to);
 - a tier switch runs the workgroups from `first_group` on (grid order) natively, the ones
   before it having ended on the interpreter;
 - the launch template is the interpreter's launch state (core/isa/interp/chunk.py): the same
@@ -32,6 +33,7 @@ from core.isa.faults import KernelFault, illegal_instruction, memory_fault, time
 from core.isa.layout import layout, private_segment_buffer, user_sgpr_width
 from core.isa.native import compiler, runner_layout as C
 from core.isa.native.live_memory import live_memory, valid_ranges
+from core.isa.native.translator import Cancelled
 from core.isa.native.program import Program, Untranslatable
 from core.isa.plan import DispatchStats, DispatchStopped, kernel_name, long_dispatch
 from core.native import ffi, lib
@@ -125,6 +127,19 @@ class Pending:
         return result
 
 
+class Unmade:
+    """A kernel not translated yet whose translation the tiered engine has not asked for
+    (core/isa/tiering.py): what it is made from, once read, and the interpreter seconds its
+    dispatches have cost so far (`paid`, which tiering adds to)."""
+
+    def __init__(self, cache, key, work, looked):
+        self.cache, self.key = cache, key
+        self.work = work
+        self.instructions = len(work.program.instructions)
+        self.looked = looked            # whether the disk cache was looked in (LLVM was free)
+        self.paid = 0.0
+
+
 class NotCached(Exception):
     """compile_module asked for the module: neither this process nor the disk cache holds it."""
 
@@ -139,19 +154,19 @@ class Work:
         self.program = program_of(session, kernel, desc)
         self.key = compiler.cache_key(_key_parts(self.program, desc))
 
-    def build(self):
+    def build(self, pace=None):
         from core.isa.native.translate import translate  # llvmlite loads on first translation
         translation = translate(self.program, self.desc.lanes, self.desc.nvgpr,
-                                compiler.function_name(self.key))
+                                compiler.function_name(self.key), pace)
         return str(translation.module), {"reasons": translation.reasons,
                                          "access_sites": translation.access_sites,
                                          "callouts": translation.callouts}
 
-    def made(self, build, **trace_fields):
-        """The Native translation (compile_module with `build`), or a Fallback."""
+    def made(self, build, stage=None, **trace_fields):
+        """The Native translation (compile_module with `build` and `stage`), or a Fallback."""
         try:
-            address, notes, seconds, cached = compiler.compile_module(self.key, build,
-                                                                      len(self.program.instructions))
+            address, notes, seconds, cached = compiler.compile_module(
+                self.key, build, len(self.program.instructions), stage)
             frame_kib = _frame_kib(address)
         except Untranslatable as exc:
             return fallback(self.name, exc)
@@ -171,17 +186,27 @@ def _not_cached():
 def native_for(session, kernel, desc):
     """The Native translation of `kernel`, or a Fallback: translated at most once, on this
     thread, or waited for when another thread (the translator's) is making it."""
-    found, claimed = _claim(kernel, desc)
+    found, claimed = _claim(kernel, desc, take_unmade=True)
     if not claimed:
-        return found.result() if isinstance(found, Pending) else found
-    return found.make(lambda: _translate(session, kernel, desc))
+        if not isinstance(found, Pending):
+            return found
+        try:
+            return found.result()
+        except _Deferred:
+            return native_for(session, kernel, desc)
+    work = found.work
+    if work is None:
+        return found.make(lambda: _translate(session, kernel, desc))
+    return found.make(lambda: _made_now(work))
 
 
-def translation_or_start(session, kernel, desc, translator):
+def translation_or_unmade(session, kernel, desc):
     """Without waiting on LLVM: the kernel's Native or Fallback when this process made it or
-    the disk cache holds it, else its Pending, which `translator` (core/isa/native/
-    translator.py) makes in the background."""
+    the disk cache holds it, its Pending when it is being made, else its Unmade (the disk
+    cache is looked in once, when LLVM is free; an Unmade stays until start_translation)."""
     found, claimed = _claim(kernel, desc)
+    if isinstance(found, Unmade) and not found.looked:
+        return _look_again(found)
     if not claimed:
         return found
     try:
@@ -192,20 +217,77 @@ def translation_or_start(session, kernel, desc, translator):
     except BaseException as error:
         found.settle(error=error)
         raise
-    found.instructions = len(work.program.instructions)
     cached = _load_cached(work, found)
     if cached is not None:
         return cached
-    translator.submit(work, found)
-    return found
+    unmade = Unmade(found.cache, found.key, work, looked=found.looked)
+    with _lock:
+        if found.cache.get(found.key) is found:
+            found.cache[found.key] = unmade
+    found.settle(error=_Deferred())     # nobody waits on a Pending the claimer made
+    return unmade
+
+
+class _Deferred(Cancelled):
+    """What a claim's Pending settles with when its kernel becomes Unmade instead: a thread
+    that waited on it asks again (native_for) or runs the interpreter (tiering)."""
+
+
+def start_translation(unmade, translator):
+    """Queue `unmade` for `translator` (core/isa/native/translator.py): the kernel's Pending,
+    or what another thread made of it first (Pending, Native or Fallback)."""
+    with _lock:
+        current = unmade.cache.get(unmade.key)
+        if isinstance(current, Unmade):
+            unmade = current            # (the one this process holds now)
+        elif current is not None:
+            return current
+        pending = unmade.cache[unmade.key] = Pending(unmade.cache, unmade.key)
+    pending.instructions = unmade.instructions
+    translator.submit(unmade.work, pending)
+    return pending
+
+
+def translation_state(kernel, desc):
+    """What this process holds of the kernel's translation (Native, Fallback, Pending, Unmade),
+    or None: nothing is claimed nor started."""
+    owner = getattr(kernel, "code_object", None)
+    with _lock:
+        return _BY_CODE_OBJECT.get(owner, {}).get((kernel.entry, desc.wave64)) if owner is not None else None
+
+
+def _look_again(unmade):
+    """The Native or Fallback of an Unmade the disk cache was not looked in for (LLVM was
+    busy) when it holds it now, else the Unmade."""
+    if not llvm_gate.acquire(blocking=False):
+        return unmade
+    try:
+        result = unmade.work.made(_not_cached)
+    except NotCached:
+        unmade.looked = True
+        return unmade
+    finally:
+        llvm_gate.release()
+    with _lock:
+        if unmade.cache.get(unmade.key) is unmade:
+            unmade.cache[unmade.key] = result
+    return result
+
+
+def _made_now(work):
+    with llvm_gate:
+        return work.made(work.build)
 
 
 def _load_cached(work, pending):
     """The Native or Fallback of `work` when it is cached and LLVM is free (settling
-    `pending`), else None: a dispatch never waits for another kernel's compile."""
+    `pending`), else None: a dispatch never waits for another kernel's compile;
+    pending.looked says whether the cache was looked in."""
+    pending.looked = False
     if not llvm_gate.acquire(blocking=False):
         return None
     try:
+        pending.looked = True
         result = work.made(_not_cached)
     except NotCached:
         return None
@@ -218,18 +300,20 @@ def _load_cached(work, pending):
     return result
 
 
-def _claim(kernel, desc):
-    """(the kernel's Native, Fallback or Pending; False), or (a new Pending; True) which the
-    caller must settle."""
+def _claim(kernel, desc, take_unmade=False):
+    """(the kernel's Native, Fallback, Pending or Unmade; False), or (a new Pending; True)
+    which the caller must settle: with `take_unmade`, an Unmade is taken too, its Pending
+    then carrying its `work` (else None)."""
     owner = getattr(kernel, "code_object", None)
     key = (kernel.entry, desc.wave64)
     with _lock:
         cache = _BY_CODE_OBJECT.setdefault(owner, {}) if owner is not None else {}
         found = cache.get(key)
-        if found is not None:
+        if found is not None and not (take_unmade and isinstance(found, Unmade)):
             return found, False
-        found = cache[key] = Pending(cache, key)
-        return found, True
+        pending = cache[key] = Pending(cache, key)
+        pending.work = found.work if found is not None else None
+        return pending, True
 
 
 def program_of(session, kernel, desc):
