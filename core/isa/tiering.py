@@ -7,8 +7,8 @@ Holds these invariants:
 - a kernel's translation is asked of the translator thread (core/isa/native/translator.py)
   only once the kernel has cost the interpreter RENT_FRACTION of what translating it is
   expected to cost (ski rental, rent_due): the seconds its earlier dispatches took plus the
-  cost model's (CostModel) prediction for the current one, or, during a dispatch, the
-  seconds it has run so far (asked at each chunk boundary). Below that the dispatch runs on
+  cost model's (CostModel) low prediction for the current one (PREDICTION_LOW), or, during
+  a dispatch, the seconds it has run so far (asked at each chunk boundary). Below that the dispatch runs on
   the interpreter alone (why "deferred") and nothing is translated: a program of short
   kernels pays no translation, so auto costs what the interpreter alone does;
 - once asked, the dispatch waits for the translation only when the cost model expects the
@@ -55,6 +55,11 @@ SWITCH_POINTS = 4
 # the better choice made in hindsight), while a kernel that keeps running gets its native
 # code after about one translation's time.
 RENT_FRACTION = 0.5
+# What of the cost model's prediction a dispatch is taken to cost when it starts: the fit's
+# 10th percentile (a kernel's branches not taken made 10% of runs take 0.6x their estimate or
+# less), so a prediction asks for a translation only when the dispatch is likely to cost the
+# rent; the seconds it then runs are counted at each chunk boundary.
+PREDICTION_LOW = 0.6
 
 
 def rent_due(paid, translation_seconds):
@@ -115,12 +120,21 @@ def run_tiered(session, plan):
     predicted = model.interp_seconds(plan, instructions, dispatch.per_chunk)
     unmade = found if isinstance(found, Unmade) else None
     translation_seconds = translator.expected_seconds(instructions)
-    if unmade is not None and (forced is not None or rent_due(unmade.paid + predicted, translation_seconds)):
+    if (unmade is not None and forced is None and unmade.work is None
+            and rent_due(unmade.paid + PREDICTION_LOW * predicted, translation_seconds)):
+        if not unmade.read():       # the exact size, for the choice and the cost model
+            return _interp_alone(session, plan, "untranslatable", dispatch)
+        instructions = unmade.instructions
+        predicted = model.interp_seconds(plan, instructions, dispatch.per_chunk)
+        translation_seconds = translator.expected_seconds(instructions)
+    if unmade is not None and (forced is not None
+                               or rent_due(unmade.paid + PREDICTION_LOW * predicted, translation_seconds)):
         found, unmade = start_translation(unmade, translator), None
         if isinstance(found, Fallback):
             return _interp_alone(session, plan, "untranslatable", dispatch)
         if forced is None and not isinstance(found, Pending):
             return _traced(plan, run_translation(session, plan, found), 0, "ready")
+        instructions = found.instructions if isinstance(found, Pending) else instructions
     asked = []                      # the Pending a deferred dispatch asked for midway
     if forced is not None:
         points, hand_over, why = [forced], (lambda done: done >= forced), "forced"
@@ -131,7 +145,9 @@ def run_tiered(session, plan):
         def hand_over(done):
             if asked:
                 return _ready(asked[0])
-            if rent_due(unmade.paid + time.perf_counter() - run_start, translation_seconds):
+            paid = unmade.paid + time.perf_counter() - run_start
+            if rent_due(paid, translation_seconds) and unmade.read() and rent_due(
+                    paid, translator.expected_seconds(unmade.instructions)):
                 asked.append(start_translation(unmade, translator))
             return False
     else:

@@ -109,16 +109,20 @@ def _made(kernel, desc):
 
 
 def test_short_cold_dispatch_translates_nothing(session, cold_cache, monkeypatch):
+    from core.isa.native.dispatch import Unmade, translation_state
     Costs(monkeypatch, predicted=0.01, translation=100.0)
-    stats, events = _dispatches(session, CASE.compile("-O1", 32), 2, between=_made)
+    unread = []
+    stats, events = _dispatches(session, CASE.compile("-O1", 32), 2, between=lambda kernel, desc: unread.append(
+        isinstance(translation_state(kernel, desc), Unmade) and translation_state(kernel, desc).work is None))
     assert [s.tier for s in stats] == ["interp", "interp"]
     assert events == [("tier", "interp", "deferred")] * 2      # no native_compile
+    assert unread == [True, True]       # nor its code decoded for a cache key (no hint of it)
 
 
 def test_dispatch_predicted_at_the_threshold_starts_the_translation(session, cold_cache, monkeypatch):
     from core.isa import tiering
-    # predicted == RENT_FRACTION * translation: due
-    Costs(monkeypatch, predicted=1.0, translation=1.0 / tiering.RENT_FRACTION)
+    # PREDICTION_LOW * predicted == RENT_FRACTION * translation: due (x2 and /2 are exact)
+    Costs(monkeypatch, predicted=1.0, translation=tiering.PREDICTION_LOW / tiering.RENT_FRACTION)
     stats, events = _dispatches(session, CASE.compile("-O1", 32), 2, between=_made)
     assert events[0] == ("tier", "interp", "translating")
     assert ("native_compile", False, True) in events
@@ -127,7 +131,8 @@ def test_dispatch_predicted_at_the_threshold_starts_the_translation(session, col
 
 def test_dispatch_predicted_just_below_the_threshold_translates_nothing(session, cold_cache, monkeypatch):
     from core.isa import tiering
-    Costs(monkeypatch, predicted=1.0, translation=math.nextafter(1.0, 2.0) / tiering.RENT_FRACTION)
+    Costs(monkeypatch, predicted=1.0,
+          translation=math.nextafter(tiering.PREDICTION_LOW, 2.0) / tiering.RENT_FRACTION)
     _, events = _dispatches(session, CASE.compile("-O1", 32), 1, between=_made)
     assert events == [("tier", "interp", "deferred")]
 

@@ -23,6 +23,8 @@ Holds these invariants:
   the waves of a group progress together as on a GPU (a workgroup of one wave yields after
   QUANTUM, for forward progress alone).
 """
+import hashlib
+import os
 import threading
 import time
 import weakref
@@ -32,6 +34,7 @@ from core.isa.disasm import format_instruction
 from core.isa.faults import KernelFault, illegal_instruction, memory_fault, time_limit_fault
 from core.isa.layout import layout, private_segment_buffer, user_sgpr_width
 from core.isa.native import compiler, runner_layout as C
+from core.isa.native.identity import identity
 from core.isa.native.live_memory import live_memory, valid_ranges
 from core.isa.native.translator import Cancelled
 from core.isa.native.program import Program, Untranslatable
@@ -129,15 +132,35 @@ class Pending:
 
 class Unmade:
     """A kernel not translated yet whose translation the tiered engine has not asked for
-    (core/isa/tiering.py): what it is made from, once read, and the interpreter seconds its
-    dispatches have cost so far (`paid`, which tiering adds to)."""
+    (core/isa/tiering.py): what it is made from once read (`work`, else None: `instructions`
+    is then an estimate from its code's size), and the interpreter seconds its dispatches
+    have cost so far (`paid`, which tiering adds to)."""
 
-    def __init__(self, cache, key, work, looked):
+    def __init__(self, cache, key, work, looked, session=None, kernel=None, desc=None, estimate=None):
         self.cache, self.key = cache, key
         self.work = work
-        self.instructions = len(work.program.instructions)
+        self.instructions = len(work.program.instructions) if work is not None else estimate
         self.looked = looked            # whether the disk cache was looked in (LLVM was free)
         self.paid = 0.0
+        self._source = (session, kernel, desc)
+
+    def read(self):
+        """Read the kernel (its Work: the program, the cache key, the exact `instructions`)
+        if not yet read: False when it cannot be translated (it is then a Fallback)."""
+        if self.work is not None or self._source is None:
+            return self.work is not None
+        session, kernel, desc = self._source
+        self._source = None
+        try:
+            self.work = Work(session, kernel, desc)
+        except Untranslatable as exc:
+            made = fallback(kernel_name(kernel), exc)
+            with _lock:
+                if self.cache.get(self.key) is self:
+                    self.cache[self.key] = made
+            return False
+        self.instructions = len(self.work.program.instructions)
+        return True
 
 
 class NotCached(Exception):
@@ -153,6 +176,7 @@ class Work:
         self.desc = desc
         self.program = program_of(session, kernel, desc)
         self.key = compiler.cache_key(_key_parts(self.program, desc))
+        self.hint = _hint_of(kernel, desc)[0]
 
     def build(self, pace=None):
         from core.isa.native.translate import translate  # llvmlite loads on first translation
@@ -173,6 +197,8 @@ class Work:
         trace.event("native_compile", kernel=self.name, seconds=seconds, cached=cached,
                     instructions=len(self.program.instructions), callouts=notes["callouts"],
                     frame_kib=frame_kib, **trace_fields)
+        if self.hint is not None:
+            _write_hint(self.key, self.hint)
         native = Native(self.program, address, notes["reasons"], notes["access_sites"],
                         notes["callouts"], frame_kib)
         native.compile_seconds, native.cached = seconds, cached
@@ -209,6 +235,14 @@ def translation_or_unmade(session, kernel, desc):
         return _look_again(found)
     if not claimed:
         return found
+    estimate = _unhinted_size(kernel, desc)
+    if estimate is not None:            # not in the disk cache: read the kernel when asked to
+        unmade = Unmade(found.cache, found.key, None, True, session, kernel, desc, estimate)
+        with _lock:
+            if found.cache.get(found.key) is found:
+                found.cache[found.key] = unmade
+        found.settle(error=_Deferred())
+        return unmade
     try:
         work = Work(session, kernel, desc)
     except Untranslatable as exc:
@@ -235,13 +269,17 @@ class _Deferred(Cancelled):
 
 def start_translation(unmade, translator):
     """Queue `unmade` for `translator` (core/isa/native/translator.py): the kernel's Pending,
-    or what another thread made of it first (Pending, Native or Fallback)."""
+    or what another thread made of it first (Pending, Native or Fallback). The kernel is read
+    first (unmade.read()) if it was not: one that cannot be translated becomes a Fallback."""
+    if not unmade.read():
+        with _lock:
+            return unmade.cache.get(unmade.key)     # its Fallback
     with _lock:
         current = unmade.cache.get(unmade.key)
-        if isinstance(current, Unmade):
+        if isinstance(current, Unmade) and current.work is not None:
             unmade = current            # (the one this process holds now)
-        elif current is not None:
-            return current
+        elif current is not None and not isinstance(current, Unmade):
+            return current              # (a Fallback if it could not be read)
         pending = unmade.cache[unmade.key] = Pending(unmade.cache, unmade.key)
     pending.instructions = unmade.instructions
     translator.submit(unmade.work, pending)
@@ -272,6 +310,77 @@ def _look_again(unmade):
         if unmade.cache.get(unmade.key) is unmade:
             unmade.cache[unmade.key] = result
     return result
+
+
+# Bytes of code per instruction, to estimate a kernel's size before reading it: the median
+# of the kernel suite's (64 kernels, gfx1030: 6.2; 4.5-7.5 but for -O0 kernels that call
+# functions, whose code lies outside the kernel's symbol).
+BYTES_PER_INSTRUCTION = 6.2
+_HINTS = weakref.WeakKeyDictionary()    # LoadedCodeObject -> (ELF digest, hints in the cache)
+
+
+def _unhinted_size(kernel, desc):
+    """The estimated instructions of a kernel of which the disk cache holds no hint (no
+    translation of it was made or loaded since the cache's entries were written: reading it
+    would find nothing), else None (a hint, or no size known: read it and look).
+
+    Reading a kernel decodes all its reachable code (~60 us an instruction: 1.1 s for the 64
+    kernels of benchmarks/cold_start.py, a third of their interpreter time), which the cache
+    key digests; a hint, an empty file `<key>.<hint name>.hint` in the cache (part of the
+    key's entry for core/isa/native/cache_files.py), names the kernel by what is known before
+    reading it: its code object's bytes, its entry and its launch parameters."""
+    name, size = _hint_of(kernel, desc)
+    if name is None or not size:
+        return None
+    owner = kernel.code_object
+    with _lock:
+        present = _HINTS[owner][1]
+    if present is None:
+        try:
+            names = os.listdir(compiler.cache_dir())
+        except OSError:
+            names = ()
+        present = {n.split(".")[1] for n in names if n.endswith(".hint") and n.count(".") == 2}
+        with _lock:
+            _HINTS[owner] = (_HINTS[owner][0], present)
+    if name in present:
+        return None
+    return max(1, round(size / BYTES_PER_INSTRUCTION))
+
+
+def _hint_of(kernel, desc):
+    """(the kernel's hint name, its code symbol's size), or (None, None) without a code
+    object of known bytes."""
+    owner = getattr(kernel, "code_object", None)
+    code = getattr(owner, "code", None)
+    if code is None or not hasattr(code, "data"):
+        return None, None
+    entry = kernel.entry - owner.load_base
+    with _lock:
+        known = _HINTS.get(owner)
+    if known is None:
+        known = (hashlib.sha256(bytes(code.data)).digest(), None)
+        with _lock:
+            known = _HINTS.setdefault(owner, known)
+    digest = hashlib.sha256(identity(compiler.cache_dir()).encode() + known[0])
+    digest.update(f"{entry}:{desc.wave64}:{desc.nvgpr}:{desc.initial_mode}:{desc.target.name}:"
+                  f"{desc.accum_offset}".encode())
+    size = next((s.size for s in code.symbols
+                 if s.value == entry and s.size and s.type == "STT_FUNC"), 0)
+    return digest.hexdigest()[:32], size
+
+
+def _write_hint(key, name):
+    """Leave the hint `name` of a kernel translated or loaded under `key` (no error when the
+    cache cannot be written)."""
+    path = os.path.join(compiler.cache_dir(), f"{key}.{name}.hint")
+    if os.path.exists(path):
+        return
+    try:
+        with open(path, "xb"):
+            pass
+    except OSError:
+        pass
 
 
 def _made_now(work):
