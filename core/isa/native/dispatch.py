@@ -8,7 +8,10 @@ Holds these invariants:
   interpreter (run_native answers None); one thread makes it while others that need it wait
   (Pending), and a dispatch of the tiered engine looks for it without waiting on LLVM
   (translation_or_unmade: made here, loaded from disk, else Unmade, which the tiered engine
-  queues for the translator thread with start_translation when it decides to);
+  queues for the translator thread with start_translation when it decides to); a kernel is
+  read (its reachable code decoded for the cache key) at its first such dispatch only when
+  the disk cache holds a hint of it, left by every translation made or loaded, else when
+  its translation is asked for;
 - a tier switch runs the workgroups from `first_group` on (grid order) natively, the ones
   before it having ended on the interpreter;
 - the launch template is the interpreter's launch state (core/isa/interp/chunk.py): the same
@@ -316,7 +319,8 @@ def _look_again(unmade):
 # of the kernel suite's (64 kernels, gfx1030: 6.2; 4.5-7.5 but for -O0 kernels that call
 # functions, whose code lies outside the kernel's symbol).
 BYTES_PER_INSTRUCTION = 6.2
-_HINTS = weakref.WeakKeyDictionary()    # LoadedCodeObject -> (ELF digest, hints in the cache)
+_CODE_DIGESTS = weakref.WeakKeyDictionary()    # LoadedCodeObject -> its ELF's sha256
+_listing = (None, frozenset())                  # ((cache folder, mtime), hint names in it)
 
 
 def _unhinted_size(kernel, desc):
@@ -330,22 +334,29 @@ def _unhinted_size(kernel, desc):
     key's entry for core/isa/native/cache_files.py), names the kernel by what is known before
     reading it: its code object's bytes, its entry and its launch parameters."""
     name, size = _hint_of(kernel, desc)
-    if name is None or not size:
-        return None
-    owner = kernel.code_object
-    with _lock:
-        present = _HINTS[owner][1]
-    if present is None:
-        try:
-            names = os.listdir(compiler.cache_dir())
-        except OSError:
-            names = ()
-        present = {n.split(".")[1] for n in names if n.endswith(".hint") and n.count(".") == 2}
-        with _lock:
-            _HINTS[owner] = (_HINTS[owner][0], present)
-    if name in present:
+    if name is None or not size or name in _hints_present():
         return None
     return max(1, round(size / BYTES_PER_INSTRUCTION))
+
+
+def _hints_present():
+    """The hint names in the disk cache: listed again only when the folder changed (its
+    modification time: a file added or removed)."""
+    global _listing
+    directory = compiler.cache_dir()
+    try:
+        stamp = (directory, os.stat(directory).st_mtime_ns)
+    except OSError:
+        return frozenset()
+    listing = _listing
+    if listing[0] != stamp:
+        try:
+            names = os.listdir(directory)
+        except OSError:
+            names = ()
+        listing = _listing = (stamp, frozenset(n.split(".")[1] for n in names
+                                               if n.endswith(".hint") and n.count(".") == 2))
+    return listing[1]
 
 
 def _hint_of(kernel, desc):
@@ -357,12 +368,12 @@ def _hint_of(kernel, desc):
         return None, None
     entry = kernel.entry - owner.load_base
     with _lock:
-        known = _HINTS.get(owner)
-    if known is None:
-        known = (hashlib.sha256(bytes(code.data)).digest(), None)
+        code_digest = _CODE_DIGESTS.get(owner)
+    if code_digest is None:
+        code_digest = hashlib.sha256(bytes(code.data)).digest()
         with _lock:
-            known = _HINTS.setdefault(owner, known)
-    digest = hashlib.sha256(identity(compiler.cache_dir()).encode() + known[0])
+            _CODE_DIGESTS[owner] = code_digest
+    digest = hashlib.sha256(identity(compiler.cache_dir()).encode() + code_digest)
     digest.update(f"{entry}:{desc.wave64}:{desc.nvgpr}:{desc.initial_mode}:{desc.target.name}:"
                   f"{desc.accum_offset}".encode())
     size = next((s.size for s in code.symbols
