@@ -215,3 +215,20 @@ def test_translation_in_flight_at_shutdown_or_exit_is_clean(tmp_path, how):
     assert proc.returncode == 0, proc.stderr
     # Shut down while its IR is being built: the translation stops before LLVM.
     assert proc.stdout.strip() == {"shutdown": "ok interp cancelled", "exit": "ok interp exiting"}[how]
+
+
+def test_hint_without_its_translation_is_only_a_hint(session, cold_cache, tmp_path, monkeypatch):
+    """The cache's entry removed but its hint left: the kernel is read, found missing, and
+    runs on the interpreter as any other short cold dispatch."""
+    Costs(monkeypatch, predicted=0.01, translation=100.0)
+    from core.isa.native import compiler
+    path = CASE.compile("-O1", 32)
+    run_on(session, CASE, path, 32, "native")
+    compiler._loaded.clear()
+    cache = tmp_path / "softgpu"
+    assert [p.name for p in cache.glob("*.hint")]
+    for entry in cache.glob("*.so"):
+        entry.unlink()
+    stats, events = _dispatches(session, path, 1)
+    assert stats[0].tier == "interp"
+    assert events == [("tier", "interp", "deferred")]
