@@ -164,6 +164,7 @@ def run_tiered(session, plan):
     first = _interp_run(dispatch, points, hand_over)
     if unmade is not None:
         unmade.paid += first.seconds
+        instructions = unmade.instructions      # exact if the kernel was read midway
         if asked:
             found, why = asked[0], "translating"
     done = first.workgroups
