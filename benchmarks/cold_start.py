@@ -1,7 +1,7 @@
 """Cold-start benchmark (not a test): what a program that runs many small kernels once pays for
 translation, as ratios measured in the same run, min and median of --repeat runs.
 
-    python3 benchmarks/cold_start.py [--repeat 3] [--quick] [--results FILE]
+    python3 benchmarks/cold_start.py [--repeat 3] [--quick] [--columns interp,auto] [--results FILE]
 
 1. The suite run: a fixed, named list of kernel suite builds (tests/kernels/suite.py, gfx1030
    wave32: SMALL, ~60 -O2 builds of 20-400 instructions, and BIG, a few of 2,000-5,000) run one
@@ -10,7 +10,9 @@ translation, as ratios measured in the same run, min and median of --repeat runs
    XDG_CACHE_HOME per repeat: "cold"), native again on the cache that run filled ("warm"),
    the interpreter alone ("interp"), and SOFTGPU_ENGINE=auto on an empty cache when
    core.settings accepts that value ("auto"). The columns take turns within each repeat, so a
-   busy moment of the machine weighs on all alike.
+   busy moment of the machine weighs on all alike. --columns measures some of them (interp
+   always among them: the ratios are to it; warm brings cold, whose cache it runs on; without
+   cold, the first dispatch is not measured).
 2. The first dispatch: vector add of 2^22 floats (engine_bench's kernel) in a new process
    whose translation is in the disk cache, against a later dispatch in that process, and
    against a first dispatch with an empty cache; each is the wall time of the launch (buffers
@@ -142,7 +144,8 @@ def suite_figures(kernels, repeat, measured):
                 where = auto_cache if column == "auto" else cache
                 times[column].append(worker("suite", ENGINES[column], where, names)["seconds"])
     ratios = {f"{column}_to_interp": ratio(times, column, "interp") for column in measured if column != "interp"}
-    ratios["cold_to_warm"] = ratio(times, "cold", "warm")
+    if {"cold", "warm"} <= set(measured):
+        ratios["cold_to_warm"] = ratio(times, "cold", "warm")
     return {"seconds": {column: summary(values) for column, values in times.items()}, "ratios": ratios}
 
 
@@ -168,8 +171,11 @@ def report(suite, dispatch, kernels):
         to_interp = suite["ratios"].get(f"{column}_to_interp")
         tail = f"   {to_interp['min']:5.2f}x / {to_interp['median']:5.2f}x" if to_interp else ""
         print(f"  {column:7s} {row['min']:8.3f} / {row['median']:8.3f}{tail}")
-    cw = suite["ratios"]["cold_to_warm"]
-    print(f"  cold / warm: {cw['min']:.2f}x / {cw['median']:.2f}x")
+    cw = suite["ratios"].get("cold_to_warm")
+    if cw:
+        print(f"  cold / warm: {cw['min']:.2f}x / {cw['median']:.2f}x")
+    if dispatch is None:
+        return
     print(f"vector add of {dispatch['items']} items, launch wall time in ms (min / median):")
     for name, row in dispatch["seconds"].items():
         print(f"  {name:18s} {row['min'] * 1e3:8.2f} / {row['median'] * 1e3:8.2f}")
@@ -182,6 +188,8 @@ def main():
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--quick", action="store_true",
                         help="a smoke run: three small kernels, one repeat, a 2^16-item vector add")
+    parser.add_argument("--columns", help="comma-separated columns to measure (default: every one "
+                        "this SoftGPU can; interp is always measured)")
     parser.add_argument("--results", help="the results file (default: benchmarks/results/cold_start.json)")
     parser.add_argument("--worker", nargs="+", help=argparse.SUPPRESS)
     options = parser.parse_args()
@@ -196,6 +204,14 @@ def main():
     repeat = 1 if options.quick else options.repeat
     items = 1 << 16 if options.quick else 1 << 22
     measured = columns()
+    if options.columns:
+        asked = set(options.columns.split(",")) | {"interp"}
+        if "warm" in asked:
+            asked.add("cold")           # warm runs on the cache cold filled
+        unknown = asked - set(measured)
+        if unknown:
+            parser.error(f"--columns: not measurable here: {', '.join(sorted(unknown))}")
+        measured = [column for column in measured if column in asked]
     # Code objects are built (clang) here, once, so no column pays for them.
     for case, opt in _cases(kernels):
         case.compile(opt, 32)
@@ -203,7 +219,7 @@ def main():
     from core.toolchain import compile_opencl
     compile_opencl(KERNELS, opt="-O2")
     suite = suite_figures(kernels, repeat, measured)
-    dispatch = dispatch_figures(items, repeat)
+    dispatch = dispatch_figures(items, repeat) if "cold" in measured else None
     report(suite, dispatch, kernels)
     figures = {"kernels": [f"{name}{opt}" for name, opt in kernels], "repeat": repeat,
                "columns": measured, "suite": suite, "first_dispatch": dispatch}

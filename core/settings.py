@@ -139,9 +139,12 @@ SETTINGS = (
             "device profile: a name under `profiles/` or a path to a .json file", _text, _profile_known),
     Setting("SOFTGPU_ENGINE", "`auto`, `native` or `interp`", "auto",
             "`auto`: tiered: a kernel runs natively once its translation is ready (made in this process or "
-            "in the disk cache); until then it runs on the interpreter while the translation is made in the "
-            "background, unless the dispatch is expected to take longer than the wait (the rest of a long "
-            "dispatch switches tier when the translation is ready; trace events `tier`, `native_compile`); "
+            "in the disk cache); until then it runs on the interpreter, and its translation is made in the "
+            "background only once the kernel has cost the interpreter half of what translating it is "
+            "expected to cost (its earlier dispatches, a long dispatch's prediction, or the seconds it has "
+            "run), so short kernels run once cost what the interpreter alone does; the dispatch then waits "
+            "for it if it is expected to take longer than the wait (the rest of a long dispatch switches "
+            "tier when the translation is ready; trace events `tier`, `native_compile`); "
             "`native`: every kernel waits for its translation through LLVM and runs on every core; "
             "`interp`: the numpy interpreter (the oracle). Instructions the translator has no emitter for "
             "run inside translated kernels on the interpreter's own handlers (callouts); a kernel the "

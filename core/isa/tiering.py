@@ -4,18 +4,24 @@ Holds these invariants:
 - a kernel whose translation is ready (made in this process, or loaded from the disk cache
   without waiting on another kernel's compile) runs natively; one the translator cannot take
   runs on the interpreter;
-- otherwise its translation is queued for the translator thread (core/isa/native/
-  translator.py) and the dispatch waits for it only when the cost model (CostModel) expects
-  the interpreter to take longer than the wait; else the interpreter runs it, and when the
+- a kernel's translation is asked of the translator thread (core/isa/native/translator.py)
+  only once the kernel has cost the interpreter RENT_FRACTION of what translating it is
+  expected to cost (ski rental, rent_due): the seconds its earlier dispatches took plus the
+  cost model's (CostModel) low prediction for the current one (PREDICTION_LOW), or, during
+  a dispatch, the seconds it has run so far (asked at each chunk boundary). Below that the dispatch runs on
+  the interpreter alone (why "deferred") and nothing is translated: a program of short
+  kernels pays no translation, so auto costs what the interpreter alone does;
+- once asked, the dispatch waits for the translation only when the cost model expects the
+  interpreter to take longer than the wait; else the interpreter runs it, and when the
   translation may be ready before the dispatch ends, the interpreter's run is cut at
   SWITCH_POINTS boundaries where the remaining workgroups go to the translation once it is
-  ready;
+  ready (and at every chunk boundary of a dispatch that asked for it midway);
 - a workgroup runs on one tier: the interpreter's workgroups precede the native tier's in
   grid order and have all ended before the first native one starts (the interpreter's
   chunks end at a switch), and results are bit-identical whichever tier ran which;
 - every dispatch is traced with the tiers that ran it (`tier`: tier, interp_workgroups,
-  native_workgroups, why), and a translation finished in the background as
-  `native_compile` with background=True.
+  native_workgroups, why: ready, waited, translating, deferred, untranslatable or forced),
+  and a translation finished in the background as `native_compile` with background=True.
 """
 import threading
 import time
@@ -39,6 +45,27 @@ SCALE_CLAMP = 8.0
 # runs of the interpreter, when the translation may be ready before it ends, so the rest can
 # switch: each cut costs a pass of the kernel's instructions over fewer waves.
 SWITCH_POINTS = 4
+# The share of a kernel's expected translation time (translator.expected_seconds) its
+# interpreter runs may cost before its translation is asked for. What a translation costs
+# the program is not its time (LLVM runs on another core, at the lowest priority) but the
+# IR it builds in Python, which takes the GIL from the interpreter: measured 45-55% of the
+# translation of kernels of 2,000-5,000 instructions (-O0), 15-30% of small -O2 ones. Renting
+# the interpreter up to about that cost before buying bounds what a translation never used
+# again wastes by what the interpreter already spent (ski rental: at most twice the cost of
+# the better choice made in hindsight), while a kernel that keeps running gets its native
+# code after about one translation's time.
+RENT_FRACTION = 0.5
+# What of the cost model's prediction a dispatch is taken to cost when it starts: the fit's
+# 10th percentile (a kernel's branches not taken made 10% of runs take 0.6x their estimate or
+# less), so a prediction asks for a translation only when the dispatch is likely to cost the
+# rent; the seconds it then runs are counted at each chunk boundary.
+PREDICTION_LOW = 0.6
+
+
+def rent_due(paid, translation_seconds):
+    """Whether a kernel whose interpreter runs cost (or are predicted to cost) `paid` seconds
+    should have its translation, expected to take `translation_seconds`, asked for."""
+    return paid >= RENT_FRACTION * translation_seconds
 
 
 class CostModel:
@@ -73,24 +100,59 @@ def run_tiered(session, plan):
     its DispatchStats (tier "interp", "native" or "interp+native"), or KernelFault /
     DispatchStopped as core.isa.launch.run_plan."""
     from core.isa.interp.dispatch import Dispatch
-    from core.isa.native.dispatch import Fallback, Pending, run_translation, translation_or_start
+    from core.isa.native.dispatch import (Fallback, Pending, Unmade, run_translation,
+                                          start_translation, translation_or_unmade)
     from core.isa.native.translator import translator
     session.translations            # made on first use: hsa_shut_down quiesces the translator
     start = time.perf_counter()
-    found = translation_or_start(session, plan.kernel, plan.desc, translator)
+    found = translation_or_unmade(session, plan.kernel, plan.desc)
     forced = settings.get("SOFTGPU_TIER_SWITCH_AFTER")
     if isinstance(found, Fallback):
         return _interp_alone(session, plan, "untranslatable")
-    if forced is None and not isinstance(found, Pending):
+    if forced is None and not isinstance(found, (Pending, Unmade)):
         return _traced(plan, run_translation(session, plan, found), 0, "ready")
+    if isinstance(found, Pending) and found.instructions is None:
+        return _interp_alone(session, plan, "translating")      # another thread reads the kernel
     dispatch = Dispatch(session, plan)
     total = plan.total_workgroups
-    instructions = found.instructions if isinstance(found, Pending) else len(found.program.instructions)
+    instructions = (found.instructions if isinstance(found, (Pending, Unmade))
+                    else len(found.program.instructions))
+    predicted = model.interp_seconds(plan, instructions, dispatch.per_chunk)
+    unmade = found if isinstance(found, Unmade) else None
+    translation_seconds = translator.expected_seconds(instructions)
+    if (unmade is not None and forced is None and unmade.work is None
+            and rent_due(unmade.paid + PREDICTION_LOW * predicted, translation_seconds)):
+        if not unmade.read():       # the exact size, for the choice and the cost model
+            return _interp_alone(session, plan, "untranslatable", dispatch)
+        instructions = unmade.instructions
+        predicted = model.interp_seconds(plan, instructions, dispatch.per_chunk)
+        translation_seconds = translator.expected_seconds(instructions)
+    if unmade is not None and (forced is not None
+                               or rent_due(unmade.paid + PREDICTION_LOW * predicted, translation_seconds)):
+        found, unmade = start_translation(unmade, translator), None
+        if isinstance(found, Fallback):
+            return _interp_alone(session, plan, "untranslatable", dispatch)
+        if forced is None and not isinstance(found, Pending):
+            return _traced(plan, run_translation(session, plan, found), 0, "ready")
+        instructions = found.instructions if isinstance(found, Pending) else instructions
+    asked = []                      # the Pending a deferred dispatch asked for midway
     if forced is not None:
         points, hand_over, why = [forced], (lambda done: done >= forced), "forced"
+    elif unmade is not None:
+        points, why = [], "deferred"
+        run_start = time.perf_counter()
+
+        def hand_over(done):
+            if asked:
+                return _ready(asked[0])
+            paid = unmade.paid + time.perf_counter() - run_start
+            if rent_due(paid, translation_seconds) and unmade.read() and rent_due(
+                    paid, translator.expected_seconds(unmade.instructions)):
+                asked.append(start_translation(unmade, translator))
+            return False
     else:
-        predicted = model.interp_seconds(plan, instructions, dispatch.per_chunk)
-        wait = max(0.0, found.expected_ready - time.monotonic())
+        expected_ready = found.expected_ready or time.monotonic() + translation_seconds
+        wait = max(0.0, expected_ready - time.monotonic())
         if predicted > wait:
             native = _translation(found)
             if native is not None:
@@ -98,8 +160,13 @@ def run_tiered(session, plan):
             return _interp_alone(session, plan, "untranslatable", dispatch)
         points = ([total * k // SWITCH_POINTS for k in range(1, SWITCH_POINTS)]
                   if predicted * SWITCH_POINTS > wait else [])
-        hand_over, why = (lambda done: found.ready() and _translation(found) is not None), "translating"
+        hand_over, why = (lambda done: _ready(found)), "translating"
     first = _interp_run(dispatch, points, hand_over)
+    if unmade is not None:
+        unmade.paid += first.seconds
+        instructions = unmade.instructions      # exact if the kernel was read midway
+        if asked:
+            found, why = asked[0], "translating"
     done = first.workgroups
     native = _translation(found) if done < total else None
     if native is None:
@@ -116,6 +183,15 @@ def run_tiered(session, plan):
                          batches=first.batches + rest.batches,
                          seconds=time.perf_counter() - start, tier="interp+native")
     return _traced(plan, both, done, why)
+
+
+def _ready(found):
+    """Whether the rest of a dispatch can switch to `found` now: a Native, or a Pending made
+    (and not fallen back)."""
+    from core.isa.native.dispatch import Fallback, Pending
+    if isinstance(found, Pending):
+        return found.ready() and _translation(found) is not None
+    return not isinstance(found, Fallback)
 
 
 def _translation(found):
@@ -139,8 +215,10 @@ def _interp_alone(session, plan, why, dispatch=None):
 
 def _interp_run(dispatch, points=(), hand_over=None):
     # Every tier's dispatch counts `workgroups_done` of `total_workgroups` as it goes.
+    from core.isa.native.translator import translator
     plan = dispatch.plan
-    with progress.shown(plan.name, plan.total_workgroups, lambda: dispatch.workgroups_done):
+    with progress.shown(plan.name, plan.total_workgroups, lambda: dispatch.workgroups_done), \
+            translator.interpreter_running():
         return dispatch.run(points, hand_over)
 
 

@@ -7,7 +7,11 @@ Holds these invariants:
   remembered as such, traced once with the instruction that stops it, and runs on the
   interpreter (run_native answers None); one thread makes it while others that need it wait
   (Pending), and a dispatch of the tiered engine looks for it without waiting on LLVM
-  (translation_or_start: made here, loaded from disk, or queued for the translator thread);
+  (translation_or_unmade: made here, loaded from disk, else Unmade, which the tiered engine
+  queues for the translator thread with start_translation when it decides to); a kernel is
+  read (its reachable code decoded for the cache key) at its first such dispatch only when
+  the disk cache holds a hint of it, left by every translation made or loaded, else when
+  its translation is asked for;
 - a tier switch runs the workgroups from `first_group` on (grid order) natively, the ones
   before it having ended on the interpreter;
 - the launch template is the interpreter's launch state (core/isa/interp/chunk.py): the same
@@ -22,6 +26,8 @@ Holds these invariants:
   the waves of a group progress together as on a GPU (a workgroup of one wave yields after
   QUANTUM, for forward progress alone).
 """
+import hashlib
+import os
 import threading
 import time
 import weakref
@@ -31,7 +37,9 @@ from core.isa.disasm import format_instruction
 from core.isa.faults import KernelFault, illegal_instruction, memory_fault, time_limit_fault
 from core.isa.layout import layout, private_segment_buffer, user_sgpr_width
 from core.isa.native import compiler, runner_layout as C
+from core.isa.native.identity import identity
 from core.isa.native.live_memory import live_memory, valid_ranges
+from core.isa.native.translator import Cancelled
 from core.isa.native.program import Program, Untranslatable
 from core.isa.plan import DispatchStats, DispatchStopped, kernel_name, long_dispatch
 from core.native import ffi, lib
@@ -125,6 +133,39 @@ class Pending:
         return result
 
 
+class Unmade:
+    """A kernel not translated yet whose translation the tiered engine has not asked for
+    (core/isa/tiering.py): what it is made from once read (`work`, else None: `instructions`
+    is then an estimate from its code's size), and the interpreter seconds its dispatches
+    have cost so far (`paid`, which tiering adds to)."""
+
+    def __init__(self, cache, key, work, looked, session=None, kernel=None, desc=None, estimate=None):
+        self.cache, self.key = cache, key
+        self.work = work
+        self.instructions = len(work.program.instructions) if work is not None else estimate
+        self.looked = looked            # whether the disk cache was looked in (LLVM was free)
+        self.paid = 0.0
+        self._source = (session, kernel, desc)
+
+    def read(self):
+        """Read the kernel (its Work: the program, the cache key, the exact `instructions`)
+        if not yet read: False when it cannot be translated (it is then a Fallback)."""
+        if self.work is not None or self._source is None:
+            return self.work is not None
+        session, kernel, desc = self._source
+        self._source = None
+        try:
+            self.work = Work(session, kernel, desc)
+        except Untranslatable as exc:
+            made = fallback(kernel_name(kernel), exc)
+            with _lock:
+                if self.cache.get(self.key) is self:
+                    self.cache[self.key] = made
+            return False
+        self.instructions = len(self.work.program.instructions)
+        return True
+
+
 class NotCached(Exception):
     """compile_module asked for the module: neither this process nor the disk cache holds it."""
 
@@ -138,26 +179,29 @@ class Work:
         self.desc = desc
         self.program = program_of(session, kernel, desc)
         self.key = compiler.cache_key(_key_parts(self.program, desc))
+        self.hint = _hint_of(kernel, desc)[0]
 
-    def build(self):
+    def build(self, pace=None):
         from core.isa.native.translate import translate  # llvmlite loads on first translation
         translation = translate(self.program, self.desc.lanes, self.desc.nvgpr,
-                                compiler.function_name(self.key))
+                                compiler.function_name(self.key), pace)
         return str(translation.module), {"reasons": translation.reasons,
                                          "access_sites": translation.access_sites,
                                          "callouts": translation.callouts}
 
-    def made(self, build, **trace_fields):
-        """The Native translation (compile_module with `build`), or a Fallback."""
+    def made(self, build, stage=None, **trace_fields):
+        """The Native translation (compile_module with `build` and `stage`), or a Fallback."""
         try:
-            address, notes, seconds, cached = compiler.compile_module(self.key, build,
-                                                                      len(self.program.instructions))
+            address, notes, seconds, cached = compiler.compile_module(
+                self.key, build, len(self.program.instructions), stage)
             frame_kib = _frame_kib(address)
         except Untranslatable as exc:
             return fallback(self.name, exc)
         trace.event("native_compile", kernel=self.name, seconds=seconds, cached=cached,
                     instructions=len(self.program.instructions), callouts=notes["callouts"],
                     frame_kib=frame_kib, **trace_fields)
+        if self.hint is not None:
+            _write_hint(self.key, self.hint)
         native = Native(self.program, address, notes["reasons"], notes["access_sites"],
                         notes["callouts"], frame_kib)
         native.compile_seconds, native.cached = seconds, cached
@@ -171,19 +215,37 @@ def _not_cached():
 def native_for(session, kernel, desc):
     """The Native translation of `kernel`, or a Fallback: translated at most once, on this
     thread, or waited for when another thread (the translator's) is making it."""
-    found, claimed = _claim(kernel, desc)
+    found, claimed = _claim(kernel, desc, take_unmade=True)
     if not claimed:
-        return found.result() if isinstance(found, Pending) else found
-    return found.make(lambda: _translate(session, kernel, desc))
+        if not isinstance(found, Pending):
+            return found
+        try:
+            return found.result()
+        except _Deferred:
+            return native_for(session, kernel, desc)
+    work = found.work
+    if work is None:
+        return found.make(lambda: _translate(session, kernel, desc))
+    return found.make(lambda: _made_now(work))
 
 
-def translation_or_start(session, kernel, desc, translator):
+def translation_or_unmade(session, kernel, desc):
     """Without waiting on LLVM: the kernel's Native or Fallback when this process made it or
-    the disk cache holds it, else its Pending, which `translator` (core/isa/native/
-    translator.py) makes in the background."""
+    the disk cache holds it, its Pending when it is being made, else its Unmade (the disk
+    cache is looked in once, when LLVM is free; an Unmade stays until start_translation)."""
     found, claimed = _claim(kernel, desc)
+    if isinstance(found, Unmade) and not found.looked:
+        return _look_again(found)
     if not claimed:
         return found
+    estimate = _unhinted_size(kernel, desc)
+    if estimate is not None:            # not in the disk cache: read the kernel when asked to
+        unmade = Unmade(found.cache, found.key, None, True, session, kernel, desc, estimate)
+        with _lock:
+            if found.cache.get(found.key) is found:
+                found.cache[found.key] = unmade
+        found.settle(error=_Deferred())
+        return unmade
     try:
         work = Work(session, kernel, desc)
     except Untranslatable as exc:
@@ -192,20 +254,160 @@ def translation_or_start(session, kernel, desc, translator):
     except BaseException as error:
         found.settle(error=error)
         raise
-    found.instructions = len(work.program.instructions)
     cached = _load_cached(work, found)
     if cached is not None:
         return cached
-    translator.submit(work, found)
-    return found
+    unmade = Unmade(found.cache, found.key, work, looked=found.looked)
+    with _lock:
+        if found.cache.get(found.key) is found:
+            found.cache[found.key] = unmade
+    found.settle(error=_Deferred())     # nobody waits on a Pending the claimer made
+    return unmade
+
+
+class _Deferred(Cancelled):
+    """What a claim's Pending settles with when its kernel becomes Unmade instead: a thread
+    that waited on it asks again (native_for) or runs the interpreter (tiering)."""
+
+
+def start_translation(unmade, translator):
+    """Queue `unmade` for `translator` (core/isa/native/translator.py): the kernel's Pending,
+    or what another thread made of it first (Pending, Native or Fallback). The kernel is read
+    first (unmade.read()) if it was not: one that cannot be translated becomes a Fallback."""
+    if not unmade.read():
+        with _lock:
+            return unmade.cache.get(unmade.key)     # its Fallback
+    with _lock:
+        current = unmade.cache.get(unmade.key)
+        if isinstance(current, Unmade) and current.work is not None:
+            unmade = current            # (the one this process holds now)
+        elif current is not None and not isinstance(current, Unmade):
+            return current              # (a Fallback if it could not be read)
+        pending = unmade.cache[unmade.key] = Pending(unmade.cache, unmade.key)
+    pending.instructions = unmade.instructions
+    translator.submit(unmade.work, pending)
+    return pending
+
+
+def translation_state(kernel, desc):
+    """What this process holds of the kernel's translation (Native, Fallback, Pending, Unmade),
+    or None: nothing is claimed nor started."""
+    owner = getattr(kernel, "code_object", None)
+    with _lock:
+        return _BY_CODE_OBJECT.get(owner, {}).get((kernel.entry, desc.wave64)) if owner is not None else None
+
+
+def _look_again(unmade):
+    """The Native or Fallback of an Unmade the disk cache was not looked in for (LLVM was
+    busy) when it holds it now, else the Unmade."""
+    if not llvm_gate.acquire(blocking=False):
+        return unmade
+    try:
+        result = unmade.work.made(_not_cached)
+    except NotCached:
+        unmade.looked = True
+        return unmade
+    finally:
+        llvm_gate.release()
+    with _lock:
+        if unmade.cache.get(unmade.key) is unmade:
+            unmade.cache[unmade.key] = result
+    return result
+
+
+# Bytes of code per instruction, to estimate a kernel's size before reading it: the median
+# of the kernel suite's (64 kernels, gfx1030: 6.2; 4.5-7.5 but for -O0 kernels that call
+# functions, whose code lies outside the kernel's symbol).
+BYTES_PER_INSTRUCTION = 6.2
+_CODE_DIGESTS = weakref.WeakKeyDictionary()    # LoadedCodeObject -> its ELF's sha256
+_listing = (None, frozenset())                  # ((cache folder, mtime), hint names in it)
+
+
+def _unhinted_size(kernel, desc):
+    """The estimated instructions of a kernel of which the disk cache holds no hint (no
+    translation of it was made or loaded since the cache's entries were written: reading it
+    would find nothing), else None (a hint, or no size known: read it and look).
+
+    Reading a kernel decodes all its reachable code (~60 us an instruction: 1.1 s for the 64
+    kernels of benchmarks/cold_start.py, a third of their interpreter time), which the cache
+    key digests; a hint, an empty file `<key>.<hint name>.hint` in the cache (part of the
+    key's entry for core/isa/native/cache_files.py), names the kernel by what is known before
+    reading it: its code object's bytes, its entry and its launch parameters."""
+    name, size = _hint_of(kernel, desc)
+    if name is None or not size or name in _hints_present():
+        return None
+    return max(1, round(size / BYTES_PER_INSTRUCTION))
+
+
+def _hints_present():
+    """The hint names in the disk cache: listed again only when the folder changed (its
+    modification time: a file added or removed)."""
+    global _listing
+    directory = compiler.cache_dir()
+    try:
+        stamp = (directory, os.stat(directory).st_mtime_ns)
+    except OSError:
+        return frozenset()
+    listing = _listing
+    if listing[0] != stamp:
+        try:
+            names = os.listdir(directory)
+        except OSError:
+            names = ()
+        listing = _listing = (stamp, frozenset(n.split(".")[1] for n in names
+                                               if n.endswith(".hint") and n.count(".") == 2))
+    return listing[1]
+
+
+def _hint_of(kernel, desc):
+    """(the kernel's hint name, its code symbol's size), or (None, None) without a code
+    object of known bytes."""
+    owner = getattr(kernel, "code_object", None)
+    code = getattr(owner, "code", None)
+    if code is None or not hasattr(code, "data"):
+        return None, None
+    entry = kernel.entry - owner.load_base
+    with _lock:
+        code_digest = _CODE_DIGESTS.get(owner)
+    if code_digest is None:
+        code_digest = hashlib.sha256(bytes(code.data)).digest()
+        with _lock:
+            _CODE_DIGESTS[owner] = code_digest
+    digest = hashlib.sha256(identity(compiler.cache_dir()).encode() + code_digest)
+    digest.update(f"{entry}:{desc.wave64}:{desc.nvgpr}:{desc.initial_mode}:{desc.target.name}:"
+                  f"{desc.accum_offset}".encode())
+    size = next((s.size for s in code.symbols
+                 if s.value == entry and s.size and s.type == "STT_FUNC"), 0)
+    return digest.hexdigest()[:32], size
+
+
+def _write_hint(key, name):
+    """Leave the hint `name` of a kernel translated or loaded under `key` (no error when the
+    cache cannot be written)."""
+    path = os.path.join(compiler.cache_dir(), f"{key}.{name}.hint")
+    if os.path.exists(path):
+        return
+    try:
+        with open(path, "xb"):
+            pass
+    except OSError:
+        pass
+
+
+def _made_now(work):
+    with llvm_gate:
+        return work.made(work.build)
 
 
 def _load_cached(work, pending):
     """The Native or Fallback of `work` when it is cached and LLVM is free (settling
-    `pending`), else None: a dispatch never waits for another kernel's compile."""
+    `pending`), else None: a dispatch never waits for another kernel's compile;
+    pending.looked says whether the cache was looked in."""
+    pending.looked = False
     if not llvm_gate.acquire(blocking=False):
         return None
     try:
+        pending.looked = True
         result = work.made(_not_cached)
     except NotCached:
         return None
@@ -218,18 +420,20 @@ def _load_cached(work, pending):
     return result
 
 
-def _claim(kernel, desc):
-    """(the kernel's Native, Fallback or Pending; False), or (a new Pending; True) which the
-    caller must settle."""
+def _claim(kernel, desc, take_unmade=False):
+    """(the kernel's Native, Fallback, Pending or Unmade; False), or (a new Pending; True)
+    which the caller must settle: with `take_unmade`, an Unmade is taken too, its Pending
+    then carrying its `work` (else None)."""
     owner = getattr(kernel, "code_object", None)
     key = (kernel.entry, desc.wave64)
     with _lock:
         cache = _BY_CODE_OBJECT.setdefault(owner, {}) if owner is not None else {}
         found = cache.get(key)
-        if found is not None:
+        if found is not None and not (take_unmade and isinstance(found, Unmade)):
             return found, False
-        found = cache[key] = Pending(cache, key)
-        return found, True
+        pending = cache[key] = Pending(cache, key)
+        pending.work = found.work if found is not None else None
+        return pending, True
 
 
 def program_of(session, kernel, desc):

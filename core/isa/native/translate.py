@@ -305,7 +305,7 @@ class Kernel:
         self.illegal("the program counter left the code object")
 
     # ---- the function ------------------------------------------------------------------
-    def translate(self):
+    def translate(self, pace=None):
         program = self.program
         blocks = program.ordered_blocks()
         for block in blocks:
@@ -313,6 +313,8 @@ class Kernel:
         for block in blocks:
             self.builder = ReusingBuilder(self.blocks[block.start])
             self._translate_block(block)
+            if pace is not None:
+                pace()
         self._finish()
         return Translation(self.module, list(self.reasons), self.access_sites, len(self.callouts))
 
@@ -412,6 +414,8 @@ def _run(insts, i):
     return j - i
 
 
-def translate(program, lanes, nvgpr, name):
-    """The Translation of a Program as function `name` (raises Untranslatable)."""
-    return Kernel(program, lanes, nvgpr, name).translate()
+def translate(program, lanes, nvgpr, name, pace=None):
+    """The Translation of a Program as function `name` (raises Untranslatable); pace(), if
+    given, is called after each block (the translator thread's: core/isa/native/
+    translator.py)."""
+    return Kernel(program, lanes, nvgpr, name).translate(pace)
