@@ -9,7 +9,9 @@ neither side's build, translation cache or results files touch this checkout. Th
 after round, each side runs in turn (BASE first in even rounds, HEAD first in odd ones, so a
 change in the machine's load falls on both): benchmarks/native_bench.py (vector add 2^22 on
 1 and 2 threads, the FMA loop, SGEMM on 1 and 2 threads; each in fresh processes) and
-benchmarks/run_aql_latency.py (an empty dispatch's latency and rate through a queue). Every
+benchmarks/run_aql_latency.py (an empty dispatch's latency and rate through a queue, with
+SOFTGPU_ENGINE=native: the packet path and the native entry, whatever a side's tiering policy
+would do with a kernel it has not translated yet). Every
 figure is summarised over the rounds as min and median per side, with HEAD's median over
 BASE's (for times, below 1 is faster; for rates, above 1). The figures go to
 benchmarks/results/compare_revisions.json (benchmarks/results.py: date, machine, commit).
@@ -61,7 +63,7 @@ def run_native(folder, sgemm, results):
 
 def run_latency(folder, samples):
     subprocess.run([sys.executable, "benchmarks/run_aql_latency.py", str(samples)], cwd=folder, check=True,
-                   capture_output=True)
+                   capture_output=True, env=dict(os.environ, SOFTGPU_ENGINE="native"))
     with open(os.path.join(folder, "benchmarks", "results", "aql_latency.json")) as f:
         figures = json.load(f)["figures"]
     return {name: _dig(figures, path)[kind] for name, path, kind, _ in LATENCY}
