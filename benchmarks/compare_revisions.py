@@ -47,14 +47,21 @@ def checkout(revision, folder):
     """A built worktree of `revision` in `folder`; returns the full commit id."""
     commit = git("rev-parse", "--verify", revision + "^{commit}")
     git("worktree", "add", "--detach", folder, commit)
-    subprocess.run([sys.executable, "build_shim.py"], cwd=folder, check=True, capture_output=True)
+    run(folder, ["build_shim.py"])
     return commit
 
 
+def run(folder, command, env=None):
+    """Runs `command` in `folder`; a failure ends the comparison with what it printed."""
+    done = subprocess.run([sys.executable, *command], cwd=folder, capture_output=True, text=True, env=env)
+    if done.returncode:
+        sys.exit(f"{' '.join(command)} failed in {folder} (a commit without what this script needs?):\n"
+                 f"{done.stderr[-2000:]}")
+
+
 def run_native(folder, sgemm, results):
-    subprocess.run([sys.executable, "benchmarks/native_bench.py", "--repeat", "3", "--sgemm", str(sgemm),
-                    "--parts", "vadd,fma,sgemm", "--results", results], cwd=folder, check=True,
-                   capture_output=True)
+    run(folder, ["benchmarks/native_bench.py", "--repeat", "3", "--sgemm", str(sgemm),
+                 "--parts", "vadd,fma,sgemm", "--results", results])
     with open(results) as f:
         figures = json.load(f)["figures"]
     figures["sgemm"] = figures.pop(f"sgemm_{sgemm}_seconds")
@@ -62,8 +69,7 @@ def run_native(folder, sgemm, results):
 
 
 def run_latency(folder, samples):
-    subprocess.run([sys.executable, "benchmarks/run_aql_latency.py", str(samples)], cwd=folder, check=True,
-                   capture_output=True, env=dict(os.environ, SOFTGPU_ENGINE="native"))
+    run(folder, ["benchmarks/run_aql_latency.py", str(samples)], env=dict(os.environ, SOFTGPU_ENGINE="native"))
     with open(os.path.join(folder, "benchmarks", "results", "aql_latency.json")) as f:
         figures = json.load(f)["figures"]
     return {name: _dig(figures, path)[kind] for name, path, kind, _ in LATENCY}
