@@ -19,8 +19,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from tests.support import rocm64  # noqa: E402
-from tests.support.rocm64 import Counts, Gtest  # noqa: E402
+from ci import rocm64  # noqa: E402
+from ci.rocm64 import Counts, Gtest  # noqa: E402
 
 _ROCRAND = "librocrand1-tests"
 # rocRAND's MT19937 test binary is left out of the sample: creating one MT19937 generator runs its
