@@ -9,8 +9,8 @@
      group waits (an ended wave no longer counts), as in the interpreter;
    - forward progress: a wave yields after `quantum` instructions in a loop (fewer where its
      group has other waves, so they progress together: core/isa/native/dispatch.py), and a
-     wave whose group has other runnable waves ends its turn before an LDS store once it ran
-     `store_turn` instructions of it (SG_TURN: it stays runnable, the group's round goes on,
+     wave whose group has other runnable waves ends its turn before an LDS store once it read
+     LDS and ran `store_turn` instructions in it (SG_TURN: it stays runnable, the round goes on,
      and the store issues when its next turn begins); a thread whose
      workgroups all yielded admits another (up to groups_in_flight) and round-robins them,
      so a wave spinning on a flag another wave, group or later group sets never starves it;

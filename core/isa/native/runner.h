@@ -118,8 +118,9 @@ typedef struct sg_dispatch {
     uint32_t threads;                /* 0: the pool's size */
     uint64_t watchdog;               /* instructions per wave; 0: no limit */
     uint64_t quantum;                /* instructions between yields */
-    uint64_t store_turn;             /* instructions of a turn after which an LDS store ends it,
-                                        where the group has other runnable waves; 0: never */
+    uint64_t store_turn;             /* instructions of a turn after which an LDS store ends it
+                                        (if the turn read LDS), where the group has other
+                                        runnable waves; 0: never */
     uint64_t time_limit_ns;          /* 0: none; else the dispatch faults once it ran this long */
     uint64_t notice_ns;              /* a dispatch still running after this is reported */
     const char *name;                /* the kernel's, for those reports */

@@ -10,7 +10,8 @@ Guarantees:
 - swizzle_plan is the source lane of every lane for a ds_swizzle_b32 offset: quad-permute
   mode (bit 15) within groups of four, bit-mask mode within groups of 32;
 - writes_lds is true exactly for the operations of memory_operations that change LDS (writes,
-  exchanges, atomics), by the same names.
+  exchanges, atomics), reads_lds for those that return what LDS held (reads, exchanges,
+  returning atomics), by the same names.
 """
 from functools import lru_cache
 
@@ -95,6 +96,18 @@ def _writers():
 def writes_lds(mnemonic):
     """True when the DS operation `mnemonic` stores into LDS (a write, exchange or atomic)."""
     return mnemonic in _writers()
+
+
+@lru_cache(maxsize=None)
+def _readers():
+    return frozenset(name for name, kind, args, _ in memory_operations()
+                     if kind in ("read", "exchange2") or (kind == "atomic" and args[2]))
+
+
+def reads_lds(mnemonic):
+    """True when the DS operation `mnemonic` returns LDS contents (a read, exchange or
+    returning atomic)."""
+    return mnemonic in _readers()
 
 
 @lru_cache(maxsize=None)
