@@ -22,8 +22,9 @@ Holds these invariants:
   reaches memory allocated since (core/isa/native/live_memory.py), and scratch is one arena
   allocation for the waves in flight, freed when the dispatch ends, also on a fault;
 - a fault raises KernelFault with the interpreter's report and status;
-- a wave yields to its workgroup's other waves after GROUP_TURN instructions in a loop, so
-  the waves of a group progress together as on a GPU (a workgroup of one wave yields after
+- a wave yields to its workgroup's other waves after GROUP_TURN instructions in a loop, and
+  before an LDS store once it read LDS and ran STORE_TURN instructions in its turn, so the
+  waves of a group progress together as on a GPU (a workgroup of one wave yields after
   QUANTUM, for forward progress alone).
 """
 import hashlib
@@ -57,6 +58,16 @@ QUANTUM = 1 << 14
 # that close at a cost of about 5% on a tight loop (engine_bench's FMA loop); a single-wave
 # workgroup keeps QUANTUM.
 GROUP_TURN = 256
+# Where a workgroup has other runnable waves, a wave that read LDS and ran this many
+# instructions in its turn ends the turn before an LDS store, so every wave reaches its own
+# store (reading what it reads before) first: on a GPU the waves issue side by side, and
+# straight-line code is never cut by a turn. A turn without LDS reads is not cut: the stores
+# of a tiled loop (SGEMM's tiles) follow a barrier and global loads, and cost nothing more.
+# rocSOLVER's potf2_kernel_small reads the pivot from LDS right after a barrier, and thread 0
+# stores its square root back about 40 instructions later with no barrier between; wave 0 ran
+# that far alone, so the other waves took the root of the root
+# (HEGVX.batched__float_complex/46). 16 is the interpreter's turn in a polling loop.
+STORE_TURN = 16
 
 _BY_CODE_OBJECT = weakref.WeakKeyDictionary()   # LoadedCodeObject -> {(entry, wave64): Native...}
 _lock = threading.Lock()        # guards the dictionaries above, never held across a compile
@@ -541,6 +552,7 @@ def run_translation(session, plan, native, first_group=0):
     d.threads = 0
     d.watchdog = plan.instruction_limit or 0
     d.quantum = GROUP_TURN if plan.waves_per_group > 1 else QUANTUM
+    d.store_turn = STORE_TURN if plan.waves_per_group > 1 else 0
     d.time_limit_ns = int(plan.time_limit * 1e9) if plan.time_limit is not None else 0
     d.notice_ns = int(plan.notice_seconds * 1e9)
     d.name = _name(kernel, name)

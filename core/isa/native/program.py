@@ -11,9 +11,10 @@ Holds these invariants:
 - every indirect jump (s_setpc_b64, s_swappc_b64 of an unknown value) has a finite target
   set: the code object's function symbols, every resolved call target and every return site
   (the address after each call); an address outside it faults at run time;
-- a block ends at every control transfer and after s_barrier, and every block start that a
-  wave can resume at (the entry, after a barrier, the known target of a backward branch,
-  call or jump) is a resume point with a dense id (0 is the entry);
+- a block ends at every control transfer and after s_barrier, and begins at every LDS store
+  (core.isa.semantics.lds.writes_lds), where a wave may end its turn; every block start that a
+  wave can resume at (the entry, after a barrier, an LDS store, the known target of a backward
+  branch, call or jump) is a resume point with a dense id (0 is the entry);
 - MODE is known at every instruction as a finite set of values (the descriptor's value,
   changed only by s_setreg_imm32_b32 / s_setreg_b32 of a known value / s_denorm_mode /
   s_round_mode; a join unites the sets, so a function called under two MODEs has both):
@@ -24,6 +25,7 @@ from dataclasses import dataclass, field
 from core.isa import targets
 from core.isa.decoder import DecodeError, decode
 from core.isa.semantics.hwreg import HW_REG_MODE, hwreg_fields
+from core.isa.semantics.lds import writes_lds
 from core.isa.semantics.records import executable
 
 BRANCHES = ("s_branch", "s_cbranch_scc0", "s_cbranch_scc1", "s_cbranch_vccz", "s_cbranch_vccnz",
@@ -236,7 +238,9 @@ class Program:
                 self.poisoned.update((function, v) for v in range(op.index, op.index + op.count))
 
     def _split(self):
-        """Cut the discovered instructions into blocks at every leader."""
+        """Cut the discovered instructions into blocks at every leader and LDS store."""
+        self.lds_stores = {a for a, i in self.instructions.items() if writes_lds(i.mnemonic)}
+        self._leaders |= self.lds_stores
         starts = sorted(self._leaders)
         for start in starts:
             block = Block(start)
@@ -284,7 +288,7 @@ class Program:
         return target if target is not None and target <= inst.address else None
 
     def _number_resume_points(self):
-        points = [self.entry]
+        points = [self.entry] + sorted(self.lds_stores)
         for block in self.blocks.values():
             inst = block.last
             if inst.mnemonic == "s_barrier":

@@ -8,7 +8,10 @@
    - a workgroup's waves run round-robin; s_barrier releases when every live wave of the
      group waits (an ended wave no longer counts), as in the interpreter;
    - forward progress: a wave yields after `quantum` instructions in a loop (fewer where its
-     group has other waves, so they progress together: core/isa/native/dispatch.py); a thread whose
+     group has other waves, so they progress together: core/isa/native/dispatch.py), and a
+     wave whose group has other runnable waves ends its turn before an LDS store once it read
+     LDS and ran `store_turn` instructions in it (SG_TURN: it stays runnable, the round goes on,
+     and the store issues when its next turn begins); a thread whose
      workgroups all yielded admits another (up to groups_in_flight) and round-robins them,
      so a wave spinning on a flag another wave, group or later group sets never starves it;
      workgroups are claimed in grid order, so results do not depend on the thread count;
@@ -433,7 +436,11 @@ static int run_group(const sg_dispatch *d, sg_job *job, sg_slot *slot, sg_tally 
             sg_wave *wave = (sg_wave *)(slot->waves + w * bytes);
             uint64_t budget = wave->executed + d->quantum;
             wave->yield_at = d->watchdog && budget > d->watchdog + 1 ? d->watchdog + 1 : budget;
+            uint32_t runnable = slot->live - slot->waiting - slot->callouts;
+            wave->cut_at = d->store_turn && runnable > 1 ? wave->executed + d->store_turn : UINT64_MAX;
             int32_t status = d->wave(wave, &slot->group, &d->env);
+            if (status == SG_TURN)
+                continue;
             if (status == SG_YIELD) {
                 if (d->watchdog && wave->executed > d->watchdog) {
                     wave->fault_lane = -1;

@@ -2,7 +2,8 @@
 
    A translated kernel is one function per kernel, `int32_t wave(sg_wave *, sg_group *,
    const sg_env *)`, that runs one wave from its resume point until it ends (SG_END), waits
-   at s_barrier (SG_BARRIER), yields in a loop (SG_YIELD) or faults (SG_FAULT); every
+   at s_barrier (SG_BARRIER), yields in a loop (SG_YIELD), lets the other waves of its group
+   run before an LDS store (SG_TURN) or faults (SG_FAULT); every
    architectural register lives in sg_wave between calls. A wave that reaches an instruction
    the translator hands to the interpreter returns SG_CALLOUT (sg_wave.pc at it); the runner
    runs such waves in batches on the interpreter's handlers (sg_handover) and resumes them.
@@ -15,6 +16,7 @@
 #define SG_YIELD 2
 #define SG_FAULT 3
 #define SG_CALLOUT 4
+#define SG_TURN 5
 
 #define SG_FAULT_MEMORY 1            /* access outside every live allocation */
 #define SG_FAULT_MISALIGNED_ATOMIC 2
@@ -81,6 +83,7 @@ typedef struct sg_wave {
     uint64_t executed;               /* instructions issued (the watchdog's count) */
     uint64_t lane_instructions;      /* instructions x active lanes at issue */
     uint64_t yield_at;               /* loops return SG_YIELD once executed reaches it */
+    uint64_t cut_at;                 /* LDS stores return SG_TURN once executed reaches it */
     uint64_t scratch;                /* flat scratch base of the wave */
     uint64_t pc;                     /* at every exit: the resume or faulting PC - code_base */
     uint64_t fault_address;
@@ -119,6 +122,9 @@ typedef struct sg_dispatch {
     uint32_t threads;                /* 0: the pool's size */
     uint64_t watchdog;               /* instructions per wave; 0: no limit */
     uint64_t quantum;                /* instructions between yields */
+    uint64_t store_turn;             /* instructions of a turn after which an LDS store ends it
+                                        (if the turn read LDS), where the group has other
+                                        runnable waves; 0: never */
     uint64_t time_limit_ns;          /* 0: none; else the dispatch faults once it ran this long */
     uint64_t notice_ns;              /* a dispatch still running after this is reported */
     const char *name;                /* the kernel's, for those reports */

@@ -9,7 +9,7 @@ from core.native import ffi, lib
 
 # What the translated wave function returns (runner.h).
 SG_END, SG_BARRIER, SG_YIELD = lib.SG_END, lib.SG_BARRIER, lib.SG_YIELD
-SG_FAULT, SG_CALLOUT = lib.SG_FAULT, lib.SG_CALLOUT
+SG_FAULT, SG_CALLOUT, SG_TURN = lib.SG_FAULT, lib.SG_CALLOUT, lib.SG_TURN
 SG_FAULT_MEMORY = lib.SG_FAULT_MEMORY
 SG_FAULT_MISALIGNED_ATOMIC = lib.SG_FAULT_MISALIGNED_ATOMIC
 SG_FAULT_WATCHDOG = lib.SG_FAULT_WATCHDOG

@@ -11,7 +11,10 @@ Holds these invariants:
   over the program's resume points (entry, after each s_barrier, each backward branch's,
   call's or jump's target: core/isa/native/program.py's backward_target);
 - a backward branch, call or jump fences (so loads a spinning wave re-reads are never hoisted) and
-  returns SG_YIELD once the wave's count reaches `wave.yield_at`; an instruction handed to the
+  returns SG_YIELD once the wave's count reaches `wave.yield_at`; an LDS store returns SG_TURN
+  before it issues once the count reaches `wave.cut_at` (the runner sets it where the wave's
+  group has other waves to run, core/isa/native/dispatch.py STORE_TURN) if the wave read LDS
+  since its turn began (since this call of the function); an instruction handed to the
   interpreter returns SG_CALLOUT (core/isa/native/callout.py) and resumes right after it;
 - a fault stores its code, PC, lane, address and detail in the wave and returns SG_FAULT
   before the faulting instruction writes anything;
@@ -24,10 +27,11 @@ import llvmlite.ir as ir
 from core.isa.instruction import EXEC_LO
 from core.isa.native import routing
 from core.isa.native.ir_types import I1, I8, I32, I64, PTR, const
-from core.isa.native.runner_layout import (ENV, EXTERNALS, HELPER_TABLE, SG_END, SG_FAULT, SG_YIELD,
-                                          wave_offset)
+from core.isa.native.runner_layout import (ENV, EXTERNALS, HELPER_TABLE, SG_END, SG_FAULT, SG_TURN,
+                                          SG_YIELD, wave_offset)
 from core.isa.native.program import Untranslatable, ends_block, mode_after
 from core.isa.native.reuse import ReusingBuilder
+from core.isa.semantics.lds import reads_lds
 from core.isa.native.ir_vector import Vector
 
 
@@ -74,6 +78,10 @@ class Kernel:
         self.lane_count = self._alloca(I64, "lane_count", wave_offset("lane_instructions"))
         self.mode_slot = self._alloca(I32, "mode", wave_offset("mode")) if program.mode_varies else None
         self.status = self.frame.alloca(I32, name="status")
+        # Whether the wave read LDS in this turn (this call): it then may store over what the
+        # other waves of its group read in the same code, and lets them run first.
+        self.lds_read = self.frame.alloca(I1, name="lds_read")
+        self.pro.store(const(I1, 0), self.lds_read)
         self.base = program.base
         self.code_base = self.pro.load(self.pro.gep(self.env, [const(I64, ENV["code_base"])],
                                                     source_etype=I8), typ=I64)
@@ -321,11 +329,15 @@ class Kernel:
     def _translate_block(self, block):
         b = self.builder
         insts = block.instructions
+        if block.start in self.program.lds_stores:
+            self._end_turn_before(block.start)
         b.store(b.add(b.load(self.executed), const(I64, len(insts))), self.executed)
         if not routing.writes_exec(insts[0]):
             self._count_lanes(_run(insts, 0))
         for i, inst in enumerate(insts):
             self.inst = inst
+            if reads_lds(inst.mnemonic):
+                self.builder.store(const(I1, 1), self.lds_read)
             handler = routing.handler(inst, self)
             if handler is None:
                 raise Untranslatable(routing.refusal(inst), inst)
@@ -334,6 +346,20 @@ class Kernel:
                 self._count_lanes(_run(insts, i))
         if not self.builder.block.is_terminated and block.end in self.blocks:
             self.builder.branch(self.blocks[block.end])
+
+    def _end_turn_before(self, address):
+        """Return SG_TURN, to resume at `address` (an LDS store), once the wave's count reaches
+        wave.cut_at if it read LDS in this turn: the other waves of its group run up to their
+        own stores first (reading what they read before them)."""
+        b = self.builder
+        due = b.and_(b.load(self.lds_read),
+                     b.icmp_unsigned(">=", b.load(self.executed), b.load(self.field("cut_at"), typ=I64)))
+        cut = self.new_block("turn")
+        stay = self.new_block("store")
+        b.cbranch(due, cut, stay)
+        b.position_at_end(cut)
+        self.leave(SG_TURN, address)
+        b.position_at_end(stay)
 
     def _issue(self, handler, inst):
         """The instruction under each MODE that reaches it: one copy per MODE, chosen by the

@@ -8,7 +8,10 @@ Guarantees:
 - every atomic stem without _rtn_ also exists as its returning _rtn_ form; ds_cmpstore* takes
   the new value before the compare value (ds_cmpst* the other way round);
 - swizzle_plan is the source lane of every lane for a ds_swizzle_b32 offset: quad-permute
-  mode (bit 15) within groups of four, bit-mask mode within groups of 32.
+  mode (bit 15) within groups of four, bit-mask mode within groups of 32;
+- writes_lds is true exactly for the operations of memory_operations that change LDS (writes,
+  exchanges, atomics), reads_lds for those that return what LDS held (reads, exchanges,
+  returning atomics), by the same names.
 """
 from functools import lru_cache
 
@@ -83,6 +86,28 @@ def memory_operations():
         name, kind = stem.rsplit("_", 1)
         yield f"ds_{stem}", "atomic", (op, wide, False), {}
         yield f"ds_{name}_rtn_{kind}", "atomic", (op, wide, True), {}
+
+
+@lru_cache(maxsize=None)
+def _writers():
+    return frozenset(name for name, kind, _, _ in memory_operations() if kind != "read")
+
+
+def writes_lds(mnemonic):
+    """True when the DS operation `mnemonic` stores into LDS (a write, exchange or atomic)."""
+    return mnemonic in _writers()
+
+
+@lru_cache(maxsize=None)
+def _readers():
+    return frozenset(name for name, kind, args, _ in memory_operations()
+                     if kind in ("read", "exchange2") or (kind == "atomic" and args[2]))
+
+
+def reads_lds(mnemonic):
+    """True when the DS operation `mnemonic` returns LDS contents (a read, exchange or
+    returning atomic)."""
+    return mnemonic in _readers()
 
 
 @lru_cache(maxsize=None)
