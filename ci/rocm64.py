@@ -100,15 +100,8 @@ def hipcc(source, arch, *flags, includes=()):
             digest.update(f.read())
     folder = f"{WORK}/{os.path.basename(source)}.{arch}.{digest.hexdigest()[:12]}"
     exe = f"{folder}/{os.path.splitext(os.path.basename(source))[0]}"
-    if not os.path.exists(host_path(exe)):
-        os.makedirs(host_path(folder), exist_ok=True)
-        for path in (source, *headers):
-            shutil.copy(path, host_path(folder))
-        proc = run("hipcc", f"--offload-arch={arch}", *flags, f"-I{folder}",
-                   f"{folder}/{os.path.basename(source)}", "-o", exe + ".tmp", timeout=600)
-        assert proc.returncode == 0, proc.stdout + proc.stderr
-        os.replace(host_path(exe + ".tmp"), host_path(exe))
-    return exe
+    return _kept(folder, (source, *headers), exe, "hipcc", f"--offload-arch={arch}", *flags,
+                 f"-I{folder}", f"{folder}/{os.path.basename(source)}")
 
 
 def clang21(source, arch, *flags, hip=False):
@@ -121,18 +114,25 @@ def clang21(source, arch, *flags, hip=False):
         digest.update(f.read())
     folder = f"{WORK}/clang21/{digest.hexdigest()[:16]}"
     obj = f"{folder}/{os.path.splitext(os.path.basename(source))[0]}.co"
-    if not os.path.exists(host_path(obj)):
+    language = (["-x", "hip", "--cuda-device-only", "--no-gpu-bundle-output", f"--offload-arch={arch}"]
+                if hip else ["-x", "cl", "-cl-std=CL2.0", "-target", "amdgcn-amd-amdhsa", f"-mcpu={arch}",
+                             "-Xclang", "-finclude-default-header"])
+    return host_path(_kept(folder, (source,), obj, "clang-21", *language, *flags,
+                           f"{folder}/{os.path.basename(source)}"))
+
+
+def _kept(folder, sources, output, *command):
+    """`output` (a path inside the root), made by `command` ... -o output from `sources` copied
+    into `folder` unless a build of the same content made it already; written under another
+    name and renamed, so an interrupted build never passes for one."""
+    if not os.path.exists(host_path(output)):
         os.makedirs(host_path(folder), exist_ok=True)
-        shutil.copy(source, host_path(folder))
-        language = (["-x", "hip", "--cuda-device-only", "--no-gpu-bundle-output",
-                     f"--offload-arch={arch}"] if hip else
-                    ["-x", "cl", "-cl-std=CL2.0", "-target", "amdgcn-amd-amdhsa", f"-mcpu={arch}",
-                     "-Xclang", "-finclude-default-header"])
-        proc = run("clang-21", *language, *flags, f"{folder}/{os.path.basename(source)}",
-                   "-o", obj + ".tmp", timeout=600)
+        for path in sources:
+            shutil.copy(path, host_path(folder))
+        proc = run(*command, "-o", output + ".tmp", timeout=600)
         assert proc.returncode == 0, proc.stdout + proc.stderr
-        os.replace(host_path(obj + ".tmp"), host_path(obj))
-    return host_path(obj)
+        os.replace(host_path(output + ".tmp"), host_path(output))
+    return output
 
 
 def objdump(path, mcpu):

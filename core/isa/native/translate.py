@@ -287,12 +287,7 @@ class Kernel:
         # re-reads memory each iteration, as on the GPU.
         b.fence("seq_cst", "singlethread")
         due = b.icmp_unsigned(">=", b.load(self.executed), b.load(self.field("yield_at"), typ=I64))
-        stay = self.new_block("loop")
-        out = self.new_block("yield")
-        b.cbranch(due, out, stay)
-        b.position_at_end(out)
-        self.leave(SG_YIELD, target)
-        b.position_at_end(stay)
+        self._leave_if(due, SG_YIELD, target, "yield", "loop")
         b.branch(self.blocks[target])
 
     def branch_if(self, condition, target, fallthrough):
@@ -354,11 +349,18 @@ class Kernel:
         b = self.builder
         due = b.and_(b.load(self.lds_read),
                      b.icmp_unsigned(">=", b.load(self.executed), b.load(self.field("cut_at"), typ=I64)))
-        cut = self.new_block("turn")
-        stay = self.new_block("store")
-        b.cbranch(due, cut, stay)
-        b.position_at_end(cut)
-        self.leave(SG_TURN, address)
+        self._leave_if(due, SG_TURN, address, "turn", "store")
+
+    def _leave_if(self, due, status, resume, leaving, staying):
+        """Where `due` holds, leave the wave function with `status`, to resume at `resume`;
+        code after this goes on in a new block (named `staying`, laid out first: the common
+        path) where it does not."""
+        b = self.builder
+        stay = self.new_block(staying)
+        out = self.new_block(leaving)
+        b.cbranch(due, out, stay)
+        b.position_at_end(out)
+        self.leave(status, resume)
         b.position_at_end(stay)
 
     def _issue(self, handler, inst):
