@@ -277,14 +277,18 @@ def store_spaces(k, spaces, m, esize, values):
                 M.lds_access(k, at, lanes, 1, esize, esize, [values[e]])
 
 
+def _start(k, inst):
+    """A memory instruction's family, its operands by role, and the lanes it acts for (EXEC)."""
+    family = _family(inst)
+    return family, _named(family, inst), k.exec_mask()
+
+
 def _load(form):
     esize, count, signed, half = form
 
     def run(k, inst):
         b = k.builder
-        family = _family(inst)
-        named = _named(family, inst)
-        active = k.exec_mask()
+        family, named, active = _start(k, inst)
         if family == "MUBUF":
             results = buffer_access(k, inst, named, count, esize, active)
         else:
@@ -311,9 +315,7 @@ def _store(form):
 
     def run(k, inst):
         b = k.builder
-        family = _family(inst)
-        named = _named(family, inst)
-        active = k.exec_mask()
+        family, named, active = _start(k, inst)
         data = named["data"]
         values = [O.vgpr(k, data.index + j) for j in range(count)]
         if high:
@@ -333,9 +335,7 @@ def _atomic(record):
 
     def run(k, inst):
         b = k.builder
-        family = _family(inst)
-        named = _named(family, inst)
-        active = k.exec_mask()
+        family, named, active = _start(k, inst)
         data = named["data"]
         value = O.vgprs(k, data.index, words)
         cmp = O.vgprs(k, data.index + words, words) if compare else None
