@@ -6,11 +6,13 @@ Holds these invariants:
   runs on the interpreter;
 - a kernel's translation is asked of the translator thread (core/isa/native/translator.py)
   only once the kernel has cost the interpreter RENT_FRACTION of what translating it is
-  expected to cost (ski rental, rent_due): the seconds its earlier dispatches took plus the
-  cost model's (CostModel) low prediction for the current one (PREDICTION_LOW), or, during
-  a dispatch, the seconds it has run so far (asked at each chunk boundary). Below that the dispatch runs on
-  the interpreter alone (why "deferred") and nothing is translated: a program of short
-  kernels pays no translation, so auto costs what the interpreter alone does;
+  expected to cost (ski rental, rent_due): the seconds its earlier dispatches took, in this
+  process and in earlier ones that used the same disk cache (a test suite's many short
+  processes pay one rent together), plus the cost model's (CostModel) low prediction for the
+  current one (PREDICTION_LOW), or, during a dispatch, the seconds it has run so far (asked
+  at each chunk boundary). Below that the dispatch runs on the interpreter alone (why
+  "deferred") and nothing is translated: a program of short kernels pays no translation, so
+  auto costs what the interpreter alone does;
 - once asked, the dispatch waits for the translation only when the cost model expects the
   interpreter to take longer than the wait; else the interpreter runs it, and when the
   translation may be ready before the dispatch ends, the interpreter's run is cut at
@@ -163,7 +165,7 @@ def run_tiered(session, plan):
         hand_over, why = (lambda done: _ready(found)), "translating"
     first = _interp_run(dispatch, points, hand_over)
     if unmade is not None:
-        unmade.paid += first.seconds
+        unmade.pay(first.seconds)
         instructions = unmade.instructions      # exact if the kernel was read midway
         if asked:
             found, why = asked[0], "translating"

@@ -80,15 +80,10 @@ def cache_key(parts):
 LARGE = 500
 
 
-def compile_module(key, build, instructions=0, stage=None):
+def compile_module(key, build, instructions=0):
     """The address of the function `function_name(key)`: loaded from the disk cache, or
     built (`build()` -> (LLVM IR text with that function, JSON-able notes)), optimised and
-    compiled. Returns (address, notes, seconds spent, whether it came from disk).
-    `stage(cancellable=True)`, a context manager, is entered around all the LLVM calls and
-    again around each of the two that take seconds (the passes, code generation), where it
-    may raise to stop before the call; and around linking, writing and loading what they
-    made with cancellable=False (~30 ms that save the next process the translation)."""
-    stage = stage or _no_stage
+    compiled. Returns (address, notes, seconds spent, whether it came from disk)."""
     start = time.perf_counter()
     with _lock:
         if key in _loaded:
@@ -103,13 +98,10 @@ def compile_module(key, build, instructions=0, stage=None):
             fd, notes = found
         else:
             text, notes = _without_gc(build)
-            obj = _compile(text, instructions > LARGE, stage)
-        with stage(False):
-            if not cached:
-                entry = cache_entry.seal(_link(obj), key, notes)
-                _write(path, entry)
-                fd = cache_entry.in_memory(entry)
-            address = shared_object.load(fd, function_name(key))
+            entry = cache_entry.seal(_link(_compile(text, instructions > LARGE)), key, notes)
+            _write(path, entry)
+            fd = cache_entry.in_memory(entry)
+        address = shared_object.load(fd, function_name(key))
         _loaded[key] = (address, notes)
     return address, notes, time.perf_counter() - start, cached
 
@@ -127,48 +119,34 @@ def _without_gc(build):
             gc.enable()
 
 
-def _no_stage(cancellable=True):
-    return contextlib.nullcontext()
-
-
-def _compile(text, large, stage=_no_stage):
-    """The object file of the IR `text`: every LLVM call inside one `stage()`, and the two
-    that take seconds (the passes, code generation) inside one each, which may stop them."""
-    with stage():
-        state = _machines()
-        llvm = state["llvm"]
-        module = llvm.parse_assembly(text)
-        try:
-            module.triple = state["triple"]
-            machine = state["fast_machine" if large else "machine"]
-            module.data_layout = str(machine.target_data)
-            tuning = llvm.create_pipeline_tuning_options(speed_level=2)
-            # Loop vectorisation and unrolling buy nothing: the code is vector code already,
-            # and its loops are the kernel's (they yield), so turning them off saves compile
-            # time.
-            tuning.loop_vectorization = False
-            tuning.slp_vectorization = False
-            tuning.loop_unrolling = False
-            tuning.loop_interleaving = False
-            builder = llvm.create_pass_builder(machine, tuning)
-            if large:
-                # Registers stay in their allocas: -O0's register allocator spills every value
-                # live across a block and reloads it at each use, so SSA registers (SROA, or
-                # the -O1 pipeline's mem2reg) made the code twice as big and slower than loads
-                # and stores of the allocas (int_minmax -O0, 16,384 items: 2.1 -> 1.45 ms;
-                # double_transcendental -O0: 18 -> 4.8 ms), and the -O1 passes took 0.38 s of
-                # int_minmax's 0.93 s.
-                passes = llvm.create_new_module_pass_manager()
-                passes.add_simplify_cfg_pass()
-                with stage():
-                    passes.run(module, builder)
-            else:
-                with stage():
-                    builder.getModulePassManager().run(module, builder)
-            with stage():
-                return machine.emit_object(module)
-        finally:
-            module.close()
+def _compile(text, large):
+    """The object file of the IR `text`."""
+    state = _machines()
+    llvm = state["llvm"]
+    module = llvm.parse_assembly(text)
+    module.triple = state["triple"]
+    machine = state["fast_machine" if large else "machine"]
+    module.data_layout = str(machine.target_data)
+    tuning = llvm.create_pipeline_tuning_options(speed_level=2)
+    # Loop vectorisation and unrolling buy nothing: the code is vector code already, and
+    # its loops are the kernel's (they yield), so turning them off saves compile time.
+    tuning.loop_vectorization = False
+    tuning.slp_vectorization = False
+    tuning.loop_unrolling = False
+    tuning.loop_interleaving = False
+    builder = llvm.create_pass_builder(machine, tuning)
+    if large:
+        # Registers stay in their allocas: -O0's register allocator spills every value live
+        # across a block and reloads it at each use, so SSA registers (SROA, or the -O1
+        # pipeline's mem2reg) made the code twice as big and slower than loads and stores of
+        # the allocas (int_minmax -O0, 16,384 items: 2.1 -> 1.45 ms; double_transcendental
+        # -O0: 18 -> 4.8 ms), and the -O1 passes took 0.38 s of int_minmax's 0.93 s.
+        passes = llvm.create_new_module_pass_manager()
+        passes.add_simplify_cfg_pass()
+        passes.run(module, builder)
+    else:
+        builder.getModulePassManager().run(module, builder)
+    return machine.emit_object(module)
 
 
 def _link(obj):

@@ -28,7 +28,9 @@ Holds these invariants:
   QUANTUM, for forward progress alone).
 """
 import hashlib
+import math
 import os
+import struct
 import threading
 import time
 import weakref
@@ -148,15 +150,22 @@ class Unmade:
     """A kernel not translated yet whose translation the tiered engine has not asked for
     (core/isa/tiering.py): what it is made from once read (`work`, else None: `instructions`
     is then an estimate from its code's size), and the interpreter seconds its dispatches
-    have cost so far (`paid`, which tiering adds to)."""
+    have cost so far, in this process and in earlier ones that used the same disk cache
+    (`paid`; tiering adds through pay())."""
 
     def __init__(self, cache, key, work, looked, session=None, kernel=None, desc=None, estimate=None):
         self.cache, self.key = cache, key
         self.work = work
         self.instructions = len(work.program.instructions) if work is not None else estimate
         self.looked = looked            # whether the disk cache was looked in (LLVM was free)
-        self.paid = 0.0
+        self._hint = work.hint if work is not None else _hint_of(kernel, desc)[0]
+        self.paid = rent_paid(self._hint)
         self._source = (session, kernel, desc)
+
+    def pay(self, seconds):
+        """Add an interpreter run's `seconds` to what the kernel has cost, here and on disk."""
+        self.paid += seconds
+        _pay_rent(self._hint, seconds)
 
     def read(self):
         """Read the kernel (its Work: the program, the cache key, the exact `instructions`)
@@ -200,11 +209,11 @@ class Work:
                                          "access_sites": translation.access_sites,
                                          "callouts": translation.callouts}
 
-    def made(self, build, stage=None, **trace_fields):
-        """The Native translation (compile_module with `build` and `stage`), or a Fallback."""
+    def made(self, build, **trace_fields):
+        """The Native translation (compile_module with `build`), or a Fallback."""
         try:
             address, notes, seconds, cached = compiler.compile_module(
-                self.key, build, len(self.program.instructions), stage)
+                self.key, build, len(self.program.instructions))
             frame_kib = _frame_kib(address)
         except Untranslatable as exc:
             return fallback(self.name, exc)
@@ -330,6 +339,9 @@ def _look_again(unmade):
 # of the kernel suite's (64 kernels, gfx1030: 6.2; 4.5-7.5 but for -O0 kernels that call
 # functions, whose code lies outside the kernel's symbol).
 BYTES_PER_INSTRUCTION = 6.2
+# The most one interpreter run counts toward a kernel's rent when read back from disk: a
+# record above it is no run's (a damaged file), not a reason to translate.
+RENT_RUN_MAX_SECONDS = 3600.0
 _CODE_DIGESTS = weakref.WeakKeyDictionary()    # LoadedCodeObject -> its ELF's sha256
 _listing = (None, frozenset())                  # ((cache folder, mtime), hint names in it)
 
@@ -390,6 +402,44 @@ def _hint_of(kernel, desc):
     size = next((s.size for s in code.symbols
                  if s.value == entry and s.size and s.type == "STT_FUNC"), 0)
     return digest.hexdigest()[:32], size
+
+
+def _rent_path(name):
+    return os.path.join(compiler.cache_dir(), f"{name}.rent")
+
+
+def rent_paid(name):
+    """The interpreter seconds the kernel of hint `name` has cost the processes that used this
+    disk cache (its `<name>.rent` file: one little-endian double a run, appended), so a
+    kernel that each of many short processes runs briefly is translated once they together
+    paid its rent. 0.0 without a name or a readable file; values that are no duration (a
+    damaged or foreign file) count as nothing."""
+    if name is None:
+        return 0.0
+    try:
+        with open(_rent_path(name), "rb") as f:
+            data = f.read()
+    except OSError:
+        return 0.0
+    runs = struct.unpack(f"<{len(data) // 8}d", data[:len(data) // 8 * 8])
+    return float(sum(s for s in runs if math.isfinite(s) and 0.0 <= s <= RENT_RUN_MAX_SECONDS))
+
+
+def _pay_rent(name, seconds):
+    """Append one run's `seconds` to the rent file of hint `name` (O_APPEND: concurrent
+    processes' records never interleave; no error when the cache cannot be written)."""
+    if name is None or not seconds > 0:
+        return
+    try:
+        fd = os.open(_rent_path(name), os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    except OSError:
+        return
+    try:
+        os.write(fd, struct.pack("<d", seconds))
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def _write_hint(key, name):

@@ -9,14 +9,13 @@ Holds these invariants:
   looks for a cached translation never blocks behind this thread's compile;
 - a finished translation is traced (`native_compile`, background=True) and settles its
   Pending, so the kernel's next dispatch (or the rest of a long one) runs it;
-- quiesce() (hsa_shut_down) and the process's exit cancel what is queued and the
-  translation in flight, which stops before its next LLVM call that takes seconds (the
-  passes, code generation): they wait only while this thread is inside an LLVM call, at most
-  SHUTDOWN_WAIT_SECONDS, so no thread is inside LLVM when the process ends normally and the
-  exit waits for one LLVM call at most, not a translation. A translation whose code is
-  generated is finished (linked, written to the disk cache: ~30 ms) rather than dropped. A
-  cancelled kernel is translated again when next dispatched (its Pending settles with
-  Cancelled).
+- quiesce() (hsa_shut_down) and the process's exit cancel what is queued and wait for the
+  translation in flight at most SHUTDOWN_WAIT_SECONDS: a translation is asked for only once
+  its kernel has paid its rent (core/isa/tiering.py, in this process or earlier ones), so
+  the one in flight is finished and written to the disk cache, where the next process finds
+  it, rather than dropped (a short process would otherwise never finish one); no thread is
+  inside LLVM when the process ends normally. A cancelled kernel is translated again when
+  next dispatched (its Pending settles with Cancelled).
 """
 import atexit
 import collections
@@ -26,10 +25,9 @@ import os
 import threading
 import time
 
-# The longest hsa_shut_down or the exit waits for the LLVM call in flight: the largest suite
-# kernel (~37,000 instructions at -O0) compiles in ~37 s here, its passes and code generation
-# separate calls; a wait past the bound returns, the thread finishing (or dying with the
-# process) on its own.
+# The longest hsa_shut_down or the exit waits for the translation in flight: the largest
+# suite kernel (~37,000 instructions at -O0) compiles in ~37 s here; a wait past the bound
+# returns, the thread finishing (or dying with the process) on its own.
 SHUTDOWN_WAIT_SECONDS = 60.0
 # What a translation costs: ~0.4 s for any module (IR built and printed, pass pipeline,
 # MCJIT engine; a 27-instruction kernel took 0.44 s) plus ~0.5 s per 1,000 instructions (the
@@ -62,8 +60,6 @@ class Translator:
         self._queue = collections.deque()       # (Work, Pending) in the order asked
         self._thread = None
         self._busy = False                      # a translation is being made
-        self._cancel = False                    # ... and it stops before its next LLVM call
-        self._in_llvm = 0                       # LLVM stages this thread is inside (nested)
         self._closed = False
         self.interpreting = 0                   # dispatches running on the interpreter (tiering)
         self.free_at = 0.0                      # monotonic time the queue should be empty by
@@ -103,11 +99,11 @@ class Translator:
                 if self._closed and not self._queue:
                     return
                 work, pending = self._queue.popleft()
-                self._busy, self._cancel = True, False
+                self._busy = True
             try:
                 with llvm_gate:
                     paced = functools.partial(work.build, pace=self._pacer())
-                    made = pending.make(lambda: work.made(paced, stage=self._stage, background=True))
+                    made = pending.make(lambda: work.made(paced, background=True))
                 self._measured(made, len(work.program.instructions))
             except BaseException:       # the dispatch that next asks gets the error, as its own
                 pass
@@ -130,34 +126,17 @@ class Translator:
                 self.interpreting -= 1
 
     def _pacer(self):
-        """The pace() of one translation's IR build: it stops a cancelled translation, and
-        sleeps PACE times a block's building while a dispatch runs on the interpreter."""
+        """The pace() of one translation's IR build: it sleeps PACE times a block's building
+        while a dispatch runs on the interpreter."""
         last = [time.perf_counter()]
 
         def pace():
-            if self._cancel:
-                raise Cancelled("its translation was cancelled")
             now = time.perf_counter()
             if self.interpreting:
                 time.sleep((now - last[0]) * PACE)
                 now = time.perf_counter()
             last[0] = now
         return pace
-
-    @contextlib.contextmanager
-    def _stage(self, cancellable=True):
-        """Around this thread's LLVM calls (compiler.compile_module): a cancelled translation
-        stops on entering a cancellable one; quiesce() waits while one runs."""
-        with self._cond:
-            if cancellable and self._cancel:
-                raise Cancelled("its translation was cancelled")
-            self._in_llvm += 1
-        try:
-            yield
-        finally:
-            with self._cond:
-                self._in_llvm -= 1
-                self._cond.notify_all()
 
     def _measured(self, made, instructions):
         if getattr(made, "cached", True):
@@ -167,15 +146,14 @@ class Translator:
         self.scale += RATE_WEIGHT * (ratio - self.scale)
 
     def quiesce(self, timeout=SHUTDOWN_WAIT_SECONDS):
-        """Cancel what is queued and the translation in flight, and wait up to `timeout`
-        seconds for this thread to leave the LLVM call it is in; True if it is in none."""
+        """Cancel what is queued and wait up to `timeout` seconds for the translation in
+        flight; True if none is in flight any more."""
         deadline = time.monotonic() + timeout
         with self._cond:
             dropped, self._queue = list(self._queue), collections.deque()
             for work, pending in dropped:
                 pending.settle(error=Cancelled(f"{work.name}: its translation was cancelled"))
-            self._cancel = self._busy
-            while self._in_llvm:
+            while self._busy:
                 left = deadline - time.monotonic()
                 if left <= 0:
                     return False
@@ -183,9 +161,8 @@ class Translator:
             return True
 
     def close(self, timeout=SHUTDOWN_WAIT_SECONDS):
-        """quiesce(), then let the thread end (process exit): it is a daemon, outside LLVM or
-        stopping before its next call, so it is not joined (it may be building IR, seconds
-        of Python)."""
+        """quiesce(), then let the thread end (process exit): it is a daemon with nothing left
+        to do, so it is not joined."""
         self.quiesce(timeout)
         with self._cond:
             self._closed = True
