@@ -47,10 +47,13 @@ def note(kind, /, **fields):
     _ring.append((time.monotonic_ns(), threading.get_ident(), kind, fields))
 
 
-def recent(count=RING_EVENTS):
-    """The flight recorder's last `count` events, oldest first, as trace records."""
+def recent(count=RING_EVENTS, nested=True):
+    """The flight recorder's last `count` events, oldest first, as trace records; with
+    nested=False without the `recent` records an event carries (a queue error's)."""
     events = list(_ring)[-count:] if count > 0 else []
-    return [{"t": t, "event": kind, "thread": thread, **fields} for t, thread, kind, fields in events]
+    return [{"t": t, "event": kind, "thread": thread,
+             **({k: v for k, v in fields.items() if k != "recent"} if not nested else fields)}
+            for t, thread, kind, fields in events]
 
 
 def dump(path=None, count=RING_EVENTS):

@@ -79,3 +79,15 @@ def test_dump_on_demand_writes_json_lines(tmp_path):
     trace.dump(tmp_path / "ring.jsonl", count=1)
     record, = [json.loads(line) for line in (tmp_path / "ring.jsonl").read_text().splitlines()]
     assert record["event"] == "probe" and record["i"] == -1 and record["thread"] > 0
+
+
+def test_a_queue_errors_events_before_it_do_not_nest_earlier_reports():
+    """A queue error carries the events before it, where an earlier queue error comes without
+    its own: nested, every fault of a process would hold the reports of all earlier ones, and
+    printing them grew with each fault (a fuzzer's run slowed to a stop)."""
+    trace.note("queue_error", queue=1, recent=[{"event": "before the first"}])
+    trace.note("probe", i=0)
+    flat = trace.recent(2, nested=False)
+    assert [e["event"] for e in flat] == ["queue_error", "probe"]
+    assert "recent" not in flat[0] and flat[0]["queue"] == 1
+    assert trace.recent(2)[0]["recent"] == [{"event": "before the first"}]     # the ring keeps it

@@ -231,8 +231,11 @@ class PacketProcessor:
     def _fail(self, error):
         queue = self.queue
         report = getattr(error, "report", None)
-        # The flight recorder's last events before a kernel fault or an internal error.
-        before = trace.recent(FAULT_EVENTS) if report or isinstance(error, InternalError) else None
+        # The flight recorder's last events before a kernel fault or an internal error, each
+        # without its own `recent`: an earlier queue error's would nest every earlier report in
+        # this one, and printing or dumping that chain grows with every fault of the process.
+        before = (trace.recent(FAULT_EVENTS, nested=False)
+                  if report or isinstance(error, InternalError) else None)
         trace.event("queue_error", queue=queue.id, status=int(error.status),
                     status_name=Status(error.status).name, message=str(error), report=report,
                     recent=before)
