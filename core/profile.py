@@ -127,6 +127,8 @@ def _expectation(spec):
     if kind == "integer":
         low, high = spec.get("min"), spec.get("max")
         pow2 = " power of two" if spec.get("power_of_two") else ""
+        if "multiple_of" in spec:
+            pow2 = f" multiple of {spec['multiple_of']}"        # the two are never combined
         if high is None:
             return {0: f"a non-negative integer{pow2}", 1: f"a positive integer{pow2}"}.get(
                 low, f"an integer{pow2} >= {low}")
@@ -151,7 +153,8 @@ def _fits(spec, value):
     kind = spec["type"]
     if kind == "integer":
         return (_is_int(value) and spec.get("min", value) <= value <= spec.get("max", value)
-                and (not spec.get("power_of_two") or (value > 0 and value & (value - 1) == 0)))
+                and (not spec.get("power_of_two") or (value > 0 and value & (value - 1) == 0))
+                and value % spec.get("multiple_of", 1) == 0)
     if kind == "string":
         if not isinstance(value, str):
             return False

@@ -1,10 +1,12 @@
 """Unmodified HSA programs dispatch real kernels through AQL queues (C tests)."""
 import json
+import os
 
 import pytest
 
 from tests.support import cprog
 from tests.support.kernels import compile_opencl
+from tests.support.paths import ROOT
 
 
 @pytest.fixture(scope="module")
@@ -50,18 +52,35 @@ def test_a_group_segment_below_the_kernels_static_lds_runs_as_on_a_gpu(code_obje
     assert warning["static_group_segment_size"] >= 6144 * 4
 
 
-def test_a_group_segment_of_exactly_the_agents_lds_runs(code_object, tmp_path):
+def _with_lds(tmp_path, lds):
+    """The environment of a gfx1030 machine whose GPU holds `lds` bytes of LDS (None: 64 KiB,
+    the board's own; 160 KiB is the MI355X's, a size that is no power of two)."""
+    if lds is None:
+        return {}
+    with open(os.path.join(ROOT, "profiles", "gfx1030.json")) as f:
+        data = json.load(f)
+    data["gpu"]["lds_bytes"] = lds
+    path = tmp_path / "lds.json"
+    path.write_text(json.dumps(data))
+    return {"SOFTGPU_PROFILE": str(path)}
+
+
+@pytest.mark.parametrize("lds", [None, 160 * 1024])
+def test_a_group_segment_of_exactly_the_agents_lds_runs(code_object, tmp_path, lds):
     trace = tmp_path / "trace.jsonl"
-    cprog.check("aql_lds.c", code_object, "at_limit", timeout=300, SOFTGPU_TRACE=trace)
+    cprog.check("aql_lds.c", code_object, "at_limit", str(lds or 65536), timeout=300,
+                SOFTGPU_TRACE=trace, **_with_lds(tmp_path, lds))
     assert not [e for e in _events(trace) if e["event"] in ("launch_warning", "queue_error")]
 
 
-def test_a_group_segment_one_byte_past_the_agents_lds_is_refused(code_object, tmp_path):
+@pytest.mark.parametrize("lds", [None, 160 * 1024])
+def test_a_group_segment_one_byte_past_the_agents_lds_is_refused(code_object, tmp_path, lds):
     trace = tmp_path / "trace.jsonl"
-    cprog.check("aql_lds.c", code_object, "one_past", timeout=300, SOFTGPU_TRACE=trace)
+    cprog.check("aql_lds.c", code_object, "one_past", str(lds or 65536), timeout=300,
+                SOFTGPU_TRACE=trace, **_with_lds(tmp_path, lds))
     error, = [e for e in _events(trace) if e["event"] == "queue_error"]
     assert error["status_name"] == "ERROR_INVALID_ALLOCATION"
-    assert "65537 bytes of group segment" in error["report"]["reason"]
+    assert f"{(lds or 65536) + 1} bytes of group segment" in error["report"]["reason"]
 
 
 def test_a_group_segment_larger_than_the_agent_holds_names_the_kernel(code_object, tmp_path):

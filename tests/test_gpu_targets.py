@@ -1,5 +1,5 @@
-"""GPUs of every target SoftGPU runs: the MI210 (gfx90a), MI300X (gfx942) and RX 7900 XTX
-(gfx1100) profiles answer as rocminfo reports those boards, a machine may mix boards of different targets, and
+"""GPUs of every target SoftGPU runs: the MI210 (gfx90a), MI300X (gfx942), MI355X (gfx950) and
+RX 7900 XTX (gfx1100) profiles answer as rocminfo reports those boards, a machine may mix boards of different targets, and
 each GPU agent loads only the code objects its ISA accepts (ROCr's rule, target features
 included: gfx90a:xnack+ code does not load on an MI210, whose ISA is gfx90a:sramecc+:xnack-)."""
 import ctypes
@@ -32,6 +32,14 @@ BOARDS = {
                "L1:                      32 KB", "L2:                      4096 KB",
                "L3:                      262144 KB",
                "Name:                    amdgcn-amd-amdhsa--gfx942:sramecc+:xnack-"],
+    # MI355X: rocminfo's Compute Unit 256, Name gfx950, the ISA name and the GROUP pool's 160 KB
+    # are from real boards' listings; the chip id is its PCI device id (1002:75A3).
+    "mi355x": ["Name:                    gfx950", "Marketing Name:          AMD Instinct MI355X",
+               "Chip ID:                 30115(0x75a3)", "Compute Unit:            256",
+               "SIMDs per CU:            4", "Wavefront Size:          64",
+               "Max Clock Freq. (MHz):   2400", "L2:                      4096 KB",
+               "L3:                      262144 KB",
+               "Name:                    amdgcn-amd-amdhsa--gfx950:sramecc+:xnack-"],
     "rx7900xtx": ["Name:                    gfx1100", "Marketing Name:          Radeon RX 7900 XTX",
                   "Chip ID:                 29772(0x744c)", "Compute Unit:            96",
                   "SIMDs per CU:            2", "Shader Engines:          6",

@@ -77,6 +77,7 @@ TARGETS = {
     "gfx90a": Target("gfx90a", GFX9, (64,), null=None, flat_saddr=0),
     # gfx940+ (CDNA3) exist only in newer llvm: llvm-21 of the ROCm 6.4 root.
     "gfx942": Target("gfx942", GFX9, (64,), null=None, flat_saddr=0, llvm=LLVM21),
+    "gfx950": Target("gfx950", GFX9, (64,), null=None, flat_saddr=0, llvm=LLVM21),
     "gfx1030": Target("gfx1030", GFX10, (32, 64), null=125, flat_saddr=125),
     "gfx1100": Target("gfx1100", GFX11, (32, 64), null=124, flat_saddr=124, true16=True),
 }
@@ -633,7 +634,9 @@ def modifiers(t, p, tables, builds=None):
                        ("op_sel_hi", lambda w, p: [w[0] & ~(1 << 14), w[1] & ~(3 << 27)] + w[2:],
                         "op_sel_hi")]
         else:
-            simple += [("omod", lambda w, p: [w[0], w[1] | 1 << 27] + w[2:], "mul:2")]
+            # gfx950's v_bitop3_*: the omod, neg and abs bits hold the truth table instead.
+            simple += [("omod", lambda w, p: [w[0], w[1] | 1 << 27] + w[2:], "mul:2"),
+                       ("bitop3", lambda w, p: [w[0], w[1] | 1 << 27] + w[2:], "bitop3:")]
         if family == "VOP3P" and t.encoding["VOP3P"].has("cbsz"):
             # MFMA reads the neg_hi bits as cbsz (and op_sel as abid, neg as blgp).
             simple.append(("mai", lambda w, p: [w[0] | 1 << 8] + w[1:], "cbsz:"))

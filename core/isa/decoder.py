@@ -488,18 +488,27 @@ def _vop3(d, fmt, w, mem, offset, address, wave64):
         literal, size = _dword(mem, offset + size), size + 4
     mods = {"clamp": fmt.get(bits, "clamp"), "omod": fmt.get(bits, "omod"),
             "neg": fmt.get(bits, "neg"), **extra}
+    bitop3 = entry.mods.get("bitop3")
+    if bitop3:
+        # gfx950 v_bitop3_*: the truth table's bits 2:0 are the neg field, 5:3 abs, 7:6 omod
+        # (llvm-mc-21's encodings); the sources take no modifiers. The operation reads the
+        # table as a constant after its three sources.
+        mods["bitop3"] = mods["neg"] | fmt.get(bits, "abs") << 3 | mods["omod"] << 6
+        mods["neg"] = mods["omod"] = 0
     if b is not None:
         encoding = "VOP3B"
         fields["sdst"] = fmt.get(bits, "sdst")
         mods["abs"], mods["op_sel"] = 0, 0
     else:
         encoding = "VOP3"
-        mods["abs"], mods["op_sel"] = fmt.get(bits, "abs"), fmt.get(bits, "op_sel")
+        mods["abs"], mods["op_sel"] = 0 if bitop3 else fmt.get(bits, "abs"), fmt.get(bits, "op_sel")
     fields["vdst"] = _dst_code(entry, fmt.get(bits, "vdst"))
     if any(f == "attr" for f, *_ in entry.ops):
         mods["high"] = fields["src0"] >> 8 & 1      # v_interp_*_e64: the attribute's high half
     dst, src = _vop_operands(d, entry, fields, wave64, literal)
     isrc, idst = entry.implicit[wave64]
+    if bitop3:
+        isrc += (Operand("literal", value=mods["bitop3"]),)
     return Instruction(address, size, encoding, op, entry.name, form, dst, src, Mods(mods),
                        idst, isrc, wave64)
 

@@ -161,6 +161,9 @@ def _format_vop(inst, entry):
                                 inst.form != "dpp8" or inst.encoding in _VOP3_FAMILIES)
     tail = ""
     if inst.encoding in ("VOP3", "VOP3B"):
+        if mods.get("bitop3"):        # llvm prints up to 10 in decimal
+            value = mods["bitop3"]
+            tail += f" bitop3:{value}" if value <= 10 else f" bitop3:0x{value:x}"
         bits = _vop3_mods(inst, entry).get("op_sel", ())
         if bits:
             sel = [0 if b is None else mods["op_sel"] >> b & 1 for b in bits]

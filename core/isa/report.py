@@ -16,8 +16,8 @@ the native tier does with it: translated (to native code); translated (interpret
 a kernel using it runs translated and hands just this instruction to the interpreter's
 handler (core/isa/native/handover.py); interpreter only (a kernel using it runs wholly on the
 interpreter); or missing. (A DS instruction on GDS is a callout whatever its opcode's row
-says.) The native tier translates the code of every target the engine serves (gfx1030,
-gfx1100, gfx90a), so the column means the same on each.
+says.) The native tier translates the code of every target the engine serves
+(core.isa.targets), so the column means the same on each.
 """
 import io
 import json

@@ -139,6 +139,9 @@ GFX90A = IsaTarget(
 # sc0/sc1/nt sit where gfx90a's glc/scc/slc do.
 GFX942 = replace(GFX90A, name="gfx942", flat_scratch="architected", scratch_sve=True,
                  cache_policy_names={"glc": "sc0", "slc": "nt", "scc": "sc1"})
+# gfx950 (CDNA4) is gfx942 with more instructions (its own tables): the scaled and
+# transposed-load forms, and LDS up to 160 KiB, which is the profile's to say.
+GFX950 = replace(GFX942, name="gfx950")
 GFX1030 = IsaTarget(
     "gfx1030", "gfx10", wave_sizes=(32, 64), vgpr_granule={32: 8, 64: 4},
     waitcnt=_GFX10_WAITCNT)
@@ -148,7 +151,7 @@ GFX1100 = IsaTarget(
     packed_workitem_ids=True, four_texel_images=("gather4", "msaa_load"),
     waitcnt=(("vmcnt", ((10, 6),)), ("expcnt", ((0, 3),)), ("lgkmcnt", ((4, 6),))))
 
-TARGETS = {t.name: t for t in (GFX90A, GFX942, GFX1030, GFX1100)}
+TARGETS = {t.name: t for t in (GFX90A, GFX942, GFX950, GFX1030, GFX1100)}
 DEFAULT = GFX1030
 
 

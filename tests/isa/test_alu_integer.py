@@ -128,6 +128,28 @@ def test_three_input_bit_ops(m, a, b):
     assert one("v_alignbyte_b32", u32(m), u32(a), u32(b))[0] == (((m << 32) | a) >> (8 * (b & 3))) & M32
 
 
+def _truth_table(table, a, b, c, width):
+    """Bit j of the result is bit (a_j b_j c_j read as a 3-bit number) of the table."""
+    return sum((table >> ((a >> j & 1) << 2 | (b >> j & 1) << 1 | (c >> j & 1)) & 1) << j
+               for j in range(width))
+
+
+@given(st.integers(0, 255), edgy32, edgy32, edgy32)
+def test_bitop3_is_any_function_of_three_bits_by_its_truth_table(table, a, b, c):
+    """gfx950's v_bitop3: 0xF0 is S0, 0xCC S1, 0xAA S2, so 0x78 is S0 ^ (S1 & S2)."""
+    assert one("v_bitop3_b32", u32(a), u32(b), u32(c), u32(table))[0] == \
+        _truth_table(table, a, b, c, 32)
+    assert one("v_bitop3_b16", u32(a), u32(b), u32(c), u32(table))[0] == \
+        _truth_table(table, a, b, c, 16)
+
+
+def test_bitop3_tables_name_their_sources():
+    a, b, c = 0x12345678, 0x9ABCDEF0, 0x0F1E2D3C
+    for table, expected in ((0xF0, a), (0xCC, b), (0xAA, c), (0x78, a ^ (b & c)), (0, 0),
+                            (0xFF, M32)):
+        assert one("v_bitop3_b32", u32(a), u32(b), u32(c), u32(table))[0] == expected
+
+
 def _perm_reference(s0, s1, sel):
     data = (s0 << 32) | s1
     byte = [(data >> (8 * i)) & 0xFF for i in range(8)]

@@ -13,13 +13,11 @@ now translates, so the list stays exactly what falls back.
 """
 import os
 
-import numpy as np
 import pytest
 
 from core.isa.disasm import format_instruction
-from core.isa.report import mnemonics_in
 from tests.isa.test_kernel_suite import VARIANTS
-from tests.support.differential import run_on
+from tests.support.differential import assert_same_run, order_dependent, run_on
 from tests.support.suite_run import output_buffers
 
 
@@ -39,11 +37,6 @@ def _declared_fallbacks():
 
 
 DECLARED = _declared_fallbacks()
-
-
-def _order_dependent(case, wave):
-    _, expected = case.inputs(wave)
-    return any(isinstance(key, tuple) for key in expected)
 
 
 def _sample(variants):
@@ -78,15 +71,9 @@ def test_native_matches_interpreter(request, session, case, opt, wave, code_obje
         pytest.skip(f"runs on the interpreter (declared: {DECLARED[variant]}): {why}")
     assert variant not in DECLARED, \
         f"{variant} is translated now: remove it from {os.path.basename(FALLBACKS_FILE)}"
-    if _order_dependent(case, wave):
+    if order_dependent(case, wave):
         _, expected = case.inputs(wave)
         case.check(expected, output_buffers(path, case, native))
         return
     oracle, oracle_stats, _ = run_on(session, case, path, wave, "interp")
-    for index, (got, want) in enumerate(zip(native, oracle)):
-        assert np.array_equal(got.view(np.uint8), want.view(np.uint8)), \
-            f"buffer {index} differs from the interpreter's"
-    counts = ("waves", "workgroups")
-    if not any("cmpswap" in m or "cmpst" in m for m in mnemonics_in(path, target)):
-        counts += ("wave_instructions", "lane_instructions")
-    assert [getattr(native_stats, c) for c in counts] == [getattr(oracle_stats, c) for c in counts]
+    assert_same_run(path, target, native, native_stats, oracle, oracle_stats)

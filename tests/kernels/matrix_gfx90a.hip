@@ -60,8 +60,8 @@ extern "C" __global__ void mfma_f64_16x16x4f64(const double* a, const double* b,
   d[F64_ROW(3)] = acc[3];
 }
 
-// gfx940 dropped the 16x16x16 int8 product for one of twice the K (below).
-#if !defined(__gfx942__)
+// gfx940 dropped the 16x16x16 int8 product for one of twice the K (below); so did gfx950.
+#if !defined(__gfx942__) && !defined(__gfx950__)
 // 16x16 A times 16x16 B (int8) plus int32 C: lane holds bytes k = 4 * (lane / 16) .. + 3 of
 // row lane % 16 (A) or column lane % 16 (B); D as for f32.
 extern "C" __global__ void mfma_i32_16x16x16i8(const signed char* a, const signed char* b,

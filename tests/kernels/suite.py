@@ -1438,7 +1438,7 @@ def mfma_i32_16x16x16i8(rng, wave):
     return [a.ravel(), b.ravel(), c.ravel(), np.zeros(c.size, np.int32)], {3: d.astype(np.int32).ravel()}
 
 
-# gfx942's int8 MFMA (built by clang-21 in the ROCm 6.4 root: tests/isa/test_gfx942.py).
+# gfx942's int8 MFMA (built by clang-21 in the ROCm 6.4 root: tests/isa/test_cdna_clang21.py).
 @case("matrix_gfx90a.hip", 64 * TILES, 64, targets=("gfx942",))
 def mfma_i32_16x16x32i8(rng, wave):
     a = rng.integers(-128, 128, (TILES, 16, 32)).astype(np.int8)
@@ -1446,6 +1446,34 @@ def mfma_i32_16x16x32i8(rng, wave):
     c = rng.integers(-2**20, 2**20, (TILES, 16, 16)).astype(np.int32)
     d = np.matmul(a.astype(np.int64), b.astype(np.int64)) + c
     return [a.ravel(), b.ravel(), c.ravel(), np.zeros(c.size, np.int32)], {3: d.astype(np.int32).ravel()}
+
+
+# gfx940+'s LDS DMA (tests/kernels/lds_dma.cl, built by clang-21: tests/isa/test_cdna_clang21.py).
+DMA_GROUPS = 3
+
+
+def _neighbours(n):
+    """Each lane's neighbour (lane ^ 1) in the same wave of 64, as a global index."""
+    gid = np.arange(n)
+    return (gid & ~63) | ((gid & 63) ^ 1)
+
+
+@case("lds_dma.cl", 256 * DMA_GROUPS, 256, targets=("gfx942",), waves=(64,))
+def lds_dma_dword(rng, wave):
+    n = 256 * DMA_GROUPS
+    src = ints(rng, n + 4, 0, 2**32 - 1, np.uint32)
+    out = np.zeros((n, 2), np.uint32)
+    out[:, 0], out[:, 1] = src[_neighbours(n)], src[_neighbours(n) + 4]
+    return [src, np.zeros(2 * n, np.uint32)], {1: out.ravel()}
+
+
+@case("lds_dma.cl", 256 * DMA_GROUPS, 256, targets=("gfx950",), waves=(64,))
+def lds_dma_wide(rng, wave):
+    n = 256 * DMA_GROUPS
+    src = ints(rng, 4 * n, 0, 2**32 - 1, np.uint32).reshape(n, 4)
+    out = np.zeros((n, 7), np.uint32)
+    out[:, :4], out[:, 4:] = src[_neighbours(n)], src[_neighbours(n), :3]
+    return [src.ravel(), np.zeros(7 * n, np.uint32)], {1: out.ravel()}
 
 
 @case("matrix_gfx90a.hip", 64 * TILES, 64, targets=("gfx90a",), tolerance={3: MATRIX})

@@ -334,6 +334,21 @@ op("b32 u32 b32 -> b32", "v_lshl_or_b32")(lambda a, s, c: (a << (s & U32(31))) |
 op("u32 u32 u32 -> u32", "v_lshl_add_u32")(lambda a, s, c: (a << (s & U32(31))) + c)
 op("u32 u32 u32 -> u32", "v_add_lshl_u32")(lambda a, b, s: (a + b) << (s & U32(31)))
 op("b32 b32 b32 -> b32", "v_bfi_b32")(lambda m, a, b: (m & a) | (~m & b))
+
+
+def _bitop3(a, b, c, table):
+    """gfx950: any function of three bits, by its truth table: result bit j is table bit
+    (a_j << 2 | b_j << 1 | c_j), so table 0xF0 is a, 0xCC b, 0xAA c (0x78: a ^ (b & c))."""
+    a, b, c, table = _u(a), _u(b), _u(c), _u(table)
+    out = U32(0)
+    for i in range(8):
+        term = (a if i & 4 else ~a) & (b if i & 2 else ~b) & (c if i & 1 else ~c)
+        out = out | np.where((table >> U32(i)) & U32(1), term, U32(0))
+    return out
+
+
+op("b32 b32 b32 u32 -> b32", "v_bitop3_b32")(_bitop3)
+op("b16 b16 b16 u32 -> b16", "v_bitop3_b16")(lambda a, b, c, table: _bitop3(a, b, c, table) & U16)
 op("u32 u32 -> b32", "v_bfm_b32")(
     lambda w, o: M.low_mask(w & U32(31), U32) << (o & U32(31)))
 op("b32 -> b32", "v_bfrev_b32")(M.brev32)

@@ -18,7 +18,7 @@ from core.isa.interp import atomics, formats
 from core.isa.apertures import PRIVATE_APERTURE_HI, SHARED_APERTURE_HI
 from core.isa.interp.registry import HANDLERS
 from core.isa.semantics.atomics import COMPARE_OPS
-from core.isa.semantics.vmem import VMEM_OPS, Atomic, Load, Store, family as _family
+from core.isa.semantics.vmem import LDS_LOADS, VMEM_OPS, Atomic, Load, Store, family as _family
 from core.isa.semantics.vmem import named_operands as _named
 
 def _offset(inst):
@@ -144,6 +144,24 @@ def _load(form):
             return
         for j in range(count):
             ops.vgpr_write(vdst.index + j, results[..., j], active)
+    return run
+
+
+def _load_to_lds(form):
+    """global_load_lds_*: the lanes' data to LDS at M0 + offset + lane * size (LDS_LOADS)."""
+    esize, count, _, _ = form
+
+    def run(step, inst):
+        named = _named("GLOBAL", inst)
+        active = step.ops.exec
+        values = np.zeros((step.n, step.w.lanes, count), np.uint32)
+        for access in _resolve(step, inst, "GLOBAL", named, count, esize, active):
+            access.lanes.place(values, access.load())
+        lane = np.arange(step.w.lanes, dtype=np.uint64) * np.uint64(esize * count)
+        start = (step.ops.m0().astype(np.uint64)[:, None] + np.uint64(_offset(inst) & 0xFFFFFFFF)
+                 + lane[None, :])
+        target = acc.lds(step, start, active, count, esize)
+        target.store(target.lanes.take(values))
     return run
 
 
@@ -337,6 +355,8 @@ def _register():
     handlers = {Load: _load, Store: _store, Atomic: _atomic}
     for mnemonic, record in VMEM_OPS.items():
         HANDLERS[mnemonic] = handlers[type(record)](record)
+    for mnemonic, record in LDS_LOADS.items():
+        HANDLERS[mnemonic] = _load_to_lds(record)
     for letters, count in COMPONENTS.items():
         for prefix in ("buffer", "tbuffer"):
             HANDLERS[f"{prefix}_load_format_{letters}"] = _format_load(count, False)

@@ -10,7 +10,7 @@ Holds these invariants:
   MODE, FLAT_SCRATCH, workgroup and wave as the interpreter keeps them, and an interpreter
   Dispatch of the same launch (valid memory, GDS, LDS size, clock, kernel name);
 - the workgroups' LDS is copied in and out only for instructions that may reach it (DS,
-  FLAT, MUBUF with lds); any other handler finds none, and touching it is an error, never a
+  FLAT, MUBUF with lds, gfx940+'s global_load_lds_*); any other handler finds none, and touching it is an error, never a
   silent zero;
 - atomics on device memory in a handler are host atomics (core/isa/native/host_atomics.py):
   translated atomics other threads run at the same time on the same words are never lost;
@@ -27,6 +27,7 @@ from core.isa.interp.dispatch import Dispatch, Step
 from core.isa.interp.state import SGPR_SLOTS, Waves
 from core.isa.native.host_atomics import compare_exchange
 from core.isa.native.runner_layout import SG_FAULT_CALLOUT, VGPRS_OFFSET, wave_offset
+from core.isa.semantics.vmem import loads_to_lds
 from core.native import ffi
 
 
@@ -97,7 +98,8 @@ class Callouts:
             w.pc[idx] = pc
             modes = self.program.modes[pc]      # one MODE, or the wave's where several reach
             w.mode[idx] = _field(state, "mode", np.uint32)[idx] if isinstance(modes, tuple) else modes
-            reaches_lds = inst.encoding in ("DS", "FLAT") or inst.mods.get("lds")
+            reaches_lds = (inst.encoding in ("DS", "FLAT") or inst.mods.get("lds")
+                           or loads_to_lds(inst.mnemonic))
             chunk = _Batch(w, self._lds_in(lds, groups) if reaches_lds else np.zeros((groups, 0), np.uint8), ids)
             handler(Step(d, chunk, idx, len(idx), inst, pc), inst)
             if reaches_lds:

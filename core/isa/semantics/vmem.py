@@ -5,7 +5,7 @@ Guarantees:
 - VMEM_OPS names every plain load, store and atomic of the four families (formatted buffer
   access is not among them) with one record: Load(element bytes, elements, sign-extends,
   d16 half), Store(element bytes, elements, takes the high half) or Atomic(operation name,
-  64-bit);
+  64-bit); LDS_LOADS the loads whose data goes to LDS (gfx940+'s global_load_lds_*);
 - SCRATCH has no atomics, and the *_addtid forms exist for GLOBAL dword loads and stores only;
 - named_operands gives the decoder's operands by role (vdst, addr, saddr, data; for MUBUF
   vaddr, srsrc, soffset) exactly as the encoding places them.
@@ -77,6 +77,19 @@ def _vmem_ops():
 
 
 VMEM_OPS = _vmem_ops()
+
+# gfx940+'s LDS DMA: global_load_lds_* load as their plain twins do, but each lane's data goes
+# to LDS at M0 + the instruction's offset + lane * its size instead of to VGPRs (llvm's
+# llvm.amdgcn.global.load.lds applies the offset to both addresses: clang-21 sets M0 to the LDS
+# pointer alone and puts the offset in the instruction). gfx950 adds dwordx3 and dwordx4. The
+# byte and short forms are left out: no source we have says how far apart their lanes land.
+LDS_LOADS = {f"global_load_lds_{suffix}": LOADS[suffix]
+             for suffix in ("dword", "dwordx3", "dwordx4")}
+
+
+def loads_to_lds(mnemonic):
+    """Whether the instruction writes what it loads to LDS (DMA), not to VGPRs."""
+    return mnemonic in LDS_LOADS
 
 _FAMILIES = {"global": "GLOBAL", "flat": "FLAT", "scratch": "SCRATCH", "buffer": "MUBUF",
              "tbuffer": "MUBUF"}

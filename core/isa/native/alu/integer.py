@@ -330,6 +330,20 @@ emits("v_lshl_or_b32")(lambda k, a, s, c: k.or_(k.shl(a, k.and_(s, 31)), c))
 emits("v_lshl_add_u32")(lambda k, a, s, c: k.add(k.shl(a, k.and_(s, 31)), c))
 emits("v_add_lshl_u32")(lambda k, a, b, s: k.shl(k.add(a, b), k.and_(s, 31)))
 emits("v_bfi_b32")(lambda k, m, a, b: k.or_(k.and_(m, a), k.and_(k.not_(m), b)))
+
+
+@emits("v_bitop3_b32")
+def _bitop3(k, a, b, c, table):
+    """The table is a constant of the instruction: LLVM folds the selects to the function."""
+    out = zero = k.like(0, a)
+    for i in range(8):
+        term = k.and_(k.and_(a if i & 4 else k.not_(a), b if i & 2 else k.not_(b)),
+                      c if i & 1 else k.not_(c))
+        out = k.or_(out, k.select(k.icmp("!=", k.and_(table, 1 << i), 0), term, zero))
+    return out
+
+
+emits("v_bitop3_b16")(lambda k, a, b, c, table: k.and_(_bitop3(k, a, b, c, table), 0xFFFF))
 emits("v_bfm_b32")(lambda k, w, o: k.shl(M.low_mask(k, k.and_(w, 31), 32), k.and_(o, 31)))
 emits("v_bfrev_b32")(lambda k, a: M.brev(k, a))
 emits("v_ffbh_u32")(lambda k, a: M.clz(k, a, 32))
