@@ -76,6 +76,10 @@ class IsaTarget:
     # {mnemonic: gfx1030 mnemonic of the same operation on the same operands}, for renames
     # llvm has no mnemonic alias for (its ALIASES hold the others).
     renames: dict = field(default_factory=dict)
+    # The 8-bit floats fp8/bf8 operands hold: "fnuz" (gfx942: E4M3FNUZ/E5M2FNUZ, biases 8 and
+    # 16, 0x80 the only NaN, no infinities) or "ocp" (gfx950: OCP's E4M3FN/E5M2, biases 7 and
+    # 15); "" where the target has none.
+    fp8: str = ""
 
     @property
     def encoding(self):
@@ -138,10 +142,11 @@ GFX90A = IsaTarget(
 # and an SGPR base together (SVE), and its cache-policy bits
 # sc0/sc1/nt sit where gfx90a's glc/scc/slc do.
 GFX942 = replace(GFX90A, name="gfx942", flat_scratch="architected", scratch_sve=True,
-                 cache_policy_names={"glc": "sc0", "slc": "nt", "scc": "sc1"})
+                 cache_policy_names={"glc": "sc0", "slc": "nt", "scc": "sc1"}, fp8="fnuz")
 # gfx950 (CDNA4) is gfx942 with more instructions (its own tables): the scaled and
-# transposed-load forms, and LDS up to 160 KiB, which is the profile's to say.
-GFX950 = replace(GFX942, name="gfx950")
+# transposed-load forms, and LDS up to 160 KiB, which is the profile's to say; its 8-bit
+# floats are OCP's.
+GFX950 = replace(GFX942, name="gfx950", fp8="ocp")
 GFX1030 = IsaTarget(
     "gfx1030", "gfx10", wave_sizes=(32, 64), vgpr_granule={32: 8, 64: 4},
     waitcnt=_GFX10_WAITCNT)

@@ -41,6 +41,10 @@ NOT_FOR_GFX94X = {
 }
 # gfx90a cases of what gfx940+ lacks, and why.
 NOT_ON_GFX94X = {"mfma_i32_16x16x16i8": "gfx940 dropped the i8 16x16x16 MFMA (gfx942 has 16x16x32)"}
+# gfx942 cases gfx950 runs otherwise (their "_fnuz" references hold gfx942's 8-bit float
+# bytes; gfx950's "_ocp" cases hold OCP's).
+NOT_ON_GFX950 = {c.name: "gfx950's fp8/bf8 are OCP's formats, not FNUZ" for c in CASES
+                 if c.name.endswith("_fnuz")}
 
 # The -O0 builds the native tier runs: those whose translated frame outgrows an 8 MiB thread
 # stack (fast codegen gives every spill its own slot), which killed the process until frames
@@ -62,9 +66,10 @@ NOT_TRANSLATED = {("mfma_f32_32x32x8f16", "-O0"): "s_set_gpr_idx_on"}
 # compared bit for bit.
 CASES_OF = {target: [replace(c, tolerance={}) if c.source.startswith("matrix_") else c
                      for c in CASES
-                     if set(c.targets) & set(TARGETS[:TARGETS.index(target) + 1])
-                     or "gfx90a" in c.targets and c.name not in NOT_ON_GFX94X
-                     and c.source not in NOT_FOR_GFX94X]
+                     if (set(c.targets) & set(TARGETS[:TARGETS.index(target) + 1])
+                         or "gfx90a" in c.targets and c.name not in NOT_ON_GFX94X
+                         and c.source not in NOT_FOR_GFX94X)
+                     and not (target == "gfx950" and c.name in NOT_ON_GFX950)]
             for target in TARGETS}
 
 

@@ -76,6 +76,8 @@ DOES_NOT_BUILD = {
     ("callout_atomics.cl", "gfx90a", None): "gfx90a has no image instructions",
     **{("lds_dma.cl", mcpu, None): "LDS DMA (global_load_lds) is gfx940+; clang-15 has no builtin"
        for mcpu in ("gfx90a", "gfx1030", "gfx1100")},
+    **{("matrix_fp8.hip", mcpu, None): "fp8/bf8 MFMA is gfx940+; clang-15 has no builtin"
+       for mcpu in ("gfx90a", "gfx1030", "gfx1100")},
 }
 
 

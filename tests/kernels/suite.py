@@ -1476,6 +1476,72 @@ def lds_dma_wide(rng, wave):
     return [src.ravel(), np.zeros(7 * n, np.uint32)], {1: out.ravel()}
 
 
+# gfx940+'s 8-bit float products (tests/kernels/matrix_fp8.hip, built by clang-21): the same
+# kernels on gfx942, whose fp8/bf8 are the FNUZ formats (biases 8 and 16), and on gfx950, whose
+# are OCP's (biases 7 and 15), so each has its own cases: same values, other bytes.
+FP8_FORMATS = {("fnuz", "fp8"): (3, 8), ("fnuz", "bf8"): (2, 16),
+               ("ocp", "fp8"): (3, 7), ("ocp", "bf8"): (2, 15)}
+
+
+def _fp8_bytes(values, mantissa_bits, bias):
+    """The bytes of exactly representable values: sign, exponent + bias, fraction; the
+    exponent field 0 for subnormals (0.f x 2^(1 - bias)); zero is 0x00."""
+    out = np.zeros(values.shape, np.uint8)
+    for index, v in np.ndenumerate(values):
+        if v == 0:
+            continue
+        fraction, exponent = np.frexp(abs(v))             # |v| = fraction * 2^exponent
+        field = int(exponent) - 1 + bias
+        if field >= 1:
+            code = field << mantissa_bits | int((2 * fraction - 1) * (1 << mantissa_bits))
+        else:
+            code = int(abs(v) / 2.0 ** (1 - bias) * (1 << mantissa_bits))
+        out[index] = code | (0x80 if v < 0 else 0)
+    return out
+
+
+def _fp8_case(rng, m, n, k, flavour, a_kind, b_kind):
+    """Small integers and halves, and a format's smallest subnormal in A's first column:
+    every product and sum is exact in double, so D is rounded once, as the engine does."""
+    a, b = _tiles(rng, m, k, np.float64), _tiles(rng, k, n, np.float64)
+    a_bits, a_bias = FP8_FORMATS[flavour, a_kind]
+    a[:, :, 0] = np.where(rng.integers(0, 2, (TILES, m)), 2.0 ** (1 - a_bias - a_bits), a[:, :, 0])
+    c = _tiles(rng, m, n, np.float32, -50, 50)
+    return [_fp8_bytes(a, *FP8_FORMATS[flavour, a_kind]).ravel(),
+            _fp8_bytes(b, *FP8_FORMATS[flavour, b_kind]).ravel(), c.ravel(),
+            np.zeros(c.size, np.float32)], {3: _matmul(a, b, c).astype(np.float32).ravel()}
+
+
+def _fp8_cases():
+    for flavour, target in (("fnuz", "gfx942"), ("ocp", "gfx950")):
+        for m, n, k, kinds in ((16, 16, 32, ("fp8_fp8", "fp8_bf8", "bf8_fp8", "bf8_bf8")),
+                               (32, 32, 16, ("fp8_fp8",))):
+            for kinds_name in kinds:
+                kernel = f"mfma_f32_{m}x{n}x{k}_{kinds_name}"
+                build = (lambda rng, wave, m=m, n=n, k=k, f=flavour, ab=kinds_name.split("_"):
+                         _fp8_case(rng, m, n, k, f, *ab))
+                build.__name__ = f"{kernel}_{flavour}"
+                case("matrix_fp8.hip", 64 * TILES, 64, targets=(target,), waves=(64,),
+                     kernel=kernel)(build)
+
+
+_fp8_cases()
+
+
+@case("matrix_fp8.hip", 64 * TILES, 64, targets=("gfx950",), waves=(64,))
+def mfma_f32_16x16x32_f16(rng, wave):
+    return _mfma_case(rng, 16, 16, 32, np.float16, np.float32)
+
+
+@case("matrix_fp8.hip", 64 * TILES, 64, targets=("gfx950",), waves=(64,))
+def mfma_i32_16x16x64_i8(rng, wave):
+    a = rng.integers(-128, 128, (TILES, 16, 64)).astype(np.int8)
+    b = rng.integers(-128, 128, (TILES, 64, 16)).astype(np.int8)
+    c = rng.integers(-2**20, 2**20, (TILES, 16, 16)).astype(np.int32)
+    d = np.matmul(a.astype(np.int64), b.astype(np.int64)) + c
+    return [a.ravel(), b.ravel(), c.ravel(), np.zeros(c.size, np.int32)], {3: d.astype(np.int32).ravel()}
+
+
 @case("matrix_gfx90a.hip", 64 * TILES, 64, targets=("gfx90a",), tolerance={3: MATRIX})
 def mfma_f32_4x4x1f32_broadcasts(rng, wave):
     # Sixteen blocks of 4x1 by 1x4; CBSZ 4 / ABID 3: every block takes A's block 3; BLGP 1:

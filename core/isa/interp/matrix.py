@@ -8,7 +8,8 @@ Holds these invariants:
   then block 1, ..., then the next run of k; MFMA outputs hold 4-row (f64: 1-row) strips N
   lanes wide; WMMA inputs hold row (A) / column (B) i%16 in every 16-lane group, k walking
   the register bytes, and outputs row i in lane group i % (lanes/16) of register i // that;
-- every product term is exact (f16/bf16/f32 products are exact in double, int8 in int64) and
+- every product term is exact (fp8/bf8/f16/bf16/f32 products are exact in double, int8 in
+  int64; fp8/bf8 are the target's flavour: core.isa.targets' `fp8`) and
   each result element is rounded once, from double, to its type: the most accurate an
   implementation can be (hardware may round partial sums; kernels compare within tolerance);
 - MFMA's modifiers act as on hardware: CBSZ/ABID broadcast block ABID of A to groups of
@@ -25,9 +26,39 @@ from core.isa.interp.registry import HANDLERS
 
 # gfx940+ spell the block count (`_2b`) and put `_` before the input type: the operand widths
 # say the same, so one pattern reads both spellings.
-_MFMA = re.compile(r"v_mfma_(f32|i32|f64)_(\d+)x(\d+)x(\d+)(?:_\d+b)?_?(f32|f16|bf16|i8|f64)(_1k)?$")
+# The fp8/bf8 forms name A's type, then B's.
+_MFMA = re.compile(r"v_mfma_(f32|i32|f64)_(\d+)x(\d+)x(\d+)(?:_\d+b)?_?"
+                   r"(f32|f16|bf16|i8|f64|[fb][pf]8_[fb][pf]8)(_1k)?$")
 _WMMA = re.compile(r"v_wmma_(f32|f16|bf16|i32)_16x16x16_(f16|bf16|iu8|iu4)$")
-_BITS = {"f32": 32, "f16": 16, "bf16": 16, "i8": 8, "iu8": 8, "iu4": 4, "f64": 64, "i32": 32}
+_BITS = {"f32": 32, "f16": 16, "bf16": 16, "i8": 8, "iu8": 8, "iu4": 4, "f64": 64, "i32": 32,
+         "fp8": 8, "bf8": 8}
+# (exponent bits, mantissa bits, bias) of each 8-bit float, by the target's flavour.
+_FP8 = {("fnuz", "fp8"): (4, 3, 8), ("fnuz", "bf8"): (5, 2, 16),
+        ("ocp", "fp8"): (4, 3, 7), ("ocp", "bf8"): (5, 2, 15)}
+
+
+@lru_cache(maxsize=None)
+def fp8_values(flavour, kind):
+    """The 256 values of an 8-bit float as float64 (IEEE-like: normal 1.m x 2^(e-bias),
+    subnormal 0.m x 2^(1-bias)); FNUZ: 0x80 is NaN and there are no infinities or -0; OCP:
+    E4M3FN's all-ones exponent and mantissa is NaN (no infinities), E5M2's all-ones exponent
+    is infinity (mantissa 0) or NaN."""
+    exponent_bits, mantissa_bits, bias = _FP8[flavour, kind]
+    code = np.arange(256)
+    exponent = code >> mantissa_bits & ((1 << exponent_bits) - 1)
+    fraction = (code & ((1 << mantissa_bits) - 1)) / float(1 << mantissa_bits)
+    magnitude = np.where(exponent == 0, fraction * 2.0 ** (1 - bias),
+                         (1 + fraction) * 2.0 ** (exponent - bias))
+    values = np.where(code & 0x80, -magnitude, magnitude)
+    top = exponent == (1 << exponent_bits) - 1
+    if flavour == "fnuz":
+        values[0x80] = np.nan
+    elif kind == "fp8":
+        values[top & (fraction == 1 - 1.0 / (1 << mantissa_bits))] = np.nan
+    else:
+        values[top] = np.where(fraction[top] == 0, np.copysign(np.inf, values[top]), np.nan)
+    values.setflags(write=False)
+    return values
 
 
 # ---- registers <-> elements ---------------------------------------------------------------
@@ -45,9 +76,12 @@ def _registers(step, operand, count, kind="f32"):
                      for r in range(count)], axis=-1)
 
 
-def _elements(regs, kind, signed=True):
-    """Registers [n, lanes, r] -> their elements [n, lanes, e] as float64 (int64 for ints)."""
+def _elements(regs, kind, signed=True, fp8=""):
+    """Registers [n, lanes, r] -> their elements [n, lanes, e] as float64 (int64 for ints);
+    fp8/bf8 as the target's flavour of them (`fp8`)."""
     regs = np.ascontiguousarray(regs, np.uint32)
+    if kind in ("fp8", "bf8"):
+        return fp8_values(fp8, kind)[regs.view(np.uint8)]
     if kind == "f32":
         return regs.view(np.float32).astype(np.float64)
     if kind == "f64":
@@ -124,15 +158,17 @@ def _blgp_lane(lane, blgp):
 def _mfma(match):
     out, m, n, k, kind, _ = match.groups()
     m, n, k = int(m), int(n), int(k)
+    a_kind, _, b_kind = kind.partition("_") if kind[1:3] in ("p8", "f8") else (kind, "", kind)
 
     def run(step, inst):
         a_op, b_op, c_op = inst.src
         d_op = inst.dst[0]
-        per_lane = a_op.count * 32 // _BITS[kind]
+        per_lane = a_op.count * 32 // _BITS[a_kind]
         blocks = 64 * per_lane // (m * k)
         out_words = m * n * blocks // 64 * (2 if out == "f64" else 1)
-        a = _elements(_registers(step, a_op, a_op.count), kind)
-        b = _elements(_registers(step, b_op, b_op.count), kind)
+        fp8 = step.dispatch.plan.desc.target.fp8
+        a = _elements(_registers(step, a_op, a_op.count), a_kind, fp8=fp8)
+        b = _elements(_registers(step, b_op, b_op.count), b_kind, fp8=fp8)
         c = _elements(_registers(step, c_op, out_words, out), out)
         mods = inst.mods
         a_lane, a_slot = mfma_input_layout(m, k, blocks, per_lane)
@@ -209,7 +245,8 @@ def _wmma(match):
     return run
 
 
-# The MFMA and WMMA opcodes (core/isa/opcodes_gfx90a.py, opcodes_gfx942.py, opcodes_gfx1100.py).
+# The MFMA and WMMA opcodes (core/isa/opcodes_gfx90a.py, opcodes_gfx942.py, opcodes_gfx950.py,
+# opcodes_gfx1100.py).
 MNEMONICS = (
     "v_mfma_f32_32x32x1f32", "v_mfma_f32_16x16x1f32", "v_mfma_f32_4x4x1f32",
     "v_mfma_f32_32x32x2f32", "v_mfma_f32_16x16x4f32", "v_mfma_f32_32x32x4f16",
@@ -230,6 +267,11 @@ MNEMONICS = (
     "v_mfma_f32_32x32x4_2b_bf16", "v_mfma_f32_16x16x4_4b_bf16", "v_mfma_f32_4x4x4_16b_bf16",
     "v_mfma_f32_32x32x8_bf16", "v_mfma_f32_16x16x16_bf16", "v_mfma_f64_16x16x4_f64",
     "v_mfma_f64_4x4x4_4b_f64",
+    *(f"v_mfma_f32_{shape}_{a}_{b}" for shape in ("16x16x32", "32x32x16")
+      for a in ("fp8", "bf8") for b in ("fp8", "bf8")),
+    # gfx950 (opcodes_gfx950.py): f16, bf16 and i8 products of twice gfx942's K.
+    "v_mfma_f32_16x16x32_f16", "v_mfma_f32_32x32x16_f16", "v_mfma_f32_16x16x32_bf16",
+    "v_mfma_f32_32x32x16_bf16", "v_mfma_i32_16x16x64_i8", "v_mfma_i32_32x32x32_i8",
     "v_wmma_f32_16x16x16_f16", "v_wmma_f32_16x16x16_bf16", "v_wmma_f16_16x16x16_f16",
     "v_wmma_bf16_16x16x16_bf16", "v_wmma_i32_16x16x16_iu8", "v_wmma_i32_16x16x16_iu4",
 )
