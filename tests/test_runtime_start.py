@@ -2,6 +2,7 @@
 (a broken Python environment), the exports concerned answer HSA_STATUS_ERROR with the
 reason on stderr: never a success they did not earn, never a crash. Exports that do not
 need the broken module still work: modules load on first use."""
+import json
 import os
 import subprocess
 import sys
@@ -56,6 +57,26 @@ def test_a_programs_runtime_starts_without_the_site_hooks_of_its_python_environm
     proc = cprog.run("init_status.c", PYTHONPATH=tmp_path)
     assert "hsa_init=0x0 hsa_status_string=0x0 reader=0x0" in proc.stdout, proc.stderr
     assert not ran.exists()
+
+
+def test_hsa_init_imports_only_what_a_session_needs():
+    """The first hsa_init is issue 25's start-up goal: it imports none of what only later calls
+    need (numpy, pyelftools, msgpack, LLVM: the loader and the engine), nor what only tools or
+    other parts use (dataclasses with inspect, typing, tempfile), nor site's hooks."""
+    later = {"numpy", "elftools", "msgpack", "llvmlite", "dataclasses", "inspect", "typing",
+             "tempfile", "site"}
+    script = (f"import ctypes, json, sys\n"
+              f"before = set(sys.modules)\n"
+              f"lib = ctypes.CDLL({LIBRARY!r})\n"
+              f"assert lib.hsa_init() == 0\n"
+              f"print(json.dumps(sorted(set(sys.modules) - before)))\n")
+    # -S: this Python imports no site either, so whatever the runtime imports shows
+    proc = subprocess.run([sys.executable, "-S", "-c", script], capture_output=True, text=True,
+                          cwd=ROOT, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    imported = {name.split(".")[0] for name in json.loads(proc.stdout)}
+    assert "core" in imported                   # the runtime did start here
+    assert not imported & later, sorted(imported & later)
 
 
 @pytest.fixture(scope="module")
