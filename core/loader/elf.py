@@ -36,7 +36,6 @@ MAX_LOAD_SPAN = 1 << 30
 KERNEL_DESCRIPTOR_SUFFIX = ".kd"
 
 
-
 def _parse_errors():
     """What pyelftools (and the struct/construct layers under it) raises on malformed input, as
     hypothesis found it over tens of thousands of mutated objects; anything else is a bug here.
