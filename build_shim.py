@@ -98,8 +98,9 @@ def make_ffi(version_script, site_paths):
 
 # The library's embedding init code: the package paths (embedding_paths.c) — already in place
 # when a running Python loaded the library — then the glue, or a clean failure of every call.
-# Python's signal module installs a SIGINT handler when first imported, and its readline
-# module one for SIGWINCH (pyelftools imports pdb, whose rlcompleter imports readline from
+# Python's signal module installs a SIGINT handler when first imported (its C part, _signal,
+# does: that is all imported here, as hsa_init has no use for the Python module's enums), and
+# its readline module one for SIGWINCH (pyelftools imports pdb, whose rlcompleter imports readline from
 # Python 3.13 on): both are imported here, between saving and restoring the host's
 # dispositions (embedding_paths.c), so no later import can take Ctrl-C or window-size changes
 # from the host program.
@@ -107,7 +108,7 @@ INIT_CODE = """
 from _softgpu_hsa import ffi, lib
 lib.sg_host_signals_save()
 try:
-    import signal
+    import _signal
     try:
         import readline
     except ImportError:       # a Python built without it installs no handler either

@@ -1,7 +1,9 @@
 /* Start-up cost: times the first hsa_init of this process (the library itself is mapped
    before main). Built with -DEMBED_FLOOR it times instead what any library embedding this
    Python pays before its own code runs (Py_InitializeEx as cffi's embedding calls it,
-   site included): the reference. Prints milliseconds. */
+   site included): the reference; with -DEMBED_FLOOR -DNO_SITE, the same start without site,
+   as SoftGPU starts it (softgpu_shim/embedding_paths.c): the floor of hsa_init. Prints
+   milliseconds. */
 #ifdef EMBED_FLOOR
 #include <Python.h>
 #else
@@ -19,6 +21,9 @@ static double now_ms(void) {
 int main(void) {
     double start = now_ms();
 #ifdef EMBED_FLOOR
+#ifdef NO_SITE
+    Py_NoSiteFlag = 1;
+#endif
     Py_InitializeEx(0);
     int ok = 1;
 #else

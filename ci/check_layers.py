@@ -29,7 +29,8 @@ INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 LAYERS = (
     ("base", ("core.errors", "core.hsa_abi", "core.hsa_enums", "core.settings", "core.profile_files",
               "core.location", "core.target", "core.toolchain", "core.handles", "core.stats",
-              "core.timeline", "core.host_cpu", "core.trace", "core.progress", "core.native")),
+              "core.timeline", "core.host_cpu", "core.trace", "core.progress", "core.native",
+              "core.disk_cache")),
     ("isa", ("core.isa",)),                       # decoder, semantics records, targets, plan
     ("interp", ("core.isa.interp",)),             # the oracle
     ("native", ("core.isa.native",)),             # may call the interpreter's handlers

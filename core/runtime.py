@@ -63,8 +63,7 @@ class Session:
 
     def __init__(self, arena_base=None):
         from core import profile, native
-        from core.memory.arena import Arena
-        from core.memory import vmem
+        from core.memory.arena import Arena, VMEM_ADDRESS_SPACE
         from core.agents import Agents
         from core.memory.manager import Memory
         from core.signals import Signals
@@ -77,7 +76,7 @@ class Session:
         self._parts_lock = threading.Lock()
         self._closed = False
         try:
-            self.arena = self._own("arena", Arena(self.profile.arena_bytes + vmem.ADDRESS_SPACE, arena_base))
+            self.arena = self._own("arena", Arena(self.profile.arena_bytes + VMEM_ADDRESS_SPACE, arena_base))
             self.agents = self._own("agents", Agents(self.profile))
             self.memory = self._own("memory", Memory(self))
             self.signals = self._own("signals", Signals(self))

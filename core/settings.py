@@ -13,10 +13,8 @@ Holds these invariants:
 """
 import math
 import os
-import tempfile
+from collections import namedtuple
 from contextlib import contextmanager
-from dataclasses import dataclass
-from typing import Callable, Optional
 
 
 class InvalidSetting(ValueError):
@@ -27,15 +25,12 @@ class InvalidSetting(ValueError):
         self.name = name
 
 
-@dataclass(frozen=True)
-class Setting:
-    name: str
-    kind: str                 # for the documentation: "path", "integer", "one of ..."
-    default: object           # the value when unset or empty (None: decided elsewhere, see doc)
-    doc: str
-    parse: Callable[[str], object]
-    check: Optional[Callable[[object], None]] = None   # file-system validation of a parsed value
-    recorded: bool = False    # the packet processor sends packets to Python while it is set
+# A variable: name; kind, for the documentation ("path", "integer", "one of ..."); default, the
+# value when unset or empty (None: decided elsewhere, see doc); doc; parse(text) -> value;
+# check(value), the file-system validation of a parsed value, or None; recorded: the packet
+# processor sends packets to Python while it is set. A namedtuple, not a dataclass: hsa_init
+# imports this module, and dataclasses imports inspect (~5 ms).
+Setting = namedtuple("Setting", "name kind default doc parse check recorded", defaults=(None, False))
 
 
 def _choice(*allowed):
@@ -90,6 +85,7 @@ def _file_writable(path):
             with open(path, "a"):
                 pass
         else:
+            import tempfile     # only for a file setting that is set: ~5 ms of hsa_init otherwise
             fd, probe = tempfile.mkstemp(prefix=".softgpu-probe-", dir=os.path.dirname(path))
             os.close(fd)
             os.unlink(probe)
@@ -105,6 +101,7 @@ def _directory_creatable(path):
         raise InvalidSetting("exists and is not a directory") from None
     except OSError as e:
         raise InvalidSetting(f"cannot create it: {e.strerror}") from None
+    import tempfile
     try:
         fd, probe = tempfile.mkstemp(prefix=".softgpu-probe-", dir=path)
         os.close(fd)

@@ -21,8 +21,7 @@ Holds these invariants:
   passes no generic version, calls no generic ISA compatible); any other code object needs
   the agent's exact processor version.
 """
-from dataclasses import dataclass
-from typing import NamedTuple
+from collections import namedtuple
 
 from core.errors import InvalidCodeObject
 
@@ -30,13 +29,12 @@ ISA_PREFIX = "amdgcn-amd-amdhsa--"
 ANY, ON, OFF, UNSUPPORTED = "any", "on", "off", "unsupported"
 
 
-class Processor(NamedTuple):
-    name: str
-    version: tuple          # (major, minor, stepping), ROCr's Isa::Version
-    sramecc: bool           # the feature exists on this processor
-    xnack: bool
-    wavefront_size: int     # the size ROCr's registry lists for it
-    generic: str            # its generic family's processor name, or ""
+# Records are collections.namedtuple, not dataclasses nor typing.NamedTuple: hsa_init reads
+# this module, and those two imported inspect and typing (~8 ms of a 70 ms hsa_init).
+# name; version (major, minor, stepping), ROCr's Isa::Version; sramecc, xnack: the feature
+# exists on this processor; wavefront_size: the size ROCr's registry lists for it; generic:
+# its generic family's processor name, or "".
+Processor = namedtuple("Processor", "name version sramecc xnack wavefront_size generic")
 
 
 def _rows():
@@ -110,11 +108,9 @@ EF_AMDGPU_GENERIC_VERSION_SHIFT = 24
 CODE_OBJECT_VERSIONS = {1: 3, 2: 4, 3: 5, 4: 6}
 
 
-@dataclass(frozen=True)
-class Target:
-    processor: str
-    sramecc: str = ANY
-    xnack: str = ANY
+class Target(namedtuple("Target", "processor sramecc xnack", defaults=(ANY, ANY))):
+    """A processor and its sramecc and xnack settings (ANY, ON, OFF or UNSUPPORTED)."""
+    __slots__ = ()
 
     @property
     def isa_name(self):

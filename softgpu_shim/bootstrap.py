@@ -20,7 +20,13 @@ DEPENDENCIES = (("numpy", "numpy"), ("elftools", "pyelftools"), ("msgpack", "msg
 
 def start(root):
     """Install the exports; `root` is the directory the package was found in."""
-    missing = [pip for name, pip in DEPENDENCIES if importlib.util.find_spec(name) is None]
+    missing = _missing()
+    if missing and sys.flags.no_site:
+        # The embedded Python of a C program starts without site (embedding_paths.c): packages
+        # that only a .pth file or sitecustomize puts on the path are found after site's work.
+        import site
+        site.main()
+        missing = _missing()
     if missing:
         reason = (f"this Python ({sys.executable}, {sys.version.split()[0]}) cannot import "
                   f"{', '.join(missing)}, which SoftGPU's runtime (found in {root}) needs. Install "
@@ -38,6 +44,11 @@ def start(root):
         sys.stderr.write("softgpu: the runtime failed to start; every call will fail:\n"
                          + traceback.format_exc())
         _fail_every_call(f"the runtime failed to import: {type(error).__name__}: {error}")
+
+
+def _missing():
+    """The pip names of the runtime's dependencies this Python cannot import."""
+    return [pip for name, pip in DEPENDENCIES if importlib.util.find_spec(name) is None]
 
 
 def _fail_every_call(reason):

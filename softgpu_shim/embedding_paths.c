@@ -7,6 +7,10 @@
    - sys.path gets the root first and the site-packages of the Python that built the library
      last, each once, so an installed library imports the installed package and a Python
      that is not the one SoftGPU was installed into still finds its dependencies;
+   - the embedded Python of a program that has none starts without site (no .pth file, no
+     sitecustomize: the host's Python environment's, not the runtime's), and runs site's work
+     only when cffi's backend or the runtime's packages are not found without it (here and in
+     bootstrap.py);
    - both happen before cffi's start-up imports _cffi_backend (which may live only in the
      building Python's site-packages: a virtual environment's, say): when the library is
      loaded into a running Python (ctypes) by the thread that holds the GIL, at load time;
@@ -137,14 +141,35 @@ static int sg_python_serves(void) {
     return answer;
 }
 
+/* Run by the embedded Python once the package paths are in: site's work, only when cffi's
+   backend is not found without it (bootstrap.py does the same for the runtime's packages). */
+static const char SG_SITE_IF_NEEDED[] =
+    "import importlib.util\n"
+    "if importlib.util.find_spec('_cffi_backend') is None:\n"
+    "    import site\n"
+    "    site.main()\n";
+
 /* The embedded Python of a program that has none, started as cffi starts it (no signal
    handlers, the GIL released) but with the package paths in place before cffi imports
-   _cffi_backend. Once: the first calls may come from several threads at the same time. */
+   _cffi_backend, and without site: its .pth files and sitecustomize are the host's Python
+   environment's (editable installs, distribution hooks), not the runtime's, and cost 5 ms on
+   a bare Python, 35 ms on one with a few .pth files; the site-packages the runtime needs are
+   the building Python's, added here. Once: the first calls may come from several threads at
+   the same time. */
 static void sg_start_python_with_paths(void) {
     if (Py_IsInitialized()) return;
+    /* Py_InitializeEx reads the legacy flag (its PyConfig has no public initialiser that keeps
+       Py_InitializeEx's other choices, such as leaving the host's C locale alone). */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    Py_NoSiteFlag = 1;
+#pragma GCC diagnostic pop
     Py_InitializeEx(0);
     (void)PyEval_SaveThread();
     sg_add_package_paths();
+    PyGILState_STATE state = PyGILState_Ensure();
+    (void)PyRun_SimpleString(SG_SITE_IF_NEEDED);     /* prints and clears its own error */
+    PyGILState_Release(state);
 }
 
 #ifdef _CFFI_USE_EMBEDDING

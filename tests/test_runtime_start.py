@@ -2,6 +2,7 @@
 (a broken Python environment), the exports concerned answer HSA_STATUS_ERROR with the
 reason on stderr: never a success they did not earn, never a crash. Exports that do not
 need the broken module still work: modules load on first use."""
+import json
 import os
 import subprocess
 import sys
@@ -44,6 +45,66 @@ def test_a_program_finds_cffi_in_the_site_packages_of_the_python_that_built_the_
     in a venv over a Python without cffi (pyenv's 3.12, 3.13) failed every call."""
     proc = cprog.run("init_status.c", PYTHONHOME=_python_home_without_site_packages(tmp_path))
     assert proc.returncode == 0, proc.stderr
+    assert "hsa_init=0x0 hsa_status_string=0x0 reader=0x0" in proc.stdout, proc.stderr
+
+
+def test_a_programs_runtime_starts_without_the_site_hooks_of_its_python_environment(tmp_path):
+    """The embedded Python of a C program is the runtime's: site's .pth files and sitecustomize
+    (editable installs, distribution hooks) are its Python environment's, and cost up to 35 ms
+    of hsa_init. A sitecustomize on the path is not run."""
+    ran = tmp_path / "sitecustomize ran"
+    (tmp_path / "sitecustomize.py").write_text(f"open({str(ran)!r}, 'w').close()\n")
+    proc = cprog.run("init_status.c", PYTHONPATH=tmp_path)
+    assert "hsa_init=0x0 hsa_status_string=0x0 reader=0x0" in proc.stdout, proc.stderr
+    assert not ran.exists()
+
+
+def test_hsa_init_imports_only_what_a_session_needs():
+    """The first hsa_init is issue 25's start-up goal: it imports none of what only later calls
+    need (numpy, pyelftools, msgpack, LLVM: the loader and the engine), nor what only tools or
+    other parts use (dataclasses with inspect, typing, tempfile), nor site's hooks."""
+    later = {"numpy", "elftools", "msgpack", "llvmlite", "dataclasses", "inspect", "typing",
+             "tempfile", "site"}
+    script = (f"import ctypes, json, sys\n"
+              f"before = set(sys.modules)\n"
+              f"lib = ctypes.CDLL({LIBRARY!r})\n"
+              f"assert lib.hsa_init() == 0\n"
+              f"print(json.dumps(sorted(set(sys.modules) - before)))\n")
+    # -S: this Python imports no site either, so whatever the runtime imports shows
+    proc = subprocess.run([sys.executable, "-S", "-c", script], capture_output=True, text=True,
+                          cwd=ROOT, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    imported = {name.split(".")[0] for name in json.loads(proc.stdout)}
+    assert "core" in imported                   # the runtime did start here
+    assert not imported & later, sorted(imported & later)
+
+
+@pytest.fixture(scope="module")
+def _site_dependent_libraries(tmp_path_factory):
+    """Libraries built with other build-time site-packages than this Python's: none (every
+    package is found only through site), and a folder holding only cffi's backend (the runtime's
+    other packages are)."""
+    import _cffi_backend
+    top = tmp_path_factory.mktemp("site-dependent")
+    backend_only = top / "backend-only"
+    backend_only.mkdir()
+    (backend_only / os.path.basename(_cffi_backend.__file__)).symlink_to(_cffi_backend.__file__)
+    built = {}
+    for name, site_paths in (("nothing", []), ("cffi's backend", [str(backend_only)])):
+        out = top / name.replace(" ", "_").replace("'", "")
+        subprocess.run([sys.executable, "-c", f"import build_shim; build_shim.build({str(out)!r}, "
+                        f"site_paths={site_paths!r})"], cwd=ROOT, check=True, capture_output=True)
+        built[name] = out
+    return built
+
+
+@pytest.mark.parametrize("found", ["nothing", "cffi's backend"])
+def test_packages_that_only_site_finds_are_found(_site_dependent_libraries, found):
+    """Without site's work at start, a package that only site puts on the path (a .pth file,
+    the running user's site-packages, a distribution's sitecustomize) is still found: site runs
+    when cffi's backend (embedding_paths.c) or the runtime's packages (bootstrap.py) are
+    missing without it."""
+    proc = cprog.run("init_status.c", LD_LIBRARY_PATH=_site_dependent_libraries[found])
     assert "hsa_init=0x0 hsa_status_string=0x0 reader=0x0" in proc.stdout, proc.stderr
 
 

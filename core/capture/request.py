@@ -2,17 +2,14 @@
 processing. Holds this invariant: it imports only the settings, so a session that captures
 nothing never loads the recorder or numpy (hsa_init works without numpy; the kernels need it).
 """
-from dataclasses import dataclass
+from collections import namedtuple
 
 from core import settings
 
-
-@dataclass(frozen=True)
-class Request:
-    """What SOFTGPU_CAPTURE, _KERNEL and _LIMIT ask for."""
-    directory: str
-    pattern: str          # "" or None: every kernel
-    limit: int            # bytes one capture may hold
+# What SOFTGPU_CAPTURE, _KERNEL and _LIMIT ask for: the directory; pattern, "" or None for every
+# kernel; limit, the bytes one capture may hold. A namedtuple: a dataclass imports inspect,
+# which hsa_init has no other use for.
+Request = namedtuple("Request", "directory pattern limit")
 
 
 def requested():

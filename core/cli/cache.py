@@ -1,4 +1,5 @@
-"""`softgpu cache [info|clear|prune]`: the native tier's translation cache, for people and CI.
+"""`softgpu cache [info|clear|prune]`: the disk cache (the native tier's translations, and what
+parsing each code object found), for people and CI.
 
     softgpu cache [info]                    where it is, how many entries, how big
     softgpu cache clear                     remove every entry

@@ -9,19 +9,19 @@ Holds these invariants:
   whatever the corruption;
 - parsing is pure: nothing here touches device memory, so a refused object leaves no trace;
 - the records (segments, symbols, relocations) are plain tuples detached from pyelftools,
-  so the ELF stream is not needed after parsing.
+  so the ELF stream is not needed after parsing;
+- an object parsed before (these bytes, this parser) is not parsed again: what its parse found
+  is recalled from the disk cache (core/loader/parse_cache.py) and pyelftools is not imported;
+  the checks that did not need pyelftools run again, and the derived fields (target, layout,
+  kernels by symbol) are derived again by the same code.
 """
 import io
 import struct
 from typing import NamedTuple
 
-from elftools.common.exceptions import ELFError
-from elftools.construct.core import ConstructError
-from elftools.elf.elffile import ELFFile
-
 from core.errors import InvalidCodeObject, OutOfResources
 from core import target
-from core.loader import metadata
+from core.loader import metadata, parse_cache
 from core.loader.relocations import R_AMDGPU_ABS64, R_AMDGPU_NONE, R_AMDGPU_RELATIVE64, WIDTH as RELOCATION_WIDTH
 
 EM_AMDGPU = 224
@@ -35,9 +35,14 @@ SHN_UNDEF = 0
 MAX_LOAD_SPAN = 1 << 30
 KERNEL_DESCRIPTOR_SUFFIX = ".kd"
 
-# What pyelftools (and the struct/construct layers under it) raises on malformed input, as
-# hypothesis found it over tens of thousands of mutated objects; anything else is a bug here.
-_PARSE_ERRORS = (ELFError, ConstructError, struct.error, ValueError, OverflowError)
+
+def _parse_errors():
+    """What pyelftools (and the struct/construct layers under it) raises on malformed input, as
+    hypothesis found it over tens of thousands of mutated objects; anything else is a bug here.
+    Imported when a parse needs it: recalling a parse does not."""
+    from elftools.common.exceptions import ELFError
+    from elftools.construct.core import ConstructError
+    return ELFError, ConstructError, struct.error, ValueError, OverflowError
 
 
 class Segment(NamedTuple):
@@ -72,12 +77,20 @@ class CodeObject:
 
     def __init__(self, data):
         self.data = bytes(data)
+        self._identify()
+        key = parse_cache.key(self.data)
+        records = parse_cache.recall(key)
+        if records is not None:
+            self._adopt(records)
+            return
         try:
             self._parse()
-        except _PARSE_ERRORS as error:
+        except _parse_errors() as error:
             raise InvalidCodeObject(f"malformed ELF: {type(error).__name__}: {error}")
+        parse_cache.remember(key, self._records())
 
-    def _parse(self):
+    def _identify(self):
+        """The checks of the ELF identification bytes, which need no parser."""
         data = self.data
         if len(data) < 64 or data[:4] != b"\x7fELF":
             raise InvalidCodeObject("not an ELF file")
@@ -89,22 +102,48 @@ class CodeObject:
         if self.abi_version not in target.CODE_OBJECT_VERSIONS:
             raise InvalidCodeObject(f"unsupported AMDHSA ABI version {self.abi_version}")
         self.version = target.CODE_OBJECT_VERSIONS[self.abi_version]
-        elf = ELFFile(io.BytesIO(data))
+
+    def _parse(self):
+        from elftools.elf.elffile import ELFFile
+        elf = ELFFile(io.BytesIO(self.data))
         header = elf.header
         if header.e_machine != "EM_AMDGPU":
             raise InvalidCodeObject(f"machine {header.e_machine} is not EM_AMDGPU")
         if header.e_type != "ET_DYN":
             raise InvalidCodeObject(f"ELF type {header.e_type} is not a shared object (ET_DYN)")
-        self.e_flags = header.e_flags
-        self.target, self.generic_version = target.from_e_flags(self.e_flags, self.version)
+        self._set_flags(header.e_flags)
         self.segments = self._segments(elf)
         self._layout()
-        self.metadata = self._metadata(elf)
-        self.kernel_metadata = metadata.kernels_by_symbol(self.metadata)
+        self._set_metadata(self._metadata(elf))
         self.symbols, dynsym_index = self._symbols(elf)
         self.relocations = self._relocations(elf, dynsym_index)
         self.local_functions = self._local_functions(elf)
         self._check_kernels()
+
+    # -- a parse kept, and recalled ----------------------------------------------------------
+    def _records(self):
+        """What _parse found that the fields derive from, as msgpack keeps it."""
+        return {"e_flags": self.e_flags, "segments": self.segments, "metadata": self.metadata,
+                "symbols": self.symbols, "relocations": self.relocations,
+                "local_functions": self.local_functions}
+
+    def _adopt(self, records):
+        """The fields of a parse of these bytes that passed every check, from its records."""
+        self._set_flags(records["e_flags"])
+        self.segments = [Segment(*s) for s in records["segments"]]
+        self._layout()
+        self._set_metadata(records["metadata"])
+        self.symbols = [Symbol(*s) for s in records["symbols"]]
+        self.relocations = [Relocation(*r) for r in records["relocations"]]
+        self.local_functions = tuple(records["local_functions"])
+
+    def _set_flags(self, e_flags):
+        self.e_flags = e_flags
+        self.target, self.generic_version = target.from_e_flags(e_flags, self.version)
+
+    def _set_metadata(self, merged):
+        self.metadata = merged
+        self.kernel_metadata = metadata.kernels_by_symbol(merged)
 
     # -- segments --------------------------------------------------------------------------
     def _segments(self, elf):
@@ -199,7 +238,7 @@ class CodeObject:
             return tuple(entry["st_value"] for entry in symtab.iter_symbols()
                          if entry["st_info"]["type"] == "STT_FUNC" and entry["st_shndx"] != "SHN_UNDEF"
                          and isinstance(entry["st_value"], int))
-        except _PARSE_ERRORS:
+        except _parse_errors():
             return ()
 
     def code_addresses(self):

@@ -35,6 +35,12 @@ MAP_NORESERVE = getattr(mmap, "MAP_NORESERVE", 0x4000)
 # every 4 KiB page (the vector add 2^22: 6.7-7.1 ms on 4 KiB pages, 5.4-5.7 ms on 2 MiB).
 # Smaller ones keep 4 KiB pages, so neighbours that are freed or shared stay page-exact.
 HUGE_PAGE = 2 << 20
+# Address space the arena holds beyond the memory of every pool, for the ranges the virtual
+# memory API reserves (core/memory/vmem.py): as a GPU's virtual address space is far larger
+# than its memory, a client reserves ranges for memory it has not made yet (and reserves before
+# it maps). The arena is MAP_NORESERVE, so the space costs nothing until mapped. Here, not in
+# vmem.py, so that hsa_init, which sizes the arena, does not import the virtual memory API.
+VMEM_ADDRESS_SPACE = 256 << 30
 
 
 class Allocation:

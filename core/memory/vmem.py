@@ -33,11 +33,6 @@ from core.memory.arena import PAGE
 from core.hsa_abi import (HsaAccessPermission as AccessPermission, HsaAmdMemoryType as AmdMemoryType,
                           HsaAmdVmemAddressReserveFlag as ReserveFlag)
 
-# Address space the arena holds beyond the memory of every pool, for reserved ranges: as a
-# GPU's virtual address space is far larger than its memory, a client reserves ranges for
-# memory it has not made yet (and reserves before it maps). The arena is MAP_NORESERVE, so the
-# space costs nothing until mapped.
-ADDRESS_SPACE = 256 << 30
 _NAME = "softgpu-vmem-node{node}-pinned{pinned}"
 # The memfds a descriptor may name: physical memory of this module, or an allocation shared
 # by IPC or dma-buf export (core.memory.ipc names those).

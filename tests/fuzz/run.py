@@ -68,10 +68,13 @@ def write_seed(directory, name, data):
         f.write(data)
 
 
-def fuzz_environment():
+def fuzz_environment(cache=None):
+    """`cache`: the disk cache's folder (XDG_CACHE_HOME) instead of the user's: every mutated
+    code object that parses leaves an entry there (core/loader/parse_cache.py)."""
     # An internal error (a Python exception the ABI edge had to catch) is a bug: it aborts.
     return library_env(SOFTGPU_FUZZ_CODE_OBJECT=compile_opencl("aql_kernels.cl", opt="-O2"),
-                       SOFTGPU_QUIET=1, SOFTGPU_QUEUE_ERRORS="continue", SOFTGPU_INTERNAL_ERRORS="abort")
+                       SOFTGPU_QUIET=1, SOFTGPU_QUEUE_ERRORS="continue", SOFTGPU_INTERNAL_ERRORS="abort",
+                       **({"XDG_CACHE_HOME": cache} if cache else {}))
 
 
 def run(name, seconds, workdir):
@@ -87,7 +90,7 @@ def run(name, seconds, workdir):
     with open(log_path, "w") as log_file:
         proc = subprocess.run([exe, f"-max_total_time={seconds}", f"-timeout={timeout}",
                                "-rss_limit_mb=6144", "-print_final_stats=1", f"-artifact_prefix={directory}/",
-                               corpus, seed_dir], env=fuzz_environment(), stdout=log_file,
+                               corpus, seed_dir], env=fuzz_environment(os.path.join(directory, "cache")), stdout=log_file,
                               stderr=subprocess.STDOUT, timeout=seconds + 4 * timeout)
     with open(log_path, errors="replace") as f:
         log = f.read()

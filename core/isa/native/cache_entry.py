@@ -5,30 +5,21 @@ Holds these invariants:
 - the code and its notes are one file, written whole under a temporary name and renamed into
   place (compiler.py), so concurrent writers of one entry leave one complete file and a
   reader never sees code with another build's notes;
-- an entry is used only when its seal holds: magic, lengths that add up to the file's, and a
-  SHA-256 over its key, code and notes. A truncated file, garbage, or another kernel's entry
-  copied under this key's name is a miss (recompiled and replaced), never loaded: dlopen runs
-  an object's initialisers, so nothing unverified reaches it;
+- an entry is used only when its seal holds (core/disk_cache.py: magic, lengths, a SHA-256
+  over its key, code and notes). A truncated file, garbage, or another kernel's entry copied
+  under this key's name is a miss (recompiled and replaced), never loaded: dlopen runs an
+  object's initialisers, so nothing unverified reaches it;
 - what is verified is what is loaded: the descriptor that was read is the one dlopen maps
   (core/isa/native/shared_object.py), so a rename between the check and the load cannot
   swap the file.
 The dynamic loader maps a shared object by its program headers and ignores bytes after its
 sections, so the appended notes and seal leave it loadable.
 """
-import hashlib
-import json
 import os
-import struct
+
+from core.disk_cache import read_all, seal, unseal  # noqa: F401  (seal: compiler.py's, by this name)
 
 SUFFIX = ".so"
-_MAGIC = b"SGCODE01"
-_SEAL = struct.Struct("<QQ32s8s")       # code bytes, notes bytes, SHA-256, magic
-
-
-def seal(code, key, notes):
-    """The entry's bytes: `code` (a shared object), `notes` (JSON-able) and the seal."""
-    text = json.dumps(notes).encode()
-    return code + text + _SEAL.pack(len(code), len(text), _digest(key, code, text), _MAGIC)
 
 
 def open_entry(path, key):
@@ -39,13 +30,13 @@ def open_entry(path, key):
     except OSError:
         return None
     try:
-        notes = _unseal(_read_all(fd), key)
-    except (OSError, ValueError):       # unreadable, torn, foreign; JSONDecodeError too
-        notes = None
-    if notes is None:
+        found = unseal(read_all(fd), key)
+    except OSError:                     # unreadable, torn
+        found = None
+    if found is None:
         os.close(fd)
         return None
-    return fd, notes
+    return fd, found[1]
 
 
 def in_memory(data):
@@ -55,30 +46,3 @@ def in_memory(data):
     with open(fd, "wb", closefd=False) as f:
         f.write(data)
     return fd
-
-
-def _unseal(data, key):
-    if len(data) < _SEAL.size:
-        return None
-    code_size, text_size, digest, magic = _SEAL.unpack_from(data, len(data) - _SEAL.size)
-    if magic != _MAGIC or code_size + text_size + _SEAL.size != len(data):
-        return None
-    code, text = data[:code_size], data[code_size:code_size + text_size]
-    if digest != _digest(key, code, text):
-        return None
-    return json.loads(text)
-
-
-def _digest(key, code, text):
-    digest = hashlib.sha256(key.encode() + b"\0")
-    digest.update(len(code).to_bytes(8, "little") + code)
-    digest.update(text)
-    return digest.digest()
-
-
-def _read_all(fd):
-    size = os.fstat(fd).st_size
-    data = os.pread(fd, size, 0)
-    if len(data) != size:
-        raise OSError("short read")
-    return data

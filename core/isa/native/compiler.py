@@ -8,7 +8,7 @@ Holds these invariants:
   C compiler), loaded with dlopen and kept for the life of the process; its function has a
   unique name (from its cache key) and it calls the C helpers through a table the loader
   fills (core/isa/native/shared_object.py);
-- the disk cache ($XDG_CACHE_HOME/softgpu, default ~/.cache/softgpu, one flat directory) holds
+- the disk cache (core/disk_cache.py: $XDG_CACHE_HOME/softgpu, one flat directory) holds
   one sealed file per translation (core/isa/native/cache_entry.py), named by a key that
   digests the kernel and the identity (core/isa/native/identity.py: engine sources, LLVM,
   CPU), so a stale, foreign or damaged entry is never loaded but rebuilt and replaced; a
@@ -19,7 +19,6 @@ Holds these invariants:
 - Python's cyclic garbage collector is paused while the IR is built and printed, and restored
   after (also on an error).
 """
-import contextlib
 import gc
 import hashlib
 import os
@@ -28,6 +27,7 @@ import tempfile
 import threading
 import time
 
+from core.disk_cache import cache_dir, write_whole
 from core.isa.native import cache_entry, shared_object
 from core.isa.native.identity import identity
 from core.isa.native.program import Untranslatable
@@ -55,11 +55,6 @@ def _machines():
                              for level in (2, 0))
     _llvm.update(llvm=llvm, triple=triple, machine=machine, fast_machine=fast_machine)
     return _llvm
-
-
-def cache_dir():
-    root = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(root, "softgpu")
 
 
 def function_name(key):
@@ -99,7 +94,7 @@ def compile_module(key, build, instructions=0):
         else:
             text, notes = _without_gc(build)
             entry = cache_entry.seal(_link(_compile(text, instructions > LARGE)), key, notes)
-            _write(path, entry)
+            write_whole(path, entry)
             fd = cache_entry.in_memory(entry)
         address = shared_object.load(fd, function_name(key))
         _loaded[key] = (address, notes)
@@ -167,19 +162,3 @@ def _link(obj):
             raise RuntimeError(f"linking a translation failed: {done.stderr.strip()}")
         with open(target, "rb") as f:
             return f.read()
-
-
-def _write(path, data):
-    """`data` as the file `path`, complete or not at all: written under a temporary name in the
-    same directory and renamed over it (a reader sees the old entry or the new one)."""
-    tmp = None
-    try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), suffix=".tmp")
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except OSError:
-        if tmp is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
