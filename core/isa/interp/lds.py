@@ -18,7 +18,8 @@ from core.isa.interp import atomics
 from core.isa.interp.registry import HANDLERS, handles
 from core.isa.interp.vmem import wide_read
 from core.isa.semantics.atomics import DS_TWO_DATA_OPS, ds_value_and_second
-from core.isa.semantics.lds import ds_offsets, ds_parts, memory_operations, swizzle_plan
+from core.isa.semantics.lds import (TRANSPOSED_READS, ds_offsets, ds_parts, memory_operations,
+                                    swizzle_plan, transposed_sources)
 
 
 def _addresses(step, addr):
@@ -51,6 +52,26 @@ def _read(form, pair=False, st64=False):
             return
         for j in range(values.shape[-1]):
             ops.vgpr_write(vdst.index + j, values[..., j], active)
+    return run
+
+
+def _read_transposed(bits):
+    """gfx950's ds_read_b64_tr_b*: 64 bits per lane, traded within groups of 16 lanes
+    (core.isa.semantics.lds.TRANSPOSED_READS)."""
+    dtype = np.uint16 if bits == 16 else np.uint8
+
+    def run(step, inst):
+        vdst, addr, _ = ds_parts(inst, True)
+        active = step.ops.exec
+        base = _addresses(step, addr) + np.uint64(ds_offsets(inst, 8, False, False)[0])
+        access = acc.lds(step, base, active, 2, 4)
+        loaded = np.zeros((step.n, step.w.lanes, 2), np.uint32)
+        access.lanes.place(loaded, access.load())
+        elements = loaded.view(dtype)                              # [n, lanes, 64 / bits]
+        source_lane, source_element = transposed_sources(bits, step.w.lanes)
+        words = np.ascontiguousarray(elements[:, source_lane, source_element]).view(np.uint32)
+        for j in range(2):
+            step.ops.vgpr_write(vdst.index + j, words[..., j], active)
     return run
 
 
@@ -124,6 +145,8 @@ def _exchange2(wide, st64):
 
 fill(HANDLERS, memory_operations(),
      {"read": _read, "write": _write, "exchange2": _exchange2, "atomic": _atomic})
+for _name, _bits in TRANSPOSED_READS.items():
+    HANDLERS[_name] = _read_transposed(_bits)
 
 
 # ---- cross-lane DS ------------------------------------------------------------------------

@@ -123,6 +123,25 @@ def swizzle_plan(pattern, lanes):
     return source
 
 
+# gfx950's transposed reads: {mnemonic: element bits}. Each group of 16 lanes reads 64 bits
+# at each lane's address (n = 64 / bits elements) and trades them so that lane j of the group
+# receives element j % n of the group's lanes e * (16 / n) + j // n, for e = 0..n-1: the n x 16
+# tile the group's addresses cover (row r read by lanes r * 16 / n ..), by columns, lane j
+# taking column j. (Triton's gfx950 GEMMs, whose fp16, bf16 and fp8 tiles are read this
+# way, give numpy's products bit for bit; the 4- and 6-bit forms are left out.)
+TRANSPOSED_READS = {"ds_read_b64_tr_b16": 16, "ds_read_b64_tr_b8": 8}
+
+
+def transposed_sources(bits, lanes):
+    """(lane, element) arrays [lanes, n] of what each lane of a transposed read receives."""
+    per_lane = 64 // bits
+    lane = np.arange(lanes)
+    row = np.arange(per_lane)[None, :] * (16 // per_lane)
+    source_lane = (lane // 16 * 16 + lane % 16 // per_lane)[:, None] + row
+    source_element = np.broadcast_to((lane % per_lane)[:, None], source_lane.shape)
+    return source_lane, source_element
+
+
 def ds_offsets(inst, element_bytes, pair, st64):
     """The byte offsets, from the address VGPR, of the one address of a DS instruction
     (its offset) or of the two of a read2/write2/wrxchg2 form (offset0 and offset1 in units

@@ -1,0 +1,138 @@
+"""Triton kernels (PyPI's triton, AMD backend, compiled here without a GPU) run on SoftGPU on
+every target both support, on both engine tiers: element-wise, a row reduction, softmax, and
+tl.dot GEMM tiles in fp16, bf16 and each target's 8-bit floats (gfx942's FNUZ, gfx950's OCP;
+the others convert them in software), each against numpy, and the native tier's buffers bit
+for bit the interpreter's. A kernel's LDS is Triton's `shared` (it asks for it at launch)."""
+import warnings
+
+import numpy as np
+import pytest
+
+from tests.kernels.checks import Close
+from tests.kernels.suite import Case, _fp8_bytes, _bf16_bits
+from tests.support.differential import assert_same_run, run_on
+from tests.support.suite_run import kernel_metadata, output_buffers
+from tests.support.tools import missing
+
+TARGETS = ("gfx90a", "gfx942", "gfx950", "gfx1100")
+# Triton's 8-bit float types and (mantissa bits, bias) of their bytes.
+FP8 = {"fp8e4b8": (3, 8), "fp8e5b16": (2, 16), "fp8e4nv": (3, 7), "fp8e5": (2, 15)}
+# The 8-bit float GEMMs each target runs: every type where matrix units take 8-bit floats
+# (gfx942's FNUZ natively and OCP's converted, gfx950 the other way round), OCP's elsewhere
+# (converted to f16 in software).
+FP8_OF = {"gfx90a": ("fp8e4nv", "fp8e5"), "gfx942": tuple(FP8), "gfx950": tuple(FP8),
+          "gfx1100": ("fp8e4nv", "fp8e5")}
+WARPS = 4
+SIZE = 64           # GEMMs: 64 x 64 x 64 in 32 x 32 x 32 tiles
+
+
+def _kernels():
+    """tests/kernels/triton_kernels.py, which needs triton (a test dependency: pyproject.toml)."""
+    try:
+        from tests.kernels import triton_kernels
+    except ImportError as error:
+        missing(f"triton is not installed ({error})")
+    return triton_kernels
+
+
+def _compile(target, fn, signature, constants, path):
+    """Compile `fn` for `target` into the code object file `path`: its kernel's name, LDS bytes
+    and explicit arguments."""
+    import triton
+    from triton.backends.compiler import GPUTarget
+    from triton.compiler import ASTSource
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        compiled = triton.compile(ASTSource(fn, signature, constexprs=constants),
+                                  target=GPUTarget("hip", target, 32 if target.startswith("gfx1") else 64),
+                                  options={"num_warps": WARPS})
+    with open(path, "wb") as f:
+        f.write(compiled.asm["hsaco"])
+    args = [a for a in kernel_metadata(path, compiled.metadata.name)[1][".args"]
+            if not a[".value_kind"].startswith("hidden_")]
+    return compiled.metadata.name, compiled.metadata.shared, len(args)
+
+
+def _small_tile(rng, shape):
+    """Small integers and halves: products and sums exact in every format here."""
+    return rng.integers(-8, 8, shape) / 2.0
+
+
+def _programs():
+    """(id, builder) of each kernel: builder(rng) -> (fn, signature, constants, args,
+    expected {index: array}, tolerance, grid in workgroups)."""
+    def add(rng):
+        k = _kernels()
+        n = 1000
+        x, y = rng.standard_normal(n).astype(np.float32), rng.standard_normal(n).astype(np.float32)
+        return (k.add, {"x": "*fp32", "y": "*fp32", "out": "*fp32", "n": "i32", "BLOCK": "constexpr"},
+                {"BLOCK": 256}, [x, y, np.zeros(n, np.float32), np.int32(n)], {2: x + y}, {},
+                (4, 1))
+
+    def rows(kernel, reference, tolerance):
+        def build(rng):
+            fn = getattr(_kernels(), kernel)
+            count, cols = 8, 200
+            x = rng.standard_normal((count, cols)).astype(np.float32)
+            out = np.zeros(count if kernel == "row_sum" else count * cols, np.float32)
+            return (fn, {"x": "*fp32", "out": "*fp32", "cols": "i32", "BLOCK": "constexpr"},
+                    {"BLOCK": 256}, [x.ravel(), out, np.int32(cols)], {1: reference(x).ravel()},
+                    {1: tolerance}, (count, 1))
+        return build
+
+    def softmax_of(x):
+        e = np.exp(x.astype(np.float64) - x.max(axis=1, keepdims=True))
+        return e / e.sum(axis=1, keepdims=True)
+
+    def matmul(dtype):
+        def build(rng):
+            a, b = _small_tile(rng, (SIZE, SIZE)), _small_tile(rng, (SIZE, SIZE))
+            if dtype == "fp16":
+                data = a.astype(np.float16), b.astype(np.float16)
+            elif dtype == "bf16":
+                data = _bf16_bits(a), _bf16_bits(b)
+            else:
+                data = _fp8_bytes(a, *FP8[dtype]), _fp8_bytes(b, *FP8[dtype])
+            signature = {"a": "*" + dtype, "b": "*" + dtype, "c": "*fp32", "M": "i32", "N": "i32",
+                         "K": "i32", "BM": "constexpr", "BN": "constexpr", "BK": "constexpr"}
+            return (_kernels().matmul, signature, {"BM": 32, "BN": 32, "BK": 32},
+                    [data[0].ravel(), data[1].ravel(), np.zeros(SIZE * SIZE, np.float32)]
+                    + [np.int32(SIZE)] * 3, {2: (a @ b).astype(np.float32).ravel()}, {},
+                    (SIZE // 32, SIZE // 32))
+        return build
+
+    programs = [("add", add), ("row_sum", rows("row_sum", lambda x: x.astype(np.float64).sum(axis=1),
+                                               Close(1e-5, 1e-5))),
+                ("softmax", rows("softmax", softmax_of, Close(1e-5, 1e-7))),
+                ("matmul_fp16", matmul("fp16")), ("matmul_bf16", matmul("bf16"))]
+    return programs + [(f"matmul_{d}", matmul(d)) for d in sorted(FP8)]
+
+
+PROGRAMS = dict(_programs())
+
+
+def _runs():
+    for target in TARGETS:
+        for name in PROGRAMS:
+            if name.startswith("matmul_fp8") and name[len("matmul_"):] not in FP8_OF[target]:
+                continue
+            yield pytest.param(target, name, id=f"{target}-{name}")
+
+
+@pytest.mark.parametrize("target,name", list(_runs()))
+def test_triton_kernels_match_numpy_on_both_tiers(session, tmp_path, target, name):
+    rng = np.random.default_rng(7)
+    fn, signature, constants, args, expected, tolerance, groups = PROGRAMS[name](rng)
+    path = str(tmp_path / f"{name}.hsaco")
+    kernel, shared, explicit = _compile(target, fn, signature, constants, path)
+    # Triton's own trailing arguments (scratch pointers): buffers of their own.
+    args = args + [np.zeros(1, np.uint8)] * (explicit - len(args))
+    workgroup = WARPS * (32 if target.startswith("gfx1") else 64)
+    case = Case(name, kernel, "", lambda _rng, _wave: (args, expected), (groups[0] * workgroup, groups[1]),
+                (workgroup, 1), tolerance, (), (), (), (), shared, (), (target,))
+    oracle, oracle_stats, _ = run_on(session, case, path, 64, "interp")
+    case.check(expected, output_buffers(path, case, oracle))
+    native, native_stats, fallback = run_on(session, case, path, 64, "native")
+    assert fallback is None, f"the native tier left it to the interpreter: {fallback.reason}"
+    case.check(expected, output_buffers(path, case, native))
+    assert_same_run(path, target, native, native_stats, oracle, oracle_stats)
