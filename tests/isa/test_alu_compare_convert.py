@@ -128,6 +128,26 @@ def test_pkrtz_rounds_toward_zero_and_never_overflows_finite_values():
     assert lo[2] == np.inf and np.isnan(hi[2])
 
 
+def test_gfx950_pk_f16_rounds_to_nearest_even_and_overflows_to_infinity():
+    up = 1 + 3 * 2.0**-12                               # 3/4 of the way to the next f16
+    got = one("v_cvt_pk_f16_f32", f32(up, 1e6, np.nan), f32(-up, 65520.0, 2.0**-25))
+    lo, hi = as_f16(got), as_f16(got >> 16)
+    assert lo[0] == np.float16(1 + 2.0**-10) and hi[0] == -np.float16(1 + 2.0**-10)
+    assert lo[1] == np.inf and hi[1] == np.inf         # 65520 is the tie above 65504: up
+    assert np.isnan(lo[2]) and int(got[2]) & 0x0200     # a quiet NaN
+    assert hi[2] == 0                                   # 2^-25: the tie below 2^-24, even is 0
+
+
+def test_gfx950_pk_bf16_rounds_to_nearest_even_and_keeps_nans_quiet():
+    ties = [np.uint32(0x3F808000).view(np.float32), np.uint32(0x3F818000).view(np.float32)]
+    got = one("v_cvt_pk_bf16_f32", f32(ties[0], np.inf, np.nan), f32(ties[1], -3.0e38, -1.0))
+    lo, hi = [int(v) & 0xFFFF for v in got], [int(v) >> 16 for v in got]
+    assert lo[0] == 0x3F80 and hi[0] == 0x3F82         # ties go to the even neighbour
+    assert lo[1] == 0x7F80 and hi[1] == 0xFF62          # -3.0e38 (0xFF61B1E6) rounds up, finite
+    assert lo[2] & 0x7FC0 == 0x7FC0 and hi[2] == 0xBF80
+    assert as_f32(one("v_cvt_f32_bf16", u32(0x3F80, 0xC040, 0x7F80))).tolist() == [1.0, -3.0, np.inf]
+
+
 def test_normalized_and_byte_packs():
     got = one("v_cvt_pknorm_i16_f32", f32(1.0, -2.0, 0.5), f32(-1.0, 0.25, np.nan))
     assert [int(v) & 0xFFFF for v in got] == [32767, 0x8001, 16384]

@@ -1,8 +1,9 @@
 """Triton kernels (PyPI's triton, AMD backend, compiled here without a GPU) run on SoftGPU on
 every target both support, on both engine tiers: element-wise, a row reduction, softmax, and
 tl.dot GEMM tiles in fp16, bf16 and each target's 8-bit floats (gfx942's FNUZ, gfx950's OCP;
-the others convert them in software), each against numpy, and the native tier's buffers bit
-for bit the interpreter's. A kernel's LDS is Triton's `shared` (it asks for it at launch)."""
+the others convert them in software), also with masked edges, 8 warps and results stored as
+fp16/bf16 (gfx950's v_cvt_pk_*_f32 and v_permlane32_swap), each against numpy, and the
+native tier's buffers bit for bit the interpreter's. A kernel's LDS is Triton's `shared` (it asks for it at launch)."""
 import warnings
 
 import numpy as np
@@ -35,7 +36,13 @@ def _kernels():
     return triton_kernels
 
 
-def _compile(target, fn, signature, constants, path):
+def _bf16_bits_nearest(values):
+    """float64 values -> their bf16 bit patterns, rounded to nearest even through f32."""
+    bits = values.astype(np.float32).view(np.uint32).astype(np.uint64)
+    return ((bits + 0x7FFF + (bits >> 16 & 1)) >> 16).astype(np.uint16).view(np.int16)
+
+
+def _compile(target, fn, signature, constants, path, warps):
     """Compile `fn` for `target` into the code object file `path`: its kernel's name, LDS bytes
     and explicit arguments."""
     import triton
@@ -45,7 +52,7 @@ def _compile(target, fn, signature, constants, path):
         warnings.simplefilter("ignore")
         compiled = triton.compile(ASTSource(fn, signature, constexprs=constants),
                                   target=GPUTarget("hip", target, 32 if target.startswith("gfx1") else 64),
-                                  options={"num_warps": WARPS})
+                                  options={"num_warps": warps})
     with open(path, "wb") as f:
         f.write(compiled.asm["hsaco"])
     args = [a for a in kernel_metadata(path, compiled.metadata.name)[1][".args"]
@@ -60,14 +67,14 @@ def _small_tile(rng, shape):
 
 def _programs():
     """(id, builder) of each kernel: builder(rng) -> (fn, signature, constants, args,
-    expected {index: array}, tolerance, grid in workgroups)."""
+    expected {index: array}, tolerance, grid in workgroups, warps)."""
     def add(rng):
         k = _kernels()
         n = 1000
         x, y = rng.standard_normal(n).astype(np.float32), rng.standard_normal(n).astype(np.float32)
         return (k.add, {"x": "*fp32", "y": "*fp32", "out": "*fp32", "n": "i32", "BLOCK": "constexpr"},
                 {"BLOCK": 256}, [x, y, np.zeros(n, np.float32), np.int32(n)], {2: x + y}, {},
-                (4, 1))
+                (4, 1), WARPS)
 
     def rows(kernel, reference, tolerance):
         def build(rng):
@@ -77,7 +84,7 @@ def _programs():
             out = np.zeros(count if kernel == "row_sum" else count * cols, np.float32)
             return (fn, {"x": "*fp32", "out": "*fp32", "cols": "i32", "BLOCK": "constexpr"},
                     {"BLOCK": 256}, [x.ravel(), out, np.int32(cols)], {1: reference(x).ravel()},
-                    {1: tolerance}, (count, 1))
+                    {1: tolerance}, (count, 1), WARPS)
         return build
 
     def softmax_of(x):
@@ -98,13 +105,34 @@ def _programs():
             return (_kernels().matmul, signature, {"BM": 32, "BN": 32, "BK": 32},
                     [data[0].ravel(), data[1].ravel(), np.zeros(SIZE * SIZE, np.float32)]
                     + [np.int32(SIZE)] * 3, {2: (a @ b).astype(np.float32).ravel()}, {},
-                    (SIZE // 32, SIZE // 32))
+                    (SIZE // 32, SIZE // 32), WARPS)
+        return build
+
+    def gemm(dtype, tile, warps):
+        """Edges masked (200 x 136 x 96), the result stored in the input's type."""
+        def build(rng):
+            m, n, kk = 200, 136, 96
+            a, b = _small_tile(rng, (m, kk)), _small_tile(rng, (kk, n))
+            exact = a @ b
+            if dtype == "fp16":
+                data, want = (a.astype(np.float16), b.astype(np.float16)), exact.astype(np.float16)
+            else:
+                data, want = (_bf16_bits(a), _bf16_bits(b)), _bf16_bits_nearest(exact)
+            signature = {"a": "*" + dtype, "b": "*" + dtype, "c": "*" + dtype, "M": "i32",
+                         "N": "i32", "K": "i32", "BM": "constexpr", "BN": "constexpr",
+                         "BK": "constexpr"}
+            return (_kernels().gemm, signature, dict(zip(("BM", "BN", "BK"), tile)),
+                    [data[0].ravel(), data[1].ravel(), np.zeros(m * n, data[0].dtype),
+                     np.int32(m), np.int32(n), np.int32(kk)], {2: want.ravel()}, {},
+                    (-(-m // tile[0]), -(-n // tile[1])), warps)
         return build
 
     programs = [("add", add), ("row_sum", rows("row_sum", lambda x: x.astype(np.float64).sum(axis=1),
                                                Close(1e-5, 1e-5))),
                 ("softmax", rows("softmax", softmax_of, Close(1e-5, 1e-7))),
-                ("matmul_fp16", matmul("fp16")), ("matmul_bf16", matmul("bf16"))]
+                ("matmul_fp16", matmul("fp16")), ("matmul_bf16", matmul("bf16")),
+                ("gemm_fp16_edges", gemm("fp16", (64, 64, 32), 4)),
+                ("gemm_bf16_edges_8_warps", gemm("bf16", (128, 128, 64), 8))]
     return programs + [(f"matmul_{d}", matmul(d)) for d in sorted(FP8)]
 
 
@@ -122,12 +150,12 @@ def _runs():
 @pytest.mark.parametrize("target,name", list(_runs()))
 def test_triton_kernels_match_numpy_on_both_tiers(session, tmp_path, target, name):
     rng = np.random.default_rng(7)
-    fn, signature, constants, args, expected, tolerance, groups = PROGRAMS[name](rng)
+    fn, signature, constants, args, expected, tolerance, groups, warps = PROGRAMS[name](rng)
     path = str(tmp_path / f"{name}.hsaco")
-    kernel, shared, explicit = _compile(target, fn, signature, constants, path)
+    kernel, shared, explicit = _compile(target, fn, signature, constants, path, warps)
     # Triton's own trailing arguments (scratch pointers): buffers of their own.
     args = args + [np.zeros(1, np.uint8)] * (explicit - len(args))
-    workgroup = WARPS * (32 if target.startswith("gfx1") else 64)
+    workgroup = warps * (32 if target.startswith("gfx1") else 64)
     case = Case(name, kernel, "", lambda _rng, _wave: (args, expected), (groups[0] * workgroup, groups[1]),
                 (workgroup, 1), tolerance, (), (), (), (), shared, (), (target,))
     oracle, oracle_stats, _ = run_on(session, case, path, 64, "interp")

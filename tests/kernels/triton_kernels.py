@@ -42,3 +42,21 @@ def matmul(a, b, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexp
         y = tl.load(b + (k + ks)[:, None] * N + cols[None, :])
         acc += tl.dot(x, y)
     tl.store(c + rows[:, None] * N + cols[None, :], acc)
+
+
+@triton.jit
+def gemm(a, b, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    """C = A B for any M, N, K (the edges masked), stored in C's own type."""
+    rows = tl.program_id(0) * BM + tl.arange(0, BM)
+    cols = tl.program_id(1) * BN + tl.arange(0, BN)
+    ks = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, tl.cdiv(K, BK)):
+        kk = k * BK + ks
+        x = tl.load(a + rows[:, None] * K + kk[None, :], mask=(rows[:, None] < M) & (kk[None, :] < K),
+                    other=0.0)
+        y = tl.load(b + kk[:, None] * N + cols[None, :], mask=(kk[:, None] < K) & (cols[None, :] < N),
+                    other=0.0)
+        acc += tl.dot(x, y)
+    tl.store(c + rows[:, None] * N + cols[None, :], acc.to(c.dtype.element_ty),
+             mask=(rows[:, None] < M) & (cols[None, :] < N))

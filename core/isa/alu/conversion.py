@@ -94,6 +94,29 @@ def _pkrtz(a, b):
     return _f16_toward_zero(a) | (_f16_toward_zero(b) << U32(16))
 
 
+def _f16_by_mode(a, mode):
+    """f32 bit patterns -> f16 bit patterns rounded as MODE says, NaNs quieted."""
+    a = np.asarray(a, dtype=U32)
+    return np.where(B.is_nan(a, B.F32), B.quiet_nan_as(a, B.F32, B.F16), _cvt_f16_f32(a, mode))
+
+
+def _bf16_nearest_even(a):
+    """f32 bit patterns -> bf16 bit patterns (their high half), rounded to nearest even; a NaN
+    keeps its sign and high payload, quieted."""
+    a = np.asarray(a, dtype=U32)
+    rounded = (a + U32(0x7FFF) + (a >> U32(16) & U32(1))) >> U32(16)
+    return np.where(B.is_nan(a, B.F32), a >> U32(16) | U32(0x40), rounded)
+
+
+# gfx950: two f32 values into one register's halves (S0 low, S1 high).
+op("f32 f32 -> b32", "v_cvt_pk_f16_f32", uses_mode=True)(
+    lambda a, b, mode: _f16_by_mode(a, mode) | (_f16_by_mode(b, mode) << U32(16)))
+op("f32 f32 -> b32", "v_cvt_pk_bf16_f32")(
+    lambda a, b: _bf16_nearest_even(a) | (_bf16_nearest_even(b) << U32(16)))
+# gfx950: bf16 (the low half) to f32 is exact: the bits move up.
+op("b32 -> b32", "v_cvt_f32_bf16")(lambda a: np.asarray(a, dtype=U32) << U32(16))
+
+
 def _norm(lo, scale):
     def pack(v):
         v = np.asarray(v).astype(np.float64)

@@ -1,5 +1,5 @@
 """Cross-lane and register-file operations: v_readlane/v_writelane/v_readfirstlane,
-v_permlane16/x16, the DPP16/DPP8/SDWA operand forms of VALU instructions, v_swap, and the
+v_permlane16/x16, gfx950's v_permlane16/32_swap, the DPP16/DPP8/SDWA operand forms of VALU instructions, v_swap, and the
 M0-relative register moves (v_movrel*, v_swaprel, s_movrel*).
 
 Holds these invariants:
@@ -72,6 +72,31 @@ def _permlane16(step, inst):
 @handles("v_permlanex16_b32")
 def _permlanex16(step, inst):
     _permlane(step, inst, cross=True)
+
+
+def _permlane_swap(step, inst, width):
+    """gfx950: the odd blocks of `width` lanes of vdst trade places with the even blocks of
+    src0, both registers written (v_permlane16_swap: vdst's rows 1 and 3 with src0's rows 0
+    and 2; v_permlane32_swap: vdst's upper half with src0's lower half), in active lanes."""
+    ops = step.ops
+    dst, src = inst.dst[0].index, inst.src[0].index
+    # Copies: a read may be a view of the register file, which the first write changes.
+    old_dst, old_src = ops.vgpr_read(dst).copy(), ops.vgpr_read(src).copy()
+    lane = np.arange(step.w.lanes)
+    odd = lane // width % 2 == 1
+    partner = lane ^ width
+    ops.vgpr_write(dst, np.where(odd, old_src[:, partner], old_dst), ops.exec)
+    ops.vgpr_write(src, np.where(odd, old_src, old_dst[:, partner]), ops.exec)
+
+
+@handles("v_permlane16_swap_b32")
+def _permlane16_swap(step, inst):
+    _permlane_swap(step, inst, 16)
+
+
+@handles("v_permlane32_swap_b32")
+def _permlane32_swap(step, inst):
+    _permlane_swap(step, inst, 32)
 
 
 # ---- DPP ----------------------------------------------------------------------------------

@@ -95,6 +95,22 @@ def _pkrtz(k, a, b):
     return k.or_(_f16_toward_zero(k, a), k.shl(_f16_toward_zero(k, b), 16))
 
 
+def _f16_by_mode(k, x, mode):
+    return k.select(B.is_nan(k, x, "f32"), B.quiet_nan_as(k, x, "f32", "f16"), _cvt_f16_f32(k, x, mode))
+
+
+def _bf16_nearest_even(k, x):
+    rounded = k.lshr(k.add(k.add(x, 0x7FFF), k.and_(k.lshr(x, 16), 1)), 16)
+    return k.select(B.is_nan(k, x, "f32"), k.or_(k.lshr(x, 16), 0x40), rounded)
+
+
+emits("v_cvt_pk_f16_f32")(
+    lambda k, a, b, mode: k.or_(_f16_by_mode(k, a, mode), k.shl(_f16_by_mode(k, b, mode), 16)))
+emits("v_cvt_pk_bf16_f32")(
+    lambda k, a, b: k.or_(_bf16_nearest_even(k, a), k.shl(_bf16_nearest_even(k, b), 16)))
+emits("v_cvt_f32_bf16")(lambda k, a: k.shl(a, 16))
+
+
 def _norm(lo, scale):
     def pack(k, v):
         """An f64 value -> rint(clip(v, lo, 1) * scale) as a 16-bit field; NaN -> 0."""
