@@ -1,6 +1,7 @@
-"""The 8-bit floats MFMA reads: gfx942's FNUZ formats and gfx950's OCP ones, by the facts their
-definitions fix (largest finite value, smallest subnormal, which bytes are NaN, infinity or
-zero); the matrix products over them run in tests/isa/test_cdna_clang21.py."""
+"""The narrow floats MFMA reads: the 8-bit floats (gfx942's FNUZ formats, gfx950's OCP ones) by
+the facts their definitions fix (largest finite value, smallest subnormal, which bytes are NaN,
+infinity or zero), and gfx942's xf32 inputs; the matrix products over them run in
+tests/isa/test_cdna_clang21.py and tests/isa/test_triton.py."""
 import numpy as np
 import pytest
 
@@ -40,3 +41,11 @@ def test_one_is_the_exponent_bias():
 def test_gfx942_reads_fnuz_and_gfx950_ocp():
     assert (targets.get("gfx942").fp8, targets.get("gfx950").fp8) == ("fnuz", "ocp")
     assert targets.get("gfx90a").fp8 == ""
+
+
+def test_xf32_inputs_keep_ten_mantissa_bits_rounded_to_nearest_even():
+    from core.isa.interp.matrix import _elements
+    values = np.array([1 + 2.0**-11, 1 + 3 * 2.0**-11, 1 + 2.0**-10 + 2.0**-12, np.inf, -2.5],
+                      np.float32)
+    got = _elements(values.view(np.uint32)[None, None, :], "xf32")[0, 0]
+    assert got.tolist() == [1.0, 1 + 2.0**-9, 1 + 2.0**-10, np.inf, -2.5]

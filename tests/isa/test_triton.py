@@ -1,6 +1,6 @@
 """Triton kernels (PyPI's triton, AMD backend, compiled here without a GPU) run on SoftGPU on
 every target both support, on both engine tiers: element-wise, a row reduction, softmax, and
-tl.dot GEMM tiles in fp16, bf16 and each target's 8-bit floats (gfx942's FNUZ, gfx950's OCP;
+tl.dot GEMM tiles in fp32 (tf32), fp16, bf16 and each target's 8-bit floats (gfx942's FNUZ, gfx950's OCP;
 the others convert them in software), also with masked edges, 8 warps and results stored as
 fp16/bf16 (gfx950's v_cvt_pk_*_f32 and v_permlane32_swap), each against numpy, and the
 native tier's buffers bit for bit the interpreter's. A kernel's LDS is Triton's `shared` (it asks for it at launch)."""
@@ -94,8 +94,8 @@ def _programs():
     def matmul(dtype):
         def build(rng):
             a, b = _small_tile(rng, (SIZE, SIZE)), _small_tile(rng, (SIZE, SIZE))
-            if dtype == "fp16":
-                data = a.astype(np.float16), b.astype(np.float16)
+            if dtype in ("fp16", "fp32"):
+                data = a.astype(dtype.replace("fp", "float")), b.astype(dtype.replace("fp", "float"))
             elif dtype == "bf16":
                 data = _bf16_bits(a), _bf16_bits(b)
             else:
@@ -131,6 +131,8 @@ def _programs():
                                                Close(1e-5, 1e-5))),
                 ("softmax", rows("softmax", softmax_of, Close(1e-5, 1e-7))),
                 ("matmul_fp16", matmul("fp16")), ("matmul_bf16", matmul("bf16")),
+                # fp32 inputs: tl.dot's default precision is tf32 (gfx942: the xf32 MFMA).
+                ("matmul_fp32", matmul("fp32")),
                 ("gemm_fp16_edges", gemm("fp16", (64, 64, 32), 4)),
                 ("gemm_bf16_edges_8_warps", gemm("bf16", (128, 128, 64), 8))]
     return programs + [(f"matmul_{d}", matmul(d)) for d in sorted(FP8)]

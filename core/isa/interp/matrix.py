@@ -8,8 +8,9 @@ Holds these invariants:
   then block 1, ..., then the next run of k; MFMA outputs hold 4-row (f64: 1-row) strips N
   lanes wide; WMMA inputs hold row (A) / column (B) i%16 in every 16-lane group, k walking
   the register bytes, and outputs row i in lane group i % (lanes/16) of register i // that;
-- every product term is exact (fp8/bf8/f16/bf16/f32 products are exact in double, int8 in
-  int64; fp8/bf8 are the target's flavour: core.isa.targets' `fp8`) and
+- every product term is exact (fp8/bf8/f16/bf16/xf32/f32 products are exact in double, int8
+  in int64; fp8/bf8 are the target's flavour: core.isa.targets' `fp8`; xf32 inputs are the
+  f32 values rounded to 10 mantissa bits) and
   each result element is rounded once, from double, to its type: the most accurate an
   implementation can be (hardware may round partial sums; kernels compare within tolerance);
 - MFMA's modifiers act as on hardware: CBSZ/ABID broadcast block ABID of A to groups of
@@ -28,10 +29,10 @@ from core.isa.interp.registry import HANDLERS
 # say the same, so one pattern reads both spellings.
 # The fp8/bf8 forms name A's type, then B's.
 _MFMA = re.compile(r"v_mfma_(f32|i32|f64)_(\d+)x(\d+)x(\d+)(?:_\d+b)?_?"
-                   r"(f32|f16|bf16|i8|f64|[fb][pf]8_[fb][pf]8)(_1k)?$")
+                   r"(f32|f16|bf16|i8|f64|xf32|[fb][pf]8_[fb][pf]8)(_1k)?$")
 _WMMA = re.compile(r"v_wmma_(f32|f16|bf16|i32)_16x16x16_(f16|bf16|iu8|iu4)$")
 _BITS = {"f32": 32, "f16": 16, "bf16": 16, "i8": 8, "iu8": 8, "iu4": 4, "f64": 64, "i32": 32,
-         "fp8": 8, "bf8": 8}
+         "fp8": 8, "bf8": 8, "xf32": 32}
 # (exponent bits, mantissa bits, bias) of each 8-bit float, by the target's flavour.
 _FP8 = {("fnuz", "fp8"): (4, 3, 8), ("fnuz", "bf8"): (5, 2, 16),
         ("ocp", "fp8"): (4, 3, 7), ("ocp", "bf8"): (5, 2, 15)}
@@ -84,6 +85,12 @@ def _elements(regs, kind, signed=True, fp8=""):
         return fp8_values(fp8, kind)[regs.view(np.uint8)]
     if kind == "f32":
         return regs.view(np.float32).astype(np.float64)
+    if kind == "xf32":
+        # gfx942's xf32: f32 with 10 mantissa bits. AMD does not document how the f32 inputs
+        # are narrowed; they are rounded to nearest even here (infinities and NaNs kept).
+        rounded = (regs + np.uint32(0xFFF) + (regs >> np.uint32(13) & np.uint32(1))) & np.uint32(0xFFFFE000)
+        special = regs & np.uint32(0x7F800000) == np.uint32(0x7F800000)
+        return np.where(special, regs, rounded).view(np.float32).astype(np.float64)
     if kind == "f64":
         return regs.view(np.float64)
     if kind == "f16":
@@ -267,6 +274,7 @@ MNEMONICS = (
     "v_mfma_f32_32x32x4_2b_bf16", "v_mfma_f32_16x16x4_4b_bf16", "v_mfma_f32_4x4x4_16b_bf16",
     "v_mfma_f32_32x32x8_bf16", "v_mfma_f32_16x16x16_bf16", "v_mfma_f64_16x16x4_f64",
     "v_mfma_f64_4x4x4_4b_f64",
+    "v_mfma_f32_16x16x8_xf32", "v_mfma_f32_32x32x4_xf32",
     *(f"v_mfma_f32_{shape}_{a}_{b}" for shape in ("16x16x32", "32x32x16")
       for a in ("fp8", "bf8") for b in ("fp8", "bf8")),
     # gfx950 (opcodes_gfx950.py): f16, bf16 and i8 products of twice gfx942's K.
