@@ -29,10 +29,13 @@ from core.isa.interp.registry import HANDLERS
 # say the same, so one pattern reads both spellings.
 # The fp8/bf8 forms name A's type, then B's.
 _MFMA = re.compile(r"v_mfma_(f32|i32|f64)_(\d+)x(\d+)x(\d+)(?:_\d+b)?_?"
-                   r"(f32|f16|bf16|i8|f64|xf32|[fb][pf]8_[fb][pf]8)(_1k)?$")
+                   r"(f32|f16|bf16|i8|f64|xf32|f8f6f4|[fb][pf]8_[fb][pf]8)(_1k)?$")
 _WMMA = re.compile(r"v_wmma_(f32|f16|bf16|i32)_16x16x16_(f16|bf16|iu8|iu4)$")
 _BITS = {"f32": 32, "f16": 16, "bf16": 16, "i8": 8, "iu8": 8, "iu4": 4, "f64": 64, "i32": 32,
-         "fp8": 8, "bf8": 8, "xf32": 32}
+         "fp8": 8, "bf8": 8, "xf32": 32, "f8f6f4": 8}
+# gfx950's f8f6f4 MFMA: CBSZ names A's format, BLGP B's (not broadcasts); of its formats the
+# 8-bit ones are modelled: 0 fp8 (E4M3), 1 bf8 (E5M2); 2-4 (fp6, bf6, fp4) fault.
+_F8F6F4 = {0: "fp8", 1: "bf8"}
 # (exponent bits, mantissa bits, bias) of each 8-bit float, by the target's flavour.
 _FP8 = {("fnuz", "fp8"): (4, 3, 8), ("fnuz", "bf8"): (5, 2, 16),
         ("ocp", "fp8"): (4, 3, 7), ("ocp", "bf8"): (5, 2, 15)}
@@ -166,24 +169,32 @@ def _mfma(match):
     out, m, n, k, kind, _ = match.groups()
     m, n, k = int(m), int(n), int(k)
     a_kind, _, b_kind = kind.partition("_") if kind[1:3] in ("p8", "f8") else (kind, "", kind)
+    formats = kind == "f8f6f4"
 
     def run(step, inst):
         a_op, b_op, c_op = inst.src
         d_op = inst.dst[0]
-        per_lane = a_op.count * 32 // _BITS[a_kind]
+        mods = inst.mods
+        kinds = (a_kind, b_kind)
+        if formats:
+            kinds = tuple(_F8F6F4.get(int(mods[f])) for f in ("cbsz", "blgp"))
+            if None in kinds:
+                raise step.illegal(f"{inst.mnemonic} with cbsz:{mods['cbsz']} blgp:{mods['blgp']}: "
+                                   "only its fp8 and bf8 formats (0, 1) are modelled")
+        per_lane = a_op.count * 32 // _BITS[kind if formats else a_kind]
         blocks = 64 * per_lane // (m * k)
         out_words = m * n * blocks // 64 * (2 if out == "f64" else 1)
         fp8 = step.dispatch.plan.desc.target.fp8
-        a = _elements(_registers(step, a_op, a_op.count), a_kind, fp8=fp8)
-        b = _elements(_registers(step, b_op, b_op.count), b_kind, fp8=fp8)
+        a = _elements(_registers(step, a_op, a_op.count), kinds[0], fp8=fp8)
+        b = _elements(_registers(step, b_op, b_op.count), kinds[1], fp8=fp8)
         c = _elements(_registers(step, c_op, out_words, out), out)
-        mods = inst.mods
         a_lane, a_slot = mfma_input_layout(m, k, blocks, per_lane)
-        group = 1 << int(mods["cbsz"])
-        source_block = np.arange(blocks) // group * group + int(mods["abid"])
-        a_lane, a_slot = a_lane[source_block % blocks], a_slot[source_block % blocks]
         b_lane, b_slot = mfma_input_layout(n, k, blocks, per_lane)
-        b_lane = _blgp_lane(b_lane, int(mods["blgp"]))
+        if not formats:
+            group = 1 << int(mods["cbsz"])
+            source_block = np.arange(blocks) // group * group + int(mods["abid"])
+            a_lane, a_slot = a_lane[source_block % blocks], a_slot[source_block % blocks]
+            b_lane = _blgp_lane(b_lane, int(mods["blgp"]))
         a_matrix = a[:, a_lane, a_slot]                          # [n, blocks, m, k]
         b_matrix = b[:, b_lane, b_slot].transpose(0, 1, 3, 2)    # [n, blocks, k, n]
         d_lane, d_reg = mfma_output_layout(m, n, blocks, out == "f64")
@@ -277,9 +288,11 @@ MNEMONICS = (
     "v_mfma_f32_16x16x8_xf32", "v_mfma_f32_32x32x4_xf32",
     *(f"v_mfma_f32_{shape}_{a}_{b}" for shape in ("16x16x32", "32x32x16")
       for a in ("fp8", "bf8") for b in ("fp8", "bf8")),
-    # gfx950 (opcodes_gfx950.py): f16, bf16 and i8 products of twice gfx942's K.
+    # gfx950 (opcodes_gfx950.py): f16, bf16 and i8 products of twice gfx942's K, and the
+    # 8-bit float ones of four times it.
     "v_mfma_f32_16x16x32_f16", "v_mfma_f32_32x32x16_f16", "v_mfma_f32_16x16x32_bf16",
     "v_mfma_f32_32x32x16_bf16", "v_mfma_i32_16x16x64_i8", "v_mfma_i32_32x32x32_i8",
+    "v_mfma_f32_16x16x128_f8f6f4", "v_mfma_f32_32x32x64_f8f6f4",
     "v_wmma_f32_16x16x16_f16", "v_wmma_f32_16x16x16_bf16", "v_wmma_f16_16x16x16_f16",
     "v_wmma_bf16_16x16x16_bf16", "v_wmma_i32_16x16x16_iu8", "v_wmma_i32_16x16x16_iu4",
 )
