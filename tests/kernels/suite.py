@@ -1429,23 +1429,24 @@ def mfma_f64_16x16x4f64(rng, wave):
     return _mfma_case(rng, 16, 16, 4, np.float64, np.float64)
 
 
-@case("matrix_gfx90a.hip", 64 * TILES, 64, targets=("gfx90a",))
-def mfma_i32_16x16x16i8(rng, wave):
-    a = rng.integers(-128, 128, (TILES, 16, 16)).astype(np.int8)
-    b = rng.integers(-128, 128, (TILES, 16, 16)).astype(np.int8)
+def _int8_mfma_case(rng, k):
+    """16x16 int32 C plus A (16 x k) times B (k x 16), int8."""
+    a = rng.integers(-128, 128, (TILES, 16, k)).astype(np.int8)
+    b = rng.integers(-128, 128, (TILES, k, 16)).astype(np.int8)
     c = rng.integers(-2**20, 2**20, (TILES, 16, 16)).astype(np.int32)
     d = np.matmul(a.astype(np.int64), b.astype(np.int64)) + c
     return [a.ravel(), b.ravel(), c.ravel(), np.zeros(c.size, np.int32)], {3: d.astype(np.int32).ravel()}
+
+
+@case("matrix_gfx90a.hip", 64 * TILES, 64, targets=("gfx90a",))
+def mfma_i32_16x16x16i8(rng, wave):
+    return _int8_mfma_case(rng, 16)
 
 
 # gfx942's int8 MFMA (built by clang-21 in the ROCm 6.4 root: tests/isa/test_cdna_clang21.py).
 @case("matrix_gfx90a.hip", 64 * TILES, 64, targets=("gfx942",))
 def mfma_i32_16x16x32i8(rng, wave):
-    a = rng.integers(-128, 128, (TILES, 16, 32)).astype(np.int8)
-    b = rng.integers(-128, 128, (TILES, 32, 16)).astype(np.int8)
-    c = rng.integers(-2**20, 2**20, (TILES, 16, 16)).astype(np.int32)
-    d = np.matmul(a.astype(np.int64), b.astype(np.int64)) + c
-    return [a.ravel(), b.ravel(), c.ravel(), np.zeros(c.size, np.int32)], {3: d.astype(np.int32).ravel()}
+    return _int8_mfma_case(rng, 32)
 
 
 # gfx940+'s LDS DMA (tests/kernels/lds_dma.cl, built by clang-21: tests/isa/test_cdna_clang21.py).
@@ -1535,11 +1536,7 @@ def mfma_f32_16x16x32_f16(rng, wave):
 
 @case("matrix_fp8.hip", 64 * TILES, 64, targets=("gfx950",), waves=(64,))
 def mfma_i32_16x16x64_i8(rng, wave):
-    a = rng.integers(-128, 128, (TILES, 16, 64)).astype(np.int8)
-    b = rng.integers(-128, 128, (TILES, 64, 16)).astype(np.int8)
-    c = rng.integers(-2**20, 2**20, (TILES, 16, 16)).astype(np.int32)
-    d = np.matmul(a.astype(np.int64), b.astype(np.int64)) + c
-    return [a.ravel(), b.ravel(), c.ravel(), np.zeros(c.size, np.int32)], {3: d.astype(np.int32).ravel()}
+    return _int8_mfma_case(rng, 64)
 
 
 @case("matrix_gfx90a.hip", 64 * TILES, 64, targets=("gfx90a",), tolerance={3: MATRIX})

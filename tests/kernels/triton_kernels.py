@@ -1,5 +1,4 @@
-"""Triton kernels as ML users write them (element-wise, a reduction, softmax, a tl.dot GEMM
-tile), compiled by PyPI's triton for AMD targets without a GPU (tests/isa/test_triton.py).
+"""Triton kernels as ML users write them (element-wise, a reduction, softmax, a tl.dot GEMM), compiled by PyPI's triton for AMD targets without a GPU (tests/isa/test_triton.py).
 Sources only: importing this module needs triton."""
 import triton
 import triton.language as tl
@@ -29,19 +28,6 @@ def softmax(x, out, cols, BLOCK: tl.constexpr):
     values = values - tl.max(values, axis=0)
     exps = tl.exp(values)
     tl.store(out + row * cols + offsets, exps / tl.sum(exps, axis=0), mask=offsets < cols)
-
-
-@triton.jit
-def matmul(a, b, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
-    rows = tl.program_id(0) * BM + tl.arange(0, BM)
-    cols = tl.program_id(1) * BN + tl.arange(0, BN)
-    ks = tl.arange(0, BK)
-    acc = tl.zeros((BM, BN), dtype=tl.float32)
-    for k in range(0, K, BK):
-        x = tl.load(a + rows[:, None] * K + (k + ks)[None, :])
-        y = tl.load(b + (k + ks)[:, None] * N + cols[None, :])
-        acc += tl.dot(x, y)
-    tl.store(c + rows[:, None] * N + cols[None, :], acc)
 
 
 @triton.jit
