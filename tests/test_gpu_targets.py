@@ -1,10 +1,13 @@
-"""GPUs of every target SoftGPU runs: the MI210 (gfx90a), MI300X (gfx942), MI355X (gfx950) and
-RX 7900 XTX (gfx1100) profiles answer as rocminfo reports those boards, a machine may mix boards of different targets, and
+"""GPUs of every target SoftGPU runs: the MI210 (gfx90a), MI300X (gfx942), MI355X (gfx950),
+RX 7900 XTX (gfx1100), RX 9070 XT (gfx1201) and RX 9060 XT (gfx1200) profiles answer as rocminfo
+reports those boards, a machine may mix boards of different targets, and
 each GPU agent loads only the code objects its ISA accepts (ROCr's rule, target features
 included: gfx90a:xnack+ code does not load on an MI210, whose ISA is gfx90a:sramecc+:xnack-)."""
 import ctypes
 import json
 import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -46,6 +49,26 @@ BOARDS = {
                   "Shader Arrs. per Eng.:   2", "Wavefront Size:          32",
                   "L2:                      6144 KB", "L3:                      98304 KB",
                   "Name:                    amdgcn-amd-amdhsa--gfx1100"],
+    # RX 9070 XT: every line is in the rocminfo listing of github.com/ROCm/ROCm/issues/6290
+    # (ROCm 7.2.3; Max Clock is that board's, others print 2460 to 2570).
+    "rx9070xt": ["Name:                    gfx1201", "Marketing Name:          AMD Radeon RX 9070 XT",
+                 "Chip ID:                 30032(0x7550)", "Compute Unit:            64",
+                 "SIMDs per CU:            2", "Shader Engines:          4",
+                 "Shader Arrs. per Eng.:   2", "Max Clock Freq. (MHz):   2400",
+                 "Cacheline Size:          256", "Wavefront Size:          32",
+                 "Max Waves Per CU:        32", "L1:                      32 KB",
+                 "L2:                      8192 KB", "L3:                      65536 KB",
+                 "Name:                    amdgcn-amd-amdhsa--gfx1201"],
+    # RX 9060 XT: every line is in the rocminfo listing of github.com/ROCm/ROCm/issues/5997
+    # (ROCm 7.2.0; Max Clock is that board's, others print 2620 to 2840).
+    "rx9060xt": ["Name:                    gfx1200", "Marketing Name:          AMD Radeon RX 9060 XT",
+                 "Chip ID:                 30096(0x7590)", "Compute Unit:            32",
+                 "SIMDs per CU:            2", "Shader Engines:          2",
+                 "Shader Arrs. per Eng.:   2", "Max Clock Freq. (MHz):   2780",
+                 "Cacheline Size:          256", "Wavefront Size:          32",
+                 "Max Waves Per CU:        32", "L1:                      32 KB",
+                 "L2:                      4096 KB", "L3:                      32768 KB",
+                 "Name:                    amdgcn-amd-amdhsa--gfx1200"],
 }
 
 
@@ -56,6 +79,20 @@ def test_board_profiles_report_as_rocminfo_does_on_the_board(board):
     lines = [line.strip() for line in proc.stdout.splitlines()]
     for expected in BOARDS[board]:
         assert expected.strip() in lines, expected
+
+
+@pytest.mark.parametrize("board", ["rx9070xt", "rx9060xt"])
+def test_rdna4_boards_list_the_pools_rocminfo_lists(board):
+    """Both boards' listings (the issues above) give the GPU 16695296 KB of coarse-grained memory
+    (16 GiB less 80 MiB: the 16304 MiB amdgpu reports as VRAM) and the 64 KB GROUP segment, and
+    no extended fine-grained pool (ROCr leaves it out on gfx12.0)."""
+    proc = subprocess.run([sys.executable, "-m", "core.cli", "info"], cwd=ROOT, capture_output=True,
+                          text=True, timeout=300, env=cprog.env(SOFTGPU_PROFILE=board))
+    assert proc.returncode == 0, proc.stderr
+    gpu = proc.stdout.split("Agent 2")[1].splitlines()
+    pools = [" ".join(line.split()) for line in gpu if line.strip().startswith(("Segment:", "Size:"))]
+    assert pools == ["Segment: GLOBAL; FLAGS: COARSE GRAINED", "Size: 16695296(0xfec000) KB",
+                     "Segment: GROUP", "Size: 64(0x40) KB"]
 
 
 def _machine(tmp_path, *others):

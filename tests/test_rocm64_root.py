@@ -24,7 +24,8 @@ ELFABIVERSION_AMDGPU_HSA_V6 = 4
 # GPUs the root's HIP (6.4.3) has no device for, and why: hipcc 7.0.2 builds for them, but
 # HIP's runtime (CLR) refuses the agent ("Unsupported HSA device") and reports no device.
 HIP_LACKS = {"gfx950": "HIP 6.4.3's runtime (CLR) knows no gfx950 device"}
-EF_AMDGPU_MACH = {"gfx1030": 0x36, "gfx90a": 0x3f, "gfx942": 0x4c, "gfx950": 0x4f, "gfx1100": 0x41}
+EF_AMDGPU_MACH = {"gfx1030": 0x36, "gfx90a": 0x3f, "gfx942": 0x4c, "gfx950": 0x4f, "gfx1100": 0x41,
+                  "gfx1200": 0x48, "gfx1201": 0x4e}
 
 
 @pytest.fixture(scope="module")

@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, ROOT)
 
-from core.isa.encodings import GFX9, GFX10, GFX11  # noqa: E402
+from core.isa.encodings import GFX9, GFX10, GFX11, GFX12  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -80,6 +80,9 @@ TARGETS = {
     "gfx950": Target("gfx950", GFX9, (64,), null=None, flat_saddr=0, llvm=LLVM21),
     "gfx1030": Target("gfx1030", GFX10, (32, 64), null=125, flat_saddr=125),
     "gfx1100": Target("gfx1100", GFX11, (32, 64), null=124, flat_saddr=124, true16=True),
+    # RDNA4: llvm-21 of the ROCm 6.4 root (its gfx12 16-bit forms are the fake16 ones).
+    "gfx1200": Target("gfx1200", GFX12, (32, 64), null=124, flat_saddr=124, llvm=LLVM21),
+    "gfx1201": Target("gfx1201", GFX12, (32, 64), null=124, flat_saddr=124, llvm=LLVM21),
 }
 
 
@@ -370,6 +373,8 @@ class Probes:
 
     def flat(self, seg, saddr):
         def build(op, variant, lit=None):
+            if "bare" in variant:           # gfx12's global_inv, global_wb: no operand at all
+                return self.enc["FLAT"].encode(op=op, seg=seg, saddr=self.t.flat_saddr)
             glc = 1 if "glc" in variant else 0    # global_atomic_csub only returns
             return self.enc["FLAT"].encode(op=op, seg=seg, glc=glc,
                                            vdst=DST if "dst" in variant else 0, saddr=saddr,
@@ -463,8 +468,8 @@ def build_tables(t, p):
     tables["DS"] = learn(t, opcodes(t, "DS", 0x100), p.ds, ds_variants,
                          _markers({DST: "vdst", SRC0: "addr", SRC1: "data0", SRC2: "data1"}))
     fmark = {**_markers({DST: "vdst", SRC0: "addr", SRC1: "data"}), ("s", SRC2): "saddr"}
-    flat_variants = (("dst", "data"), ("dst",), ("data",), ("dst", "data", "glc"))
-    flat_ops = opcodes(t, "FLAT", 0x80)
+    flat_variants = (("dst", "data"), ("dst",), ("data",), ("dst", "data", "glc"), ("bare",))
+    flat_ops = opcodes(t, "FLAT", 0x100)
     tables["FLAT"] = learn(t, flat_ops, p.flat(0, t.flat_saddr), flat_variants, fmark)
     tables["SCRATCH"] = learn(t, flat_ops, p.flat(1, SRC2), flat_variants, fmark)
     tables["GLOBAL"] = learn(t, flat_ops, p.flat(2, SRC2), flat_variants, fmark)

@@ -152,9 +152,17 @@ def _sext(value, bits):
     return (value & (sign - 1)) - (value & sign)
 
 
+def _policy(fmt, bits, names):
+    """The cache-policy fields of a memory instruction (0 where its generation has none:
+    gfx12's th/scope replace glc/slc/dlc)."""
+    return {name: fmt.get(bits, name) if fmt.has(name) else 0 for name in names}
+
+
 def _bits(fmt, w, mem, offset):
-    """The instruction's first one or two dwords as one little-endian int, for Format.get."""
-    return w | _dword(mem, offset + 4) << 32 if fmt.dwords == 2 else w
+    """The instruction's base dwords (one to three) as one little-endian int, for Format.get."""
+    for i in range(1, fmt.dwords):
+        w |= _dword(mem, offset + 4 * i) << 32 * i
+    return w
 
 
 class _Decoder:
@@ -295,8 +303,8 @@ def _smem(d, fmt, w, mem, offset, address, wave64):
     entry = d.entry("SMEM", op)
     sdata, sbase = fmt.get(bits, "sdata"), fmt.get(bits, "sbase") * 2
     raw_offset = fmt.get(bits, "offset")
-    mods = {"offset": _sext(raw_offset, 21), "glc": fmt.get(bits, "glc"),
-            "dlc": fmt.get(bits, "dlc") if fmt.has("dlc") else 0, "sdata": sdata}
+    mods = {"offset": _sext(raw_offset, fmt.fields["offset"][0][1]), "sdata": sdata,
+            **_policy(fmt, bits, ("glc", "dlc", "th", "scope"))}
     if fmt.has("imm"):
         # gfx9: imm says the offset field is a byte offset (else it names an SGPR), soe
         # adds an SGPR from the soffset field (and llvm then prints the offset, 0 too).
@@ -315,7 +323,7 @@ def _smem(d, fmt, w, mem, offset, address, wave64):
             src.append(d.source(sbase, w32))
     if src and soffset is not None:
         src.append(d.source(soffset, 1))
-    return Instruction(address, 8, "SMEM", op, entry.name, "", tuple(dst), tuple(src),
+    return Instruction(address, 4 * fmt.dwords, "SMEM", op, entry.name, "", tuple(dst), tuple(src),
                        Mods(mods), (), (), wave64)
 
 
@@ -608,6 +616,8 @@ def _flat(d, fmt, w, mem, offset, address, wave64):
     encoding = _SEGMENTS[seg]
     op = fmt.get(bits, "op")
     entry = d.entry(encoding, op)
+    if not entry.ops:                   # gfx12's global_inv, global_wb, global_wbinv
+        return _cache_control(fmt, bits, encoding, op, entry, address, wave64)
     addr, data, saddr, vdst = (fmt.get(bits, f) for f in ("addr", "data", "saddr", "vdst"))
     glc = fmt.get(bits, "glc")
     width = fmt.fields["offset"][0][1]
@@ -616,7 +626,7 @@ def _flat(d, fmt, w, mem, offset, address, wave64):
     # saddr "off": 0x7f (gfx9), null or 0x7f (gfx10), null (gfx11). SCRATCH without vaddr:
     # saddr 0x7f (gfx10) or the sve bit clear (gfx11); gfx11 SCRATCH may take both (sve).
     both = False
-    if generation == "gfx11":
+    if generation in ("gfx11", "gfx12"):
         saddr_off = d.is_null(saddr)
         vaddr_off = encoding == "SCRATCH" and saddr_off and not fmt.get(bits, "sve")
         both = encoding == "SCRATCH" and not saddr_off and fmt.get(bits, "sve")
@@ -632,8 +642,10 @@ def _flat(d, fmt, w, mem, offset, address, wave64):
             sve = fmt.get(bits, "lds")
             vaddr_off = saddr_off and not sve
             both = not saddr_off and sve
-    mods = {"offset": raw if encoding == "FLAT" else _sext(raw, width), "glc": glc,
-            "slc": fmt.get(bits, "slc"), "dlc": fmt.get(bits, "dlc") if fmt.has("dlc") else 0,
+    # FLAT's offset is unsigned before gfx12, whose three-dword words sign all offsets.
+    signed = encoding != "FLAT" or fmt.dwords == 3
+    mods = {"offset": _sext(raw, width) if signed else raw,
+            **_policy(fmt, bits, ("glc", "slc", "dlc", "th", "scope")),
             "lds": fmt.get(bits, "lds") if fmt.has("lds") and not d.target.scratch_sve else 0,
             "seg": seg,
             "scc": fmt.get(bits, "scc") if fmt.has("scc") else 0,
@@ -671,7 +683,7 @@ def _flat(d, fmt, w, mem, offset, address, wave64):
         addr_ops.append(vgpr(addr, 1))
     else:
         addr_ops.append(d.source(saddr, 1))
-    return Instruction(address, 8, encoding, op, entry.name, "", tuple(dst),
+    return Instruction(address, 4 * fmt.dwords, encoding, op, entry.name, "", tuple(dst),
                        tuple(addr_ops) + tuple(src), Mods(mods), (), (), wave64)
 
 
@@ -680,7 +692,7 @@ def _check_saddr(d, encoding, entry, saddr):
     if generation == "gfx10":
         bad = saddr == OFF_CODE and encoding != "SCRATCH" or \
             encoding == "FLAT" and saddr != NULL_CODE
-    elif generation == "gfx11":
+    elif generation in ("gfx11", "gfx12"):
         bad = encoding == "FLAT" and not d.is_null(saddr)
     else:
         bad = encoding == "FLAT" and saddr not in (0, OFF_CODE)
@@ -690,16 +702,13 @@ def _check_saddr(d, encoding, entry, saddr):
 
 def _buffer_common(d, fmt, bits, encoding, op, entry, address, wave64, extra, literal=None):
     if not entry.ops:                   # buffer_gl0_inv, buffer_wbl2, buffer_inv...
-        # Their cache-policy bits say which caches (gfx940+'s sc0/sc1).
-        policy = {"glc": fmt.get(bits, "glc"), "scc": fmt.get(bits, "scc") if fmt.has("scc") else 0}
-        return Instruction(address, 8, encoding, op, entry.name, "", (), (), Mods(policy), (), (),
-                           wave64)
+        return _cache_control(fmt, bits, encoding, op, entry, address, wave64)
     vaddr, vdata = fmt.get(bits, "vaddr"), fmt.get(bits, "vdata")
     offen, idxen, glc = fmt.get(bits, "offen"), fmt.get(bits, "idxen"), fmt.get(bits, "glc")
-    optional = {name: fmt.get(bits, name) if fmt.has(name) else 0
-                for name in ("dlc", "slc", "tfe", "lds", "scc")}
-    mods = {"offset": fmt.get(bits, "offset"), "offen": offen, "idxen": idxen, "glc": glc,
-            **optional, **extra}
+    optional = _policy(fmt, bits, ("dlc", "slc", "tfe", "lds", "scc", "th", "scope"))
+    raw = fmt.get(bits, "offset")       # gfx12's (three dwords) is signed, earlier unsigned
+    mods = {"offset": _sext(raw, 24) if fmt.dwords == 3 else raw, "offen": offen,
+            "idxen": idxen, "glc": glc, **optional, **extra}
     width = next((w32 for f, _fl, w32, _ in entry.ops if f == "vdata"), 1)
     name = entry.name
     addr_ops = []
@@ -719,8 +728,16 @@ def _buffer_common(d, fmt, bits, encoding, op, entry, address, wave64, extra, li
         dst, src = (), ()
     if encoding != "MUBUF":
         mods["lds"] = 0
-    return Instruction(address, 8 if literal is None else 12, encoding, op, name, "", dst,
-                       tuple(addr_ops) + src, Mods(mods), (), (), wave64)
+    return Instruction(address, 4 * fmt.dwords + (literal is not None) * 4, encoding, op, name,
+                       "", dst, tuple(addr_ops) + src, Mods(mods), (), (), wave64)
+
+
+def _cache_control(fmt, bits, encoding, op, entry, address, wave64):
+    """An instruction without operands that acts on caches (buffer_wbl2, buffer_inv, gfx12's
+    global_inv/global_wb): its cache-policy bits say which (gfx940+'s sc0/sc1, gfx12's scope)."""
+    policy = _policy(fmt, bits, ("glc", "scc", "scope"))
+    return Instruction(address, 4 * fmt.dwords, encoding, op, entry.name, "", (), (),
+                       Mods(policy), (), (), wave64)
 
 
 def _mubuf(d, fmt, w, mem, offset, address, wave64):

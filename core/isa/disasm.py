@@ -374,6 +374,9 @@ def _format_smem(inst, entry):
         texts.append(f"{inst.src[1].text} offset:{_signed_hex(mods['offset'])}")
     elif mods.get("soe"):
         texts.append(inst.src[1].text)
+    elif targets.get(inst.target).temporal_hints:  # gfx12: an SGPR then the offset, or the offset
+        texts.append(f"{inst.src[1].text} offset:{_signed_hex(mods['offset'])}"
+                     if len(inst.src) > 1 else _signed_hex(mods["offset"]))
     elif len(inst.src) > 1 or not mods["offset"]:   # llvm shows soffset (even null) then
         texts.append(inst.src[1].text if len(inst.src) > 1 else "null")
         if mods["offset"]:
@@ -383,6 +386,8 @@ def _format_smem(inst, entry):
     text = f"{inst.mnemonic} {', '.join(texts)}"
     if not inst.dst:
         return text
+    if targets.get(inst.target).temporal_hints:
+        return text + _temporal_hints(inst)
     return text + (" glc" if mods["glc"] else "") + (" dlc" if mods["dlc"] else "")
 
 
@@ -432,6 +437,8 @@ def _format_ds(inst, entry):
 
 def _format_flat(inst, entry):
     mods = inst.mods
+    if not entry.ops:                     # gfx12's global_inv, global_wb: the scope alone
+        return inst.mnemonic + _temporal_hints(inst)
     addr_count = 0 if mods["vaddr_off"] else 2 if mods.get("vaddr_saddr") else \
         1 if inst.encoding in ("FLAT", "SCRATCH") or mods["saddr_off"] or mods["addtid"] else 2
     addr = inst.src[:addr_count]
@@ -489,9 +496,43 @@ def _format_buffer(inst, entry):
 
 def _cache_policy(inst, flags):
     """The set flags of a memory instruction, named as the target's llvm names them (gfx940+:
-    glc, slc and scc are the cache-policy bits sc0, nt and sc1)."""
-    names = targets.get(inst.target).cache_policy_names
+    glc, slc and scc are the cache-policy bits sc0, nt and sc1; gfx12 has th and scope)."""
+    target = targets.get(inst.target)
+    if target.temporal_hints:
+        return _temporal_hints(inst)
+    names = target.cache_policy_names
     return "".join(f" {names.get(flag, flag)}" for flag in flags if inst.mods.get(flag))
+
+
+_SCOPES = ("", "SCOPE_SE", "SCOPE_DEV", "SCOPE_SYS")
+# th of loads and stores by value (3 depends on the scope: _temporal_hints); 7 is reserved
+# for loads. Atomics' th is bits: RETURN 1, NT 2, CASCADE 4.
+_LOAD_HINTS = {1: "NT", 2: "HT", 4: "NT_RT", 5: "RT_NT", 6: "NT_HT"}
+_STORE_HINTS = {**_LOAD_HINTS, 7: "NT_WB"}
+
+
+def _temporal_hints(inst):
+    """gfx12's ' th:... scope:...' as llvm prints them (each only when not zero)."""
+    th, scope = inst.mods.get("th", 0), inst.mods.get("scope", 0)
+    text = ""
+    if th:
+        name = inst.mnemonic
+        if "atomic" in name:
+            if th & 4:
+                hint = ("CASCADE_NT" if th & 2 else "CASCADE_RT") if scope >= 2 else None
+            elif th & 2:
+                hint = "NT_RETURN" if th & 1 else "NT"
+            else:
+                hint = "RETURN"
+            text = f" th:TH_ATOMIC_{hint}" if hint else f" th:TH_ATOMIC_0x{th:x}"
+        else:
+            store = "store" in name
+            if th == 3:
+                hint = "BYPASS" if scope == 3 else "WB" if store else "LU"
+            else:
+                hint = (_STORE_HINTS if store else _LOAD_HINTS).get(th)
+            text = f" th:TH_{'STORE' if store else 'LOAD'}_{hint}" if hint else f" th:0x{th:x}"
+    return text + (f" scope:{_SCOPES[scope]}" if scope else "")
 
 
 _MIMG_FLAGS = ("unorm", "glc", "slc", "dlc", "r128", "a16", "tfe", "lwe", "d16")

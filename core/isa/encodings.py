@@ -2,8 +2,8 @@
 
 Holds these invariants:
 - a Format is pure data (the fixed bits of its first dword, its base size in dwords, and
-  each field as bit ranges of the little-endian 64-bit value of its first two dwords, as
-  LLVM's `Inst{hi-lo}` numbers them); the decoder, the table generator
+  each field as bit ranges of the little-endian value of its base dwords, as LLVM's
+  `Inst{hi-lo}` numbers them); the decoder, the table generator
   (ci/gen/isa_tables.py) and the tests read and build instructions through it and nothing
   else knows a bit position;
 - `Generation.identify(dword)` is the one family a first dword belongs to: formats are tried
@@ -15,13 +15,14 @@ GFX9 (gfx90a), GFX10 (gfx1030) and GFX11 (gfx1100) share the SOP and VOP1/VOP2/V
 and differ in the rest: GFX9 puts VOP3 at 0x34 (0x35 is its VINTRP), VOP3P at 0x1a7 (MFMA
 and v_accvgpr_* live there with accumulation-register bits), SMEM at 0x30 with imm/soe bits,
 13-bit FLAT offsets and an `acc` bit in DS/FLAT/MUBUF naming AGPRs; GFX11 adds VOPD at 0x32,
-moves FLAT's cache bits and adds `sve`, and reorders MUBUF's second dword.
+moves FLAT's cache bits and adds `sve`, and reorders MUBUF's second dword; GFX12 (gfx1200,
+gfx1201) keeps GFX11's ALU words and re-encodes memory in three dwords (GFX12 below).
 """
 
 
 class Format:
     """One family's layout in one generation. `fields` maps a name to its parts, each
-    (low bit, width) in the 64-bit value of the first two dwords."""
+    (low bit, width) in the value of the base dwords (two, or gfx12 memory's three)."""
 
     def __init__(self, family, dwords, mask, value, **fields):
         self.family = family
@@ -32,7 +33,7 @@ class Format:
                        for name, parts in fields.items()}
 
     def get(self, bits, name):
-        """Field `name` of an instruction whose first dwords are `bits` (a 64-bit int)."""
+        """Field `name` of an instruction whose base dwords are `bits` (an int)."""
         value, shift = 0, 0
         for low, width in self.fields[name]:
             value |= (bits >> low & ((1 << width) - 1)) << shift
@@ -199,4 +200,31 @@ GFX11 = Generation(
            ssamp=(58, 5)),
 )
 
-GENERATIONS = {g.name: g for g in (GFX9, GFX10, GFX11)}
+# GFX12 (RDNA4) keeps gfx11's ALU and DS words and re-encodes memory: SMEM with a 24-bit signed
+# offset, FLAT/GLOBAL/SCRATCH (VFLAT/VGLOBAL/VSCRATCH, seg in bits 25:24) and MUBUF/MTBUF
+# (VBUFFER, bit 21 tells them apart) in three dwords with the offset, 24-bit and signed, in the
+# third. The cache policy is a temporal hint `th` and a `scope` in place of glc/slc/dlc; an
+# atomic returns its old value when th's low bit is set, which these formats also name `glc`
+# so that one rule reads it on every generation. srsrc is the SGPR number over four (its low
+# two bits, 42:41, are zero in every word llvm makes).
+_GFX12_POLICY = dict(scope=(50, 2), th=(52, 3), glc=(52, 1))
+_GFX12_BUFFER = dict(soffset=(0, 7), tfe=(22, 1), vdata=(32, 8), srsrc=(43, 5), offen=(62, 1),
+                     idxen=(63, 1), vaddr=(64, 8), offset=(72, 24), **_GFX12_POLICY)
+
+GFX12 = Generation(
+    "gfx12", *_scalar_formats(), *_vop_short_formats(),
+    Format("SMEM", 2, 0xFC000000, 0xF4000000, op=(13, 6), scope=(21, 2), th=(23, 3),
+           sdata=(6, 7), sbase=(0, 6), offset=(32, 24), soffset=(57, 7)),
+    _vop3(0xD4000000),
+    _vop3p(0xFF000000, 0xCC000000),
+    Format("VOPD", 2, 0xFC000000, 0xC8000000, src0x=(0, 9), src1x=(9, 8), opy=(17, 5),
+           opx=(22, 4), src0y=(32, 9), src1y=(41, 8), vdsty=(49, 7), vdstx=(56, 8)),
+    _ds((18, 8), gds=(17, 1)),
+    Format("FLAT", 3, 0xFC000000, 0xEC000000, saddr=(0, 7), op=(14, 8), seg=(24, 2),
+           vdst=(32, 8), sve=(49, 1), data=(55, 8), addr=(64, 8), offset=(72, 24),
+           **_GFX12_POLICY),
+    Format("MUBUF", 3, 0xFC200000, 0xC4000000, op=(14, 7), **_GFX12_BUFFER),
+    Format("MTBUF", 3, 0xFC200000, 0xC4200000, op=(14, 4), format=(55, 7), **_GFX12_BUFFER),
+)
+
+GENERATIONS = {g.name: g for g in (GFX9, GFX10, GFX11, GFX12)}

@@ -63,6 +63,7 @@ EXEC_LO = 126
 M0 = 124
 NULL = 125
 SCC = 253
+TTMP = 108          # ttmp0's operand field id (gfx10's numbering, as the engine keeps SGPRs)
 
 # 1/(2*pi) as the inline constant 248 denotes it, printed the way llvm prints it per width.
 INV_2PI_TEXT = {1: "0.15915494", 2: "0.15915494309189532"}

@@ -79,7 +79,9 @@ def _layout(kernel):
     accum_offset = ((kd.compute_pgm_rsrc3 & 0x3F) + 1) * 4 if target.agprs else 0
     # MODE: FP_ROUND [3:0], FP_DENORM [7:4], DX10_CLAMP [8], IEEE [9].
     mode = (kd.float_round_mode_32 | kd.float_round_mode_16_64 << 2 | kd.float_denorm_mode_32 << 4
-            | kd.float_denorm_mode_16_64 << 6 | kd.enable_dx10_clamp << 8 | kd.enable_ieee_mode << 9)
+            | kd.float_denorm_mode_16_64 << 6 | target.mode_always)
+    if target.rsrc1_mode_bits:
+        mode |= kd.enable_dx10_clamp << 8 | kd.enable_ieee_mode << 9
     return Layout(
         entry=kernel.entry,
         wave64=wave64,

@@ -8,6 +8,9 @@ its mailbox, M0 carries the id's low bits); a message whose answer is a hardware
 value would mislead; a halt (MSG_HALT_WAVES, or any s_sendmsghalt) stops the wave for good,
 reported as s_sethalt is; every other message serves graphics stages, context switching or
 gives VGPRs back early (gfx11's MSG_DEALLOC_VGPRS) and does nothing for a compute wave.
+Of the messages s_sendmsg_rtn_b32/b64 (gfx11+) send for an answer, MSG_RTN_GET_REALTIME is
+the reference clock s_memrealtime reads (gfx12 has no s_memrealtime: clang reads the clock
+so); every other answer is a hardware value and faults as not modelled.
 """
 from core.isa.disasm import format_instruction
 
@@ -21,3 +24,12 @@ def effect(target, inst):
     if name == "sendmsg(MSG_HALT_WAVES)" or inst.mnemonic == "s_sendmsghalt":
         return interrupts, f"{inst.mnemonic}: the kernel halted its wave"
     return interrupts, None
+
+
+def asks_realtime(target, inst):
+    """(whether the s_sendmsg_rtn_* `inst` reads the reference clock, the fault's reason or
+    None) on `target`."""
+    name = target.opcodes.SENDMSG_TEXT.get(int(inst.src[0].value), "")
+    if name == "sendmsg(MSG_RTN_GET_REALTIME)":
+        return True, None
+    return False, f"{format_instruction(inst)}: the value this message returns is not modelled"

@@ -37,7 +37,7 @@ class UnknownTarget(ValueError):
 @dataclass(frozen=True)
 class IsaTarget:
     name: str                   # llvm's processor name, as code objects name it
-    generation: str             # "gfx9", "gfx10", "gfx11" (core/isa/encodings.py)
+    generation: str             # "gfx9", "gfx10", "gfx11", "gfx12" (core/isa/encodings.py)
     wave_sizes: tuple           # wave sizes its kernels may run (first: the default)
     vgpr_granule: dict          # wave size -> VGPRs per unit of granulated_workitem_vgpr_count
     agprs: bool = False         # accumulation registers (gfx90a: after the VGPRs, from ACCUM_OFFSET)
@@ -80,6 +80,19 @@ class IsaTarget:
     # 16, 0x80 the only NaN, no infinities) or "ocp" (gfx950: OCP's E4M3FN/E5M2, biases 7 and
     # 15); "" where the target has none.
     fp8: str = ""
+    # gfx12's memory cache policy: a temporal hint `th` and a `scope` (llvm prints
+    # th:TH_LOAD_NT scope:SCOPE_DEV) in place of the glc/slc/dlc bits.
+    temporal_hints: bool = False
+    # gfx12's architected SGPRs: every wave starts with its workgroup ids in ttmp9 (x) and
+    # ttmp7 (y in [15:0], z in [31:16]), where clang reads them
+    # The bits of the cycle counter s_getreg reads (HW_REG_SHADER_CYCLES): gfx11's 20; gfx12's
+    # 64, its low word there and its high word in HW_REG_SHADER_CYCLES_HI
+    shader_cycles_bits: int = 20
+    # Whether COMPUTE_PGM_RSRC1 bits 21 and 23 are DX10_CLAMP and IEEE of the initial MODE
+    # (gfx12 has WG_RR_EN and DISABLE_PERF there), and MODE bits every wave starts with
+    rsrc1_mode_bits: bool = True
+    mode_always: int = 0
+    architected_ids: bool = False
 
     @property
     def encoding(self):
@@ -156,7 +169,32 @@ GFX1100 = IsaTarget(
     packed_workitem_ids=True, four_texel_images=("gather4", "msaa_load"),
     waitcnt=(("vmcnt", ((10, 6),)), ("expcnt", ((0, 3),)), ("lgkmcnt", ((4, 6),))))
 
-TARGETS = {t.name: t for t in (GFX90A, GFX942, GFX950, GFX1030, GFX1100)}
+# gfx12 (RDNA4) is gfx11's register file and ALU words with new memory words (three dwords,
+# th/scope cache policy) and waits split by counter (s_wait_loadcnt ...; no s_waitcnt).
+# s_barrier became s_barrier_signal + s_barrier_wait: a wave stops at the wait, so the wait
+# is gfx10's s_barrier here and the signal changes nothing a wave can see before it waits.
+# Its 8-bit floats (the WMMA fp8/bf8 forms, the conversions) are OCP's. Its kernel descriptor
+# has no DX10_CLAMP and IEEE bits: clamp turns NaN into 0 (llvm lowers clamp(x, 0, 1) to a
+# clamped op on gfx12 as where DX10_CLAMP is set), and its min/max (v_max_num_f32: IEEE
+# 754-2019's maximumNumber) yield the other operand of a NaN, signalling or not, as gfx10's
+# do with IEEE clear: MODE starts with DX10_CLAMP and without IEEE.
+# Its paired min/max took gfx12's _num names (llvm declares no alias). Its WMMA keeps gfx11's
+# names but not their register layouts, which SoftGPU does not model: the names gfx12's WMMA
+# map to have no semantics, so they fault as unimplemented rather than compute gfx11's.
+_GFX12_RENAMES = {
+    **_GFX11_RENAMES, "s_barrier_wait": "s_barrier",
+    **{f"v_{pair}_num_{t}": f"v_{pair}_{t}" for pair in ("maxmin", "minmax") for t in ("f16", "f32")},
+    **{f"v_wmma_{out}_16x16x16_{kind}": f"v_wmma_{out}_16x16x16_{kind}_gfx12"
+       for out, kind in (("f32", "f16"), ("f32", "bf16"), ("f16", "f16"), ("bf16", "bf16"),
+                         ("i32", "iu8"), ("i32", "iu4"))},
+}
+GFX1200 = replace(GFX1100, name="gfx1200", generation="gfx12", renames=_GFX12_RENAMES,
+                  four_texel_images=("gather4",), waitcnt=(), fp8="ocp", temporal_hints=True,
+                  architected_ids=True, shader_cycles_bits=64, rsrc1_mode_bits=False,
+                  mode_always=1 << 8)
+GFX1201 = replace(GFX1200, name="gfx1201")
+
+TARGETS = {t.name: t for t in (GFX90A, GFX942, GFX950, GFX1030, GFX1100, GFX1200, GFX1201)}
 DEFAULT = GFX1030
 
 

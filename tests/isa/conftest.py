@@ -5,7 +5,7 @@ The library is cffi-embedded: loaded with ctypes into a process that already run
 Python, its exports run in this same interpreter, so after hsa_init the session that
 `core.runtime.require()` returns is the one the library's own calls use. Its machine has one
 GPU of each target the engine runs (the gfx1030 board first, then an MI210, an RX 7900 XTX,
-an MI300X and an MI355X), so every target's kernels load on a GPU that accepts them.
+an MI300X, an MI355X, an RX 9070 XT and an RX 9060 XT), so every target's kernels load on a GPU that accepts them.
 """
 import ctypes
 import json
@@ -32,7 +32,8 @@ def session(tmp_path_factory):
     with open(os.path.join(ROOT, "profiles", "gfx1030.json")) as f:
         machine = json.load(f)
     machine["other_gpus"] = [{"profile": "mi210", "count": 1}, {"profile": "rx7900xtx", "count": 1},
-                             {"profile": "mi300x", "count": 1}, {"profile": "mi355x", "count": 1}]
+                             {"profile": "mi300x", "count": 1}, {"profile": "mi355x", "count": 1},
+                             {"profile": "rx9070xt", "count": 1}, {"profile": "rx9060xt", "count": 1}]
     path = tmp_path_factory.mktemp("profile") / "every_target.json"
     path.write_text(json.dumps(machine))
     lib = ctypes.CDLL(LIBRARY)

@@ -7,21 +7,14 @@ results (as clang-21 and ROCm 6.4's device libraries compute them: CLANG21_REFER
 the root these skip on a developer's machine and fail in CI (tests/support/rocm64)."""
 import glob
 import os
-import re
 from dataclasses import replace
 
 import pytest
-from elftools.elf.elffile import ELFFile
 
-from core.isa.decoder import decode_all
-from core.isa.disasm import format_instruction
-from core.isa.report import classify, coverage_of
 from tests.isa.test_decoder_kernels import OWN_KERNELS
-from tests.support.suite_run import output_buffers
-from tests.kernels.checks import c_round
 from tests.kernels.suite import CASES
 from tests.support import rocm64
-from tests.support.differential import assert_same_run, order_dependent, run_on
+from tests.support.clang21 import build, isa_report_gaps, misread, run_case_on_both_tiers, source_path
 from tests.support.kernels import KERNELS
 
 # The CDNA targets clang-21 builds for, past gfx90a (tests/isa/test_decoder_kernels.py's).
@@ -73,43 +66,6 @@ CASES_OF = {target: [replace(c, tolerance={}) if c.source.startswith("matrix_") 
             for target in TARGETS}
 
 
-def _float_round_by_llvm21(args, expected):
-    """clang-21 lowers round() as C defines it (clang-15 turned round(-0.25) into +0.0)."""
-    expected[1][:, 2] = c_round(args[0])
-
-
-def _rounding_signs_by_llvm21(args, expected):
-    expected[3][:, 4] = c_round(args[0])
-    expected[4][:, 4] = c_round(args[1])
-
-
-def _double_convert_by_llvm21(args, expected):
-    expected[4][:, 3] = c_round(args[0])
-
-
-def _local_linear_id_by_llvm21(args, expected):
-    """ROCm 6.4's device libraries compute get_local_linear_id from the actual local sizes, as
-    the OpenCL spec says (ROCm 5.2's took the packet's sizes, also in partial groups); the
-    columns of ndrange_2d/ndrange_3d (tests/kernels/suite.py) give the ids and sizes."""
-    table = expected[0]
-    if table.shape[1] == 12:        # ndrange_2d: per dimension lid, group, size, ...; col 5 adds the id
-        lid0, size0, lid1 = table[:, 0], table[:, 2], table[:, 6]
-        table[:, 5] = table[:, 5] % 1000 + 1000 * (lid1 * size0 + lid0)
-    else:                           # ndrange_3d: lid + 100 * group, size + 100 * enqueued, ...
-        lid, size = table[:, 0:9:3] % 100, table[:, 1:9:3] % 100
-        table[:, 9] = (lid[:, 2] * size[:, 1] + lid[:, 1]) * size[:, 0] + lid[:, 0] + 3000
-
-
-# The suite's references that follow clang-15's lowering or ROCm 5.2's device libraries, as
-# clang-21 builds with ROCm 6.4's compute them (the same builds run right on both tiers).
-CLANG21_REFERENCES = {"float_round": _float_round_by_llvm21,
-                      "rounding_signs": _rounding_signs_by_llvm21,
-                      "double_convert": _double_convert_by_llvm21,
-                      "ndrange_2d": _local_linear_id_by_llvm21,
-                      "ndrange_3d": _local_linear_id_by_llvm21}
-LINE = re.compile(r"^\t(.*?)\s*// ([0-9A-F]{12}):")
-
-
 @pytest.fixture(scope="module")
 def root():
     return rocm64.require_tools()
@@ -126,50 +82,22 @@ def _objects():
             if b[0] not in NOT_FOR_GFX94X]
 
 
-def _source(tmp_path, source):
-    """The path of a kernel source: tests/kernels', or one of OWN_KERNELS written out."""
-    if source not in OWN_KERNELS:
-        return os.path.join(KERNELS, source)
-    path = str(tmp_path / source)
-    with open(path, "w") as f:
-        f.write(OWN_KERNELS[source])
-    return path
-
-
-def _build(target, path, opt, *extra):
-    return rocm64.clang21(path, target, opt, "-mcode-object-version=5", *extra,
-                          hip=path.endswith(".hip"))
-
-
 @pytest.mark.parametrize("target,source,extra,opt", _objects())
 def test_decoder_reads_clang21_cdna_builds_as_llvm_objdump_21(root, tmp_path, target, source,
                                                               extra, opt):
-    built = _build(target, _source(tmp_path, source), opt, *extra)
-    with open(built, "rb") as f:
-        text = ELFFile(f).get_section_by_name(".text")
-        code, base = text.data(), text["sh_addr"]
-    expected = {int(m.group(2), 16): m.group(1)
-                for m in map(LINE.match, rocm64.objdump(built, target).splitlines()) if m}
-    decoded = {i.address: format_instruction(i) for i in decode_all(code, base, True, target)}
-    assert decoded.keys() == expected.keys()
-    assert [(hex(a), expected[a], decoded[a]) for a in sorted(expected)
-            if decoded[a] != expected[a]] == []
+    assert misread(build(target, source_path(tmp_path, source), opt, *extra), target,
+                   wave64=True) == []
 
 
 @pytest.mark.parametrize("target", TARGETS)
 def test_isa_report_has_nothing_clang21_emits_as_missing(root, tmp_path, target):
     """`softgpu isa-report --target T` over every build above: each opcode clang-21 emits
     for the target is tested on the interpreter and not missing on the native tier."""
-    from core.isa.interp.handlers import implemented
-    from core.isa.native.routing import handed_over, translated
-    paths = []
-    for _, source, extra, opt in (p.values for p in _objects() if p.values[0] == target):
-        paths.append(_build(target, _source(tmp_path, source), opt, *extra))
-    covered = coverage_of(paths, target)
-    rows = classify(implemented(), covered, target, translated(), handed_over())
-    emitted = [r for r in rows if r["mnemonic"] in covered]
-    assert len(emitted) > 300
-    assert [r for r in emitted if r["status"] != "tested" or r["native"] == "missing"] == []
+    paths = [build(target, source_path(tmp_path, source), opt, *extra)
+             for _, source, extra, opt in (p.values for p in _objects() if p.values[0] == target)]
+    emitted, gaps = isa_report_gaps(paths, target)
+    assert emitted > 300
+    assert gaps == []
 
 
 def _runs():
@@ -187,20 +115,4 @@ def test_clang21_cdna_kernels_match_numpy_on_their_board(root, session, target, 
     """On the MI300X (gfx942) or the MI355X (gfx950) of the session's machine, each tier's
     results match numpy; where both tiers run, the native tier's are the interpreter's bit for
     bit (the differential test on these targets)."""
-    path = _build(target, os.path.join(KERNELS, case.source), opt, *case.extra)
-    args, expected = case.inputs(64)
-    if case.name in CLANG21_REFERENCES:
-        CLANG21_REFERENCES[case.name](args, expected)
-    oracle, oracle_stats, _ = run_on(session, case, path, 64, "interp")
-    case.check(expected, output_buffers(path, case, oracle))
-    if tiers == "interp":
-        return
-    native, native_stats, fallback = run_on(session, case, path, 64, "native")
-    declared = NOT_TRANSLATED.get((case.name, opt))
-    if declared:
-        assert fallback is not None and declared in fallback.reason, "translated now: undeclare it"
-    else:
-        assert fallback is None, f"the native tier left it to the interpreter: {fallback.reason}"
-    case.check(expected, output_buffers(path, case, native))
-    if not order_dependent(case, 64):
-        assert_same_run(path, target, native, native_stats, oracle, oracle_stats)
+    run_case_on_both_tiers(session, target, case, opt, 64, tiers, NOT_TRANSLATED.get((case.name, opt)))

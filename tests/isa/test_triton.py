@@ -13,7 +13,7 @@ import pytest
 
 from core.isa.decoder import decode_all
 from core.isa.disasm import format_instruction
-from tests.isa.test_cdna_clang21 import LINE
+from tests.support.clang21 import LINE
 from tests.kernels.checks import Close
 from tests.kernels.suite import Case, _fp8_bytes, _bf16_bits
 from tests.support.differential import assert_same_run, run_on

@@ -73,6 +73,7 @@ executor's.
 from core.isa.alu.table import AluOp, DEFAULT_MODE, coverage, lookup, merge16
 from core.isa.alu import (  # noqa: F401,E402  (importing a family registers its ops)
     integer, floating, transcendental, conversion, compare, scalar, packed, unfused, minmax,
+    scalar_float,
 )
 
 __all__ = ["AluOp", "DEFAULT_MODE", "coverage", "lookup", "merge16"]

@@ -77,6 +77,11 @@ op("i32 i32 -> i32 scc", "s_max_i32")(lambda a, b: (np.where(_s(a) > _s(b), a, b
 op("u32 u32 -> u32 scc", "s_min_u32")(lambda a, b: (np.minimum(a, b), np.asarray(a) < b))
 op("u32 u32 -> u32 scc", "s_max_u32")(lambda a, b: (np.maximum(a, b), np.asarray(a) > b))
 
+# gfx12's 64-bit arithmetic: modulo 2^64, SCC untouched.
+op("u64 u64 -> u64", "s_add_nc_u64")(lambda a, b: np.asarray(a, U64) + np.asarray(b, U64))
+op("u64 u64 -> u64", "s_sub_nc_u64")(lambda a, b: np.asarray(a, U64) - np.asarray(b, U64))
+op("u64 u64 -> u64", "s_mul_u64")(lambda a, b: np.asarray(a, U64) * np.asarray(b, U64))
+
 for _n in range(1, 5):
     op("u32 u32 -> u32 scc", f"s_lshl{_n}_add_u32")(
         lambda a, b, n=_n: _add_u32_wide((_w(a) << U64(n)) + _w(b)))

@@ -27,6 +27,7 @@ Invariants:
   input mode let one in); then clamp to [0, 1], where a NaN becomes +0 only when
   MODE.DX10_CLAMP is set and passes through otherwise (-0 stays -0).
 """
+import dataclasses
 import math
 from dataclasses import dataclass
 from functools import cached_property
@@ -282,6 +283,15 @@ def op(sig, *names, **flags):
             register(name, fn, sig, **flags)
         return fn
     return deco
+
+
+def alias(name, base):
+    """Register `name` as the ALU op `base`: its function, types and flags."""
+    original = lookup(base)
+    flags = {f.name: getattr(original, f.name) for f in dataclasses.fields(original)
+             if f.init and f.name not in ("name", "fn", "src_types", "dst_types")}
+    register(name, original.fn, f"{' '.join(original.src_types)} -> {' '.join(original.dst_types)}",
+             **flags)
 
 
 def lookup(mnemonic):

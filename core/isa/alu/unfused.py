@@ -13,12 +13,11 @@ Invariants:
   names without "legacy" do; they differ in the register write only (gfx8's: the high half
   zeroed, core.isa.targets' high16_kept), so they are the same ALU ops under gfx9's names.
 """
-import dataclasses
 
 import numpy as np
 
 from core.isa.alu import bits as B
-from core.isa.alu.table import lookup, op, register
+from core.isa.alu.table import alias, lookup, op, register
 
 
 def _unfused(t):
@@ -46,18 +45,9 @@ register("v_fmac_f64", lookup("v_fma_f64").fn, "f64 f64 f64 -> f64", reads_dst=T
          uses_mode=True)
 
 
-def _alias(name, base):
-    """Register `name` as the ALU op `base`, with its flags."""
-    original = lookup(base)
-    flags = {f.name: getattr(original, f.name) for f in dataclasses.fields(original)
-             if f.init and f.name not in ("name", "fn", "src_types", "dst_types")}
-    register(name, original.fn, f"{' '.join(original.src_types)} -> {' '.join(original.dst_types)}",
-             **flags)
-
-
 # gfx9 name -> the op it computes (the native emitters register the same pairs).
 LEGACY_ALIASES = {"v_mad_legacy_f16": "v_mad_f16", "v_mad_legacy_u16": "v_mad_u16",
                   "v_mad_legacy_i16": "v_mad_i16", "v_fma_legacy_f16": "v_fma_f16",
                   "v_div_fixup_legacy_f16": "v_div_fixup_f16"}
 for _legacy, _base in LEGACY_ALIASES.items():
-    _alias(_legacy, _base)
+    alias(_legacy, _base)

@@ -25,8 +25,8 @@ from core.isa.semantics.control import MEMORY_FENCES, NO_OPS
 from core.isa.semantics.hwreg import (HW_REG_FLAT_SCR_HI, HW_REG_FLAT_SCR_LO, HW_REG_GPR_ALLOC,
                                       HW_REG_HW_ID, HW_REG_HW_ID1, HW_REG_HW_ID2, HW_REG_IB_STS,
                                       HW_REG_LDS_ALLOC, HW_REG_MODE, HW_REG_SH_MEM_BASES,
-                                      HW_REG_SHADER_CYCLES, HW_REG_STATUS, HW_REG_TRAPSTS,
-                                      hwreg_fields)
+                                      HW_REG_SHADER_CYCLES, HW_REG_SHADER_CYCLES_HI, HW_REG_STATUS,
+                                      HW_REG_TRAPSTS, hwreg_fields)
 from core.hsa_abi import Status
 
 
@@ -202,13 +202,16 @@ def _read_hwreg(step, reg):
         return np.full(step.n, vgpr_blocks << 8 | 0xF << 24, np.uint64)
     if reg == HW_REG_LDS_ALLOC:
         return np.full(step.n, (step.chunk.lds.shape[1] // 512) << 12, np.uint64)
-    if reg == HW_REG_SHADER_CYCLES:
-        # A 20-bit cycle counter (gfx11's clock64): microseconds since the dispatch began
-        # stand in for cycles of a 1 MHz clock, so kernels that wait on it see it advance
-        # (an instruction here takes microseconds) and it wraps only after a second of a
-        # dispatch, where a nanosecond count wrapped every millisecond between two reads.
+    bits = step.dispatch.plan.desc.target.shader_cycles_bits
+    if reg == HW_REG_SHADER_CYCLES or reg == HW_REG_SHADER_CYCLES_HI and bits == 64:
+        # The cycle counter (gfx11's 20 bits, gfx12's 64 in two words; clock64):
+        # microseconds since the dispatch began stand in for cycles of a 1 MHz clock, so
+        # kernels that wait on it see it advance (an instruction here takes microseconds)
+        # and 20 bits wrap only after a second of a dispatch, where a nanosecond count
+        # wrapped every millisecond between two reads.
         elapsed = (time.monotonic_ns() - step.dispatch.started_ns) // 1000
-        return np.full(step.n, elapsed & 0xFFFFF, np.uint64)
+        word = elapsed >> 32 if reg == HW_REG_SHADER_CYCLES_HI else elapsed & ((1 << min(bits, 32)) - 1)
+        return np.full(step.n, word, np.uint64)
     if reg in (HW_REG_STATUS, HW_REG_TRAPSTS, HW_REG_HW_ID, HW_REG_IB_STS, HW_REG_HW_ID2):
         return np.zeros(step.n, np.uint64)
     raise step.illegal(f"hardware register {reg} is not modelled")

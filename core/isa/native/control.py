@@ -25,8 +25,8 @@ from core.isa.semantics.control import MEMORY_FENCES, NO_OPS
 from core.isa.semantics.hwreg import (HW_REG_FLAT_SCR_HI, HW_REG_FLAT_SCR_LO, HW_REG_GPR_ALLOC,
                                       HW_REG_HW_ID, HW_REG_HW_ID1, HW_REG_HW_ID2, HW_REG_IB_STS,
                                       HW_REG_LDS_ALLOC, HW_REG_MODE, HW_REG_SH_MEM_BASES,
-                                      HW_REG_SHADER_CYCLES, HW_REG_STATUS, HW_REG_TRAPSTS,
-                                      hwreg_fields)
+                                      HW_REG_SHADER_CYCLES, HW_REG_SHADER_CYCLES_HI, HW_REG_STATUS,
+                                      HW_REG_TRAPSTS, hwreg_fields)
 
 
 # Besides the shared no-ops, nothing in translated code for: s_sleep (a native wave runs on
@@ -159,9 +159,12 @@ def _read_hwreg(k, reg):
         lds = b.load(b.gep(k.env, [const(I64, ENV["lds_bytes"])], source_etype=ir.IntType(8)), typ=I64)
         size = b.and_(b.add(_max(b, lds, const(I64, 8)), const(I64, 7)), const(I64, ~7))
         return b.shl(b.udiv(size, const(I64, 512)), const(I64, 12))
-    if reg == HW_REG_SHADER_CYCLES:
+    bits = k.program.target.shader_cycles_bits
+    if reg == HW_REG_SHADER_CYCLES or reg == HW_REG_SHADER_CYCLES_HI and bits == 64:
         now = b.call(k.intrinsic("sg_now_ns", I64, []), [])
-        return b.and_(now, const(I64, 0xFFFFF))
+        if reg == HW_REG_SHADER_CYCLES_HI:
+            return b.lshr(now, const(I64, 32))
+        return b.and_(now, const(I64, (1 << min(bits, 32)) - 1))
     if reg in (HW_REG_STATUS, HW_REG_TRAPSTS, HW_REG_HW_ID, HW_REG_IB_STS, HW_REG_HW_ID2):
         return const(I64, 0)
     k.illegal(f"hardware register {reg} is not modelled")

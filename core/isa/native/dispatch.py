@@ -738,6 +738,7 @@ def _launch_sgprs(d, desc, scratch_base, kernarg, packet, queue, dispatch_id, pr
         slot += 1
     if desc.private_segment_wave_offset and desc.target.flat_scratch != "architected":
         d.wave_offset_slot = slot
+    d.architected_ids = desc.target.architected_ids
     return sources
 
 

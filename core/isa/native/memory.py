@@ -116,16 +116,17 @@ def checked(k, addresses, active, count, esize, stride=None):
                         lambda: _out_of_line(k, at, addresses, active, count, esize, stride, ACCESS_CHECK)[0])
 
 
-def check_scalar(k, address, count):
-    """Host address of `count` dwords at the scalar `address` (lane 0 of the wave), checked."""
+def check_scalar(k, address, count, size=4):
+    """Host address of `count` elements of `size` bytes at the scalar `address` (lane 0 of the
+    wave), checked."""
     b = k.builder
     at = site(k)
-    inside, delta = within(k, at, address, b.add(address, const(I64, 4 * count)))
+    inside, delta = within(k, at, address, b.add(address, const(I64, size * count)))
     fast_host = b.sub(address, delta)
 
     def slow_host():
         lane0 = ir.Constant(k.VB, [True] + [False] * (k.lanes - 1))
-        hosts, _ = _out_of_line(k, at, k.splat(address), lane0, count, 4, 4, ACCESS_CHECK)
+        hosts, _ = _out_of_line(k, at, k.splat(address), lane0, count, size, size, ACCESS_CHECK)
         return b.extract_element(hosts, const(I32, 0))
     return value_unless(k, inside, fast_host, ("check_scalar", "checked_scalar"), slow_host)
 

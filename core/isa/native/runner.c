@@ -390,6 +390,10 @@ static void setup_group(const sg_dispatch *d, sg_job *job, sg_slot *slot, uint64
         for (int k = 0; k < 3; k++)
             if (d->workgroup_id_slot[k] != SG_NO_SLOT)
                 wave->sgpr[d->workgroup_id_slot[k]] = slot->group.id[k];
+        if (d->architected_ids) {
+            wave->sgpr[SG_TTMP + 9] = slot->group.id[0];
+            wave->sgpr[SG_TTMP + 7] = (slot->group.id[1] & 0xFFFF) | slot->group.id[2] << 16;
+        }
         uint64_t offset = (first_scratch_slot + w) * d->wave_scratch_bytes;
         if (d->wave_offset_slot != SG_NO_SLOT)
             wave->sgpr[d->wave_offset_slot] = (uint32_t)offset;

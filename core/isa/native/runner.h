@@ -39,6 +39,7 @@
 #define SG_STACK_MARGIN_KIB 8192
 
 #define SG_NO_SLOT -1
+#define SG_TTMP 108                  /* ttmp0's slot in a wave's sgpr[] */
 #define SG_MAX_SGPR_SLOTS 128
 #define SG_USER_SGPRS 106
 
@@ -115,6 +116,7 @@ typedef struct sg_dispatch {
     int32_t workgroup_id_slot[3];    /* SG_NO_SLOT when not enabled */
     int32_t workgroup_info_slot;
     int32_t wave_offset_slot;        /* private segment wave offset */
+    uint32_t architected_ids;        /* workgroup ids in ttmp9 (x) and ttmp7 (y | z << 16): gfx12 */
     uint32_t mode;
     uint64_t scratch_base;           /* scratch of every wave in flight */
     uint64_t wave_scratch_bytes;

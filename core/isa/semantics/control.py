@@ -16,9 +16,16 @@ NO_OPS = (
     "s_ttracedata", "s_ttracedata_imm", "s_incperflevel", "s_decperflevel", "s_wakeup",
     "s_version", "s_wait_idle", "s_setkill", "s_atc_probe", "s_atc_probe_buffer", "v_nop",
     "v_clrexcp", "v_pipeflush", "ds_nop", "s_delay_alu",
+    # gfx12's waits, one per counter (s_wait_storecnt orders stores: MEMORY_FENCES), and its
+    # barrier's signal half: a wave stops at s_barrier_wait, which is s_barrier here.
+    "s_wait_loadcnt", "s_wait_samplecnt", "s_wait_bvhcnt", "s_wait_expcnt", "s_wait_dscnt",
+    "s_wait_kmcnt", "s_wait_loadcnt_dscnt", "s_wait_event", "s_barrier_signal",
+    "s_prefetch_inst", "s_prefetch_inst_pc_rel", "s_prefetch_data", "s_buffer_prefetch_data",
+    "s_prefetch_data_pc_rel",
 )
 MEMORY_FENCES = (
     "s_waitcnt_vscnt", "s_dcache_inv", "s_dcache_wb", "s_gl1_inv", "buffer_gl0_inv",
     "buffer_gl1_inv", "buffer_wbinvl1", "buffer_wbinvl1_vol", "buffer_wbl2", "buffer_invl2",
-    "buffer_inv",
+    "buffer_inv", "s_wait_storecnt", "s_wait_storecnt_dscnt", "global_inv", "global_wb",
+    "global_wbinv",
 )

@@ -5,17 +5,23 @@ Guarantees: an 'scc' type reads or writes SCC, every other type the next operand
 never among the operands; reads_dst operations (s_addk, s_cmov, s_bitset) take the old
 destination after the explicit sources; saveexec/wrexec operations read and write EXEC last
 (the decoder leaves it out), as a 64-bit pair for the _b64 forms; with too few operands for
-the types the plan is `short` (the instruction is illegal when it runs, on either tier).
+the types the plan is `short` (the instruction is illegal when it runs, on either tier);
+gfx12's v_s_* (VOP3 words computing one value per wave into an SGPR, whatever EXEC holds:
+SCALAR_VALU) run on this plan too, with their VOP3 modifiers.
 """
 from typing import NamedTuple
 
 from core.isa.instruction import EXEC_LO, SCC, Operand
+from core.isa.semantics.valu import mods_kwargs
+
+SCALAR_VALU = tuple(f"v_s_{name}_f32" for name in ("exp", "log", "rcp", "rsq", "sqrt"))
 
 
 class SaluPlan(NamedTuple):
     reads: tuple                # per source type: an Operand, or None for SCC
     writes: tuple               # per result type: an Operand, or None for SCC
     short: object               # None, or why the instruction cannot run
+    kwargs: dict                # the ALU operation's modifiers (a v_s_* op's VOP3 ones)
 
 
 def _not_scc(operand):
@@ -43,4 +49,4 @@ def salu_plan(inst, op):
     writes = tuple(None if t == "scc" else next(dests, missing) for t in op.dst_types)
     short = (f"{inst.mnemonic}: fewer operands than its ALU op reads" if missing in reads else
              f"{inst.mnemonic}: fewer operands than its ALU op writes" if missing in writes else None)
-    return SaluPlan(reads, writes, short)
+    return SaluPlan(reads, writes, short, mods_kwargs(inst.mods) if inst.encoding == "VOP3" else {})

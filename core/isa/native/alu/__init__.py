@@ -31,6 +31,7 @@ from core.isa.native.alu.table import coverage, emitter
 # the families before them: they come last).
 from core.isa.native.alu import (  # noqa: F401,E402
     integer, floating, transcendental, conversion, compare, scalar, packed, unfused, minmax,
+    scalar_float,
 )
 
 __all__ = ["coverage", "emitter"]
