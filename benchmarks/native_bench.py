@@ -1,8 +1,8 @@
 """Native engine tier benchmark (not a test): the figures of issue 9, as ratios against gcc -O2
 C measured in the same run, min and median of repeats.
 
-    python3 benchmarks/native_bench.py [--repeat 5] [--sgemm 1024] [--largest 8]
-                                       [--parts vadd,fma,sgemm,translate] [--results FILE]
+    python3 benchmarks/native_bench.py [--repeat 5] [--sgemm 1024] [--largest 8] [--target gfx1030]
+                                       [--parts vadd,fma,sgemm,mgemm,translate] [--results FILE]
 
 Each measurement runs in a fresh process (SOFTGPU_THREADS is fixed when the thread pool
 starts): vector add of 2^22 floats (dispatch only, warm translation), the FMA loop's
@@ -10,7 +10,11 @@ lane-instructions per second on one core, a 16x16 LDS-tiled SGEMM on one and on 
 peak RSS of the vector add beyond the process's size before its buffers, and translation time
 (empty cache) of the --largest suite kernels and of a ~1,000-instruction one, in ms per 1,000
 instructions, split into decoding, IR building, IR printing, IR parsing, optimisation, code
-generation and loading (each timed around the call that does it). The figures go to
+generation and loading (each timed around the call that does it). --target runs the kernels
+built for another GPU on its board's profile (TARGET_PROFILES; clang-15 builds them for gfx1030,
+gfx90a and gfx1100, the ROCm 6.4 root's clang-21 for the others), and `mgemm` times a Triton
+tl.dot GEMM on fp16 tiles there, on the target's MFMA or WMMA (benchmarks/matrix_gemm.py),
+against the C loop's SGEMM of the same size. The figures go to
 benchmarks/results/native_bench.json (benchmarks/results.py: date, machine, commit).
 """
 import argparse
@@ -96,12 +100,59 @@ def _rss():
         return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
 
-def worker(what, repeat, size, largest):
+# The board each target's kernels run on.
+TARGET_PROFILES = {"gfx1030": "gfx1030", "gfx90a": "mi210", "gfx1100": "rx7900xtx",
+                   "gfx942": "mi300x", "gfx950": "mi355x", "gfx1200": "rx9060xt", "gfx1201": "rx9070xt"}
+CLANG15_TARGETS = ("gfx1030", "gfx90a", "gfx1100")
+
+
+def build(target):
+    """The benchmark kernels' code object for `target`."""
+    if target in CLANG15_TARGETS:
+        return compile_opencl(KERNELS, opt="-O2", mcpu=target, wave64=target == "gfx90a")
+    from ci.rocm64 import clang21
+    folder = tempfile.mkdtemp(prefix="softgpu-bench-")
+    source = os.path.join(folder, "kernels.cl")
+    with open(source, "w") as f:
+        f.write(KERNELS)
+    return clang21(source, target, "-O2", "-mcode-object-version=5")
+
+
+def matrix_gemm(session, target, repeat, size):
+    """Seconds of each of `repeat` runs of benchmarks/matrix_gemm.py's GEMM of size^3."""
+    from benchmarks import matrix_gemm
+    from core.harness.launch import launch
+    from core.loader.elf import CodeObject
+    path = os.path.join(tempfile.mkdtemp(prefix="softgpu-bench-"), "mgemm.hsaco")
+    name, shared = matrix_gemm.compile_for(target, path)
+    rng = np.random.default_rng(3)
+    a, b = (rng.integers(-4, 4, (size, size)).astype(np.float16) for _ in range(2))
+    lanes = 4 * (32 if target.startswith("gfx1") else 64)
+    blocks = size // matrix_gemm.TILE
+    with open(path, "rb") as f:
+        kernel, = CodeObject(f.read()).metadata["amdhsa.kernels"]
+    explicit = [x for x in kernel[".args"] if not x[".value_kind"].startswith("hidden_")]
+    args = [a.ravel(), b.ravel(), np.zeros(size * size, np.float32), np.int32(size)]
+    args += [np.zeros(1, np.uint8)] * (len(explicit) - len(args))    # Triton's scratch pointers
+    times = []
+    for _ in range(repeat + 1):        # the first: the translation's, not timed
+        (_, _, c, *_), stats = launch(session, path, name, args, (blocks * lanes, blocks), (lanes, 1),
+                                      group_segment_size=shared, with_stats=True)
+        times.append(stats.seconds)
+    want = a.astype(np.float64) @ b.astype(np.float64)
+    assert np.array_equal(c.reshape(size, size), want.astype(np.float32))
+    return times[1:]
+
+
+def worker(what, repeat, size, largest, target):
     """One measurement in this process; prints a JSON object."""
     from core.harness.launch import launch
     session = _session()
-    path = compile_opencl(KERNELS, opt="-O2")
     out = {}
+    if what == "mgemm":
+        print(json.dumps({"times": matrix_gemm(session, target, repeat, size)}))
+        return
+    path = build(target)
     if what == "vadd":
         n = 1 << 22
         a, b = np.arange(n, dtype=np.float32), np.full(n, 2.0, np.float32)
@@ -266,18 +317,19 @@ def translation_times(session, largest):
                                     {p: overall[p] * 1e6 / instructions for p in PHASES}}}
 
 
-PARTS = ("vadd", "fma", "sgemm", "translate")
+PARTS = ("vadd", "fma", "sgemm", "mgemm", "translate")
 
 
 def summary(values):
     return min(values), statistics.median(values)
 
 
-def run(what, threads, repeat, size, cache, largest=0):
+def run(what, threads, repeat, size, cache, largest=0, target="gfx1030"):
     # The native tier itself: under `auto` a first dispatch could run on the interpreter.
-    env = dict(os.environ, SOFTGPU_THREADS=str(threads), XDG_CACHE_HOME=cache, SOFTGPU_ENGINE="native")
+    env = dict(os.environ, SOFTGPU_THREADS=str(threads), XDG_CACHE_HOME=cache, SOFTGPU_ENGINE="native",
+               SOFTGPU_PROFILE=TARGET_PROFILES[target])
     done = subprocess.run([sys.executable, __file__, "--worker", what, "--repeat", str(repeat),
-                           "--sgemm", str(size), "--largest", str(largest)],
+                           "--sgemm", str(size), "--largest", str(largest), "--target", target],
                           env=env, capture_output=True, text=True, check=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
@@ -303,24 +355,31 @@ def main():
                         help="translation time of the suite's N largest kernels (default 8)")
     parser.add_argument("--parts", default=",".join(PARTS),
                         help=f"comma-separated subset of {','.join(PARTS)} (default: all)")
+    parser.add_argument("--target", default="gfx1030", choices=sorted(TARGET_PROFILES),
+                        help="the GPU whose code runs, on its board's profile (default gfx1030)")
     parser.add_argument("--results", help="the results file (default: benchmarks/results/native_bench.json)")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     options = parser.parse_args()
     if options.worker:
-        worker(options.worker, options.repeat, options.sgemm, options.largest)
+        worker(options.worker, options.repeat, options.sgemm, options.largest, options.target)
         return
     parts = options.parts.split(",")
     unknown = set(parts) - set(PARTS)
     if unknown:
         parser.error(f"unknown parts {sorted(unknown)} (known: {', '.join(PARTS)})")
+    if "mgemm" in parts and options.target in ("gfx1030", "gfx1200"):
+        parser.error(f"{options.target} has no matrix-unit GEMM here (gfx1030 has no matrix units; "
+                     "Triton does not compile for gfx1200)")
+    if "translate" in parts and options.target != "gfx1030":
+        parser.error("translation times are measured over the gfx1030 kernel suite (--target gfx1030)")
     cache = tempfile.mkdtemp(prefix="softgpu-bench-cache-")
-    figures = {}
-    if {"vadd", "sgemm"} & set(parts):
+    figures = {"target": options.target, "profile": TARGET_PROFILES[options.target]}
+    if {"vadd", "sgemm", "mgemm"} & set(parts):
         c_vadd, c_sgemm = c_reference(options.sgemm, options.repeat)
         cv = summary(c_vadd)
-        figures = {"c_vadd_seconds": {"min": cv[0], "median": cv[1]}, "c_sgemm_seconds": c_sgemm}
+        figures.update({"c_vadd_seconds": {"min": cv[0], "median": cv[1]}, "c_sgemm_seconds": c_sgemm})
     for threads in (1, 2) if "vadd" in parts else ():
-        r = run("vadd", threads, options.repeat, options.sgemm, cache)
+        r = run("vadd", threads, options.repeat, options.sgemm, cache, target=options.target)
         v = summary(r["times"])
         figures[f"vadd_{threads}_thread_seconds"] = {"min": v[0], "median": v[1],
                                                       "ratio_to_c_median": v[1] / cv[1]}
@@ -336,6 +395,8 @@ def main():
         fma(options, cache, figures)
     if "sgemm" in parts:
         sgemm(options, cache, figures, c_sgemm)
+    if "mgemm" in parts:
+        mgemm(options, cache, figures, c_sgemm)
     if "translate" in parts:
         translation(options, figures)
     from benchmarks.results import write
@@ -343,19 +404,30 @@ def main():
 
 
 def fma(options, cache, figures):
-    f = summary(run("fma", 1, options.repeat, options.sgemm, cache)["rates"])
+    f = summary(run("fma", 1, options.repeat, options.sgemm, cache, target=options.target)["rates"])
     figures["fma_lane_instructions_per_second"] = {"min": f[0], "median": f[1]}
     print(f"FMA loop, 1 thread: min {f[0] / 1e9:.2f} G median {f[1] / 1e9:.2f} G lane-instructions/s")
 
 
 def sgemm(options, cache, figures, c_sgemm):
-    one = summary(run("sgemm", 1, max(1, options.repeat // 2), options.sgemm, cache)["times"])
-    two = summary(run("sgemm", 2, max(1, options.repeat // 2), options.sgemm, cache)["times"])
+    repeat = max(1, options.repeat // 2)
+    one = summary(run("sgemm", 1, repeat, options.sgemm, cache, target=options.target)["times"])
+    two = summary(run("sgemm", 2, repeat, options.sgemm, cache, target=options.target)["times"])
     figures[f"sgemm_{options.sgemm}_seconds"] = {"1_thread": {"min": one[0], "median": one[1]},
                                                  "2_threads": {"min": two[0], "median": two[1]}}
     print(f"SGEMM {options.sgemm}^3 16x16 LDS-tiled: 1 thread min {one[0]:.3f} s median {one[1]:.3f} s; "
           f"2 threads min {two[0]:.3f} s median {two[1]:.3f} s; speed-up (min) {one[0] / two[0]:.2f}x; "
           f"C (naive triple loop) {c_sgemm:.3f} s")
+
+
+def mgemm(options, cache, figures, c_sgemm):
+    repeat = max(1, options.repeat // 2)
+    m = summary(run("mgemm", 2, repeat, options.sgemm, cache, target=options.target)["times"])
+    figures[f"mgemm_{options.sgemm}_seconds"] = {"2_threads": {"min": m[0], "median": m[1]},
+                                                 "ratio_to_c_sgemm_median": m[1] / c_sgemm}
+    print(f"matrix-unit GEMM {options.sgemm}^3 (Triton tl.dot, fp16 tiles, fp32 sums), 2 threads: "
+          f"min {m[0]:.3f} s median {m[1]:.3f} s; C SGEMM (naive triple loop, fp32) {c_sgemm:.3f} s; "
+          f"ratio (median) {m[1] / c_sgemm:.2f}x")
 
 
 def translation(options, figures):

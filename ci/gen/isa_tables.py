@@ -70,7 +70,10 @@ class Target:
     null: int
     flat_saddr: int
     llvm: Llvm = LLVM15
-    true16: bool = False        # gfx11: learn the true16 forms from LLVM21 as well
+    true16: bool = False        # gfx11+: learn the true16 forms from LLVM21 as well
+    # llvm-objdump features of every probe: gfx12's true16 forms decode with +real-true16
+    # (llvm-21 decodes gfx12's 16-bit words as fake16 by default, where gfx11's are true16)
+    mattr: str = ""
 
 
 TARGETS = {
@@ -80,9 +83,10 @@ TARGETS = {
     "gfx950": Target("gfx950", GFX9, (64,), null=None, flat_saddr=0, llvm=LLVM21),
     "gfx1030": Target("gfx1030", GFX10, (32, 64), null=125, flat_saddr=125),
     "gfx1100": Target("gfx1100", GFX11, (32, 64), null=124, flat_saddr=124, true16=True),
-    # RDNA4: llvm-21 of the ROCm 6.4 root (its gfx12 16-bit forms are the fake16 ones).
-    "gfx1200": Target("gfx1200", GFX12, (32, 64), null=124, flat_saddr=124, llvm=LLVM21),
-    "gfx1201": Target("gfx1201", GFX12, (32, 64), null=124, flat_saddr=124, llvm=LLVM21),
+    # RDNA4: llvm-21 of the ROCm 6.4 root; its true16 forms (Triton's LLVM emits them) with
+    # +real-true16 (true16()).
+    "gfx1200": Target("gfx1200", GFX12, (32, 64), null=124, flat_saddr=124, llvm=LLVM21, true16=True),
+    "gfx1201": Target("gfx1201", GFX12, (32, 64), null=124, flat_saddr=124, llvm=LLVM21, true16=True),
 }
 
 
@@ -140,8 +144,9 @@ def _objdump(t, probes, mattr):
         subprocess.run(t.llvm.command("llvm-mc", "-arch=amdgcn", f"-mcpu={t.mcpu}",
                                       "-filetype=obj", src, "-o", obj), check=True)
         args = ["-d", f"--mcpu={t.mcpu}", obj]
-        if mattr and len(t.waves) > 1:
-            args.insert(2, f"--mattr={mattr}")
+        features = ",".join(f for f in (mattr if len(t.waves) > 1 else None, t.mattr) if f)
+        if features:
+            args.insert(2, f"--mattr={features}")
         done = subprocess.run(t.llvm.command("llvm-objdump", *args), capture_output=True,
                               text=True)
     if done.returncode == 0:
@@ -958,8 +963,9 @@ opx / opy fields. VOP3 "forms": "dpp"/"dpp8" where gfx11 takes a DPP dword after
 and "mods" "dpp": the modifiers llvm prints in that form.
 """
 TRUE16_DOC = """
-gfx11 true16 (learned from llvm-mc-21 and llvm-objdump-21 in the ROCm 6.4 root): rows of the
-16-bit instructions llvm-15 does not decode (v_mov_b16 ...), and "t16" on VOP1/VOP2/VOPC rows:
+gfx11/gfx12 true16 (learned from llvm-mc-21 and llvm-objdump-21 in the ROCm 6.4 root, gfx12's
+with +real-true16): rows of the 16-bit instructions llvm-15 (gfx12: llvm-21 without
++real-true16) does not decode (v_mov_b16 ...), and "t16" on VOP1/VOP2/VOPC rows:
 the fields llvm-21 prints as register halves (v12.l / v12.h); in them a VGPR code's bit 7
 picks the high half of the register the low 7 bits name.
 """
@@ -1026,10 +1032,11 @@ TRUE16_FAMILIES = ("VOP1", "VOP2", "VOPC")
 
 
 def true16(t, tables, entries):
-    """gfx11 true16, from llvm-21: rows of the 16-bit instructions llvm-15 does not decode
+    """gfx11/gfx12 true16, from llvm-21: rows of the 16-bit instructions llvm-15 (gfx12: llvm-21
+    without +real-true16) does not decode
     (v_mov_b16 ...), and "t16" (the fields printed as register halves) on the VOP1/VOP2/VOPC
     rows, where llvm-21 agrees with llvm-15 on the instruction otherwise."""
-    t21 = replace(t, llvm=LLVM21)
+    t21 = replace(t, llvm=LLVM21, mattr="+real-true16" if t.encoding is GFX12 else "")
     p21 = Probes(t21)
     vop3a = tuple(tuple(f for f in v if f != "sdst") for v in VOP3_VARIANTS)
     learned21 = {

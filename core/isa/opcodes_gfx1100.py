@@ -15,8 +15,9 @@ TABLES["VOPDX"] / ["VOPDY"] (gfx11): the halves of a dual-issue VOPD instruction
 opx / opy fields. VOP3 "forms": "dpp"/"dpp8" where gfx11 takes a DPP dword after VOP3's two,
 and "mods" "dpp": the modifiers llvm prints in that form.
 
-gfx11 true16 (learned from llvm-mc-21 and llvm-objdump-21 in the ROCm 6.4 root): rows of the
-16-bit instructions llvm-15 does not decode (v_mov_b16 ...), and "t16" on VOP1/VOP2/VOPC rows:
+gfx11/gfx12 true16 (learned from llvm-mc-21 and llvm-objdump-21 in the ROCm 6.4 root, gfx12's
+with +real-true16): rows of the 16-bit instructions llvm-15 (gfx12: llvm-21 without
++real-true16) does not decode (v_mov_b16 ...), and "t16" on VOP1/VOP2/VOPC rows:
 the fields llvm-21 prints as register halves (v12.l / v12.h); in them a VGPR code's bit 7
 picks the high half of the register the low 7 bits name.
 

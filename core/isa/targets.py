@@ -84,7 +84,8 @@ class IsaTarget:
     # th:TH_LOAD_NT scope:SCOPE_DEV) in place of the glc/slc/dlc bits.
     temporal_hints: bool = False
     # gfx12's architected SGPRs: every wave starts with its workgroup ids in ttmp9 (x) and
-    # ttmp7 (y in [15:0], z in [31:16]), where clang reads them
+    # ttmp7 (y in [15:0], z in [31:16]) and its number in the workgroup in ttmp8 [29:25],
+    # where clang and Triton read them
     # The bits of the cycle counter s_getreg reads (HW_REG_SHADER_CYCLES): gfx11's 20; gfx12's
     # 64, its low word there and its high word in HW_REG_SHADER_CYCLES_HI
     shader_cycles_bits: int = 20
@@ -178,15 +179,10 @@ GFX1100 = IsaTarget(
 # clamped op on gfx12 as where DX10_CLAMP is set), and its min/max (v_max_num_f32: IEEE
 # 754-2019's maximumNumber) yield the other operand of a NaN, signalling or not, as gfx10's
 # do with IEEE clear: MODE starts with DX10_CLAMP and without IEEE.
-# Its paired min/max took gfx12's _num names (llvm declares no alias). Its WMMA keeps gfx11's
-# names but not their register layouts, which SoftGPU does not model: the names gfx12's WMMA
-# map to have no semantics, so they fault as unimplemented rather than compute gfx11's.
+# Its paired min/max took gfx12's _num names (llvm declares no alias).
 _GFX12_RENAMES = {
     **_GFX11_RENAMES, "s_barrier_wait": "s_barrier",
     **{f"v_{pair}_num_{t}": f"v_{pair}_{t}" for pair in ("maxmin", "minmax") for t in ("f16", "f32")},
-    **{f"v_wmma_{out}_16x16x16_{kind}": f"v_wmma_{out}_16x16x16_{kind}_gfx12"
-       for out, kind in (("f32", "f16"), ("f32", "bf16"), ("f16", "f16"), ("bf16", "bf16"),
-                         ("i32", "iu8"), ("i32", "iu4"))},
 }
 GFX1200 = replace(GFX1100, name="gfx1200", generation="gfx12", renames=_GFX12_RENAMES,
                   four_texel_images=("gather4",), waitcnt=(), fp8="ocp", temporal_hints=True,

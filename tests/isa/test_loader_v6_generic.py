@@ -20,13 +20,16 @@ from tests.support.objects import linked_kernels, llvm_kernel
 with open(os.path.join(KERNELS, "scale.ll")) as _f:
     SCALE = _f.read()
 
-# cpu -> the processors of the session's GPUs (gfx1030, MI210's gfx90a, RX 7900 XTX's gfx1100)
-# that ROCr loads its code on.
+# cpu -> the processors of the session's GPUs (gfx1030, MI210's gfx90a, RX 7900 XTX's gfx1100,
+# MI300X's gfx942, MI355X's gfx950, RX 9070 XT's gfx1201, RX 9060 XT's gfx1200) that ROCr
+# loads its code on.
 RUNS_ON = {
     "gfx1030": {"gfx1030"},
     "gfx10-3-generic": {"gfx1030"},
     "gfx11-generic": {"gfx1100"},
     "gfx9-generic": set(),               # gfx90a has no generic family
+    "gfx9-4-generic": {"gfx942", "gfx950"},
+    "gfx12-generic": {"gfx1200", "gfx1201"},
     "gfx1100": {"gfx1100"},
 }
 
@@ -72,7 +75,8 @@ def test_generic_and_v6_objects_load_only_on_their_agents(session, cpu):
 
 
 @pytest.mark.parametrize("tier", ["interp", "native"])
-@pytest.mark.parametrize("cpu", ["gfx10-3-generic", "gfx11-generic", "gfx1030"])
+@pytest.mark.parametrize("cpu", ["gfx10-3-generic", "gfx11-generic", "gfx9-4-generic",
+                                 "gfx12-generic", "gfx1030"])
 def test_generic_code_runs_as_the_agents_processor(session, tier, cpu):
     path = llvm_kernel(SCALE, cpu)
     data = np.arange(256, dtype=np.int32) * 5 - 100

@@ -72,6 +72,8 @@ def _objects(target):
                           for t in TARGETS for b in _objects(t)])
 def test_decoder_reads_clang21_rdna4_builds_as_llvm_objdump_21(root, tmp_path, target, source,
                                                                extra, opt):
+    """clang-21's gfx12 code is fake16 (its 16-bit operands in v0-v127, printed whole), which
+    the decoder reads as the hardware does (a VGPR code's bit 7 would pick a high half)."""
     assert misread(build(target, source_path(tmp_path, source), opt, *extra), target,
                    wave64=False) == []
 

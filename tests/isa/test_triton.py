@@ -1,9 +1,10 @@
 """Triton kernels (PyPI's triton, AMD backend, compiled here without a GPU) run on SoftGPU on
 every target both support, on both engine tiers: element-wise, a row reduction, softmax, and
-tl.dot GEMM tiles in fp32 (tf32), fp16, bf16 and each target's 8-bit floats (gfx942's FNUZ, gfx950's OCP;
-the others convert them in software), also with masked edges, 8 warps and results stored as
-fp16/bf16 (gfx950's v_cvt_pk_*_f32 and v_permlane32_swap), each against numpy, and the
-native tier's buffers bit for bit the interpreter's. A kernel's LDS is Triton's `shared` (it asks for it at launch)."""
+tl.dot GEMM tiles in fp32 (tf32), fp16, bf16 and each target's 8-bit floats (gfx942's FNUZ,
+gfx950's and gfx1201's OCP; the others convert them in software) on the target's MFMA or WMMA,
+also with masked edges, 8 warps and results stored as fp16/bf16 (gfx950's v_cvt_pk_*_f32 and
+v_permlane32_swap), each against numpy, and the native tier's buffers bit for bit the
+interpreter's. A kernel's LDS is Triton's `shared` (it asks for it at launch)."""
 import os
 import warnings
 
@@ -21,14 +22,14 @@ from tests.support.suite_run import kernel_metadata, output_buffers
 from tests.support import rocm64
 from tests.support.tools import missing
 
-TARGETS = ("gfx90a", "gfx942", "gfx950", "gfx1100")
+TARGETS = ("gfx90a", "gfx942", "gfx950", "gfx1100", "gfx1201")
 # Triton's 8-bit float types and (mantissa bits, bias) of their bytes.
 FP8 = {"fp8e4b8": (3, 8), "fp8e5b16": (2, 16), "fp8e4nv": (3, 7), "fp8e5": (2, 15)}
 # The 8-bit float GEMMs each target runs: every type where matrix units take 8-bit floats
 # (gfx942's FNUZ natively and OCP's converted, gfx950 the other way round), OCP's elsewhere
 # (converted to f16 in software).
 FP8_OF = {"gfx90a": ("fp8e4nv", "fp8e5"), "gfx942": tuple(FP8), "gfx950": tuple(FP8),
-          "gfx1100": ("fp8e4nv", "fp8e5")}
+          "gfx1100": ("fp8e4nv", "fp8e5"), "gfx1201": ("fp8e4nv", "fp8e5")}
 WARPS = 4
 SIZE = 64           # GEMMs: 64 x 64 x 64 in 32 x 32 x 32 tiles
 
@@ -133,6 +134,18 @@ def _programs():
                     (-(-m // tile[0]), -(-n // tile[1])), warps)
         return build
 
+    def matmul_int8(rng):
+        """int8 tiles, the products summed in int32 (the matrix units' integer forms)."""
+        import triton.language as tl
+        a, b = (rng.integers(-128, 128, (SIZE, SIZE)) for _ in range(2))
+        signature = {"a": "*i8", "b": "*i8", "c": "*i32", "K": "i32", "BM": "constexpr",
+                     "BN": "constexpr", "BK": "constexpr", "ACC": "constexpr"}
+        constants = {"BM": 32, "BN": 32, "BK": 32, "ACC": tl.int32}
+        return (_kernels().gemm_accumulating, signature, constants,
+                [a.astype(np.int8).ravel(), b.astype(np.int8).ravel(), np.zeros(SIZE * SIZE, np.int32),
+                 np.int32(SIZE)], {2: (a @ b).astype(np.int32).ravel()}, {},
+                (SIZE // 32, SIZE // 32), WARPS)
+
     programs = [("add", add), ("row_sum", rows("row_sum", lambda x: x.astype(np.float64).sum(axis=1),
                                                Close(1e-5, 1e-5))),
                 ("softmax", rows("softmax", softmax_of, Close(1e-5, 1e-7))),
@@ -140,7 +153,8 @@ def _programs():
                 # fp32 inputs: tl.dot's default precision is tf32 (gfx942: the xf32 MFMA).
                 ("matmul_fp32", matmul("fp32")),
                 ("gemm_fp16_edges", gemm("fp16", (64, 64, 32), 4)),
-                ("gemm_bf16_edges_8_warps", gemm("bf16", (128, 128, 64), 8))]
+                ("gemm_bf16_edges_8_warps", gemm("bf16", (128, 128, 64), 8)),
+                ("matmul_int8", matmul_int8)]
     # 128 x 128 x 64 tiles of OCP's 8-bit floats: gfx950's f8f6f4 MFMA.
     programs += [(f"matmul_{d}_large_tiles", matmul(d, (128, 128, 64), 128))
                  for d in ("fp8e4nv", "fp8e5")]
@@ -179,10 +193,10 @@ def test_triton_kernels_match_numpy_on_both_tiers(session, tmp_path, target, nam
     assert_same_run(path, target, native, native_stats, oracle, oracle_stats)
 
 
-# gfx1100 is left out: Triton's newer LLVM fills unused VOP3 src2 fields with inline 0 (0x80),
-# which llvm-objdump-21 refuses to decode (it prints such words as .long); the runs above
-# execute those kernels.
-@pytest.mark.parametrize("target,name", [p for p in _runs() if p.values[0] != "gfx1100"])
+# gfx1100 and gfx1201 are left out: Triton's newer LLVM fills unused VOP3 src2 fields with
+# inline 0 (0x80), which llvm-objdump-21 refuses to decode (it prints such words as .long);
+# the runs above execute those kernels.
+@pytest.mark.parametrize("target,name", [p for p in _runs() if not p.values[0].startswith("gfx1")])
 def test_decoder_reads_triton_builds_as_llvm_objdump_21(target, name):
     """Every instruction of Triton's code, decoded as the ROCm 6.4 root's llvm-objdump-21
     prints it (the f8f6f4 MFMA, transposed reads and lane-half swaps of gfx950 among them)."""

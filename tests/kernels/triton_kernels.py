@@ -46,3 +46,20 @@ def gemm(a, b, c, M, N, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr)
         acc += tl.dot(x, y)
     tl.store(c + rows[:, None] * N + cols[None, :], acc.to(c.dtype.element_ty),
              mask=(rows[:, None] < M) & (cols[None, :] < N))
+
+
+@triton.jit
+def gemm_accumulating(a, b, c, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
+                      ACC: tl.constexpr):
+    """C = A B of whole tiles with tl.dot accumulating in ACC (int32 for int8 inputs: the
+    matrix units' integer forms), stored in C's type."""
+    rows = tl.program_id(0) * BM + tl.arange(0, BM)
+    cols = tl.program_id(1) * BN + tl.arange(0, BN)
+    n = tl.num_programs(1) * BN
+    ks = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=ACC)
+    for k in range(0, K, BK):
+        x = tl.load(a + rows[:, None] * K + (k + ks)[None, :])
+        y = tl.load(b + (k + ks)[:, None] * n + cols[None, :])
+        acc = tl.dot(x, y, acc, out_dtype=ACC)
+    tl.store(c + rows[:, None] * n + cols[None, :], acc.to(c.dtype.element_ty))

@@ -7,8 +7,9 @@ Holds these invariants:
   in v0, v1, v2, or packed into v0 (gfx90a, gfx11); FLAT_SCRATCH is the wave's scratch base
   from the start on gfx11 (architected), and the prolog sets it from flat_scratch_init and
   the wave offset elsewhere (gfx10 through s_setreg, gfx9 in the SGPR pair flat_scratch);
-  gfx12's waves find their workgroup ids in ttmp9 (x) and ttmp7 (y | z << 16) as well
-  (architected SGPRs: clang reads them there);
+  gfx12's waves find their workgroup ids in ttmp9 (x) and ttmp7 (y | z << 16) as well, and
+  their wave's number in the workgroup in ttmp8 [29:25] (architected SGPRs: clang reads
+  them there);
 - scratch comes in arena blocks, one per admission of waves: wave i of an admission owns bytes
   [i * lanes * private_bytes, (i + 1) * lanes * private_bytes) of its block, interleaved a
   dword per lane (the private segment V# has swizzling and ADD_TID on, index stride = wave
@@ -123,6 +124,7 @@ class Chunk:
         if desc.private_segment_wave_offset and desc.target.flat_scratch != "architected":
             sgpr[:, slot] = wave_offset.astype(np.uint32)
         if desc.target.architected_ids:
+            sgpr[:, TTMP + 8] = w.wave_in_group[new].astype(np.uint32) << np.uint32(25)
             sgpr[:, TTMP + 9] = wg[:, 0].astype(np.uint32)
             sgpr[:, TTMP + 7] = (wg[:, 1].astype(np.uint32) & np.uint32(0xFFFF)) | (wg[:, 2].astype(np.uint32) << np.uint32(16))
 

@@ -1,13 +1,16 @@
 """Matrix instructions: gfx90a's and gfx940+'s MFMA (v_mfma_*: D = A x B + C in blocks across a wave64) and
-gfx11's WMMA (v_wmma_*: one 16x16x16 product across a wave).
+gfx11's and gfx12's WMMA (v_wmma_*: one 16x16x16 product across a wave).
 
 Holds these invariants:
 - matrix elements sit in registers and lanes exactly as AMD's matrix instruction calculator
   lays them out (its gfx9 and gfx11 register layouts): MFMA inputs hold, per lane, the
   K/(64/(M*B)) consecutive k of one row (A) or column (B), lanes walking rows of block 0,
   then block 1, ..., then the next run of k; MFMA outputs hold 4-row (f64: 1-row) strips N
-  lanes wide; WMMA inputs hold row (A) / column (B) i%16 in every 16-lane group, k walking
-  the register bytes, and outputs row i in lane group i % (lanes/16) of register i // that;
+  lanes wide; gfx11's WMMA inputs hold row (A) / column (B) i%16 in every 16-lane group, k
+  walking the register bytes, and outputs row i in lane group i % (lanes/16) of register
+  i // that; gfx12's (wave32) split k and the output's rows between the two lane halves
+  (wmma_gfx12_layout); gfx12's forms with 16-bit results, iu4 and wave64 fault as not
+  modelled, their layouts unconfirmed by any compiler's kernels here;
 - every product term is exact (fp8/bf8/f16/bf16/xf32/f32 products are exact in double, int8
   in int64; fp8/bf8 are the target's flavour: core.isa.targets' `fp8`; xf32 inputs are the
   f32 values rounded to 10 mantissa bits) and
@@ -30,7 +33,8 @@ from core.isa.interp.registry import HANDLERS
 # The fp8/bf8 forms name A's type, then B's.
 _MFMA = re.compile(r"v_mfma_(f32|i32|f64)_(\d+)x(\d+)x(\d+)(?:_\d+b)?_?"
                    r"(f32|f16|bf16|i8|f64|xf32|f8f6f4|[fb][pf]8_[fb][pf]8)(_1k)?$")
-_WMMA = re.compile(r"v_wmma_(f32|f16|bf16|i32)_16x16x16_(f16|bf16|iu8|iu4)$")
+# gfx12's fp8/bf8 forms name A's type, then B's.
+_WMMA = re.compile(r"v_wmma_(f32|f16|bf16|i32)_16x16x(16)_(f16|bf16|iu8|iu4|fp8|bf8)(?:_(fp8|bf8))?$")
 _BITS = {"f32": 32, "f16": 16, "bf16": 16, "i8": 8, "iu8": 8, "iu4": 4, "f64": 64, "i32": 32,
          "fp8": 8, "bf8": 8, "xf32": 32, "f8f6f4": 8}
 # gfx950's f8f6f4 MFMA: CBSZ names A's format, BLGP B's (not broadcasts); of its formats the
@@ -213,37 +217,68 @@ def _mfma(match):
 
 
 # ---- WMMA ---------------------------------------------------------------------------------
+@lru_cache(maxsize=None)
+def wmma_gfx12_layout(per_lane):
+    """gfx12's wave32 WMMA layout, as (lane, slot) of element [i, j] of a 16x16 matrix whose
+    lanes hold `per_lane` elements each: A's row or B's column i in lanes i and i + 16, the
+    first `per_lane` k in the low lanes and the next in the high ones, consecutive k in
+    consecutive slots; transposed, C/D's column j in lanes j and j + 16, rows 0-7 in the low
+    lanes' registers 0-7 and rows 8-15 in the high lanes'."""
+    i, j = np.meshgrid(np.arange(16), np.arange(16), indexing="ij")
+    return i + 16 * (j // per_lane), j % per_lane
+
+
 def _wmma(match):
-    out, kind = match.groups()
-    integer = kind.startswith("iu")
+    out, _k, kind_a, kind_b = match.groups()
+    kind_b = kind_b or kind_a
+    integer = kind_a.startswith("iu")
+    float8 = kind_a in ("fp8", "bf8")
 
     def run(step, inst):
         a_op, b_op, c_op = inst.src
         d_op = inst.dst[0]
         lanes = step.w.lanes
         mods = inst.mods
+        target = step.dispatch.plan.desc.target
+        gfx12 = target.generation == "gfx12"
+        half = out in ("f16", "bf16")
+        if gfx12 and (lanes != 32 or half or kind_a == "iu4"):
+            # Modelled where an independent compiler's GEMMs confirm the layout (Triton's
+            # f16, bf16, fp8, bf8 and int8 tl.dot on gfx1201: tests/isa/test_triton.py).
+            raise step.illegal(f"{inst.mnemonic}: gfx12's layout of this WMMA form "
+                               f"({'wave64' if lanes != 32 else 'its operands'}) is not modelled")
         neg, neg_hi = int(mods["neg"]), int(mods["neg_hi"])
-        a = _elements(_registers(step, a_op, a_op.count), kind, signed=bool(neg & 1))[:, :16, :16]
-        b = _elements(_registers(step, b_op, b_op.count), kind, signed=bool(neg & 2))[:, :16, :16]
-        if not integer:
+        a = _elements(_registers(step, a_op, a_op.count), kind_a, signed=bool(neg & 1), fp8=target.fp8)
+        b = _elements(_registers(step, b_op, b_op.count), kind_b, signed=bool(neg & 2), fp8=target.fp8)
+        if gfx12:               # [n, 16, 16]: A's rows, B's columns, each along k
+            a = a[(slice(None),) + wmma_gfx12_layout(a.shape[2])]
+            b = b[(slice(None),) + wmma_gfx12_layout(b.shape[2])]
+        else:                   # gfx11: every lane group holds the whole of row/column i % 16
+            a, b = a[:, :16, :16], b[:, :16, :16]
+        if not integer and not float8:
             # neg negates the low halves' elements (even k), neg_hi the high halves' (odd k).
             for index, matrix in ((0, a), (1, b)):
                 sign = np.where(np.arange(16) % 2, -1.0 if neg_hi >> index & 1 else 1.0,
                                 -1.0 if neg >> index & 1 else 1.0)
                 matrix *= sign
-        # C/D: row i in register i // groups, lanes 16 * (i % groups) + j (groups = lanes/16);
-        # 16-bit results in the low or high half of each register (op_sel bit 2).
-        groups = lanes // 16
-        i, j = np.meshgrid(np.arange(16), np.arange(16), indexing="ij")
-        lane, reg = 16 * (i % groups) + j, i // groups
-        count = 16 // groups
-        c_regs = _registers(step, c_op, count)
-        high = int(mods["op_sel"]) >> 2 & 1
-        if out in ("f16", "bf16"):
-            c = _elements(c_regs >> np.uint32(16 * high) & np.uint32(0xFFFF), out)[:, :, 0::2]
+        if gfx12:
+            # C/D (32-bit): element [i, j] in register i % 8 of lane j + 16 * (i // 8).
+            lane, reg = (index.T for index in wmma_gfx12_layout(8))
+            count, shift = 8, np.zeros(reg.shape, np.uint32)
         else:
-            c = _elements(c_regs, out)
-        c = c[:, lane, reg]
+            # C/D: row i in register i // groups, lanes 16 * (i % groups) + j (groups =
+            # lanes/16); 16-bit results in the low or high half of each register (op_sel bit 2).
+            groups = lanes // 16
+            i, j = np.meshgrid(np.arange(16), np.arange(16), indexing="ij")
+            lane, reg = 16 * (i % groups) + j, i // groups
+            count = 16 // groups
+            high = int(mods["op_sel"]) >> 2 & 1
+            shift = np.full(reg.shape, 16 * high, np.uint32)
+        c_regs = _registers(step, c_op, count)
+        if half:
+            c = _elements((c_regs[:, lane, reg] >> shift) & np.uint32(0xFFFF), out)[..., 0::2]
+        else:
+            c = _elements(c_regs, out)[:, lane, reg]
         if not integer:
             if neg_hi >> 2 & 1:
                 c = np.abs(c)
@@ -251,15 +286,14 @@ def _wmma(match):
                 c = -c
         d = np.matmul(a, b.transpose(0, 2, 1)) + c                # b holds column j in row j
         bits = _to_bits(d, out, clamp=bool(mods["clamp"]))
-        words = np.zeros((step.n, lanes, count), np.uint32)
-        words[:, lane, reg] = bits
+        if half:                # gfx11: into one half of each register, the other kept
+            words = _registers(step, d_op, count)
+            words[:, lane, reg] = words[:, lane, reg] & ~(np.uint32(0xFFFF) << shift) | bits << shift
+        else:
+            words = np.zeros((step.n, lanes, count), np.uint32)
+            words[:, lane, reg] = bits
         for r in range(count):
-            value = words[..., r]
-            if out in ("f16", "bf16"):
-                old = step.ops.vgpr_read(d_op.index + r)
-                keep = np.uint32(0xFFFF << (16 * (1 - high)))
-                value = old & keep | value << np.uint32(16 * high)
-            step.ops.vgpr_write(d_op.index + r, value, step.ops.exec)
+            step.ops.vgpr_write(d_op.index + r, words[..., r], step.ops.exec)
     return run
 
 
@@ -295,6 +329,8 @@ MNEMONICS = (
     "v_mfma_f32_16x16x128_f8f6f4", "v_mfma_f32_32x32x64_f8f6f4",
     "v_wmma_f32_16x16x16_f16", "v_wmma_f32_16x16x16_bf16", "v_wmma_f16_16x16x16_f16",
     "v_wmma_bf16_16x16x16_bf16", "v_wmma_i32_16x16x16_iu8", "v_wmma_i32_16x16x16_iu4",
+    # gfx12 (opcodes_gfx1200.py): the same names in its own layout, and 8-bit float products.
+    *(f"v_wmma_f32_16x16x16_{a}_{b}" for a in ("fp8", "bf8") for b in ("fp8", "bf8")),
 )
 for _name in MNEMONICS:
     _match = _MFMA.match(_name)

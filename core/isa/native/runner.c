@@ -391,6 +391,7 @@ static void setup_group(const sg_dispatch *d, sg_job *job, sg_slot *slot, uint64
             if (d->workgroup_id_slot[k] != SG_NO_SLOT)
                 wave->sgpr[d->workgroup_id_slot[k]] = slot->group.id[k];
         if (d->architected_ids) {
+            wave->sgpr[SG_TTMP + 8] = w << 25;
             wave->sgpr[SG_TTMP + 9] = slot->group.id[0];
             wave->sgpr[SG_TTMP + 7] = (slot->group.id[1] & 0xFFFF) | slot->group.id[2] << 16;
         }

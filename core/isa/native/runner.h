@@ -116,7 +116,8 @@ typedef struct sg_dispatch {
     int32_t workgroup_id_slot[3];    /* SG_NO_SLOT when not enabled */
     int32_t workgroup_info_slot;
     int32_t wave_offset_slot;        /* private segment wave offset */
-    uint32_t architected_ids;        /* workgroup ids in ttmp9 (x) and ttmp7 (y | z << 16): gfx12 */
+    uint32_t architected_ids;        /* gfx12: workgroup ids in ttmp9 (x) and ttmp7 (y | z << 16),
+                                        the wave's number in its group in ttmp8 [29:25] */
     uint32_t mode;
     uint64_t scratch_base;           /* scratch of every wave in flight */
     uint64_t wave_scratch_bytes;
