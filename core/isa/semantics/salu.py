@@ -12,9 +12,10 @@ SCALAR_VALU) run on this plan too, with their VOP3 modifiers.
 from typing import NamedTuple
 
 from core.isa.instruction import EXEC_LO, SCC, Operand
+from core.isa.alu.scalar_float import SCALAR_TWINS
 from core.isa.semantics.valu import mods_kwargs
 
-SCALAR_VALU = tuple(f"v_s_{name}_f32" for name in ("exp", "log", "rcp", "rsq", "sqrt"))
+SCALAR_VALU = tuple(name for name in SCALAR_TWINS if name.startswith("v_s_"))
 
 
 class SaluPlan(NamedTuple):
