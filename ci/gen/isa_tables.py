@@ -206,7 +206,11 @@ def signature(ops, markers):
     for tok in ops:
         if tok == "gds":
             continue                            # a modifier alone: ds_gws_sema_v gds
-        reg = parse_reg(tok)
+        # gfx12 images list their address VGPRs ([v20, v0]: the rest of the probe's address
+        # fields): the field is the first one's, one register wide.
+        reg = parse_reg(tok[1:].split(",")[0].strip() if tok.startswith("[") else tok)
+        if reg and tok.startswith("["):
+            reg = reg[:2] + (1,)
         if reg and (reg[0], reg[1]) in markers:
             sig.append((markers[(reg[0], reg[1])], reg[0], reg[2]))
         elif re.fullmatch(r"p10|p20|p0|invalid_param_\d+", tok):
@@ -402,6 +406,15 @@ class Probes:
         return self.enc["MIMG"].encode(op=op, dmask=1, ssamp=52 // 4 if "ssamp" in variant else 0,
                                        srsrc=SRC2 // 4, vdata=DST, vaddr=SRC0)
 
+    def image(self, family):
+        """gfx12's VIMAGE/VSAMPLE: dmask=1, 1D, the address VGPRs from SRC0 on; the sampling
+        opcodes take their S# at s[52:55] (msaa_load, a VSAMPLE word, takes none)."""
+        def build(op, variant, lit=None):
+            sampler = {"ssamp": 52 // 4} if "ssamp" in variant and family == "VSAMPLE" else {}
+            return self.enc[family].encode(op=op, dmask=1, srsrc=SRC2 // 4, vdata=DST,
+                                           vaddr0=SRC0, **sampler)
+        return build
+
     def vintrp(self, op, variant, lit=None):
         return self.enc["VINTRP"].encode(vdst=DST, op=op, attr=5, vsrc=SRC0)
 
@@ -482,10 +495,15 @@ def build_tables(t, p):
              ("s", SDST): "soffset"}
     tables["MUBUF"] = learn(t, opcodes(t, "MUBUF", 0x100), p.mubuf, (ALL, ()), bmark)
     tables["MTBUF"] = learn(t, opcodes(t, "MTBUF", 0x10), p.mtbuf, (ALL,), bmark)
+    image_markers = {("v", DST): "vdata", ("v", SRC0): "vaddr", ("s", SRC2): "srsrc",
+                     ("s", 52): "ssamp"}
     if "MIMG" in t.encoding:
         tables["MIMG"] = learn(t, opcodes(t, "MIMG", 0x100), p.mimg, (ALL + ("ssamp",), ALL),
-                               {("v", DST): "vdata", ("v", SRC0): "vaddr",
-                                ("s", SRC2): "srsrc", ("s", 52): "ssamp"})
+                               image_markers)
+    for family in ("VIMAGE", "VSAMPLE"):
+        if family in t.encoding:
+            tables[family] = learn(t, opcodes(t, family, 0x100), p.image(family),
+                                   (ALL + ("ssamp",), ALL), image_markers)
     if "VINTRP" in t.encoding:
         tables["VINTRP"] = learn(t, opcodes(t, "VINTRP", 4), p.vintrp, (ALL,),
                                  {("v", DST): "vdst", ("v", SRC0): "vsrc"})

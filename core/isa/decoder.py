@@ -229,6 +229,8 @@ def _scalar_fields(d, entry, fields, wave64, literal):
             src.append(Operand("inline_int", 0, 1, fields["src1"]))
         elif field == "msg":            # gfx11 s_sendmsg_rtn: src0 holds the message
             src.append(Operand("inline_int", 0, 1, fields["src0"]))
+        elif field == "simm32":         # gfx12 s_fmaak_f32/s_fmamk_f32: the dword after
+            src.append(Operand("literal", LITERAL, 1, literal))
         else:
             src.append(d.source(fields[field], width, literal))
     return tuple(dst), tuple(src)
@@ -240,7 +242,8 @@ def _sop(d, fmt, w, mem, offset, address, wave64):
     entry = d.entry(encoding, op)
     fields = {name: fmt.get(w, name) for name in ("sdst", "src0", "src1") if fmt.has(name)}
     literal, size = None, 4
-    if LITERAL in (fields.get("src0"), fields.get("src1")):
+    if LITERAL in (fields.get("src0"), fields.get("src1")) or \
+            any(f == "simm32" for f, *_ in entry.ops):
         literal, size = _dword(mem, offset + 4), 8
     dst, src = _scalar_fields(d, entry, fields, wave64, literal)
     isrc, idst = entry.implicit[wave64]
@@ -788,19 +791,46 @@ def _mimg(d, fmt, w, mem, offset, address, wave64):
         addr = tuple(vgpr(r) for r in registers[:address_dwords])
     else:
         addr = (vgpr(vaddr, address_dwords),)
+    dst, src = _image_operands(d, fmt, bits, entry, addr, vgpr(vdata, data_dwords), mods)
+    return Instruction(address, 8 + 4 * nsa, "MIMG", op, entry.name, "", dst, src,
+                       Mods(mods), (), (), wave64)
+
+
+def _image_operands(d, fmt, bits, entry, addr, data, mods):
+    """(dst, src) of an image instruction: the addresses, T# and S# (the sampling opcodes),
+    then data for stores and atomics; loads, samples and returning atomics write data."""
     resources = (d.source(fmt.get(bits, "srsrc") * 4, 8),)
     if any(field == "ssamp" for field, *_ in entry.ops):
         resources += (d.source(fmt.get(bits, "ssamp") * 4, 4),)
-    data = vgpr(vdata, data_dwords)
     kind = mimg.op_of(entry.name).kind
     if kind == "store":
-        dst, src = (), addr + resources + (data,)
-    elif kind == "atomic":
-        dst, src = ((data,) if mods["glc"] else ()), addr + resources + (data,)
-    else:
-        dst, src = (data,), addr + resources
-    return Instruction(address, 8 + 4 * nsa, "MIMG", op, entry.name, "", dst, src,
-                       Mods(mods), (), (), wave64)
+        return (), addr + resources + (data,)
+    if kind == "atomic":
+        return ((data,) if mods["glc"] else ()), addr + resources + (data,)
+    return (data,), addr + resources
+
+
+def _vimage(d, fmt, w, mem, offset, address, wave64):
+    """gfx12's image words (VIMAGE, VSAMPLE): the MIMG instruction the engine runs, its
+    mods named as gfx10's (glc: th's low bit, an atomic's return) with th and scope beside.
+    Up to four address VGPRs are named one by one; with more address dwords the last field
+    starts a contiguous run holding the rest (llvm prints it v[7:9])."""
+    bits = _bits(fmt, w, mem, offset)
+    family = fmt.family
+    op = fmt.get(bits, "op")
+    entry = d.entry(family, op)
+    mods = {name: fmt.get(bits, name) if fmt.has(name) else 0 for name in _MIMG_MODS}
+    mods.update(th=fmt.get(bits, "th"), scope=fmt.get(bits, "scope"), nsa=0)
+    words = mimg.address_dwords(entry.name, mods["dim"], mods["a16"])
+    fields = [fmt.get(bits, f"vaddr{i}") for i in range(min(words, 4))]
+    addr = tuple(vgpr(r) for r in fields[:3]) + \
+        ((vgpr(fields[3], words - 3),) if words > 3 else ())
+    # llvm counts TFE's status dword, not LWE's (which only VSAMPLE has).
+    data = vgpr(fmt.get(bits, "vdata"), mimg.data_dwords(
+        entry.name, mods["dmask"], mods["d16"], mods["tfe"], d.name))
+    dst, src = _image_operands(d, fmt, bits, entry, addr, data, mods)
+    return Instruction(address, 12, family, op, entry.name, "", dst, src, Mods(mods), (), (),
+                       wave64)
 
 
 def _vintrp(d, fmt, w, mem, offset, address, wave64):
@@ -828,7 +858,8 @@ def _exp(d, fmt, w, mem, offset, address, wave64):
 _FAMILIES = {"SOP1": _sop, "SOP2": _sop, "SOPC": _sop, "SOPK": _sopk, "SOPP": _sopp,
              "SMEM": _smem, "VOP1": _vop1, "VOP2": _vop2, "VOPC": _vopc, "VOP3": _vop3,
              "VOP3P": _vop3p, "VOPD": _vopd, "DS": _ds, "FLAT": _flat, "MUBUF": _mubuf,
-             "MTBUF": _mtbuf, "MIMG": _mimg, "VINTRP": _vintrp, "EXP": _exp}
+             "MTBUF": _mtbuf, "MIMG": _mimg, "VIMAGE": _vimage, "VSAMPLE": _vimage,
+             "VINTRP": _vintrp, "EXP": _exp}
 
 
 def decode(memory, offset, address=None, wave64=False, target=None):

@@ -554,6 +554,30 @@ def _format_mimg(inst, entry):
     return text + "".join(f" {flag}" for flag in _MIMG_FLAGS if mods[flag])
 
 
+# gfx12's image flags, in llvm's order around the cache policy.
+_VIMAGE_FLAGS = (("unorm",), ("r128", "a16", "tfe", "lwe", "d16"))
+
+
+def _format_vimage(inst, entry):
+    """gfx12's VIMAGE/VSAMPLE: the address VGPRs listed ([v4, v5, v[6:8]]) when more than
+    one operand names them, th/scope in place of glc/slc/dlc."""
+    mods = inst.mods
+    resources = 2 if any(field == "ssamp" for field, *_ in entry.ops) else 1
+    kind = mimg.op_of(entry.name).kind
+    data = inst.src[-1] if kind in ("store", "atomic") else inst.dst[0]
+    addresses = inst.src[:len(inst.src) - resources - (kind in ("store", "atomic"))]
+    addr = addresses[0].text if len(addresses) == 1 else \
+        f"[{', '.join(op.text for op in addresses)}]"
+    texts = [data.text, addr] + [op.text for op in inst.src[len(addresses):len(addresses) + resources]]
+    text = f"{entry.name} {', '.join(texts)}"
+    if mods["dmask"]:
+        text += f" dmask:0x{mods['dmask']:x}"
+    text += f" dim:{mimg.DIMS[mods['dim']].name}"
+    before, after = _VIMAGE_FLAGS
+    text += "".join(f" {flag}" for flag in before if mods[flag])
+    return text + _temporal_hints(inst) + "".join(f" {flag}" for flag in after if mods[flag])
+
+
 def _interp_param(value):
     return {0: "p10", 1: "p20", 2: "p0"}.get(value, f"invalid_param_{value}")
 
@@ -589,7 +613,7 @@ _FORMATS = {"VINTRP": _format_vintrp, "EXP": _format_exp, "SOPP": _format_sopp, 
             "SOP2": _format_scalar, "SOPC": _format_scalar, "SMEM": _format_smem,
             "DS": _format_ds, "FLAT": _format_flat, "GLOBAL": _format_flat,
             "SCRATCH": _format_flat, "MUBUF": _format_buffer, "MTBUF": _format_buffer,
-            "MIMG": _format_mimg}
+            "MIMG": _format_mimg, "VIMAGE": _format_vimage, "VSAMPLE": _format_vimage}
 
 
 def format_instruction(inst):

@@ -211,6 +211,15 @@ _GFX12_POLICY = dict(scope=(50, 2), th=(52, 3), glc=(52, 1))
 _GFX12_BUFFER = dict(soffset=(0, 7), tfe=(22, 1), vdata=(32, 8), srsrc=(43, 5), offen=(62, 1),
                      idxen=(63, 1), vaddr=(64, 8), offset=(72, 24), **_GFX12_POLICY)
 
+# Images split in two: VIMAGE (loads, stores, atomics, queries) and VSAMPLE (the sampler's
+# opcodes, gfx12's msaa_load among them), three dwords each. There is no NSA bit: up to four
+# address VGPRs are named one by one in the third dword (VIMAGE's fifth in bits 63:56, for
+# BVH only), and where an instruction has more address dwords the last field names the first
+# of a contiguous run holding the rest. ssamp, as srsrc, is the SGPR number over four.
+_GFX12_IMAGE = dict(dim=(0, 3), r128=(4, 1), d16=(5, 1), a16=(6, 1), op=(14, 8), dmask=(22, 4),
+                    vdata=(32, 8), srsrc=(43, 7), vaddr0=(64, 8), vaddr1=(72, 8),
+                    vaddr2=(80, 8), vaddr3=(88, 8), **_GFX12_POLICY)
+
 GFX12 = Generation(
     "gfx12", *_scalar_formats(), *_vop_short_formats(),
     Format("SMEM", 2, 0xFC000000, 0xF4000000, op=(13, 6), scope=(21, 2), th=(23, 3),
@@ -225,6 +234,9 @@ GFX12 = Generation(
            **_GFX12_POLICY),
     Format("MUBUF", 3, 0xFC200000, 0xC4000000, op=(14, 7), **_GFX12_BUFFER),
     Format("MTBUF", 3, 0xFC200000, 0xC4200000, op=(14, 4), format=(55, 7), **_GFX12_BUFFER),
+    Format("VIMAGE", 3, 0xFC000000, 0xD0000000, tfe=(55, 1), vaddr4=(56, 8), **_GFX12_IMAGE),
+    Format("VSAMPLE", 3, 0xFC000000, 0xE4000000, tfe=(3, 1), unorm=(13, 1), lwe=(40, 1),
+           ssamp=(57, 7), **_GFX12_IMAGE),
 )
 
 GENERATIONS = {g.name: g for g in (GFX9, GFX10, GFX11, GFX12)}

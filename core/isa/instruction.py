@@ -40,7 +40,10 @@ Memory operands, in `src` order (the data a store or atomic sends comes last):
   samples and glc atomics have dst (vdata,); mods dmask, dim (0-7: 1D, 2D, 3D, cube, 1D
   array, 2D array, 2D MSAA, 2D MSAA array), nsa (extra dwords), unorm, glc, slc, dlc, r128,
   tfe, lwe, a16, d16. Register widths are llvm's (core.isa.mimg): the true sizes for every
-  well-formed encoding.
+  well-formed encoding;
+- VIMAGE/VSAMPLE (gfx12's images): as MIMG, the addresses one VGPR per address dword but the
+  fourth operand, which holds the rest; mods as MIMG's (nsa 0, glc th's low bit) with th
+  and scope.
 """
 from collections.abc import Mapping
 from dataclasses import dataclass, field

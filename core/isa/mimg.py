@@ -1,5 +1,5 @@
-"""MIMG (image) instructions of gfx10 and gfx11: what each opcode reads and writes, from its
-name (and the target, where gfx11 differs: core.isa.targets).
+"""Image instructions (gfx10 and gfx11's MIMG, gfx12's VIMAGE/VSAMPLE): what each opcode reads
+and writes, from its name (and the target, where gfx11 differs: core.isa.targets).
 
 Holds these invariants:
 - the address words of an instruction are a function of its opcode, DIM and A16 alone,

@@ -179,13 +179,18 @@ GFX1100 = IsaTarget(
 # clamped op on gfx12 as where DX10_CLAMP is set), and its min/max (v_max_num_f32: IEEE
 # 754-2019's maximumNumber) yield the other operand of a NaN, signalling or not, as gfx10's
 # do with IEEE clear: MODE starts with DX10_CLAMP and without IEEE.
-# Its paired min/max took gfx12's _num names (llvm declares no alias).
+# Its paired min/max took gfx12's _num names, and its image atomics name their type (llvm
+# declares no alias for either).
 _GFX12_RENAMES = {
     **_GFX11_RENAMES, "s_barrier_wait": "s_barrier",
     **{f"v_{pair}_num_{t}": f"v_{pair}_{t}" for pair in ("maxmin", "minmax") for t in ("f16", "f32")},
+    **{f"image_atomic_{new}": f"image_atomic_{old}" for new, old in (
+        ("add_uint", "add"), ("sub_uint", "sub"), ("min_int", "smin"), ("min_uint", "umin"),
+        ("max_int", "smax"), ("max_uint", "umax"), ("inc_uint", "inc"), ("dec_uint", "dec"),
+        ("min_flt", "fmin"), ("max_flt", "fmax"))},
 }
 GFX1200 = replace(GFX1100, name="gfx1200", generation="gfx12", renames=_GFX12_RENAMES,
-                  four_texel_images=("gather4",), waitcnt=(), fp8="ocp", temporal_hints=True,
+                  waitcnt=(), fp8="ocp", temporal_hints=True,
                   architected_ids=True, shader_cycles_bits=64, rsrc1_mode_bits=False,
                   mode_always=1 << 8)
 GFX1201 = replace(GFX1200, name="gfx1201")

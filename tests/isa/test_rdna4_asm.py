@@ -2,17 +2,23 @@
 assembly it assembles for gfx1201, on both engine tiers: the sub-dword and three-dword scalar
 loads (a byte or half sign- or zero-extended, the last byte of a buffer read without a fault),
 the SALU float operations and v_s_rcp_f32 as their VALU twins compute them (MODE's NaN rules,
-saturating conversion), the 64-bit SALU arithmetic modulo 2^64, the workgroup ids and wave
+saturating conversion), the SALU float compares (each condition's SCC, NaN and signed zeros
+included) and s_fmaak/s_fmamk with their literal, the 64-bit SALU arithmetic modulo 2^64, the workgroup ids and wave
 number gfx12's waves start with in ttmp7/ttmp8/ttmp9, the 64-bit cycle counter and the
-reference clock s_sendmsg_rtn_b64 reads, and a WMMA form whose gfx12 layout is not modelled
-faulting by name. The builds come from the ROCm 6.4 root's clang-21 (skipped without it on a
+reference clock s_sendmsg_rtn_b64 reads, a WMMA form whose gfx12 layout is not modelled
+faulting by name, the image atomics under their gfx12 names (returning the old texel by
+th:TH_ATOMIC_RETURN), and one without semantics faulting by name. The builds come from the ROCm 6.4 root's clang-21 (skipped without it on a
 developer's machine, failed in CI)."""
 import numpy as np
 import pytest
 
 from core.isa.faults import KernelFault
+from softgpu_shim.hsa_abi import (HsaExtImageChannelOrder as Order, HsaExtImageChannelType as Type,
+                                  HsaExtImageGeometry as Geometry)
+from tests.kernels.image_cases import atomic_chain
 from tests.support import rocm64
 from tests.support.differential import engine, launch
+from tests.support.images import Image
 
 TARGET = "gfx1201"
 
@@ -173,3 +179,159 @@ def test_a_wmma_form_whose_gfx12_layout_is_not_modelled_faults_by_name(root, ses
         launch(session, co, "wmma_f16", [np.ones(32 * 8, np.float16), np.zeros(32 * 8, np.float16)],
                32, 32)
     assert "v_wmma_f16_16x16x16_f16" in str(fault.value) and "not modelled" in str(fault.value)
+
+
+# gfx12 image atomics by their gfx12 names, returning the old texel (th:TH_ATOMIC_RETURN, not
+# glc), on a 2D R32UI image whose T# the kernel moves to s[40:47]; one add without the return
+# (its data register keeps its value), and the float min/max on an R32F image.
+IMAGE_ATOMICS = r"""
+#define RFL(x) __builtin_amdgcn_readfirstlane(x)
+#define OBJECT(x) __builtin_astype(x, __constant uint *)
+#define T_WORDS(p) [t0] "s"(RFL((p)[0])), [t1] "s"(RFL((p)[1])), [t2] "s"(RFL((p)[2])), \
+    [t3] "s"(RFL((p)[3])), [t4] "s"(RFL((p)[4])), [t5] "s"(RFL((p)[5])), [t6] "s"(RFL((p)[6])), \
+    [t7] "s"(RFL((p)[7]))
+#define SET_T "s_mov_b32 s40, %[t0]\n s_mov_b32 s41, %[t1]\n s_mov_b32 s42, %[t2]\n" \
+    "s_mov_b32 s43, %[t3]\n s_mov_b32 s44, %[t4]\n s_mov_b32 s45, %[t5]\n" \
+    "s_mov_b32 s46, %[t6]\n s_mov_b32 s47, %[t7]\n"
+#define CLOBBERS "s40", "s41", "s42", "s43", "s44", "s45", "s46", "s47", "memory"
+#define ATOMIC(img, op, k, type, value, as) do { type r = (value); \
+    __asm__ volatile(SET_T "image_atomic_" op " %[r], [%[a], %[b]], s[40:47] dmask:0x1 " \
+                     "dim:SQ_RSRC_IMG_2D th:TH_ATOMIC_RETURN\n s_wait_loadcnt 0" \
+                     : [r] "+v"(r) : [a] "v"(x), [b] "v"(y), T_WORDS(OBJECT(img)) : CLOBBERS); \
+    o[k] = as(r); } while (0)
+kernel void image_atomics(read_write image2d_t ints, read_write image2d_t counter,
+                          read_write image2d_t floats, global const uint *v, global uint *out) {
+  size_t i = get_global_id(0);
+  uint x = i % 8, y = i / 8, d = v[i];
+  global uint *o = out + 16 * i;
+  ATOMIC(ints, "add_uint", 0, uint, d, );
+  ATOMIC(ints, "sub_uint", 1, uint, 3u, );
+  ATOMIC(ints, "max_uint", 2, uint, 1000u, );
+  ATOMIC(ints, "min_uint", 3, uint, 5000u, );
+  ATOMIC(ints, "max_int", 4, uint, (uint)-7, );
+  ATOMIC(ints, "min_int", 5, uint, (i & 1) ? (uint)-5 : 4000u, );
+  ATOMIC(ints, "and", 6, uint, 0xFF7u, );
+  ATOMIC(ints, "or", 7, uint, 0x100u, );
+  ATOMIC(ints, "xor", 8, uint, 0x55u, );
+  ATOMIC(ints, "inc_uint", 9, uint, 3000u, );
+  ATOMIC(ints, "dec_uint", 10, uint, 3000u, );
+  ATOMIC(ints, "swap", 11, uint, 77u + (uint)i, );
+  uint2 swap = (uint2)(42u, 77u + (uint)i);   // new value, compare: matches, so 42 is stored
+  __asm__ volatile(SET_T "image_atomic_cmpswap %[r], [%[a], %[b]], s[40:47] dmask:0x3 "
+                   "dim:SQ_RSRC_IMG_2D th:TH_ATOMIC_RETURN\n s_wait_loadcnt 0"
+                   : [r] "+v"(swap) : [a] "v"(x), [b] "v"(y), T_WORDS(OBJECT(ints)) : CLOBBERS);
+  o[12] = swap.x;
+  uint one = 1u + (uint)i;                    // no return: the register keeps what it held
+  __asm__ volatile(SET_T "image_atomic_add_uint %[r], [%[a], %[b]], s[40:47] dmask:0x1 "
+                   "dim:SQ_RSRC_IMG_2D\n s_wait_loadcnt 0"
+                   : [r] "+v"(one) : [a] "v"(0u), [b] "v"(0u), T_WORDS(OBJECT(counter)) : CLOBBERS);
+  o[13] = one;
+  ATOMIC(floats, "max_flt", 14, float, -0.5f, as_uint);
+  ATOMIC(floats, "min_flt", 15, float, 0.75f, as_uint);
+}
+"""
+
+
+@pytest.mark.parametrize("tier", ["interp", "native"])
+def test_image_atomics_by_their_gfx12_names_return_the_old_texel(root, session, tmp_path, tier):
+    co = build(tmp_path, "image_atomics", IMAGE_ATOMICS)
+    rng = np.random.default_rng(12)
+    k = 64
+    initial = rng.integers(0, 4000, (1, 8, 8, 1)).astype(np.uint32)
+    counter = rng.integers(0, 100, (1, 1, 4, 1)).astype(np.uint32)
+    floats = rng.uniform(-2, 2, (1, 8, 8, 1)).astype(np.float32)
+    v = rng.integers(0, 500, k).astype(np.uint32)
+    args = [Image(Geometry.GEOMETRY_2D, Order.R, Type.UNSIGNED_INT32, initial),
+            Image(Geometry.GEOMETRY_2D, Order.R, Type.UNSIGNED_INT32, counter),
+            Image(Geometry.GEOMETRY_2D, Order.R, Type.FLOAT, floats), v,
+            np.zeros(16 * k, np.uint32)]
+    with engine(tier):
+        ints, counted, floated, _, out = launch(session, co, "image_atomics", args, k, k)
+    olds = atomic_chain(initial.ravel(), v.astype(np.int64), np.arange(k))
+    raised = np.maximum(floats.ravel(), np.float32(-0.5))
+    want = np.stack(olds + [1 + np.arange(k)] + [floats.ravel().view(np.uint32),
+                                                 raised.view(np.uint32)], axis=1)
+    np.testing.assert_array_equal(out.reshape(k, 16), want.astype(np.uint32))
+    np.testing.assert_array_equal(ints, np.full((1, 8, 8, 1), 42, np.uint32))
+    total = counter.copy()
+    total[0, 0, 0, 0] += np.arange(1, k + 1).sum()
+    np.testing.assert_array_equal(counted, total)
+    np.testing.assert_array_equal(floated, np.minimum(raised, np.float32(0.75)).reshape(floats.shape))
+
+
+IMAGE_ADD_FLT = r"""
+kernel void image_add_flt(read_write image2d_t img, global float *out) {
+  float r = 1.0f;
+  __constant uint *t = __builtin_astype(img, __constant uint *);
+  uint8 w = (uint8)(__builtin_amdgcn_readfirstlane(t[0]), __builtin_amdgcn_readfirstlane(t[1]),
+                    __builtin_amdgcn_readfirstlane(t[2]), __builtin_amdgcn_readfirstlane(t[3]),
+                    __builtin_amdgcn_readfirstlane(t[4]), __builtin_amdgcn_readfirstlane(t[5]),
+                    __builtin_amdgcn_readfirstlane(t[6]), __builtin_amdgcn_readfirstlane(t[7]));
+  __asm__ volatile("image_atomic_add_flt %0, [%1, %1], %2 dmask:0x1 dim:SQ_RSRC_IMG_2D "
+                   "th:TH_ATOMIC_RETURN\n s_wait_loadcnt 0" : "+v"(r) : "v"(0u), "s"(w) : "memory");
+  out[get_global_id(0)] = r;
+}
+"""
+
+
+@pytest.mark.parametrize("tier", ["interp", "native"])
+def test_an_image_atomic_without_semantics_faults_by_name(root, session, tmp_path, tier):
+    """gfx12's float image add has no gfx10 twin SoftGPU models: a fault naming it, never a
+    wrong result."""
+    co = build(tmp_path, "image_add_flt", IMAGE_ADD_FLT)
+    image = Image(Geometry.GEOMETRY_2D, Order.R, Type.FLOAT, np.zeros((1, 2, 2, 1), np.float32))
+    with engine(tier), pytest.raises(KernelFault) as fault:
+        launch(session, co, "image_add_flt", [image, np.zeros(32, np.float32)], 32, 32)
+    assert "image_atomic_add_flt" in str(fault.value)
+
+
+# gfx12's float compares on the SALU, each condition's SCC as one bit of a mask (f32 and f16,
+# the f16 operands the low halves of their SGPRs), and the scalar conversions and fmaak/fmamk.
+_CONDITIONS = ("lt", "eq", "le", "gt", "lg", "ge", "o", "u", "nge", "nlg", "ngt", "nle", "neq",
+               "nlt")
+SCALAR_COMPARES = r"""
+#define S(v) "s"(__builtin_amdgcn_readfirstlane(v))
+#define BIT(cmp, k, x, y) __asm__ volatile("s_cmp_" cmp " %1, %2\n s_cselect_b32 %0, %3, 0" \
+                                           : "=s"(bit) : S(x), S(y), "i"(1 << k)); mask |= bit;
+kernel void scalar_compares(global uint *out, uint a, uint b, uint ha, uint hb) {
+  uint mask = 0, bit, r1, r2, r3, r4;
+""" + "".join(f'  BIT("{c}_f32", {k}, a, b)\n  BIT("{c}_f16", {k + 16}, ha, hb)\n'
+              for k, c in enumerate(_CONDITIONS)) + r"""
+  __asm__ volatile("s_cvt_f32_f16 %0, %1" : "=s"(r1) : S(ha));
+  __asm__ volatile("s_fmaak_f32 %0, %1, %2, 0x40400000" : "=s"(r2) : S(a), S(b));
+  __asm__ volatile("s_fmamk_f32 %0, %1, 0x40400000, %2" : "=s"(r3) : S(a), S(b));
+  __asm__ volatile("s_cvt_pk_rtz_f16_f32 %0, %1, %2" : "=s"(r4) : S(a), S(b));
+  if (get_global_id(0) == 0) {
+    out[0] = mask; out[1] = r1; out[2] = r2; out[3] = r3; out[4] = r4;
+  }
+}
+"""
+
+
+def _compare_mask(a, b, shift):
+    nan = np.isnan(a) or np.isnan(b)
+    truth = {"lt": a < b, "eq": a == b, "le": a <= b, "gt": a > b, "lg": a < b or a > b,
+             "ge": a >= b, "o": not nan, "u": nan}
+    for cond in ("ge", "lg", "gt", "le", "eq", "lt"):
+        truth["n" + ("eq" if cond == "eq" else cond)] = not truth[cond]
+    return sum(int(truth[c]) << (k + shift) for k, c in enumerate(_CONDITIONS))
+
+
+@pytest.mark.parametrize("tier", ["interp", "native"])
+@pytest.mark.parametrize("a,b", [(1.5, 2.0), (2.0, 1.5), (-3.0, -3.0), (float("nan"), 1.0),
+                                 (-0.0, 0.0)])
+def test_scalar_float_compares_set_scc_and_conversions_round(root, session, tmp_path, tier, a, b):
+    co = build(tmp_path, "scalar_compares", SCALAR_COMPARES)
+    fa, fb, ha, hb = np.float32(a), np.float32(b), np.float16(a), np.float16(b)
+    args = [np.zeros(5, np.uint32)] + [np.uint32(x.view(np.uint16 if x.dtype == np.float16 else np.uint32))
+                                       for x in (fa, fb, ha, hb)]
+    with engine(tier):
+        (out,) = launch(session, co, "scalar_compares", args, 32, 32)
+    assert hex(out[0]) == hex(_compare_mask(a, b, 0) | _compare_mask(a, b, 16))
+    assert out[1] == np.float32(ha).view(np.uint32)
+    fma = lambda x, y, z: np.float32(np.float64(x) * np.float64(y) + np.float64(z))  # noqa: E731
+    if not np.isnan(a):
+        assert out[2] == fma(fa, fb, 3.0).view(np.uint32)
+        assert out[3] == fma(fa, 3.0, fb).view(np.uint32)
+    halves = [np.float16(x).view(np.uint16) for x in (fa, fb)]     # exact in f16: no rounding
+    assert out[4] == int(halves[0]) | int(halves[1]) << 16 or np.isnan(a)

@@ -1,7 +1,7 @@
 """gfx1201 (the RX 9070 XT) and gfx1200 (the RX 9060 XT), RDNA4, as the ROCm 6.4 root's clang-21
 builds for them: the decoder reads every build of the kernel sources as llvm-objdump-21 does
-(gfx12's three-dword VGLOBAL/VSCRATCH/VFLAT and VBUFFER words, SMEM's signed 24-bit offsets, the
-temporal hints th and scope, the split wait counters), `isa-report` finds nothing clang-21 emits
+(gfx12's three-dword VGLOBAL/VSCRATCH/VFLAT, VBUFFER and VIMAGE/VSAMPLE words, SMEM's signed
+24-bit offsets, the temporal hints th and scope, the split wait counters), `isa-report` finds nothing clang-21 emits
 missing, and every RDNA case of the kernel suite runs on that target's board in the ISA tests'
 machine, wave32, on the interpreter at -O0 and on both tiers at -O2, the native tier's results
 the interpreter's bit for bit. Without the root these skip on a developer's machine and fail in
@@ -26,7 +26,6 @@ NOT_FOR_GFX12 = {
     "fp_atomics_gfx90a.hip": "gfx90a's builtins",
     "global_sync.cl": "gfx12 has no GDS",
     "image_asm.cl": "its inline asm spells gfx10's image syntax",
-    "images.cl": "SoftGPU decodes no gfx12 VIMAGE/VSAMPLE words yet",
     "lds_dma.cl": "gfx940's global_load_lds",
     "loader_extern.cl": "clang-21's link refuses the externals it leaves to the loader",
     "matrix_fp8.hip": "MFMA builtins",

@@ -158,7 +158,7 @@ kernel void atomic_forms(read_write image2d_t own, read_write image2d_t shared_i
   ATOMIC("umax", 2, 1000u);
   ATOMIC("umin", 3, 5000u);
   ATOMIC("smax", 4, (uint)-7);
-  ATOMIC("smin", 5, 4000u);
+  ATOMIC("smin", 5, (i & 1) ? (uint)-5 : 4000u);
   ATOMIC("and", 6, 0xFF7u);
   ATOMIC("or", 7, 0x100u);
   ATOMIC("xor", 8, 0x55u);

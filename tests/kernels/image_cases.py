@@ -520,13 +520,15 @@ def image_raw_forms(rng, wave):
 asm_case(K, K, kernel="raw_forms")(image_raw_forms)
 
 
-def _atomic_chain(initial, data, lanes):
-    """Old values of the kernel's chain of atomics on each lane's texel (uint32 arithmetic)."""
+def atomic_chain(initial, data, lanes):
+    """Old values of the kernel's chain of atomics on each lane's texel (uint32 arithmetic;
+    the signed minimum's operand is negative in odd lanes, where an unsigned one differs)."""
     mask = 0xFFFFFFFF
     signed = lambda x: np.where(x & 0x80000000, x - (1 << 32), x)    # noqa: E731
     steps = [lambda x: (x + data) & mask, lambda x: (x - 3) & mask, lambda x: np.maximum(x, 1000),
              lambda x: np.minimum(x, 5000), lambda x: np.maximum(signed(x), -7) & mask,
-             lambda x: np.minimum(signed(x), 4000) & mask, lambda x: x & 0xFF7, lambda x: x | 0x100,
+             lambda x: np.minimum(signed(x), np.where(lanes & 1, -5, 4000)) & mask,
+             lambda x: x & 0xFF7, lambda x: x | 0x100,
              lambda x: x ^ 0x55, lambda x: np.where(x >= 3000, 0, x + 1),
              lambda x: np.where((x == 0) | (x > 3000), 3000, x - 1), lambda x: 77 + lanes]
     value, olds = initial.astype(np.int64), []
@@ -540,7 +542,7 @@ def image_atomic_forms(rng, wave):
     initial = rng.integers(0, 4000, (1, 8, 8, 1)).astype(np.uint32)
     counter = rng.integers(0, 100, (1, 1, 4, 1)).astype(np.uint32)
     v = rng.integers(0, 500, K).astype(np.uint32)
-    olds = _atomic_chain(initial.ravel(), v.astype(np.int64), np.arange(K))
+    olds = atomic_chain(initial.ravel(), v.astype(np.int64), np.arange(K))
     floats = rng.uniform(-2, 2, (1, 8, 8, 1)).astype(np.float32)
     start = floats.ravel()
     raised = np.maximum(start, np.float32(-0.5))

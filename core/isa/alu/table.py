@@ -285,13 +285,14 @@ def op(sig, *names, **flags):
     return deco
 
 
-def alias(name, base):
-    """Register `name` as the ALU op `base`: its function, types and flags."""
+def alias(name, base, results=None):
+    """Register `name` as the ALU op `base`: its function, types and flags (`results`, when
+    given, the types its results go to instead: a compare's 'scc' for its 'mask')."""
     original = lookup(base)
     flags = {f.name: getattr(original, f.name) for f in dataclasses.fields(original)
              if f.init and f.name not in ("name", "fn", "src_types", "dst_types")}
-    register(name, original.fn, f"{' '.join(original.src_types)} -> {' '.join(original.dst_types)}",
-             **flags)
+    dst = results or original.dst_types
+    register(name, original.fn, f"{' '.join(original.src_types)} -> {' '.join(dst)}", **flags)
 
 
 def lookup(mnemonic):

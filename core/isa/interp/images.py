@@ -1,4 +1,4 @@
-"""Image instructions (MIMG): loads, stores, atomics, samples, gathers and queries.
+"""Image instructions (MIMG; gfx12's VIMAGE/VSAMPLE): loads, stores, atomics, samples, gathers and queries.
 
 Holds these invariants:
 - address words are read as core.isa.mimg lays them out for the opcode, DIM and A16; the
@@ -44,10 +44,9 @@ class Operands:
         has_sampler = self.op.uses_sampler
         tail = 1 + has_sampler + (self.op.kind in ("store", "atomic"))
         addresses = inst.src[:len(inst.src) - tail]
-        if m["nsa"]:
-            registers = [op.index for op in addresses]
-        else:
-            registers = list(range(addresses[0].index, addresses[0].index + addresses[0].count))
+        # One operand of all the address dwords, one per dword (NSA), or (gfx12) one per
+        # dword and a last one holding the rest.
+        registers = [r for op in addresses for r in range(op.index, op.index + op.count)]
         if len(registers) < words:
             raise step.illegal(f"{inst.mnemonic} needs {words} address registers, the encoding names "
                                f"{len(registers)}")
