@@ -9,8 +9,9 @@ Holds these invariants:
   lanes wide; gfx11's WMMA inputs hold row (A) / column (B) i%16 in every 16-lane group, k
   walking the register bytes, and outputs row i in lane group i % (lanes/16) of register
   i // that; gfx12's (wave32) split k and the output's rows between the two lane halves
-  (wmma_gfx12_layout); gfx12's forms with 16-bit results, iu4 and wave64 fault as not
-  modelled, their layouts unconfirmed by any compiler's kernels here;
+  (wmma_gfx12_layout, the target's `wmma_layout`); the forms a target lists `unmodelled`
+  (gfx12's with 16-bit results and iu4) and gfx12's wave64 fault as not modelled, their
+  layouts unconfirmed by any compiler's kernels here;
 - every product term is exact (fp8/bf8/f16/bf16/xf32/f32 products are exact in double, int8
   in int64; fp8/bf8 are the target's flavour: core.isa.targets' `fp8`; xf32 inputs are the
   f32 values rounded to 10 mantissa bits) and
@@ -240,13 +241,12 @@ def _wmma(match):
         lanes = step.w.lanes
         mods = inst.mods
         target = step.dispatch.plan.desc.target
-        gfx12 = target.generation == "gfx12"
-        half = out in ("f16", "bf16")
-        if gfx12 and (lanes != 32 or half or kind_a == "iu4"):
-            # Modelled where an independent compiler's GEMMs confirm the layout (Triton's
-            # f16, bf16, fp8, bf8 and int8 tl.dot on gfx1201: tests/isa/test_triton.py).
+        gfx12 = target.wmma_layout == "gfx12"
+        if inst.mnemonic in target.unmodelled or gfx12 and lanes != 32:
+            # core/isa/targets.py says which forms the gfx12 layout models, and why.
             raise step.illegal(f"{inst.mnemonic}: gfx12's layout of this WMMA form "
                                f"({'wave64' if lanes != 32 else 'its operands'}) is not modelled")
+        half = out in ("f16", "bf16")
         neg, neg_hi = int(mods["neg"]), int(mods["neg_hi"])
         a = _elements(_registers(step, a_op, a_op.count), kind_a, signed=bool(neg & 1), fp8=target.fp8)
         b = _elements(_registers(step, b_op, b_op.count), kind_b, signed=bool(neg & 2), fp8=target.fp8)
