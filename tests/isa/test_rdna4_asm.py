@@ -7,7 +7,9 @@ included) and s_fmaak/s_fmamk with their literal, the 64-bit SALU arithmetic mod
 number gfx12's waves start with in ttmp7/ttmp8/ttmp9, the 64-bit cycle counter and the
 reference clock s_sendmsg_rtn_b64 reads, a WMMA form whose gfx12 layout is not modelled
 faulting by name, the image atomics under their gfx12 names (returning the old texel by
-th:TH_ATOMIC_RETURN), and one without semantics faulting by name. The builds come from the ROCm 6.4 root's clang-21 (skipped without it on a
+th:TH_ATOMIC_RETURN), one without semantics faulting by name, and VBUFFER words on raw and
+strided V#s (a negative instruction offset, the records' bound, indexed stores, atomics with
+and without their return). The builds come from the ROCm 6.4 root's clang-21 (skipped without it on a
 developer's machine, failed in CI)."""
 import numpy as np
 import pytest
@@ -335,3 +337,56 @@ def test_scalar_float_compares_set_scc_and_conversions_round(root, session, tmp_
         assert out[3] == fma(fa, 3.0, fb).view(np.uint32)
     halves = [np.float16(x).view(np.uint16) for x in (fa, fb)]     # exact in f16: no rounding
     assert out[4] == int(halves[0]) | int(halves[1]) << 16 or np.isnan(a)
+
+
+# gfx12's VBUFFER words on a raw V# (stride 0, 4 * n bytes; word 3 as RDNA's raw buffers
+# have it): a negative instruction offset added to the VGPR offset (a 32-bit sum), a load past
+# the records reading 0, an indexed load of a strided V#, an indexed-and-offset store, and an
+# add returning the old value (th:TH_ATOMIC_RETURN) next to one that returns nothing.
+VBUFFER = r"""
+#define RFL(x) __builtin_amdgcn_readfirstlane(x)
+#define V_SHARP(p, stride, records) (uint4)(RFL((uint)(ulong)(p)), \
+    RFL((uint)((ulong)(p) >> 32) | (stride) << 16), RFL(records), RFL(0x31004000u))
+kernel void vbuffer(global uint *data, global uint *out, uint n) {
+  uint i = get_global_id(0);
+  uint4 raw = V_SHARP(data, 0u, 4 * n), pairs = V_SHARP(data, 8u, n / 2);
+  uint back, past, odd, old = i + 1, kept = 1;
+  __asm__ volatile("buffer_load_b32 %0, %1, %2, null offen offset:-4\n s_wait_loadcnt 0"
+                   : "=v"(back) : "v"(4 * i + 4), "s"(raw));
+  __asm__ volatile("buffer_load_b32 %0, %1, %2, null offen offset:4\n s_wait_loadcnt 0"
+                   : "=v"(past) : "v"(4 * n - 4), "s"(raw));
+  __asm__ volatile("buffer_load_b32 %0, %1, %2, null idxen offset:4\n s_wait_loadcnt 0"
+                   : "=v"(odd) : "v"(i / 2), "s"(pairs));
+  __asm__ volatile("buffer_atomic_add_u32 %0, %1, %2, null offen th:TH_ATOMIC_RETURN\n"
+                   " s_wait_loadcnt 0" : "+v"(old) : "v"(4 * (n - 1)), "s"(raw) : "memory");
+  __asm__ volatile("buffer_atomic_add_u32 %0, %1, %2, null offen\n s_wait_storecnt 0"
+                   : "+v"(kept) : "v"(4 * (n - 2)), "s"(raw) : "memory");
+  uint2 at = (uint2)(i / 2, 4 * (i % 2));
+  __asm__ volatile("buffer_store_b32 %0, %1, %2, null idxen offen offset:0\n s_wait_storecnt 0"
+                   : : "v"(~back), "v"(at), "s"(pairs) : "memory");
+  out[5 * i] = back; out[5 * i + 1] = past; out[5 * i + 2] = odd; out[5 * i + 3] = old;
+  out[5 * i + 4] = kept;
+}
+"""
+
+
+@pytest.mark.parametrize("tier", ["interp", "native"])
+def test_vbuffer_words_address_a_raw_and_a_strided_buffer(root, session, tmp_path, tier):
+    co = build(tmp_path, "vbuffer", VBUFFER)
+    lanes, n = 32, 64
+    data = np.arange(1000, 1000 + n, dtype=np.uint32)
+    with engine(tier):
+        stored, out = launch(session, co, "vbuffer", [data.copy(), np.zeros(5 * lanes, np.uint32),
+                                                      np.uint32(n)], lanes, lanes)
+    back, past, odd, old, kept = out.reshape(lanes, 5).T
+    i = np.arange(lanes)
+    np.testing.assert_array_equal(back, data[i])                 # (4i + 4) - 4
+    np.testing.assert_array_equal(past, np.zeros(lanes))         # 4n: past the records
+    np.testing.assert_array_equal(odd, data[2 * (i // 2) + 1])   # pair i/2, its second dword
+    assert sorted(old - data[n - 1]) == sorted(np.cumsum(i + 1) - (i + 1))   # every old value once
+    np.testing.assert_array_equal(kept, np.ones(lanes))
+    want = data.copy()
+    want[:lanes] = ~data[:lanes]                                 # each lane's own dword
+    want[n - 1] += (i + 1).sum()
+    want[n - 2] += lanes
+    np.testing.assert_array_equal(stored, want)

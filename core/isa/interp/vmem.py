@@ -25,6 +25,12 @@ def _offset(inst):
     return int(inst.mods.get("offset", 0))
 
 
+def _buffer_offset(inst):
+    """A buffer instruction's offset as the 32-bit unsigned term it is in the sum with the
+    VGPR offset (gfx12's may be negative: the sum wraps)."""
+    return _offset(inst) & 0xFFFFFFFF
+
+
 # ---- address resolution -------------------------------------------------------------------
 def _global_lanes(step, inst, vaddr, saddr):
     ops = step.ops
@@ -85,12 +91,12 @@ def _buffer(step, inst, ops_list, m, esize, active):
     if (not inst.mods.get("idxen") and (swizzle == 1).all() and (stride == 0).all()
             and (add_tid == 1).all() and (index_stride == step.w.lanes).all()):
         # The private segment V#: per-lane interleaved scratch, the common case at -O0.
-        offset = np.full((step.n, 1), _offset(inst), np.uint64)
+        offset = np.full((step.n, 1), _buffer_offset(inst), np.uint64)
         if inst.mods.get("offen"):
-            offset = offset + ops.vector(vaddr).astype(np.uint64)
+            offset = (offset + ops.vector(vaddr).astype(np.uint64)) & np.uint64(0xFFFFFFFF)
         return acc.private(step, offset, active, m, esize, wave_base=base + soffset).check()
     shape = (step.n, step.w.lanes)
-    offset = np.full(shape, _offset(inst), np.uint64)
+    offset = np.full(shape, _buffer_offset(inst), np.uint64)
     index = np.zeros(shape, np.uint64)
     if inst.mods.get("idxen") and inst.mods.get("offen"):
         index = index + ops.vector(vaddr).astype(np.uint64)
@@ -99,6 +105,7 @@ def _buffer(step, inst, ops_list, m, esize, active):
         index = index + ops.vector(vaddr).astype(np.uint64)
     elif inst.mods.get("offen"):
         offset = offset + ops.vector(vaddr).astype(np.uint64)
+    offset &= np.uint64(0xFFFFFFFF)
     index = index + add_tid[:, None] * np.arange(step.w.lanes, dtype=np.uint64)[None, :]
     lanes = acc.Lanes.of(active)
     wave = lanes.waves()

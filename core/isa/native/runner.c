@@ -257,7 +257,8 @@ int32_t sg_native_buffer(const sg_env *env, sg_wave *wave, sg_range *site, const
                 continue;
             }
             uint64_t index = (idxen ? vindex[lane] : 0) + add_tid * lane;
-            uint64_t lane_offset = (uint64_t)offset + (offen ? voffset[lane] : 0);
+            /* a 32-bit sum: gfx12's instruction offset may be negative */
+            uint64_t lane_offset = (uint32_t)(offset + (offen ? voffset[lane] : 0));
             if (pass == 0 && addresses)
                 addresses[lane] = 0;
             for (uint32_t e = 0; e < elements; e++) {

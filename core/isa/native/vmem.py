@@ -149,7 +149,7 @@ def buffer_access(k, inst, named, m, esize, active, values=None, hosts=False):
     slot = O.slot_of(k, named["srsrc"])
     words = [b.load(k.sgpr_slot(slot + i)) for i in range(4)]
     soffset = O.scalar(k, named["soffset"])
-    offset = int(inst.mods.get("offset", 0))
+    offset = int(inst.mods.get("offset", 0)) & 0xFFFFFFFF     # gfx12's may be negative
     offen, idxen = int(bool(inst.mods.get("offen"))), int(bool(inst.mods.get("idxen")))
     uniform = not offen and not idxen and esize == 4 and not hosts
     done = k.new_block("buffer_done")
