@@ -3,7 +3,8 @@ assembly it assembles for gfx1201, on both engine tiers: the sub-dword and three
 loads (a byte or half sign- or zero-extended, the last byte of a buffer read without a fault),
 the SALU float operations and v_s_rcp_f32 as their VALU twins compute them (MODE's NaN rules,
 saturating conversion), the SALU float compares (each condition's SCC, NaN and signed zeros
-included) and s_fmaak/s_fmamk with their literal, the 64-bit SALU arithmetic modulo 2^64, the workgroup ids and wave
+included) and s_fmaak/s_fmamk with their literal, the f16 forms (low halves read, the high
+half written 0), the 64-bit SALU arithmetic modulo 2^64, the workgroup ids and wave
 number gfx12's waves start with in ttmp7/ttmp8/ttmp9, the 64-bit cycle counter and the
 reference clock s_sendmsg_rtn_b64 reads, a WMMA form whose gfx12 layout is not modelled
 faulting by name, the image atomics under their gfx12 names (returning the old texel by
@@ -390,3 +391,40 @@ def test_vbuffer_words_address_a_raw_and_a_strided_buffer(root, session, tmp_pat
     want[n - 1] += (i + 1).sum()
     want[n - 2] += lanes
     np.testing.assert_array_equal(stored, want)
+
+
+# gfx12's f16 SALU forms: each reads its SGPRs' low halves (the high halves here hold
+# garbage) and writes the high half of its destination 0.
+SCALAR_HALVES = r"""
+#define S(v) "s"(__builtin_amdgcn_readfirstlane(v))
+#define OP2(name, k) __asm__ volatile(name " %0, %1, %2" : "=s"(r[k]) : S(a), S(b));
+#define OP1(name, k) __asm__ volatile(name " %0, %1" : "=s"(r[k]) : S(a));
+kernel void scalar_halves(global uint *out, uint a, uint b, float f) {
+  uint r[13];
+  OP2("s_add_f16", 0) OP2("s_sub_f16", 1) OP2("s_mul_f16", 2)
+  OP2("s_min_num_f16", 3) OP2("s_max_num_f16", 4)
+  OP1("s_ceil_f16", 5) OP1("s_floor_f16", 6) OP1("s_trunc_f16", 7) OP1("s_rndne_f16", 8)
+  __asm__ volatile("s_cvt_f16_f32 %0, %1" : "=s"(r[9]) : S(as_uint(f)));
+  uint acc = 0xdead3c00u;                     /* 1.0 below garbage */
+  __asm__ volatile("s_fmac_f16 %0, %1, %2" : "+s"(acc) : S(a), S(b));
+  r[10] = acc;
+  r[11] = r[12] = 0;
+  if (get_global_id(0) == 0)
+    for (int k = 0; k < 13; k++) out[k] = r[k];
+}
+"""
+
+
+@pytest.mark.parametrize("tier", ["interp", "native"])
+def test_scalar_f16_forms_read_low_halves_and_clear_the_high_half(root, session, tmp_path, tier):
+    co = build(tmp_path, "scalar_halves", SCALAR_HALVES)
+    x, y, f = np.float16(2.75), np.float16(-1.5), np.float32(0.1)
+    a = 0xABCD0000 | int(x.view(np.uint16))
+    b = 0x12340000 | int(y.view(np.uint16))
+    with engine(tier):
+        (out,) = launch(session, co, "scalar_halves",
+                        [np.zeros(13, np.uint32), np.uint32(a), np.uint32(b), f], 32, 32)
+    h = lambda v: int(np.float16(v).view(np.uint16))     # noqa: E731
+    want = [h(x + y), h(x - y), h(x * y), h(min(x, y)), h(max(x, y)), h(np.ceil(x)),
+            h(np.floor(x)), h(np.trunc(x)), h(np.rint(x)), h(f), h(np.float16(x * y + 1.0)), 0, 0]
+    assert [hex(v) for v in out] == [hex(v) for v in want]

@@ -5,9 +5,9 @@ VALU op of the same operation computed on one value per wave.
 Invariant: each registers the very function, types and flags of its VALU twin (SCALAR_TWINS),
 so MODE's rounding, denormals and NaN rules act on it exactly as on the vector op and the two
 cannot drift apart; the native emitters register the same pairs. The float compares
-(SCALAR_COMPARES) are their v_cmp twins with the result in SCC. The forms that write half an
-SGPR (s_add_f16, s_cvt_f16_f32, ...), s_cvt_hi_f32_f16 and s_minimum/s_maximum are not here
-(they fault as unimplemented).
+(SCALAR_COMPARES) are their v_cmp twins with the result in SCC. s_cvt_hi_f32_f16 (the high
+half's conversion, no VALU twin) and s_minimum/s_maximum are not here (they fault as
+unimplemented).
 """
 from core.isa.alu import compare, conversion, floating, transcendental  # noqa: F401 (twins first)
 from core.isa.alu.table import alias
@@ -20,6 +20,11 @@ SCALAR_TWINS = {
                                                              ("i32", "f32"), ("u32", "f32"),
                                                              ("f32", "f16"))},
     "s_cvt_pk_rtz_f16_f32": "v_cvt_pkrtz_f16_f32",
+    # The f16 forms read their SGPRs' low halves and write the high halves 0 (the RDNA4 ISA
+    # guide, "SALU floating point"), as the ALU's 16-bit results are.
+    **{f"s_{name}_f16": f"v_{name}_f16" for name in ("add", "sub", "mul", "fmac", "ceil", "floor",
+                                                      "trunc", "rndne")},
+    "s_min_num_f16": "v_min_f16", "s_max_num_f16": "v_max_f16", "s_cvt_f16_f32": "v_cvt_f16_f32",
     **{f"v_s_{name}_f32": f"v_{name}_f32" for name in ("exp", "log", "rcp", "rsq", "sqrt")},
 }
 SCALAR_COMPARES = {f"s_cmp_{cond}_{t}": f"v_cmp_{cond}_{t}" for t in ("f16", "f32")
