@@ -10,7 +10,7 @@ reference clock s_sendmsg_rtn_b64 reads, a WMMA form whose gfx12 layout is not m
 faulting by name, the image atomics under their gfx12 names (returning the old texel by
 th:TH_ATOMIC_RETURN), one without semantics faulting by name, and VBUFFER words on raw and
 strided V#s (a negative instruction offset, the records' bound, indexed stores, atomics with
-and without their return). The builds come from the ROCm 6.4 root's clang-21 (skipped without it on a
+and without their return), and the per-lane permutes v_permlane(x)16_var. The builds come from the ROCm 6.4 root's clang-21 (skipped without it on a
 developer's machine, failed in CI)."""
 import numpy as np
 import pytest
@@ -428,3 +428,30 @@ def test_scalar_f16_forms_read_low_halves_and_clear_the_high_half(root, session,
     want = [h(x + y), h(x - y), h(x * y), h(min(x, y)), h(max(x, y)), h(np.ceil(x)),
             h(np.floor(x)), h(np.trunc(x)), h(np.rint(x)), h(f), h(np.float16(x * y + 1.0)), 0, 0]
     assert [hex(v) for v in out] == [hex(v) for v in want]
+
+
+# gfx12's per-lane permutes, as clang-21 emits them for its builtins: lane i of the result
+# takes src0 from lane (S1[i] & 15) of its own row of 16 lanes (x16: of the other row). The
+# selects are the ones RDNA4 hardware was seen to answer (tinygrad's test_permlane_var).
+PERMLANE_VAR = r"""
+kernel void permlane_var(global const uint *value, global const uint *select, global uint *out) {
+  uint i = get_global_id(0);
+  out[2 * i] = __builtin_amdgcn_permlane16_var(0u, value[i], select[i], false, false);
+  out[2 * i + 1] = __builtin_amdgcn_permlanex16_var(0u, value[i], select[i], false, false);
+}
+"""
+
+
+@pytest.mark.parametrize("tier", ["interp", "native"])
+def test_permlane_var_gathers_within_and_across_rows_by_each_lanes_select(root, session, tmp_path,
+                                                                          tier):
+    co = build(tmp_path, "permlane_var", PERMLANE_VAR)
+    lane = np.arange(32)
+    value = (lane * 3 + 100).astype(np.uint32)
+    select = ((lane ^ 15) | 0xABC0).astype(np.uint32)        # bits above the low four: ignored
+    with engine(tier):
+        (out,) = launch(session, co, "permlane_var", [value, select, np.zeros(64, np.uint32)], 32, 32)[2:]
+    same, other = out.reshape(32, 2).T
+    np.testing.assert_array_equal(same, value[lane // 16 * 16 + (lane ^ 15) % 16])
+    np.testing.assert_array_equal(other, value[(lane // 16 ^ 1) * 16 + (lane ^ 15) % 16])
+    assert same[0] == value[15] and same[16] == value[31] and other[0] == value[31]

@@ -1,5 +1,5 @@
 """Cross-lane and register-file operations: v_readlane/v_writelane/v_readfirstlane,
-v_permlane16/x16, gfx950's v_permlane16/32_swap, the DPP16/DPP8/SDWA operand forms of VALU instructions, v_swap, and the
+v_permlane16/x16 (gfx12's _var forms too), gfx950's v_permlane16/32_swap, the DPP16/DPP8/SDWA operand forms of VALU instructions, v_swap, and the
 M0-relative register moves (v_movrel*, v_swaprel, s_movrel*).
 
 Holds these invariants:
@@ -45,13 +45,28 @@ def _writelane(step, inst):
 
 
 def _permlane(step, inst, cross):
+    """v_permlane(x)16: each lane's select is a nibble of the 64-bit S1:S2 pair."""
     ops = step.ops
-    values = ops.vector(inst.src[0])
     select = (ops.scalar(inst.src[1]).astype(np.uint64)
               | (ops.scalar(inst.src[2]).astype(np.uint64) << np.uint64(32)))
+    lane = np.arange(step.w.lanes)
+    nibble = (select[:, None] >> (4 * (lane % ROW)).astype(np.uint64)) & np.uint64(0xF)
+    _gather_rows(step, inst, nibble, cross)
+
+
+def _permlane_var(step, inst, cross):
+    """gfx12's v_permlane(x)16_var: each lane's select is the low nibble of its own S1."""
+    nibble = np.broadcast_to(step.ops.vector(inst.src[1]), (step.n, step.w.lanes)) & np.uint32(0xF)
+    _gather_rows(step, inst, nibble, cross)
+
+
+def _gather_rows(step, inst, nibble, cross):
+    """Lane i of vdst takes src0 from lane `nibble` of its own row of 16 (cross: of the other
+    row); op_sel's fetch-inactive and bound-control bits say what an inactive source gives."""
+    ops = step.ops
+    values = ops.vector(inst.src[0])
     lanes = step.w.lanes
     lane = np.arange(lanes)
-    nibble = (select[:, None] >> (4 * (lane % ROW)).astype(np.uint64)) & np.uint64(0xF)
     row = lane // ROW
     source_row = row ^ 1 if cross else row
     source = (source_row * ROW)[None, :] + nibble.astype(np.int64)
@@ -72,6 +87,16 @@ def _permlane16(step, inst):
 @handles("v_permlanex16_b32")
 def _permlanex16(step, inst):
     _permlane(step, inst, cross=True)
+
+
+@handles("v_permlane16_var_b32")
+def _permlane16_var(step, inst):
+    _permlane_var(step, inst, cross=False)
+
+
+@handles("v_permlanex16_var_b32")
+def _permlanex16_var(step, inst):
+    _permlane_var(step, inst, cross=True)
 
 
 def _permlane_swap(step, inst, width):

@@ -1,5 +1,5 @@
 """Cross-lane operations in translated code: v_readlane/v_writelane/v_readfirstlane,
-v_permlane16/x16, v_swap_b32, and the DPP16/DPP8/SDWA operand forms of VALU instructions
+v_permlane16/x16 (gfx12's _var forms too), v_swap_b32, and the DPP16/DPP8/SDWA operand forms of VALU instructions
 (the interpreter's core/isa/interp/lanes.py, translated; M0-relative moves stay on the
 interpreter).
 
@@ -126,17 +126,35 @@ def _writelane(k, inst):
 
 
 def _permlane(k, inst, cross):
+    """v_permlane(x)16: each lane's select is a nibble of the 64-bit S1:S2 pair."""
     b = k.builder
-    values = O.vector(k, inst.src[0])
     select = b.or_(b.zext(O.scalar(k, inst.src[1]), I64),
                    b.shl(b.zext(O.scalar(k, inst.src[2]), I64), const(I64, 32)))
+    nibbles = [b.trunc(b.and_(b.lshr(select, const(I64, 4 * (lane % ROW))), const(I64, 0xF)), I32)
+               for lane in range(k.lanes)]
+    _gather_rows(k, inst, nibbles, cross)
+
+
+def _permlane_var(k, inst, cross):
+    """gfx12's v_permlane(x)16_var: each lane's select is the low nibble of its own S1."""
+    b = k.builder
+    selects = b.and_(O.vector(k, inst.src[1]), k.splat(const(I32, 0xF)))
+    _gather_rows(k, inst, [b.extract_element(selects, const(I32, lane)) for lane in range(k.lanes)],
+                 cross)
+
+
+def _gather_rows(k, inst, nibbles, cross):
+    """Lane i of vdst takes src0 from lane nibbles[i] of its own row of 16 (cross: of the
+    other row); op_sel's fetch-inactive and bound-control bits say what an inactive source
+    gives."""
+    b = k.builder
+    values = O.vector(k, inst.src[0])
     op_sel = int(inst.mods.get("op_sel", 0))
     fetch_inactive, bound_ctrl = op_sel & 1, op_sel >> 1 & 1
     exec_mask = k.exec_mask()
     gathered = ir.Constant(k.V, None)
     readable = ir.Constant(k.VB, None)
-    for lane in range(k.lanes):
-        nibble = b.trunc(b.and_(b.lshr(select, const(I64, 4 * (lane % ROW))), const(I64, 0xF)), I32)
+    for lane, nibble in enumerate(nibbles):
         row = lane // ROW
         source = b.urem(b.add(const(I32, ((row ^ 1) if cross else row) * ROW), nibble), const(I32, k.lanes))
         gathered = b.insert_element(gathered, b.extract_element(values, source), const(I32, lane))
@@ -154,6 +172,16 @@ def _permlane16(k, inst):
 @handles("v_permlanex16_b32")
 def _permlanex16(k, inst):
     _permlane(k, inst, cross=True)
+
+
+@handles("v_permlane16_var_b32")
+def _permlane16_var(k, inst):
+    _permlane_var(k, inst, cross=False)
+
+
+@handles("v_permlanex16_var_b32")
+def _permlanex16_var(k, inst):
+    _permlane_var(k, inst, cross=True)
 
 
 @handles("v_swap_b32")
