@@ -10,7 +10,7 @@ reference clock s_sendmsg_rtn_b64 reads, a WMMA form whose gfx12 layout is not m
 faulting by name, the image atomics under their gfx12 names (returning the old texel by
 th:TH_ATOMIC_RETURN), one without semantics faulting by name, and VBUFFER words on raw and
 strided V#s (a negative instruction offset, the records' bound, indexed stores, atomics with
-and without their return), and the per-lane permutes v_permlane(x)16_var. The builds come from the ROCm 6.4 root's clang-21 (skipped without it on a
+and without their return), the per-lane permutes v_permlane(x)16_var, and v_permlane64 in wave64 and wave32. The builds come from the ROCm 6.4 root's clang-21 (skipped without it on a
 developer's machine, failed in CI)."""
 import numpy as np
 import pytest
@@ -455,3 +455,33 @@ def test_permlane_var_gathers_within_and_across_rows_by_each_lanes_select(root, 
     np.testing.assert_array_equal(same, value[lane // 16 * 16 + (lane ^ 15) % 16])
     np.testing.assert_array_equal(other, value[(lane // 16 ^ 1) * 16 + (lane ^ 15) % 16])
     assert same[0] == value[15] and same[16] == value[31] and other[0] == value[31]
+
+
+# v_permlane64_b32 (gfx11+): a wave64's halves trade places, each active lane reading the
+# lane 32 away whether that lane is active or not; in wave32 it writes nothing.
+PERMLANE64 = r"""
+kernel void permlane64(global const uint *value, global uint *out) {
+  uint i = get_global_id(0), r = 7, v = value[i];
+  __asm__ volatile("" : "+v"(v));             /* every lane's v, loaded before the branch */
+  if (i % 4 != 3 || i >= 32)                  /* lanes 35, 39, ... read inactive 3, 7, ... */
+    __asm__ volatile("v_permlane64_b32 %0, %1" : "+v"(r) : "v"(v));
+  out[i] = r;
+}
+"""
+
+
+@pytest.mark.parametrize("tier", ["interp", "native"])
+@pytest.mark.parametrize("wave", [64, 32])
+def test_permlane64_swaps_the_halves_of_a_wave64_and_is_a_nop_in_wave32(root, session, tmp_path,
+                                                                        tier, wave):
+    path = tmp_path / "permlane64.cl"
+    path.write_text(PERMLANE64)
+    co = rocm64.clang21(str(path), TARGET, "-O2", "-mcode-object-version=5",
+                        *(["-mwavefrontsize64"] if wave == 64 else []))
+    lane = np.arange(64)
+    value = (lane * 5 + 1000).astype(np.uint32)
+    with engine(tier):
+        (out,) = launch(session, co, "permlane64", [value, np.zeros(64, np.uint32)], 64, 64)[1:]
+    inactive = (lane % 4 == 3) & (lane < 32)
+    want = np.where(inactive, 7, value[lane ^ 32]) if wave == 64 else np.full(64, 7)
+    np.testing.assert_array_equal(out, want)

@@ -1,5 +1,5 @@
 """Cross-lane and register-file operations: v_readlane/v_writelane/v_readfirstlane,
-v_permlane16/x16 (gfx12's _var forms too), gfx950's v_permlane16/32_swap, the DPP16/DPP8/SDWA operand forms of VALU instructions, v_swap, and the
+v_permlane16/x16 (gfx12's _var forms too), v_permlane64, gfx950's v_permlane16/32_swap, the DPP16/DPP8/SDWA operand forms of VALU instructions, v_swap, and the
 M0-relative register moves (v_movrel*, v_swaprel, s_movrel*).
 
 Holds these invariants:
@@ -87,6 +87,17 @@ def _permlane16(step, inst):
 @handles("v_permlanex16_b32")
 def _permlanex16(step, inst):
     _permlane(step, inst, cross=True)
+
+
+@handles("v_permlane64_b32")
+def _permlane64(step, inst):
+    """gfx11+: in wave64 each active lane takes src0 of the lane 32 away (inactive or not);
+    in wave32 the ISA makes it a v_nop, which writes nothing."""
+    if step.w.lanes != 64:
+        return
+    ops = step.ops
+    values = np.broadcast_to(ops.vector(inst.src[0]), (step.n, 64))
+    ops.write_vector(inst.dst[0], values[:, np.arange(64) ^ 32], "b32", active=ops.exec)
 
 
 @handles("v_permlane16_var_b32")

@@ -1,5 +1,5 @@
 """Cross-lane operations in translated code: v_readlane/v_writelane/v_readfirstlane,
-v_permlane16/x16 (gfx12's _var forms too), v_swap_b32, and the DPP16/DPP8/SDWA operand forms of VALU instructions
+v_permlane16/x16 (gfx12's _var forms too), v_permlane64, v_swap_b32, and the DPP16/DPP8/SDWA operand forms of VALU instructions
 (the interpreter's core/isa/interp/lanes.py, translated; M0-relative moves stay on the
 interpreter).
 
@@ -172,6 +172,18 @@ def _permlane16(k, inst):
 @handles("v_permlanex16_b32")
 def _permlanex16(k, inst):
     _permlane(k, inst, cross=True)
+
+
+@handles("v_permlane64_b32")
+def _permlane64(k, inst):
+    """gfx11+: in wave64 each active lane takes src0 of the lane 32 away (inactive or not);
+    in wave32 the ISA makes it a v_nop, which writes nothing."""
+    if k.lanes != 64:
+        return
+    values = O.vector(k, inst.src[0])
+    swapped = k.builder.shuffle_vector(values, ir.Constant(k.V, None),
+                                       ir.Constant(k.V, [lane ^ 32 for lane in range(64)]))
+    O.write_vgpr(k, inst.dst[0].index, swapped)
 
 
 @handles("v_permlane16_var_b32")
