@@ -95,6 +95,14 @@ class DispatchPlan:
     time_limit: float = None        # seconds; None: none
     notice_seconds: float = NOTICE_SECONDS
 
+    def xcc_of(self, workgroup_ids):
+        """The XCC each workgroup ([n, 3] ids) runs on: the command processor deals a grid's
+        workgroups to a GPU's XCCs in turn, in dispatch order (x fastest); the profile says
+        how many it has (one where it does not)."""
+        gx, gy = self.groups[0], self.groups[1]
+        linear = workgroup_ids[:, 0] + gx * (workgroup_ids[:, 1] + gy * workgroup_ids[:, 2])
+        return linear % int(self.spec.get("xccs", 1))
+
     @property
     def lanes(self):
         return self.desc.lanes

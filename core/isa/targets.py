@@ -101,6 +101,8 @@ class IsaTarget:
     # Operations the engine runs on other targets whose form on this one is not modelled:
     # they fault naming themselves on both tiers, and isa-report lists them missing
     unmodelled: frozenset = frozenset()
+    # The s_getreg id of XCC_ID (gfx940+: 20, gfx10+'s FLAT_SCR_LO), 0 where there is none
+    xcc_id_hwreg: int = 0
 
     @property
     def encoding(self):
@@ -161,9 +163,11 @@ GFX90A = IsaTarget(
 # gfx942 (CDNA3) is gfx90a's register file and encodings; the hardware sets FLAT_SCRATCH up
 # to the wave's scratch (architected flat scratch, gfx940+), SCRATCH may take a VGPR offset
 # and an SGPR base together (SVE), and its cache-policy bits
-# sc0/sc1/nt sit where gfx90a's glc/scc/slc do.
+# sc0/sc1/nt sit where gfx90a's glc/scc/slc do. Its GPUs are several XCCs (accelerator
+# complex dies); a wave reads which one runs it in HW_REG_XCC_ID.
 GFX942 = replace(GFX90A, name="gfx942", flat_scratch="architected", scratch_sve=True,
-                 cache_policy_names={"glc": "sc0", "slc": "nt", "scc": "sc1"}, fp8="fnuz")
+                 cache_policy_names={"glc": "sc0", "slc": "nt", "scc": "sc1"}, fp8="fnuz",
+                 xcc_id_hwreg=20)
 # gfx950 (CDNA4) is gfx942 with more instructions (its own tables): the scaled and
 # transposed-load forms, and LDS up to 160 KiB, which is the profile's to say; its 8-bit
 # floats are OCP's.

@@ -184,6 +184,11 @@ def _call(step, inst):
 # ---- hardware registers -------------------------------------------------------------------
 def _read_hwreg(step, reg):
     w, idx = step.w, step.idx
+    plan = step.dispatch.plan
+    if reg and reg == plan.desc.target.xcc_id_hwreg:
+        # XCC_ID[3:0]: the XCC running the wave's workgroup.
+        ids = step.chunk.workgroup_ids[w.workgroup[idx]].astype(np.int64)
+        return np.broadcast_to(plan.xcc_of(ids), (step.n,)).astype(np.uint64)
     if reg == HW_REG_MODE:
         return w.mode[idx].astype(np.uint64)
     if reg == HW_REG_FLAT_SCR_LO:

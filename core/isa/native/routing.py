@@ -4,8 +4,9 @@ interpreter's own handler (a callout, core/isa/native/callout.py).
 
 Holds these invariants:
 - `hands_over` is the one place that decides what translated code hands to the interpreter:
-  an instruction the interpreter implements and the translator has no emitter for, and any
-  instruction on the queue's GDS (its state lives with the interpreter); never one whose
+  an instruction the interpreter implements and the translator has no emitter for, any
+  instruction on the queue's GDS (its state lives with the interpreter), and s_getreg of
+  XCC_ID (the interpreter knows the grid and the profile's XCCs); never one whose
   handler steers the interpreter's scheduler (SCHEDULED) or sets wave state that the
   instructions after it read and sg_wave does not hold (MODAL);
 - an instruction neither translated nor handed over is never guessed: `handler` answers None
@@ -38,7 +39,19 @@ def hands_over(inst):
     """True when translated code hands `inst` to the interpreter's handler."""
     if inst.mnemonic.startswith(KEPT):
         return False
-    return bool(inst.mods.get("gds")) or (_own(inst) is None and _interpreted(inst))
+    return (bool(inst.mods.get("gds")) or _reads_placement(inst)
+            or (_own(inst) is None and _interpreted(inst)))
+
+
+def _reads_placement(inst):
+    """s_getreg of XCC_ID: which XCC runs a workgroup follows from the grid and the profile,
+    which the interpreter's handler has at hand."""
+    if inst.mnemonic != "s_getreg_b32":
+        return False
+    from core.isa import targets
+    from core.isa.semantics.hwreg import hwreg_fields
+    reg = hwreg_fields(inst)[0]
+    return bool(reg) and reg == targets.get(inst.target).xcc_id_hwreg
 
 
 def refusal(inst):
