@@ -79,16 +79,6 @@ def _gather_rows(step, inst, nibble, cross):
     ops.write_vector(inst.dst[0], np.where(readable, gathered, 0), "b32", active=active)
 
 
-@handles("v_permlane16_b32")
-def _permlane16(step, inst):
-    _permlane(step, inst, cross=False)
-
-
-@handles("v_permlanex16_b32")
-def _permlanex16(step, inst):
-    _permlane(step, inst, cross=True)
-
-
 @handles("v_permlane64_b32")
 def _permlane64(step, inst):
     """gfx11+: in wave64 each active lane takes src0 of the lane 32 away (inactive or not);
@@ -100,14 +90,12 @@ def _permlane64(step, inst):
     ops.write_vector(inst.dst[0], values[:, np.arange(64) ^ 32], "b32", active=ops.exec)
 
 
-@handles("v_permlane16_var_b32")
-def _permlane16_var(step, inst):
-    _permlane_var(step, inst, cross=False)
-
-
-@handles("v_permlanex16_var_b32")
-def _permlanex16_var(step, inst):
-    _permlane_var(step, inst, cross=True)
+# The row permutes: where each lane's select comes from, and whether it reads the other row.
+for _name, _gather, _cross in (("v_permlane16_b32", _permlane, False),
+                               ("v_permlanex16_b32", _permlane, True),
+                               ("v_permlane16_var_b32", _permlane_var, False),
+                               ("v_permlanex16_var_b32", _permlane_var, True)):
+    handles(_name)(lambda step, inst, gather=_gather, cross=_cross: gather(step, inst, cross))
 
 
 def _permlane_swap(step, inst, width):

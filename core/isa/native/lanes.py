@@ -164,16 +164,6 @@ def _gather_rows(k, inst, nibbles, cross):
     O.write_vgpr(k, inst.dst[0].index, b.select(readable, gathered, ir.Constant(k.V, None)), active)
 
 
-@handles("v_permlane16_b32")
-def _permlane16(k, inst):
-    _permlane(k, inst, cross=False)
-
-
-@handles("v_permlanex16_b32")
-def _permlanex16(k, inst):
-    _permlane(k, inst, cross=True)
-
-
 @handles("v_permlane64_b32")
 def _permlane64(k, inst):
     """gfx11+: in wave64 each active lane takes src0 of the lane 32 away (inactive or not);
@@ -186,14 +176,12 @@ def _permlane64(k, inst):
     O.write_vgpr(k, inst.dst[0].index, swapped)
 
 
-@handles("v_permlane16_var_b32")
-def _permlane16_var(k, inst):
-    _permlane_var(k, inst, cross=False)
-
-
-@handles("v_permlanex16_var_b32")
-def _permlanex16_var(k, inst):
-    _permlane_var(k, inst, cross=True)
+# The row permutes: where each lane's select comes from, and whether it reads the other row.
+for _name, _gather, _cross in (("v_permlane16_b32", _permlane, False),
+                               ("v_permlanex16_b32", _permlane, True),
+                               ("v_permlane16_var_b32", _permlane_var, False),
+                               ("v_permlanex16_var_b32", _permlane_var, True)):
+    handles(_name)(lambda k, inst, gather=_gather, cross=_cross: gather(k, inst, cross))
 
 
 @handles("v_swap_b32")
