@@ -86,9 +86,6 @@ class IsaTarget:
     # gfx12's architected SGPRs: every wave starts with its workgroup ids in ttmp9 (x) and
     # ttmp7 (y in [15:0], z in [31:16]) and its number in the workgroup in ttmp8 [29:25],
     # where clang and Triton read them
-    # The bits of the cycle counter s_getreg reads (HW_REG_SHADER_CYCLES): gfx11's 20; gfx12's
-    # 64, its low word there and its high word in HW_REG_SHADER_CYCLES_HI
-    shader_cycles_bits: int = 20
     # Whether COMPUTE_PGM_RSRC1 bits 21 and 23 are DX10_CLAMP and IEEE of the initial MODE
     # (gfx12 has WG_RR_EN and DISABLE_PERF there), and MODE bits every wave starts with
     rsrc1_mode_bits: bool = True
@@ -101,8 +98,6 @@ class IsaTarget:
     # Operations the engine runs on other targets whose form on this one is not modelled:
     # they fault naming themselves on both tiers, and isa-report lists them missing
     unmodelled: frozenset = frozenset()
-    # The s_getreg id of XCC_ID (gfx940+: 20, gfx10+'s FLAT_SCR_LO), 0 where there is none
-    xcc_id_hwreg: int = 0
 
     @property
     def encoding(self):
@@ -166,8 +161,7 @@ GFX90A = IsaTarget(
 # sc0/sc1/nt sit where gfx90a's glc/scc/slc do. Its GPUs are several XCCs (accelerator
 # complex dies); a wave reads which one runs it in HW_REG_XCC_ID.
 GFX942 = replace(GFX90A, name="gfx942", flat_scratch="architected", scratch_sve=True,
-                 cache_policy_names={"glc": "sc0", "slc": "nt", "scc": "sc1"}, fp8="fnuz",
-                 xcc_id_hwreg=20)
+                 cache_policy_names={"glc": "sc0", "slc": "nt", "scc": "sc1"}, fp8="fnuz")
 # gfx950 (CDNA4) is gfx942 with more instructions (its own tables): the scaled and
 # transposed-load forms, and LDS up to 160 KiB, which is the profile's to say; its 8-bit
 # floats are OCP's.
@@ -207,7 +201,7 @@ _GFX12_UNMODELLED = frozenset(("v_wmma_f16_16x16x16_f16", "v_wmma_bf16_16x16x16_
                                "v_wmma_i32_16x16x16_iu4"))
 GFX1200 = replace(GFX1100, name="gfx1200", generation="gfx12", renames=_GFX12_RENAMES,
                   waitcnt=(), fp8="ocp", temporal_hints=True,
-                  architected_ids=True, shader_cycles_bits=64, rsrc1_mode_bits=False,
+                  architected_ids=True, rsrc1_mode_bits=False,
                   mode_always=1 << 8, wmma_layout="gfx12", unmodelled=_GFX12_UNMODELLED)
 GFX1201 = replace(GFX1200, name="gfx1201")
 

@@ -1,9 +1,14 @@
 """Instructions of gfx90a and gfx1100 clang-15 does not emit from C, reached through inline
 assembly it assembles for that target: gfx11's renamed f32 and clamped-subtract atomics and
 addtid load (gfx10's operations under gfx11 names) and s_pack_hl_b32_b16; gfx9's 16-bit
-adds, reversed subtract, accumulating dot products and AGPR-to-AGPR moves."""
+adds, reversed subtract, accumulating dot products and AGPR-to-AGPR moves; a hardware
+register's id meaning what that target's register of that id holds."""
 import numpy as np
+import pytest
 
+from core.isa.faults import KernelFault
+from softgpu_shim.hsa_abi import Status
+from tests.support.differential import engine
 from tests.support.kernels import compile_opencl
 from tests.support.launch import launch
 
@@ -90,3 +95,37 @@ def test_gfx9_16_bit_adds_reversed_subtract_dot_and_agpr_moves(session):
     np.testing.assert_array_equal(out[:, 2], (lo(b) - lo(a)) & 0xFFFF)
     np.testing.assert_array_equal(out[:, 3], (1000 + lo(a) * lo(b) + hi(a) * hi(b)).astype(np.int32))
     np.testing.assert_array_equal(out[:, 4], a)
+
+
+# Hardware register 20 by number: FLAT_SCR_LO on gfx10 (a wave may write and read it back),
+# no register at all on gfx9/gfx90a (whose flat scratch is an SGPR pair).
+REGISTER_20 = """
+kernel void register_20(global uint *out) {
+  uint before, after;
+  __asm__ volatile("s_getreg_b32 %0, hwreg(20, 0, 32)\\n"
+                   "s_setreg_imm32_b32 hwreg(20, 4, 8), 0x5a\\n"
+                   "s_getreg_b32 %1, hwreg(20, 0, 32)" : "=&s"(before), "=s"(after));
+  out[get_global_id(0)] = after ^ before;
+}
+"""
+
+
+@pytest.mark.parametrize("tier", ["interp", "native"])
+def test_register_20_is_the_scratch_base_on_gfx10(session, tier):
+    co = compile_opencl(REGISTER_20, opt="-O2", mcpu="gfx1030")
+    with engine(tier):
+        out, = launch(session, co, "register_20", [np.zeros(32, np.uint32)], 32, 32)
+    # Only the field written changed: bits [11:4] now hold 0x5a.
+    assert (out & ~np.uint32(0xFF0)).max() == 0
+
+
+@pytest.mark.parametrize("tier", ["interp", "native"])
+def test_register_20_is_no_register_of_gfx90a_and_faults(session, tier):
+    """An id the target's table does not name faults naming it, where it used to read gfx10's
+    FLAT_SCR_LO on every target."""
+    co = compile_opencl(REGISTER_20, opt="-O2", mcpu="gfx90a", wave64=True)
+    with engine(tier), pytest.raises(KernelFault) as caught:
+        launch(session, co, "register_20", [np.zeros(64, np.uint32)], 64, 64)
+    assert caught.value.status == Status.ERROR_ILLEGAL_INSTRUCTION
+    assert caught.value.report["instruction"].startswith("s_getreg_b32")
+    assert "hardware register 20 is not modelled" in caught.value.report["reason"]

@@ -22,11 +22,7 @@ from core.isa.faults import KernelFault
 from core.isa.interp.registry import YIELD, handles
 from core.isa.interp.state import VCC_LO, EXEC_LO
 from core.isa.semantics.control import MEMORY_FENCES, NO_OPS
-from core.isa.semantics.hwreg import (HW_REG_FLAT_SCR_HI, HW_REG_FLAT_SCR_LO, HW_REG_GPR_ALLOC,
-                                      HW_REG_HW_ID, HW_REG_HW_ID1, HW_REG_HW_ID2, HW_REG_IB_STS,
-                                      HW_REG_LDS_ALLOC, HW_REG_MODE, HW_REG_SH_MEM_BASES,
-                                      HW_REG_SHADER_CYCLES, HW_REG_SHADER_CYCLES_HI, HW_REG_STATUS,
-                                      HW_REG_TRAPSTS, hwreg_fields)
+from core.isa.semantics.hwreg import hwreg_fields, hwreg_meaning, hwreg_name, write_ignored
 from core.hsa_abi import Status
 
 
@@ -182,68 +178,72 @@ def _call(step, inst):
 
 
 # ---- hardware registers -------------------------------------------------------------------
-def _read_hwreg(step, reg):
+def _read_hwreg(step, inst):
+    """The operand's register per lane, as uint64, by what it holds on the target."""
     w, idx = step.w, step.idx
     plan = step.dispatch.plan
-    if reg and reg == plan.desc.target.xcc_id_hwreg:
+    meaning = hwreg_meaning(inst)
+    if meaning == "xcc_id":
         # XCC_ID[3:0]: the XCC running the wave's workgroup.
         ids = step.chunk.workgroup_ids[w.workgroup[idx]].astype(np.int64)
         return np.broadcast_to(plan.xcc_of(ids), (step.n,)).astype(np.uint64)
-    if reg == HW_REG_MODE:
+    if meaning == "mode":
         return w.mode[idx].astype(np.uint64)
-    if reg == HW_REG_FLAT_SCR_LO:
+    if meaning == "scratch_lo":
         return w.flat_scratch[idx] & np.uint64(0xFFFFFFFF)
-    if reg == HW_REG_FLAT_SCR_HI:
+    if meaning == "scratch_hi":
         return w.flat_scratch[idx] >> np.uint64(32)
-    if reg == HW_REG_SH_MEM_BASES:
+    if meaning == "apertures":
         from core.isa.apertures import PRIVATE_APERTURE_HI, SHARED_APERTURE_HI
         # [15:0] private base and [31:16] shared base, in units of 2^48 bytes.
         value = (PRIVATE_APERTURE_HI >> 16) | ((SHARED_APERTURE_HI >> 16) << 16)
         return np.full(step.n, value, np.uint64)
-    if reg == HW_REG_HW_ID1:
+    if meaning == "wave_id":
         return w.wave_in_group[idx].astype(np.uint64) & np.uint64(0x1F)
-    if reg == HW_REG_GPR_ALLOC:
-        vgpr_blocks = w.vgpr.shape[1] // step.dispatch.plan.desc.target.vgpr_granule[w.lanes] - 1
+    if meaning == "gpr_alloc":
+        vgpr_blocks = w.vgpr.shape[1] // plan.desc.target.vgpr_granule[w.lanes] - 1
         return np.full(step.n, vgpr_blocks << 8 | 0xF << 24, np.uint64)
-    if reg == HW_REG_LDS_ALLOC:
+    if meaning == "lds_alloc":
         return np.full(step.n, (step.chunk.lds.shape[1] // 512) << 12, np.uint64)
-    bits = step.dispatch.plan.desc.target.shader_cycles_bits
-    if reg == HW_REG_SHADER_CYCLES or reg == HW_REG_SHADER_CYCLES_HI and bits == 64:
+    if meaning in ("cycles_20", "cycles_lo", "cycles_hi"):
         # The cycle counter (gfx11's 20 bits, gfx12's 64 in two words; clock64):
         # microseconds since the dispatch began stand in for cycles of a 1 MHz clock, so
         # kernels that wait on it see it advance (an instruction here takes microseconds)
         # and 20 bits wrap only after a second of a dispatch, where a nanosecond count
         # wrapped every millisecond between two reads.
         elapsed = (time.monotonic_ns() - step.dispatch.started_ns) // 1000
-        word = elapsed >> 32 if reg == HW_REG_SHADER_CYCLES_HI else elapsed & ((1 << min(bits, 32)) - 1)
+        word = {"cycles_20": elapsed & 0xFFFFF, "cycles_lo": elapsed & 0xFFFFFFFF,
+                "cycles_hi": elapsed >> 32}[meaning]
         return np.full(step.n, word, np.uint64)
-    if reg in (HW_REG_STATUS, HW_REG_TRAPSTS, HW_REG_HW_ID, HW_REG_IB_STS, HW_REG_HW_ID2):
+    if meaning == "zero":
         return np.zeros(step.n, np.uint64)
-    raise step.illegal(f"hardware register {reg} is not modelled")
+    raise step.illegal(f"hardware register {hwreg_name(inst)} is not modelled")
 
 
 @handles("s_getreg_b32")
 def _getreg(step, inst):
-    reg, offset, size = hwreg_fields(inst)
-    value = (_read_hwreg(step, reg) >> np.uint64(offset)) & np.uint64((1 << size) - 1)
+    _, offset, size = hwreg_fields(inst)
+    value = (_read_hwreg(step, inst) >> np.uint64(offset)) & np.uint64((1 << size) - 1)
     step.ops.write_scalar(inst.dst[0], value.astype(np.uint32))
 
 
 def _setreg(step, inst, value):
-    reg, offset, size = hwreg_fields(inst)
+    _, offset, size = hwreg_fields(inst)
+    meaning = hwreg_meaning(inst)
+    if write_ignored(inst):
+        return
+    if meaning not in ("mode", "scratch_lo", "scratch_hi"):
+        raise step.illegal(f"s_setreg of hardware register {hwreg_name(inst)} is not modelled")
     field = np.uint64(((1 << size) - 1) << offset)
     value = (value.astype(np.uint64) << np.uint64(offset)) & field
-    current = _read_hwreg(step, reg)
-    new = (current & ~field) | value
+    new = (_read_hwreg(step, inst) & ~field) | value
     w, idx = step.w, step.idx
-    if reg == HW_REG_MODE:
+    if meaning == "mode":
         w.mode[idx] = new.astype(np.uint32)
-    elif reg == HW_REG_FLAT_SCR_LO:
+    elif meaning == "scratch_lo":
         w.flat_scratch[idx] = (w.flat_scratch[idx] & np.uint64(0xFFFFFFFF00000000)) | new
-    elif reg == HW_REG_FLAT_SCR_HI:
+    else:
         w.flat_scratch[idx] = (w.flat_scratch[idx] & np.uint64(0xFFFFFFFF)) | (new << np.uint64(32))
-    elif reg not in (HW_REG_STATUS, HW_REG_TRAPSTS):
-        raise step.illegal(f"s_setreg of hardware register {reg} is not modelled")
 
 
 @handles("s_setreg_b32")

@@ -22,11 +22,7 @@ from core.isa.native.runner_layout import SG_FAULT_TRAP
 from core.isa.native.ir_types import I32, I64, const
 from core.isa.native.runner_layout import SG_BARRIER
 from core.isa.semantics.control import MEMORY_FENCES, NO_OPS
-from core.isa.semantics.hwreg import (HW_REG_FLAT_SCR_HI, HW_REG_FLAT_SCR_LO, HW_REG_GPR_ALLOC,
-                                      HW_REG_HW_ID, HW_REG_HW_ID1, HW_REG_HW_ID2, HW_REG_IB_STS,
-                                      HW_REG_LDS_ALLOC, HW_REG_MODE, HW_REG_SH_MEM_BASES,
-                                      HW_REG_SHADER_CYCLES, HW_REG_SHADER_CYCLES_HI, HW_REG_STATUS,
-                                      HW_REG_TRAPSTS, hwreg_fields)
+from core.isa.semantics.hwreg import hwreg_fields, hwreg_meaning, hwreg_name, write_ignored
 
 
 # Besides the shared no-ops, nothing in translated code for: s_sleep (a native wave runs on
@@ -138,36 +134,37 @@ def _call(k, inst):
 
 
 # ---- hardware registers -------------------------------------------------------------------
-def _read_hwreg(k, reg):
-    """The register's value as i64, or None after faulting on an unmodelled one."""
+def _read_hwreg(k, inst):
+    """The operand's register as i64, by what it holds on the target, or None after faulting
+    on one not modelled. (XCC_ID never comes here: routing hands it to the interpreter.)"""
     b = k.builder
-    if reg == HW_REG_MODE:
+    meaning = hwreg_meaning(inst)
+    if meaning == "mode":
         return const(I64, k.mode)
-    if reg == HW_REG_FLAT_SCR_LO:
+    if meaning == "scratch_lo":
         return b.and_(b.load(k.field("scratch"), typ=I64), const(I64, 0xFFFFFFFF))
-    if reg == HW_REG_FLAT_SCR_HI:
+    if meaning == "scratch_hi":
         return b.lshr(b.load(k.field("scratch"), typ=I64), const(I64, 32))
-    if reg == HW_REG_SH_MEM_BASES:
+    if meaning == "apertures":
         return const(I64, (PRIVATE_APERTURE_HI >> 16) | ((SHARED_APERTURE_HI >> 16) << 16))
-    if reg == HW_REG_HW_ID1:
+    if meaning == "wave_id":
         return b.zext(b.and_(b.load(k.field("wave_in_group"), typ=I32), const(I32, 0x1F)), I64)
-    if reg == HW_REG_GPR_ALLOC:
+    if meaning == "gpr_alloc":
         blocks = k.nvgpr // (4 if k.lanes == 64 else 8) - 1
         return const(I64, blocks << 8 | 0xF << 24)
-    if reg == HW_REG_LDS_ALLOC:
+    if meaning == "lds_alloc":
         from core.isa.native.runner_layout import ENV
         lds = b.load(b.gep(k.env, [const(I64, ENV["lds_bytes"])], source_etype=ir.IntType(8)), typ=I64)
         size = b.and_(b.add(_max(b, lds, const(I64, 8)), const(I64, 7)), const(I64, ~7))
         return b.shl(b.udiv(size, const(I64, 512)), const(I64, 12))
-    bits = k.program.target.shader_cycles_bits
-    if reg == HW_REG_SHADER_CYCLES or reg == HW_REG_SHADER_CYCLES_HI and bits == 64:
+    if meaning in ("cycles_20", "cycles_lo", "cycles_hi"):
         now = b.call(k.intrinsic("sg_now_ns", I64, []), [])
-        if reg == HW_REG_SHADER_CYCLES_HI:
+        if meaning == "cycles_hi":
             return b.lshr(now, const(I64, 32))
-        return b.and_(now, const(I64, (1 << min(bits, 32)) - 1))
-    if reg in (HW_REG_STATUS, HW_REG_TRAPSTS, HW_REG_HW_ID, HW_REG_IB_STS, HW_REG_HW_ID2):
+        return b.and_(now, const(I64, 0xFFFFF if meaning == "cycles_20" else 0xFFFFFFFF))
+    if meaning == "zero":
         return const(I64, 0)
-    k.illegal(f"hardware register {reg} is not modelled")
+    k.illegal(f"hardware register {hwreg_name(inst)} is not modelled")
     return None
 
 
@@ -177,8 +174,8 @@ def _max(b, x, y):
 
 @handles("s_getreg_b32")
 def _getreg(k, inst):
-    reg, offset, size = hwreg_fields(inst)
-    value = _read_hwreg(k, reg)
+    _, offset, size = hwreg_fields(inst)
+    value = _read_hwreg(k, inst)
     if value is None:
         return
     b = k.builder
@@ -187,18 +184,19 @@ def _getreg(k, inst):
 
 
 def _setreg(k, inst, value):
-    reg, offset, size = hwreg_fields(inst)
-    if reg in (HW_REG_MODE, HW_REG_STATUS, HW_REG_TRAPSTS):
+    _, offset, size = hwreg_fields(inst)
+    meaning = hwreg_meaning(inst)
+    if meaning == "mode" or write_ignored(inst):
         return          # MODE is static (the program analysis applied it); the others read 0
-    if reg not in (HW_REG_FLAT_SCR_LO, HW_REG_FLAT_SCR_HI):
-        k.illegal(f"s_setreg of hardware register {reg} is not modelled")
+    if meaning not in ("scratch_lo", "scratch_hi"):
+        k.illegal(f"s_setreg of hardware register {hwreg_name(inst)} is not modelled")
         return
     b = k.builder
     field = ((1 << size) - 1) << offset
-    new = b.or_(b.and_(_read_hwreg(k, reg), const(I64, ~field & 0xFFFFFFFFFFFFFFFF)),
+    new = b.or_(b.and_(_read_hwreg(k, inst), const(I64, ~field & 0xFFFFFFFFFFFFFFFF)),
                 b.and_(b.shl(b.zext(value, I64), const(I64, offset)), const(I64, field)))
     scratch = b.load(k.field("scratch"), typ=I64)
-    if reg == HW_REG_FLAT_SCR_LO:
+    if meaning == "scratch_lo":
         scratch = b.or_(b.and_(scratch, const(I64, 0xFFFFFFFF00000000)), new)
     else:
         scratch = b.or_(b.and_(scratch, const(I64, 0xFFFFFFFF)), b.shl(new, const(I64, 32)))

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from core.isa import targets
 from core.isa.decoder import DecodeError, decode
-from core.isa.semantics.hwreg import HW_REG_MODE, hwreg_fields
+from core.isa.semantics.hwreg import hwreg_fields, hwreg_meaning
 from core.isa.semantics.lds import writes_lds
 from core.isa.semantics.records import executable
 
@@ -343,8 +343,8 @@ def mode_after(inst, mode, register_value=None):
     if name == "s_round_mode":
         return (mode & ~0xF) | (int(inst.src[0].value) & 0xF)
     if name in ("s_setreg_imm32_b32", "s_setreg_b32"):
-        reg, offset, size = hwreg_fields(inst)
-        if reg != HW_REG_MODE:
+        _, offset, size = hwreg_fields(inst)
+        if hwreg_meaning(inst) != "mode":
             return mode
         if name == "s_setreg_b32" and register_value is None:
             raise Untranslatable("s_setreg_b32 writes MODE from a register: MODE is not static", inst)

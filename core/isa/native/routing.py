@@ -48,10 +48,8 @@ def _reads_placement(inst):
     which the interpreter's handler has at hand."""
     if inst.mnemonic != "s_getreg_b32":
         return False
-    from core.isa import targets
-    from core.isa.semantics.hwreg import hwreg_fields
-    reg = hwreg_fields(inst)[0]
-    return bool(reg) and reg == targets.get(inst.target).xcc_id_hwreg
+    from core.isa.semantics.hwreg import hwreg_meaning
+    return hwreg_meaning(inst) == "xcc_id"
 
 
 def refusal(inst):
