@@ -35,7 +35,7 @@ from core.isa.interp.registry import HANDLERS
 _MFMA = re.compile(r"v_mfma_(f32|i32|f64)_(\d+)x(\d+)x(\d+)(?:_\d+b)?_?"
                    r"(f32|f16|bf16|i8|f64|xf32|f8f6f4|[fb][pf]8_[fb][pf]8)(_1k)?$")
 # gfx12's fp8/bf8 forms name A's type, then B's.
-_WMMA = re.compile(r"v_wmma_(f32|f16|bf16|i32)_16x16x(16)_(f16|bf16|iu8|iu4|fp8|bf8)(?:_(fp8|bf8))?$")
+_WMMA = re.compile(r"v_wmma_(f32|f16|bf16|i32)_16x16x16_(f16|bf16|iu8|iu4|fp8|bf8)(?:_(fp8|bf8))?$")
 _BITS = {"f32": 32, "f16": 16, "bf16": 16, "i8": 8, "iu8": 8, "iu4": 4, "f64": 64, "i32": 32,
          "fp8": 8, "bf8": 8, "xf32": 32, "f8f6f4": 8}
 # gfx950's f8f6f4 MFMA: CBSZ names A's format, BLGP B's (not broadcasts); of its formats the
@@ -230,7 +230,7 @@ def wmma_gfx12_layout(per_lane):
 
 
 def _wmma(match):
-    out, _k, kind_a, kind_b = match.groups()
+    out, kind_a, kind_b = match.groups()
     kind_b = kind_b or kind_a
     integer = kind_a.startswith("iu")
     float8 = kind_a in ("fp8", "bf8")
