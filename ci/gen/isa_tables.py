@@ -517,7 +517,7 @@ def build_tables(t, p):
 def forms(t, p, tables):
     """Which VOP1/VOP2/VOPC opcodes have DPP16, DPP8 and SDWA forms, and which modifiers
     each form prints ('dpp_neg'/'sdwa_neg': sources with neg/abs, 'sdwa_sext': sources with
-    sext, 'sdwa_clamp', 'sdwa_omod')."""
+    sext, 'sdwa_clamp', 'sdwa_omod'; 'sdwa_no_dst_sel' where llvm prints no dst_sel)."""
     result, mods = {}, {}
     for family, build in (("VOP1", p.vop1), ("VOP2", p.vop2), ("VOPC", p.vopc)):
         ops = sorted(tables[family])
@@ -535,6 +535,9 @@ def forms(t, p, tables):
             for i, op in enumerate(ops):
                 if i in dis and dis[i][1] == 8:
                     found[op].append(form)
+                    if form == "sdwa" and family != "VOPC" and " dst_sel:" not in dis[i][0]:
+                        # gfx940's packed 8-bit conversions: a pair has no dword to select
+                        mods.setdefault(family, {}).setdefault(op, {})["sdwa_no_dst_sel"] = 1
             if form == "dpp8":
                 continue
             # Modifier bits of the extension dword, one at a time: which ones llvm prints.
@@ -625,7 +628,8 @@ def modifiers(t, p, tables, builds=None):
     """Which modifiers each VOP3/VOP3B/VOP3P opcode has, probing one modifier bit at a time
     (llvm rejects a modifier an opcode lacks) and keeping what llvm prints: 'neg' (sources
     that take neg/abs), 'sext' (integer sources showing the neg bit so), 'op_sel' (for each
-    printed op_sel entry, its bit in the field), 'clamp', 'omod', and VOP3P's 'op_sel_hi',
+    printed op_sel entry, its bit in the field), 'byte_sel' (what each op_sel bit adds to the
+    byte gfx12's 8-bit conversions name), 'clamp', 'omod', and VOP3P's 'op_sel_hi',
     'neg_lo', 'neg_hi'. `builds`: (family, build) pairs to probe instead of the e64 forms."""
     result = {}
     for family, build in builds or (("VOP3", p.vop3), ("VOP3B", p.vop3), ("VOP3P", p.vop3p)):
@@ -646,6 +650,7 @@ def modifiers(t, p, tables, builds=None):
                     if "neg_lo" in text:
                         found[op]["neg_lo"] = 1
         bits = {op: [] for op in ops}
+        byte_sel = {op: {} for op in ops}
         for bit in range(4 if family == "VOP3" else 3):
             dis = _probe_all(t, family, build, tables, ops,
                              lambda w, p, b=bit: [w[0] | 1 << (11 + b)] + w[1:])
@@ -654,11 +659,19 @@ def modifiers(t, p, tables, builds=None):
                 if m:
                     entries = m.group(1).split(",")
                     bits[op].append((entries.index("1"), bit, len(entries)))
+                # gfx12's 8-bit conversions name a byte of a register with op_sel bits
+                m = re.search(r" byte_sel:(\d)", dis[k][0]) if k in dis else None
+                if m:
+                    byte_sel[op][bit] = int(m.group(1))
         for op, seen in bits.items():
             if seen:
                 # Entry i of the printed op_sel: the field bit shown there (None: always 0).
                 at = {index: b for index, b, _ in seen}
                 found[op]["op_sel"] = tuple(at.get(i) for i in range(max(n for *_, n in seen)))
+        for op, worth in byte_sel.items():
+            if worth:
+                # What each op_sel bit adds to byte_sel (0: nothing), by bit.
+                found[op]["byte_sel"] = tuple(worth.get(b, 0) for b in range(max(worth) + 1))
         simple = [("clamp", lambda w, p: [w[0] | 1 << 15] + w[1:], "clamp")]
         if family == "VOP3P":
             simple += [("neg_hi", lambda w, p: [w[0] | p << 8] + w[1:], "neg_hi"),

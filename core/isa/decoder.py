@@ -513,6 +513,12 @@ def _vop3(d, fmt, w, mem, offset, address, wave64):
     else:
         encoding = "VOP3"
         mods["abs"], mods["op_sel"] = 0 if bitop3 else fmt.get(bits, "abs"), fmt.get(bits, "op_sel")
+        worth = entry.mods.get("byte_sel")
+        if worth:
+            # gfx12's 8-bit conversions: these op_sel bits name a byte of a register instead
+            # (llvm's byte_sel), and select no halves.
+            mods["byte_sel"] = sum(w for b, w in enumerate(worth) if mods["op_sel"] >> b & 1)
+            mods["op_sel"] &= ~sum(1 << b for b, w in enumerate(worth) if w)
     fields["vdst"] = _dst_code(entry, fmt.get(bits, "vdst"))
     if any(f == "attr" for f, *_ in entry.ops):
         mods["high"] = fields["src0"] >> 8 & 1      # v_interp_*_e64: the attribute's high half

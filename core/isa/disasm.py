@@ -169,6 +169,8 @@ def _format_vop(inst, entry):
             sel = [0 if b is None else mods["op_sel"] >> b & 1 for b in bits]
             if any(sel):
                 tail += " op_sel:[" + ",".join(map(str, sel)) + "]"
+        if mods.get("byte_sel"):
+            tail += f" byte_sel:{mods['byte_sel']}"
         if mods.get("high"):
             tail += " high"
         if mods["clamp"] and entry.mods.get("clamp"):
@@ -214,8 +216,9 @@ def _format_vop(inst, entry):
                 tail += " clamp"
             if entry.mods.get("sdwa_omod"):
                 tail += _OMOD[mods["omod"]]
-            tail += (f" dst_sel:{_SDWA_SEL[mods['dst_sel']]}"
-                     f" dst_unused:{_SDWA_UNUSED[mods['dst_unused']]}")
+            if not entry.mods.get("sdwa_no_dst_sel"):
+                tail += (f" dst_sel:{_SDWA_SEL[mods['dst_sel']]}"
+                         f" dst_unused:{_SDWA_UNUSED[mods['dst_unused']]}")
         tail += f" src0_sel:{_SDWA_SEL[mods['src0_sel']]}"
         if nsrc > 1:
             tail += f" src1_sel:{_SDWA_SEL[mods['src1_sel']]}"
