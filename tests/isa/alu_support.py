@@ -31,6 +31,25 @@ def _native(name):
     return native_op(name, None if name.startswith("s_") else 32)
 
 
+def target_facts(op):
+    """The target facts an op takes besides its sources (core/isa/alu/table.py): the 8-bit
+    float flavour of uses_fp8 ops, OCP's here (tests/isa/test_fp8_conversions.py runs both)."""
+    return {"fp8": "ocp"} if op.uses_fp8 else {}
+
+
+class _WithFacts:
+    """An op called with its target facts filled in, otherwise the op itself."""
+
+    def __init__(self, op):
+        self._op = op
+
+    def __getattr__(self, name):
+        return getattr(self._op, name)
+
+    def __call__(self, *srcs, **mods):
+        return self._op(*srcs, **{**target_facts(self._op), **mods})
+
+
 @cache
 def _compile_common_forms():
     """Every op's plain form (and integer clamp) in one batch, before any test runs:
@@ -39,18 +58,17 @@ def _compile_common_forms():
     for name in sorted(alu.coverage()):
         op = _native(name)
         if op is not None:
-            requests += [(op, {})] + ([(op, {"clamp": True})] if op.int_clamp else [])
+            facts = target_facts(op)
+            requests += [(op, facts)] + ([(op, {"clamp": True, **facts})] if op.int_clamp else [])
     compile_all(requests)
 
 
 def lookup(name):
     """The op under test, called like core.isa.alu.lookup(name)'s."""
-    if _IMPLEMENTATION[0] == "numpy":
-        return alu.lookup(name)
-    op = _native(name)
+    op = alu.lookup(name) if _IMPLEMENTATION[0] == "numpy" else _native(name)
     if op is None:
         pytest.skip(f"{name} has no native emitter")
-    return op
+    return _WithFacts(op) if op.uses_fp8 else op
 
 
 _libm = ctypes.CDLL(ctypes.util.find_library("m"))

@@ -146,8 +146,17 @@ def _sweep(op):
 
 
 def variants(name):
-    """The modifier/MODE combinations worth comparing for op `name`."""
+    """The modifier/MODE combinations worth comparing for op `name` (an 8-bit float op's in
+    both flavours, and each byte gfx12's byte_sel names)."""
     op = alu.lookup(name)
+    if op.uses_fp8:
+        picks = [{"byte_sel": b} for b in range(4)] if op.byte_sel else [{}]
+        return [{**v, **pick, "fp8": flavour} for v in _plain_variants(name, op)
+                for pick in picks for flavour in ("fnuz", "ocp")]
+    return _plain_variants(name, op)
+
+
+def _plain_variants(name, op):
     floats = [i for i, t in enumerate(op.src_types) if t in FLOAT_TYPES]
     float_dst = op.dst_types[0] in FLOAT_TYPES
     out = [{}] + _sweep(op)

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from core.isa import targets
-from core.isa.interp.matrix import fp8_values
+from core.isa.alu.fp8 import fp8_values
 
 # (flavour, kind): largest finite, smallest positive subnormal, NaN bytes, infinity bytes.
 FACTS = {

@@ -10,8 +10,9 @@ reference clock s_sendmsg_rtn_b64 reads, a WMMA form whose gfx12 layout is not m
 faulting by name, the image atomics under their gfx12 names (returning the old texel by
 th:TH_ATOMIC_RETURN), one without semantics faulting by name, and VBUFFER words on raw and
 strided V#s (a negative instruction offset, the records' bound, indexed stores, atomics with
-and without their return), the per-lane permutes v_permlane(x)16_var, and v_permlane64 in wave64 and wave32. The builds come from the ROCm 6.4 root's clang-21 (skipped without it on a
-developer's machine, failed in CI)."""
+and without their return), the per-lane permutes v_permlane(x)16_var, v_permlane64 in wave64
+and wave32, and the packed float-to-16-bit-integer conversions. The builds come from the ROCm
+6.4 root's clang-21 (skipped without it on a developer's machine, failed in CI)."""
 import numpy as np
 import pytest
 
@@ -394,7 +395,7 @@ def test_vbuffer_words_address_a_raw_and_a_strided_buffer(root, session, tmp_pat
 
 
 # gfx12's f16 SALU forms: each reads its SGPRs' low halves (the high halves here hold
-# garbage) and writes the high half of its destination 0.
+# garbage) and writes the high half of its destination 0; s_cvt_hi_f32_f16 reads the high half.
 SCALAR_HALVES = r"""
 #define S(v) "s"(__builtin_amdgcn_readfirstlane(v))
 #define OP2(name, k) __asm__ volatile(name " %0, %1, %2" : "=s"(r[k]) : S(a), S(b));
@@ -408,7 +409,8 @@ kernel void scalar_halves(global uint *out, uint a, uint b, float f) {
   uint acc = 0xdead3c00u;                     /* 1.0 below garbage */
   __asm__ volatile("s_fmac_f16 %0, %1, %2" : "+s"(acc) : S(a), S(b));
   r[10] = acc;
-  r[11] = r[12] = 0;
+  __asm__ volatile("s_cvt_hi_f32_f16 %0, %1" : "=s"(r[11]) : S(a));   /* the high halves */
+  __asm__ volatile("s_cvt_hi_f32_f16 %0, %1" : "=s"(r[12]) : S(b));
   if (get_global_id(0) == 0)
     for (int k = 0; k < 13; k++) out[k] = r[k];
 }
@@ -426,7 +428,9 @@ def test_scalar_f16_forms_read_low_halves_and_clear_the_high_half(root, session,
                         [np.zeros(13, np.uint32), np.uint32(a), np.uint32(b), f], 32, 32)
     h = lambda v: int(np.float16(v).view(np.uint16))     # noqa: E731
     want = [h(x + y), h(x - y), h(x * y), h(min(x, y)), h(max(x, y)), h(np.ceil(x)),
-            h(np.floor(x)), h(np.trunc(x)), h(np.rint(x)), h(f), h(np.float16(x * y + 1.0)), 0, 0]
+            h(np.floor(x)), h(np.trunc(x)), h(np.rint(x)), h(f), h(np.float16(x * y + 1.0))]
+    # s_cvt_hi_f32_f16 widens the high half (0xabcd, 0x1234 as f16) to f32, exactly.
+    want += [int(np.uint16(v).view(np.float16).astype(np.float32).view(np.uint32)) for v in (0xABCD, 0x1234)]
     assert [hex(v) for v in out] == [hex(v) for v in want]
 
 
@@ -485,3 +489,35 @@ def test_permlane64_swaps_the_halves_of_a_wave64_and_is_a_nop_in_wave32(root, se
     inactive = (lane % 4 == 3) & (lane < 32)
     want = np.where(inactive, 7, value[lane ^ 32]) if wave == 64 else np.full(64, 7)
     np.testing.assert_array_equal(out, want)
+
+
+PACK_INTEGERS = r"""
+kernel void pack_integers(global const float *a, global uint *out) {
+  size_t i = get_global_id(0);
+  float x = a[2 * i], y = a[2 * i + 1];
+  uint s, u;
+  __asm__("v_cvt_pk_i16_f32 %0, %1, %2" : "=v"(s) : "v"(x), "v"(y));
+  __asm__("v_cvt_pk_u16_f32 %0, %1, %2" : "=v"(u) : "v"(x), "v"(y));
+  out[2 * i] = s;
+  out[2 * i + 1] = u;
+}
+"""
+
+
+@pytest.mark.parametrize("tier", ["interp", "native"])
+def test_pack_conversions_truncate_and_saturate_to_16_bits(root, session, tmp_path, tier):
+    """v_cvt_pk_i16_f32/v_cvt_pk_u16_f32 convert as every float-to-integer conversion does:
+    toward zero, saturated to the type (infinities too), NaN to 0; S0 into the low half."""
+    values = np.array([1.9, -1.9, 32767.5, 32768.0, -32768.9, -32769.0, 70000.0, -1.0, np.nan,
+                       -np.nan, np.inf, -np.inf, 0.5, -0.0, 65535.9, 65536.0, 1e10, -1e10, 2.0, 3.0],
+                      np.float32)
+    # Each value in the low (S0) and in the high (S1) half.
+    values = np.resize(np.stack([values, np.roll(values, 1)], axis=1).reshape(-1), 64)
+    co = build(tmp_path, "pack_integers", PACK_INTEGERS)
+    with engine(tier):
+        _, out = launch(session, co, "pack_integers", [values, np.zeros(64, np.uint32)], 32, 32)
+    v = values.astype(np.float64)
+    for column, (lo, hi) in enumerate(((-2**15, 2**15 - 1), (0, 2**16 - 1))):
+        each = np.where(np.isnan(v), 0, np.clip(np.trunc(v), lo, hi)).astype(np.int64) & 0xFFFF
+        want = each[0::2] | each[1::2] << 16
+        np.testing.assert_array_equal(out.reshape(32, 2)[:, column], want, err_msg=("i16", "u16")[column])

@@ -157,3 +157,40 @@ def test_decoder_reads_half_codes_at_the_edges_as_llvm_mc_21_encodes_them(root):
                 bit = 3 if position < len(inst.dst) else position - len(inst.dst)
                 assert records[position].index == int(m.group(1)), (text, format_instruction(inst))
                 assert (op_sel >> bit & 1) == (m.group(2) == "h"), (text, format_instruction(inst))
+
+
+# v_swap_b16 through inline assembly: odd lanes trade a's low half for b's high half, even
+# lanes swap the halves of one register (both halves are read before either is written).
+SWAP16 = r"""
+kernel void swap16(global uint *a, global uint *b) {
+  size_t i = get_global_id(0);
+  uint x = a[i], y = b[i];
+  if (i & 1)
+    __asm__ volatile("v_mov_b32 v1, %2\n v_mov_b32 v2, %3\n v_swap_b16 v1.l, v2.h\n"
+                     "v_mov_b32 %0, v1\n v_mov_b32 %1, v2"
+                     : "=&v"(x), "=&v"(y) : "v"(x), "v"(y) : "v1", "v2");
+  else
+    __asm__ volatile("v_mov_b32 v1, %1\n v_swap_b16 v1.h, v1.l\n v_mov_b32 %0, v1"
+                     : "=&v"(x) : "v"(x) : "v1");
+  a[i] = x;
+  b[i] = y;
+}
+"""
+
+
+@pytest.mark.parametrize("tier", ["interp", "native"])
+def test_v_swap_b16_trades_the_halves_it_names(root, session, tmp_path, tier):
+    from tests.support.differential import engine, launch
+    path = tmp_path / "swap16.cl"
+    path.write_text(SWAP16)
+    co = rocm64.clang21(str(path), "gfx1100", "-O2", "-mcode-object-version=5")
+    rng = np.random.default_rng(3)
+    a, b = (rng.integers(0, 2**32, 64, dtype=np.uint64).astype(np.uint32) for _ in range(2))
+    with engine(tier):
+        got_a, got_b = launch(session, co, "swap16", [a.copy(), b.copy()], 64, 32)
+    odd = np.arange(64) % 2 == 1
+    lo, hi = a & np.uint32(0xFFFF), a >> np.uint32(16)
+    np.testing.assert_array_equal(got_a[odd], (a[odd] & np.uint32(0xFFFF0000)) | (b[odd] >> np.uint32(16)))
+    np.testing.assert_array_equal(got_b[odd], (b[odd] & np.uint32(0xFFFF)) | (lo[odd] << np.uint32(16)))
+    np.testing.assert_array_equal(got_a[~odd], (lo[~odd] << np.uint32(16)) | hi[~odd])
+    np.testing.assert_array_equal(got_b[~odd], b[~odd])

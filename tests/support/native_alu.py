@@ -103,7 +103,7 @@ def _build(module, fname, em, lanes, mods):
 
 
 _DEFAULTS = {"neg": 0, "abs": 0, "clamp": False, "omod": 0, "op_sel": 0, "op_sel_hi": None, "neg_hi": 0,
-             "mode": DEFAULT_MODE}
+             "mode": DEFAULT_MODE, "fp8": "", "byte_sel": 0}
 _ROUND, _DENORMS = 0xF, 0xF << 4
 
 

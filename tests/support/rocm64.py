@@ -20,3 +20,12 @@ def require_tools():
     if reason:
         missing(reason)
     return ROOT_DIR
+
+
+def opencl_builds(folder, name, source, targets, *flags):
+    """{target: code object} of OpenCL C `source` (written to folder/name.cl) built by the
+    root's clang-21 for each target, -O2 and code object v5 unless `flags` say otherwise."""
+    require_tools()
+    path = folder / f"{name}.cl"
+    path.write_text(source)
+    return {t: clang21(str(path), t, *(flags or ("-O2", "-mcode-object-version=5"))) for t in targets}

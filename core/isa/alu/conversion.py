@@ -9,12 +9,15 @@ saturate. NAN is converted to 0"):
   f16 denormals; v_cvt_pkrtz_f16_f32 rounds toward zero (finite values never become inf);
 - a NaN keeps its sign and the high bits of its payload across a width change, quieted
   (table.canonical_nans; v_cvt_pkrtz_f16_f32 applies the same rule to each half);
-- normalized packs (pknorm) clamp to [-1, 1] / [0, 1], round to nearest even, NaN -> 0.
+- normalized packs (pknorm) clamp to [-1, 1] / [0, 1], round to nearest even, NaN -> 0;
+- 8-bit floats (the target's flavour, core.isa.alu.fp8) widen to f32 exactly; their NaN codes
+  become the f32 default NaN.
 """
 import numpy as np
 
 from core.isa.alu import bits as B
 from core.isa.alu import rounding as R
+from core.isa.alu.fp8 import f32_bits as fp8_f32_bits
 from core.isa.alu.table import op
 
 U32 = np.uint32
@@ -100,7 +103,7 @@ def _f16_by_mode(a, mode):
     return np.where(B.is_nan(a, B.F32), B.quiet_nan_as(a, B.F32, B.F16), _cvt_f16_f32(a, mode))
 
 
-def _bf16_nearest_even(a):
+def bf16_nearest_even(a):
     """f32 bit patterns -> bf16 bit patterns (their high half), rounded to nearest even; a NaN
     keeps its sign and high payload, quieted."""
     a = np.asarray(a, dtype=U32)
@@ -112,9 +115,32 @@ def _bf16_nearest_even(a):
 op("f32 f32 -> b32", "v_cvt_pk_f16_f32", uses_mode=True)(
     lambda a, b, mode: _f16_by_mode(a, mode) | (_f16_by_mode(b, mode) << U32(16)))
 op("f32 f32 -> b32", "v_cvt_pk_bf16_f32")(
-    lambda a, b: _bf16_nearest_even(a) | (_bf16_nearest_even(b) << U32(16)))
+    lambda a, b: bf16_nearest_even(a) | (bf16_nearest_even(b) << U32(16)))
 # gfx950: bf16 (the low half) to f32 is exact: the bits move up.
 op("b32 -> b32", "v_cvt_f32_bf16")(lambda a: np.asarray(a, dtype=U32) << U32(16))
+
+
+# gfx942, gfx950, gfx12: an 8-bit float (the target's flavour) to f32, exact. The byte is the
+# source's low one (SDWA's src0_sel brings another there), or on gfx12 the one byte_sel names;
+# the packed forms convert the low word's two bytes (op_sel, a .h operand or SDWA's WORD_1
+# bring the high word) into a register pair, low byte first.
+def _fp8_to_f32(kind):
+    def convert(a, fp8, byte_sel):
+        return fp8_f32_bits(fp8, kind)[np.asarray(a, U32) >> U32(8 * byte_sel) & U32(0xFF)]
+    return convert
+
+
+def _pk_fp8_to_f32(kind):
+    def convert(a, fp8):
+        table, a = fp8_f32_bits(fp8, kind), np.asarray(a, U32)
+        low, high = table[a & U32(0xFF)], table[a >> U32(8) & U32(0xFF)]
+        return low.astype(np.uint64) | high.astype(np.uint64) << np.uint64(32)
+    return convert
+
+
+for _kind in ("fp8", "bf8"):
+    op("b32 -> f32", f"v_cvt_f32_{_kind}", uses_fp8=True, byte_sel=True)(_fp8_to_f32(_kind))
+    op("b16 -> b64", f"v_cvt_pk_f32_{_kind}", uses_fp8=True)(_pk_fp8_to_f32(_kind))
 
 
 def _norm(lo, scale):
@@ -128,6 +154,14 @@ for _t in ("f32", "f16"):
     for _name, _pack in (("i16", _norm(-1, 32767)), ("u16", _norm(0, 65535))):
         op(f"{_t} {_t} -> b32", f"v_cvt_pknorm_{_name}_{_t}")(
             lambda a, b, t=_t, p=_pack: p(B.VIEW[t](a)) | (p(B.VIEW[t](b)) << U32(16)))
+
+
+# gfx11, gfx12: two f32 values to 16-bit integers as v_cvt_i16_f16 converts (truncated,
+# saturated, NaN -> 0), S0 into the low half.
+for _name, _bounds in (("i16", _I16), ("u16", _U16)):
+    op("f32 f32 -> b32", f"v_cvt_pk_{_name}_f32")(
+        lambda a, b, bounds=_bounds: _as_u16(_to_int(B.f32(a), *bounds, np.trunc))
+        | (_as_u16(_to_int(B.f32(b), *bounds, np.trunc)) << U32(16)))
 
 
 op("f16 -> i16", "v_cvt_norm_i16_f16")(lambda a: _norm(-1, 32767)(B.f16(a)))

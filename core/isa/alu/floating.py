@@ -20,6 +20,9 @@ Invariants:
   -0 < +0; input denormals flush as MODE says, output denormals never (RDNA3 guide note);
   min3/max3 compose them; med3 of any NaN is min3 (so with IEEE set an sNaN in S0 or S1
   yields S2 and in S2 a quiet NaN, as LLVM's AMDGPUInstCombineIntrinsic table says);
+- minimum/maximum (gfx12, gfx950) are IEEE 754-2019's, as LLVM lowers llvm.minimum to them:
+  -0 < +0, and a NaN source gives a NaN result made as any arithmetic op's (the first NaN
+  source, quieted); the three-source forms chain two of them; output denormals are kept;
 - v_div_scale/v_div_fmas/v_div_fixup implement the guide's pseudo-code; where it is
   inconsistent (div_fmas' scale factor, div_scale when 1/den is denormal) the choice is
   the one that makes LLVM's division expansion correctly rounded (tests check that).
@@ -105,6 +108,27 @@ def _minmax(t, want_max):
             r = np.where(B.is_snan(a, fmt), a | fmt.quiet_bit, r)
         return r
     return fn
+
+
+def _minimum(t, want_max):
+    """IEEE 754-2019's minimum/maximum (gfx12's and gfx950's v_minimum*/v_maximum*): -0 orders
+    below +0 and a NaN source makes the result NaN, whose bits the pipeline makes (the first
+    NaN source, quieted), as for any arithmetic op."""
+    fmt = FMT[t]
+
+    def fn(a, b):
+        a = np.asarray(a, dtype=fmt.uint)
+        b = np.asarray(b, dtype=fmt.uint)
+        ka, kb = _sort_key(a, fmt), _sort_key(b, fmt)
+        r = np.where((ka >= kb) if want_max else (ka <= kb), a, b)
+        return np.where(B.is_nan(a, fmt) | B.is_nan(b, fmt), fmt.uint(fmt.default_nan), r)
+    return fn
+
+
+def _chained(first, second):
+    """second(first(S0, S1), S2): v_minimum3 (both minimum), v_minimummaximum (minimum, then
+    maximum), ...; a NaN anywhere stays NaN for the pipeline to make."""
+    return lambda a, b, c: second(first(a, b), c)
 
 
 def _three(t, name):
@@ -198,6 +222,18 @@ for _t in ALL:
         op(s3, f"v_fmac_{_t}", reads_dst=True, uses_mode=True)(_fma)
         for _k in ("min3", "max3", "med3"):
             op(s3, f"v_{_k}_{_t}", **_SELECT)(_three(_t, _k))
+
+# IEEE 754-2019's selections select too: a denormal they let in goes out unflushed.
+for _t in ALL:
+    _lo, _hi = _minimum(_t, False), _minimum(_t, True)
+    op(f"{_t} {_t} -> {_t}", f"v_minimum_{_t}", keeps_output_denormals=True)(_lo)
+    op(f"{_t} {_t} -> {_t}", f"v_maximum_{_t}", keeps_output_denormals=True)(_hi)
+    if _t != "f64":
+        for _name, (_first, _second) in {"minimum3": (_lo, _lo), "maximum3": (_hi, _hi),
+                                         "minimummaximum": (_lo, _hi),
+                                         "maximumminimum": (_hi, _lo)}.items():
+            op(f"{_t} {_t} {_t} -> {_t}", f"v_{_name}_{_t}", keeps_output_denormals=True)(
+                _chained(_first, _second))
 op("f32 -> i32", "v_frexp_exp_i32_f32")(_frexp_exp("f32"))
 op("f64 -> i32", "v_frexp_exp_i32_f64")(_frexp_exp("f64"))
 op("f16 -> i16", "v_frexp_exp_i16_f16")(_frexp_exp("f16"))

@@ -28,6 +28,9 @@ _PACKED = {  # v_pk_* name -> scalar op whose function each half runs
     "v_pk_ashrrev_i16": "v_ashrrev_i16",
     "v_pk_min_u16": "v_min_u16", "v_pk_max_u16": "v_max_u16",
     "v_pk_min_i16": "v_min_i16", "v_pk_max_i16": "v_max_i16",
+    # gfx12 and gfx950: IEEE 754-2019's selections
+    "v_pk_minimum_f16": "v_minimum_f16", "v_pk_maximum_f16": "v_maximum_f16",
+    "v_pk_minimum3_f16": "v_minimum3_f16", "v_pk_maximum3_f16": "v_maximum3_f16",
 }
 
 for _name, _scalar in _PACKED.items():

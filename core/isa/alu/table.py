@@ -4,7 +4,9 @@ Invariants:
 - one AluOp per mnemonic; registering a name twice is an error at import time;
 - the family functions see sources already selected (op_sel), modified (abs, then neg) and,
   when MODE says so, denormal-flushed; they never see modifiers except `clamp` (integer
-  saturation, only ops declared with int_clamp) and `mode` (only ops declared uses_mode);
+  saturation, only ops declared with int_clamp), `mode` (only ops declared uses_mode), and
+  the target's 8-bit float flavour `fp8` and gfx12's `byte_sel` (ops declaring uses_fp8,
+  byte_sel);
 - an op that reads its destination (v_fmac_f32, v_pk_fmac_f16, s_cmov_b32, s_addk_i32,
   s_bitset1_b32, ...) takes the old value as the source after the explicit ones and before
   implicit SCC/VCC ones: v_fmac_f32 v0, v1, v2 -> (v1, v2, v0); s_cmov_b32 s0, s1 ->
@@ -149,6 +151,8 @@ class AluOp:
     mix: bool = False           # v_fma_mix*: f16/f32 sources chosen by op_sel_hi
     own_nans: bool = False      # fn's NaN results are final (see the module doc)
     keeps_output_denormals: bool = False    # no output flushing (min/max/med3)
+    uses_fp8: bool = False      # fn takes fp8= the target's 8-bit float flavour (core.isa.alu.fp8)
+    byte_sel: bool = False      # fn takes byte_sel= the source byte gfx12's VOP3 form names
 
     @property
     def writes_exec(self):
@@ -184,19 +188,20 @@ class AluOp:
         return halves, floats, float_dst, quiet
 
     def __call__(self, *srcs, neg=0, abs=0, clamp=False, omod=0, op_sel=0, op_sel_hi=None,
-                 neg_hi=0, mode=DEFAULT_MODE):
+                 neg_hi=0, mode=DEFAULT_MODE, fp8="", byte_sel=0):
         if len(srcs) != len(self.src_types):
             raise TypeError(f"{self.name} takes {len(self.src_types)} sources, got {len(srcs)}")
+        facts = (fp8, byte_sel)
         if self._plan[3]:
             with np.errstate(all="ignore"):
-                out = self._run(srcs, neg, abs, clamp, omod, op_sel, op_sel_hi, neg_hi, mode)
+                out = self._run(srcs, neg, abs, clamp, omod, op_sel, op_sel_hi, neg_hi, mode, facts)
         else:
-            out = self._run(srcs, neg, abs, clamp, omod, op_sel, op_sel_hi, neg_hi, mode)
+            out = self._run(srcs, neg, abs, clamp, omod, op_sel, op_sel_hi, neg_hi, mode, facts)
         shapes = [np.shape(x) for x in srcs]
         shape = shapes[0] if shapes.count(shapes[0]) == len(shapes) else np.broadcast_shapes(*shapes)
         return tuple(r if np.shape(r) == shape else np.array(np.broadcast_to(r, shape)) for r in out)
 
-    def _run(self, srcs, neg, abs, clamp, omod, op_sel, op_sel_hi, neg_hi, mode):
+    def _run(self, srcs, neg, abs, clamp, omod, op_sel, op_sel_hi, neg_hi, mode, facts):
         if self.packed:
             # Not encoded (VOP2 v_pk_fmac_f16): high halves come from high halves.
             op_sel_hi = 0b111 if op_sel_hi is None else op_sel_hi
@@ -217,6 +222,10 @@ class AluOp:
             kw["clamp"] = clamp
         if self.uses_mode:
             kw["mode"] = mode
+        if self.uses_fp8:
+            kw["fp8"] = facts[0]
+        if self.byte_sel:
+            kw["byte_sel"] = facts[1]
         out = self.fn(*vals, **kw)
         out = out if isinstance(out, tuple) else (out,)
         if float_dst:

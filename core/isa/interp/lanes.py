@@ -222,6 +222,20 @@ def _swap(step, inst):
     step.ops.vgpr_write(b.index, first, step.ops.exec)
 
 
+@handles("v_swap_b16")
+def _swap16(step, inst):
+    # gfx11+ true16: the halves op_sel names (bit 3 the destination's, bit 0 the source's)
+    # trade places; both are read first, so v_swap_b16 v1.l, v1.h swaps one register's halves.
+    a, b = inst.dst[0], inst.src[0]
+    op_sel = int(inst.mods.get("op_sel", 0))
+    (a_shift, a_half), (b_shift, b_half) = (
+        (np.uint32(16 * hi), (step.ops.vgpr_read(op.index) >> np.uint32(16 * hi)) & np.uint32(0xFFFF))
+        for op, hi in ((a, op_sel >> 3 & 1), (b, op_sel & 1)))
+    for op, shift, half in ((a, a_shift, b_half), (b, b_shift, a_half)):
+        old = step.ops.vgpr_read(op.index)
+        step.ops.vgpr_write(op.index, old & ~(np.uint32(0xFFFF) << shift) | half << shift, step.ops.exec)
+
+
 @handles("v_swaprel_b32")
 def _swaprel(step, inst):
     # gfx10: the source index adds M0[9:0], the destination index M0[25:16].

@@ -27,6 +27,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from core.isa.alu.fp8 import fp8_values
 from core.isa.interp.registry import HANDLERS
 
 # gfx940+ spell the block count (`_2b`) and put `_` before the input type: the operand widths
@@ -41,35 +42,6 @@ _BITS = {"f32": 32, "f16": 16, "bf16": 16, "i8": 8, "iu8": 8, "iu4": 4, "f64": 6
 # gfx950's f8f6f4 MFMA: CBSZ names A's format, BLGP B's (not broadcasts); of its formats the
 # 8-bit ones are modelled: 0 fp8 (E4M3), 1 bf8 (E5M2); 2-4 (fp6, bf6, fp4) fault.
 _F8F6F4 = {0: "fp8", 1: "bf8"}
-# (exponent bits, mantissa bits, bias) of each 8-bit float, by the target's flavour.
-_FP8 = {("fnuz", "fp8"): (4, 3, 8), ("fnuz", "bf8"): (5, 2, 16),
-        ("ocp", "fp8"): (4, 3, 7), ("ocp", "bf8"): (5, 2, 15)}
-
-
-@lru_cache(maxsize=None)
-def fp8_values(flavour, kind):
-    """The 256 values of an 8-bit float as float64 (IEEE-like: normal 1.m x 2^(e-bias),
-    subnormal 0.m x 2^(1-bias)); FNUZ: 0x80 is NaN and there are no infinities or -0; OCP:
-    E4M3FN's all-ones exponent and mantissa is NaN (no infinities), E5M2's all-ones exponent
-    is infinity (mantissa 0) or NaN."""
-    exponent_bits, mantissa_bits, bias = _FP8[flavour, kind]
-    code = np.arange(256)
-    exponent = code >> mantissa_bits & ((1 << exponent_bits) - 1)
-    fraction = (code & ((1 << mantissa_bits) - 1)) / float(1 << mantissa_bits)
-    magnitude = np.where(exponent == 0, fraction * 2.0 ** (1 - bias),
-                         (1 + fraction) * 2.0 ** (exponent - bias))
-    values = np.where(code & 0x80, -magnitude, magnitude)
-    top = exponent == (1 << exponent_bits) - 1
-    if flavour == "fnuz":
-        values[0x80] = np.nan
-    elif kind == "fp8":
-        values[top & (fraction == 1 - 1.0 / (1 << mantissa_bits))] = np.nan
-    else:
-        values[top] = np.where(fraction[top] == 0, np.copysign(np.inf, values[top]), np.nan)
-    values.setflags(write=False)
-    return values
-
-
 # ---- registers <-> elements ---------------------------------------------------------------
 def _registers(step, operand, count, kind="f32"):
     """`count` consecutive registers of a vector operand as uint32 [n, lanes, count]; a

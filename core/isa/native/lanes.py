@@ -190,3 +190,16 @@ def _swap(k, inst):
     first, second = O.vgpr(k, a.index), O.vgpr(k, c.index)
     O.write_vgpr(k, a.index, second)
     O.write_vgpr(k, c.index, first)
+
+
+@handles("v_swap_b16")
+def _swap16(k, inst):
+    # The interpreter's order: both halves read, then each written into its register.
+    b = k.builder
+    op_sel = int(inst.mods.get("op_sel", 0))
+    parts = [(op.index, 16 * hi) for op, hi in ((inst.dst[0], op_sel >> 3 & 1), (inst.src[0], op_sel & 1))]
+    halves = [b.and_(b.lshr(O.vgpr(k, index), k.splat(const(I32, shift))), k.splat(const(I32, 0xFFFF)))
+              for index, shift in parts]
+    for (index, shift), half in zip(parts, reversed(halves)):
+        kept = b.and_(O.vgpr(k, index), k.splat(const(I32, ~(0xFFFF << shift) & 0xFFFFFFFF)))
+        O.write_vgpr(k, index, b.or_(kept, b.shl(half, k.splat(const(I32, shift)))))

@@ -10,6 +10,8 @@ Guarantees:
   (v_div_fmas); with none left for another type the plan is `short` (the instruction is
   illegal when it runs, on either tier);
 - src0 of a DPP form, and src0 and src1 of an SDWA form, pass through their lane operation;
+  an SDWA form's 64-bit result goes to its register pair whole (dst_sel DWORD; another
+  dst_sel makes the plan `short`);
 - its result types take, in order, the explicit destinations, then the implicit ones: a mask
   result goes to its destination unless that is EXEC or missing (and to EXEC as well for
   v_cmpx), an "scc" result to SCC, any other to a VGPR, shaped by SDWA's dst_sel, or with the
@@ -25,12 +27,13 @@ from typing import NamedTuple
 
 from core.isa import targets
 from core.isa.instruction import EXEC_LO, VCC_LO, Operand
+from core.isa.semantics.lanes import SDWA_DWORD
 from core.isa.semantics.operands import HALF_TYPES
 
 EXEC = Operand("special", EXEC_LO, 1)       # lane-mask writes size themselves by wave size
 
 # The modifiers an ALU operation takes as keyword arguments (clamp as a bool, the rest ints).
-_INT_MODS = ("neg", "abs", "omod", "op_sel", "op_sel_hi", "neg_hi")
+_INT_MODS = ("neg", "abs", "omod", "op_sel", "op_sel_hi", "neg_hi", "byte_sel")
 
 
 class Read(NamedTuple):
@@ -77,6 +80,8 @@ def mods_kwargs(mods):
 def valu_plan(inst, op):
     """The plan of `inst` for `op`, anything with the ALU's reads_dst, dst_hi and packed."""
     kwargs = mods_kwargs(inst.mods)
+    if op.uses_fp8:
+        kwargs["fp8"] = targets.get(inst.target).fp8
     sources = inst.src + (inst.dst[:1] if op.reads_dst else ()) + inst.implicit_src
     dests = inst.dst + inst.implicit_dst
     dst_hi = (bool(kwargs.get("op_sel", 0) >> 3 & 1) or op.dst_hi) and not op.packed
@@ -109,7 +114,14 @@ def valu_plan(inst, op):
         elif target is None:
             short = short or f"{inst.mnemonic}: fewer operands than its ALU op writes"
         else:
-            how = ("sdwa" if inst.form == "sdwa" else
+            sdwa = inst.form == "sdwa"
+            if sdwa and target.count == 2:
+                # dst_sel shapes a dword: a pair (gfx940's packed 8-bit conversions) is written
+                # whole, as llvm prints it, with DWORD
+                if int(inst.mods.get("dst_sel", SDWA_DWORD)) != SDWA_DWORD:
+                    short = short or f"{inst.mnemonic}: SDWA dst_sel on a 64-bit result is not modelled"
+                sdwa = False
+            how = ("sdwa" if sdwa else
                    "zero_high16" if zero_high16 and t in HALF_TYPES else "plain")
             writes.append(Write("vector", target, t, how))
     return ValuPlan(tuple(reads), tuple(writes), short, kwargs, inst.mnemonic.startswith("v_cmpx"),

@@ -6,8 +6,10 @@ Invariants (as the numpy family's):
 - integer -> float rounds to nearest even, v_cvt_f32_f64 too; v_cvt_f16_f32 rounds as
   MODE.FP_ROUND[3:2] says (rounding.narrow), v_cvt_pkrtz_f16_f32 toward zero; float -> float
   NaNs are made canonical by the pipeline (pkrtz quiets each half's itself);
-- normalized packs clamp to [-1, 1] / [0, 1], scale and round to nearest even, NaN -> 0.
+- normalized packs clamp to [-1, 1] / [0, 1], scale and round to nearest even, NaN -> 0;
+- 8-bit floats widen to f32 from their fields, bit for bit the numpy table's values.
 """
+from core.isa.alu.fp8 import FORMATS as FP8_FORMATS
 from core.isa.native.alu import bits as B
 from core.isa.native.alu import rounding as R
 from core.isa.native.alu.table import emits
@@ -99,7 +101,7 @@ def _f16_by_mode(k, x, mode):
     return k.select(B.is_nan(k, x, "f32"), B.quiet_nan_as(k, x, "f32", "f16"), _cvt_f16_f32(k, x, mode))
 
 
-def _bf16_nearest_even(k, x):
+def bf16_nearest_even(k, x):
     rounded = k.lshr(k.add(k.add(x, 0x7FFF), k.and_(k.lshr(x, 16), 1)), 16)
     return k.select(B.is_nan(k, x, "f32"), k.or_(k.lshr(x, 16), 0x40), rounded)
 
@@ -107,8 +109,48 @@ def _bf16_nearest_even(k, x):
 emits("v_cvt_pk_f16_f32")(
     lambda k, a, b, mode: k.or_(_f16_by_mode(k, a, mode), k.shl(_f16_by_mode(k, b, mode), 16)))
 emits("v_cvt_pk_bf16_f32")(
-    lambda k, a, b: k.or_(_bf16_nearest_even(k, a), k.shl(_bf16_nearest_even(k, b), 16)))
+    lambda k, a, b: k.or_(bf16_nearest_even(k, a), k.shl(bf16_nearest_even(k, b), 16)))
 emits("v_cvt_f32_bf16")(lambda k, a: k.shl(a, 16))
+
+
+def _fp8_f32_bits(k, code, fp8, kind):
+    """An 8-bit float's code (0-255 per lane) -> its f32 bits, built from its fields as
+    core.isa.alu.fp8 defines them; NaN codes give the f32 default NaN."""
+    exponent_bits, mantissa_bits, bias = FP8_FORMATS[fp8, kind]
+    sign = k.shl(k.lshr(code, 7), 31)
+    exponent = k.and_(k.lshr(code, mantissa_bits), (1 << exponent_bits) - 1)
+    mantissa = k.and_(code, (1 << mantissa_bits) - 1)
+    normal = k.or_(k.shl(k.add(exponent, 127 - bias), 23), k.shl(mantissa, 23 - mantissa_bits))
+    # subnormal: 0.m x 2^(1-bias), exact in f32
+    tiny = k.bits(k.b.fmul(k.b.uitofp(mantissa, k.fty("f32")),
+                           k.f(2.0 ** (1 - bias - mantissa_bits), "f32")), "f32")
+    value = k.or_(sign, k.select(k.icmp("==", exponent, 0), tiny, normal))
+    if fp8 == "fnuz":
+        nan = k.icmp("==", code, 0x80)
+    elif kind == "fp8":
+        nan = k.icmp("==", k.and_(code, 0x7F), 0x7F)
+    else:
+        top = k.icmp("==", exponent, (1 << exponent_bits) - 1)
+        value = k.select(top, k.or_(sign, 0x7F800000), value)
+        nan = k.b.and_(top, k.icmp("!=", mantissa, 0))
+    return k.select(nan, B.default_nan(k, code, "f32"), value)
+
+
+def _fp8_to_f32(kind):
+    return lambda k, a, fp8, byte_sel: _fp8_f32_bits(k, k.and_(k.lshr(a, 8 * byte_sel), 0xFF), fp8, kind)
+
+
+def _pk_fp8_to_f32(kind):
+    def convert(k, a, fp8):
+        low = _fp8_f32_bits(k, k.and_(a, 0xFF), fp8, kind)
+        high = _fp8_f32_bits(k, k.and_(k.lshr(a, 8), 0xFF), fp8, kind)
+        return k.or_(k.zext(low, 64), k.shl(k.zext(high, 64), 32))
+    return convert
+
+
+for _kind in ("fp8", "bf8"):
+    emits(f"v_cvt_f32_{_kind}")(_fp8_to_f32(_kind))
+    emits(f"v_cvt_pk_f32_{_kind}")(_pk_fp8_to_f32(_kind))
 
 
 def _norm(lo, scale):
@@ -125,6 +167,11 @@ for _t in ("f32", "f16"):
     for _name, _pack in (("i16", _norm(-1, 32767)), ("u16", _norm(0, 65535))):
         emits(f"v_cvt_pknorm_{_name}_{_t}")(
             lambda k, a, b, t=_t, p=_pack: k.or_(p(k, _f64_value(k, a, t)), k.shl(p(k, _f64_value(k, b, t)), 16)))
+
+for _name, _bounds in (("i16", _I16), ("u16", _U16)):
+    emits(f"v_cvt_pk_{_name}_f32")(
+        lambda k, a, b, bounds=_bounds: k.or_(_f2i("f32", bounds, bits=16)(k, a),
+                                               k.shl(_f2i("f32", bounds, bits=16)(k, b), 16)))
 
 emits("v_cvt_norm_i16_f16")(lambda k, a: _norm(-1, 32767)(k, _f64_value(k, a, "f16")))
 emits("v_cvt_norm_u16_f16")(lambda k, a: _norm(0, 65535)(k, _f64_value(k, a, "f16")))

@@ -101,6 +101,20 @@ def _minmax(t, want_max):
     return fn
 
 
+def _minimum(t, want_max):
+    """IEEE 754-2019's minimum/maximum: -0 below +0, NaN when a source is (the pipeline makes
+    its bits)."""
+    def fn(k, a, b):
+        ka, kb = _sort_key(k, a, t), _sort_key(k, b, t)
+        r = k.select(k.scmp(">=", ka, kb) if want_max else k.scmp("<=", ka, kb), a, b)
+        return k.select(k.b.or_(B.is_nan(k, a, t), B.is_nan(k, b, t)), B.default_nan(k, a, t), r)
+    return fn
+
+
+def _chained(first, second):
+    return lambda k, a, b, c: second(k, first(k, a, b), c)
+
+
 def _three(t, name):
     mn, mx = _minmax(t, False), _minmax(t, True)
     if name == "min3":
@@ -210,6 +224,16 @@ for _t in ALL:
         emits(f"v_fmaak_{_t}", f"v_fmamk_{_t}", f"v_fmac_{_t}")(_fma(_t))
         for _k in ("min3", "max3", "med3"):
             emits(f"v_{_k}_{_t}")(_three(_t, _k))
+
+for _t in ALL:
+    _lo, _hi = _minimum(_t, False), _minimum(_t, True)
+    emits(f"v_minimum_{_t}")(_lo)
+    emits(f"v_maximum_{_t}")(_hi)
+    if _t != "f64":
+        for _name, (_first, _second) in {"minimum3": (_lo, _lo), "maximum3": (_hi, _hi),
+                                         "minimummaximum": (_lo, _hi),
+                                         "maximumminimum": (_hi, _lo)}.items():
+            emits(f"v_{_name}_{_t}")(_chained(_first, _second))
 emits("v_frexp_exp_i32_f32")(_frexp_exp("f32"))
 emits("v_frexp_exp_i32_f64")(_frexp_exp("f64"))
 emits("v_frexp_exp_i16_f16")(_frexp_exp("f16"))

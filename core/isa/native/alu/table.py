@@ -7,7 +7,8 @@ Invariants:
 - an Emitter answers every metadata question (src_types, dst_types, reads_dst, int_clamp,
   own_nans, writes_exec, ...) with its numpy op's answer: it holds that op and delegates;
 - bodies are registered by mnemonic with the numpy body's signature plus the Kit first:
-  body(k, *sources, [clamp=], [mode=]) -> one value or a tuple in dst_types order. They see
+  body(k, *sources, [clamp=], [mode=], [fp8=], [byte_sel=]) -> one value or a tuple in
+  dst_types order. They see
   sources already selected, modified and flushed, as the numpy bodies do; a body of an op
   without own_nans only has to get NaN-ness right, the pipeline makes the NaN's bits;
 - `mode` is a compile-time int, so every MODE test here is Python, not IR: code for the
@@ -109,7 +110,7 @@ class Emitter:
         return f"Emitter({self.op.name})"
 
     def emit(self, builder, srcs, *, neg=0, abs=0, clamp=False, omod=0, op_sel=0, op_sel_hi=None,
-             neg_hi=0, mode=DEFAULT_MODE):
+             neg_hi=0, mode=DEFAULT_MODE, fp8="", byte_sel=0):
         op = self.op
         if len(srcs) != len(op.src_types):
             raise TypeError(f"{op.name} takes {len(op.src_types)} sources, got {len(srcs)}")
@@ -130,7 +131,7 @@ class Emitter:
                 vals[i] = _half(k, vals[i], (op_sel >> i) & 1)
             if t in FLOAT_TYPES:
                 vals[i] = _input_mods(k, vals[i], t, i, neg, abs, mode, op.ftz)
-        out = self.body(k, *vals, **self._kwargs(clamp, mode))
+        out = self.body(k, *vals, **self._kwargs(clamp, mode, fp8, byte_sel))
         out = out if isinstance(out, tuple) else (out,)
         t0 = op.dst_types[0]
         if t0 in FLOAT_TYPES:
@@ -141,12 +142,16 @@ class Emitter:
             out = (first,) + out[1:]
         return out
 
-    def _kwargs(self, clamp, mode):
+    def _kwargs(self, clamp, mode, fp8="", byte_sel=0):
         kw = {}
         if self.op.int_clamp:
             kw["clamp"] = clamp
         if self.op.uses_mode:
             kw["mode"] = mode
+        if self.op.uses_fp8:
+            kw["fp8"] = fp8
+        if self.op.byte_sel:
+            kw["byte_sel"] = byte_sel
         return kw
 
     def _packed(self, k, srcs, neg, clamp, op_sel, op_sel_hi, neg_hi, mode):

@@ -1,0 +1,117 @@
+"""The 8-bit float to f32 conversions of the MI300X (gfx942: FNUZ formats), the MI355X (gfx950)
+and RDNA4 (gfx1201), both OCP's: v_cvt_f32_fp8/bf8 on each byte of a register and
+v_cvt_pk_f32_fp8/bf8 on each word, on both engine tiers, against ml_dtypes' definitions of
+the four formats; and the byte each form names, as llvm-mc-21 encodes it (SDWA's src0_sel on
+gfx942/gfx950, gfx12's byte_sel and op_sel). Built by the ROCm 6.4 root's clang-21 from the
+builtins HIP's and Triton's fp8 types lower to (skipped without the root on a developer's
+machine, failed in CI)."""
+import re
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+from core.isa.alu.bits import F32
+from core.isa.decoder import decode_all
+from core.isa.disasm import format_instruction
+from tests.support import rocm64
+from tests.support.differential import engine, launch
+
+WIDEN = r"""
+kernel void widen(global const uint *in, global uint *fp8, global uint *bf8,
+                  global uint *pk_fp8, global uint *pk_bf8) {
+  size_t i = get_global_id(0);
+  uint x = in[i];
+  fp8[4 * i] = as_uint(__builtin_amdgcn_cvt_f32_fp8(x, 0));
+  fp8[4 * i + 1] = as_uint(__builtin_amdgcn_cvt_f32_fp8(x, 1));
+  fp8[4 * i + 2] = as_uint(__builtin_amdgcn_cvt_f32_fp8(x, 2));
+  fp8[4 * i + 3] = as_uint(__builtin_amdgcn_cvt_f32_fp8(x, 3));
+  bf8[4 * i] = as_uint(__builtin_amdgcn_cvt_f32_bf8(x, 0));
+  bf8[4 * i + 1] = as_uint(__builtin_amdgcn_cvt_f32_bf8(x, 1));
+  bf8[4 * i + 2] = as_uint(__builtin_amdgcn_cvt_f32_bf8(x, 2));
+  bf8[4 * i + 3] = as_uint(__builtin_amdgcn_cvt_f32_bf8(x, 3));
+  vstore2(as_uint2(__builtin_amdgcn_cvt_pk_f32_fp8(x, false)), 2 * i, pk_fp8);
+  vstore2(as_uint2(__builtin_amdgcn_cvt_pk_f32_fp8(x, true)), 2 * i + 1, pk_fp8);
+  vstore2(as_uint2(__builtin_amdgcn_cvt_pk_f32_bf8(x, false)), 2 * i, pk_bf8);
+  vstore2(as_uint2(__builtin_amdgcn_cvt_pk_f32_bf8(x, true)), 2 * i + 1, pk_bf8);
+}
+"""
+
+# The formats by ml_dtypes' names: gfx942 reads FNUZ, gfx950 and gfx12 OCP's.
+FORMATS = {"gfx942": (ml_dtypes.float8_e4m3fnuz, ml_dtypes.float8_e5m2fnuz),
+           "gfx950": (ml_dtypes.float8_e4m3fn, ml_dtypes.float8_e5m2),
+           "gfx1201": (ml_dtypes.float8_e4m3fn, ml_dtypes.float8_e5m2)}
+# Each byte position sees every code: lane i holds codes i, i+1, i+2, i+3 (mod 256).
+LANES = 256
+WORDS = np.array([sum(((i + b) % 256) << (8 * b) for b in range(4)) for i in range(LANES)], np.uint32)
+
+
+def widened(dtype, codes):
+    """f32 bits of 8-bit codes by ml_dtypes; a NaN code gives the f32 default NaN (SoftGPU's
+    rule for a NaN no NaN source passes on: core/isa/alu/__init__.py)."""
+    values = np.asarray(codes, np.uint8).view(dtype).astype(np.float32)
+    bits = values.view(np.uint32).copy()
+    bits[np.isnan(values)] = F32.default_nan
+    return bits
+
+
+@pytest.fixture(scope="module")
+def builds(tmp_path_factory):
+    return rocm64.opencl_builds(tmp_path_factory.mktemp("fp8"), "widen", WIDEN, FORMATS)
+
+
+def test_the_builds_name_bytes_and_words_as_each_target_encodes_them(builds):
+    """The byte and word selections run through the forms under test, not shifts before them."""
+    gfx942 = rocm64.objdump(builds["gfx942"], "gfx942")
+    assert re.search(r"v_cvt_f32_fp8_sdwa .*src0_sel:BYTE_3", gfx942)
+    assert re.search(r"v_cvt_pk_f32_bf8_sdwa .*src0_sel:WORD_1", gfx942)
+    gfx1201 = rocm64.objdump(builds["gfx1201"], "gfx1201")
+    assert re.search(r"v_cvt_f32_fp8_e64 .* byte_sel:3", gfx1201)
+    assert re.search(r"v_cvt_pk_f32_bf8_e64 .* op_sel:\[1,0\]", gfx1201)
+
+
+@pytest.mark.parametrize("tier", ["interp", "native"])
+@pytest.mark.parametrize("target", sorted(FORMATS))
+def test_every_code_widens_exactly_in_every_position(session, builds, target, tier):
+    zeros = [np.zeros(4 * LANES, np.uint32) for _ in range(4)]
+    with engine(tier):
+        _, fp8, bf8, pk_fp8, pk_bf8 = launch(session, builds[target], "widen", [WORDS, *zeros],
+                                             LANES, 64)
+    bytes_ = WORDS.view(np.uint8).reshape(LANES, 4)        # [lane, byte], low byte first
+    for dtype, one, pk in zip(FORMATS[target], (fp8, bf8), (pk_fp8, pk_bf8)):
+        want = widened(dtype, bytes_)
+        np.testing.assert_array_equal(one.reshape(LANES, 4), want, err_msg=f"{dtype.__name__} by byte")
+        np.testing.assert_array_equal(pk.reshape(LANES, 4), want, err_msg=f"{dtype.__name__} by word")
+
+
+# Forms llvm-mc-21 encodes, read back: (target, the text llvm prints).
+FORMS = [
+    ("gfx1201", "v_cvt_f32_fp8_e32 v1, v3"),
+    ("gfx1201", "v_cvt_f32_fp8_e64 v1, v3 byte_sel:1"),
+    ("gfx1201", "v_cvt_f32_fp8_e64 v1, v3 byte_sel:2"),
+    ("gfx1201", "v_cvt_f32_bf8_e64 v1, v3 byte_sel:3"),
+    ("gfx1201", "v_cvt_f32_bf8_e64 v255, s7"),
+    ("gfx1201", "v_cvt_pk_f32_fp8_e32 v[2:3], v3"),
+    ("gfx1201", "v_cvt_pk_f32_fp8_e64 v[2:3], v3 op_sel:[1,0]"),
+    ("gfx942", "v_cvt_f32_fp8_sdwa v1, v3 src0_sel:BYTE_2"),
+    ("gfx942", "v_cvt_pk_f32_bf8_sdwa v[2:3], v3 src0_sel:WORD_1"),
+    ("gfx942", "v_cvt_f32_fp8_e64 v1, v3 clamp mul:2"),
+]
+
+
+@pytest.mark.parametrize("target", sorted({t for t, _ in FORMS}))
+def test_decoder_reads_the_byte_each_form_names_as_llvm_mc_21_encodes_it(target):
+    rocm64.require_tools()
+    texts = [text for t, text in FORMS if t == target]
+    source = f"{rocm64.WORK}/fp8_forms_{target}.s"
+    with open(rocm64.host_path(source), "w") as f:
+        f.write("\n".join(texts) + "\n")
+    done = rocm64.run("llvm-mc-21", "-arch=amdgcn", f"-mcpu={target}", "--show-encoding", source,
+                      timeout=60)
+    printed = re.findall(r"^\s*(\S.*?)\s*; encoding: \[([^\]]*)\]", done.stdout, re.M)
+    assert [p for p, _ in printed] == texts, done.stdout + done.stderr
+    for text, encoding in printed:
+        inst = decode_all(bytes(int(b, 16) for b in encoding.split(",")), 0, False, target)[0]
+        assert format_instruction(inst) == text
+        m = re.search(r"byte_sel:(\d)", text)
+        assert inst.mods.get("byte_sel", 0) == (int(m.group(1)) if m else 0), text
