@@ -16,6 +16,8 @@ Holds these invariants:
 """
 import numpy as np
 
+from core.isa.alu.bits import F32, is_nan
+from core.isa.alu.conversion import bf16_nearest_even
 
 
 def _as_float(x):
@@ -44,6 +46,24 @@ def _pk_fadd16(old, data):
     """Two f16 adds, one per half (global_atomic_pk_add_f16)."""
     halves = (old.view(np.float16).reshape(-1, 2) + data.view(np.float16).reshape(-1, 2))
     return halves.astype(np.float16).reshape(-1).view(old.dtype)
+
+
+def _pk_faddbf16(old, data):
+    """Two bf16 adds, one per half (global/ds_pk_add_bf16): each sum in f32, then rounded to
+    nearest even (correctly rounded: f32 holds the sum exactly unless the addends lie 2^16
+    apart, and then its rounding cannot reach a bf16 tie); a NaN addend gives itself quieted
+    (the old value's first), as the ALU's NaN rule."""
+    old32, data32 = np.asarray(old, np.uint32), np.asarray(data, np.uint32)
+    result = np.zeros_like(old32)
+    for shift in (0, 16):
+        a = (old32 >> np.uint32(shift) & np.uint32(0xFFFF)) << np.uint32(16)
+        b = (data32 >> np.uint32(shift) & np.uint32(0xFFFF)) << np.uint32(16)
+        with np.errstate(all="ignore"):
+            total = (a.view(np.float32) + b.view(np.float32)).view(np.uint32)
+        total = np.where(is_nan(b, F32), b | np.uint32(F32.quiet_bit), total)
+        total = np.where(is_nan(a, F32), a | np.uint32(F32.quiet_bit), total)
+        result |= bf16_nearest_even(total) << np.uint32(shift)
+    return result.view(old.dtype)
 
 
 def _inc(old, data):
@@ -78,6 +98,7 @@ OPS = {
     "fmax": lambda o, d, c: _fmax(o, d),
     "fadd": lambda o, d, c: _fadd(o, d),
     "pk_fadd16": lambda o, d, c: _pk_fadd16(o, d),
+    "pk_faddbf16": lambda o, d, c: _pk_faddbf16(o, d),
     "mskor": lambda o, d, c: (o & ~d) | c,
     "csub": lambda o, d, c: np.where(o >= d, o - d, 0).astype(o.dtype),
     "wrap": lambda o, d, c: np.where(o >= d, o - d, o + c).astype(o.dtype),

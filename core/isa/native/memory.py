@@ -24,6 +24,9 @@ Holds these invariants (the interpreter's core/isa/interp/memory.py, translated)
 """
 import llvmlite.ir as ir
 
+from core.isa.native.alu.bits import is_nan, quiet
+from core.isa.native.alu.conversion import bf16_nearest_even
+from core.isa.native.alu.kit import Kit
 from core.isa.native.runner_layout import (ACCESS_CHECK, ACCESS_LOAD, ACCESS_STORE, GROUP_LDS, GROUP_SITES,
                                     RANGE_BYTES, SG_FAULT_MEMORY)
 from core.isa.native.ir_types import I1, I8, I16, I32, I64, PTR, const
@@ -670,6 +673,20 @@ def _sel(b, cond, x, y):
     return b.select(cond, x, y)
 
 
+def _pk_faddbf16(b, old, data):
+    """The interpreter's two bf16 adds (core/isa/interp/atomics.py): f32 sums, NaN addends
+    quieted (old's first), rounded to nearest even."""
+    k = Kit(b, None)
+    result = ir.Constant(old.type, 0)
+    for shift in (0, 16):
+        x, y = (k.shl(k.and_(k.lshr(v, shift), 0xFFFF), 16) for v in (old, data))
+        total = b.bitcast(b.fadd(b.bitcast(x, ir.FloatType()), b.bitcast(y, ir.FloatType())), x.type)
+        total = k.select(is_nan(k, y, "f32"), quiet(k, y, "f32"), total)
+        total = k.select(is_nan(k, x, "f32"), quiet(k, x, "f32"), total)
+        result = k.or_(result, k.shl(bf16_nearest_even(k, total), shift))
+    return result
+
+
 # op -> new value from (builder, old, data, compare), for ops LLVM has no atomicrmw for;
 # each is the interpreter's core/isa/interp/atomics.OPS rule.
 NEW_VALUE = {
@@ -686,6 +703,7 @@ NEW_VALUE = {
                                              b.fcmp_ordered(">=", _float(b, o), _float(b, d))), o, d),
     "fadd": lambda b, o, d, c: _bits(b, b.fadd(_float(b, o), _float(b, d)), o.type),
     "pk_fadd16": lambda b, o, d, c: _bits(b, b.fadd(_halves(b, o), _halves(b, d)), o.type),
+    "pk_faddbf16": lambda b, o, d, c: _pk_faddbf16(b, o, d),
     "mskor": lambda b, o, d, c: b.or_(b.and_(o, b.not_(d)), c),
     "csub": lambda b, o, d, c: _sel(b, b.icmp_unsigned(">=", o, d), b.sub(o, d), ir.Constant(o.type, 0)),
     "wrap": lambda b, o, d, c: _sel(b, b.icmp_unsigned(">=", o, d), b.sub(o, d), b.add(o, c)),
