@@ -127,11 +127,13 @@ _GFX9_RENAMES = {
     "v_accvgpr_read_b32": "v_mov_b32", "v_accvgpr_write_b32": "v_mov_b32",
     "v_accvgpr_mov_b32": "v_mov_b32",
 }
-# The gfx9 16-bit ops that keep the destination's other half (llvm's zeroesHigh16BitsOfDest).
+# The gfx9 16-bit ops that keep the destination's other half (llvm's zeroesHigh16BitsOfDest),
+# and gfx940's packs of two 8-bit floats, which write the half op_sel[3] names over the old
+# value llvm's intrinsic passes in.
 _GFX9_HIGH16_KEPT = frozenset((
     "v_mad_f16", "v_madak_f16", "v_madmk_f16", "v_mac_f16", "v_fmaak_f16", "v_fmamk_f16",
     "v_mad_u16", "v_mad_i16", "v_fma_f16", "v_div_fixup_f16", "v_mad_mixlo_f16",
-    "v_mad_mixhi_f16", "v_fma_mixlo_f16", "v_fma_mixhi_f16"))
+    "v_mad_mixhi_f16", "v_fma_mixlo_f16", "v_fma_mixhi_f16", "v_cvt_pk_fp8_f32", "v_cvt_pk_bf8_f32"))
 # gfx11 names of gfx10 GLOBAL/FLAT/SCRATCH operations llvm declares no alias for (it aliases
 # the buffer ones): the d16 loads and stores, the f32 atomics, csub and the addtid forms.
 _GFX11_RENAMES = {

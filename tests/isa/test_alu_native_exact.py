@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.isa import alu
-from core.isa.alu.table import DEFAULT_MODE, FLOAT_TYPES, HALF_TYPES, MODE_DX10_CLAMP, MODE_IEEE
+from core.isa.alu.table import DEFAULT_MODE, FLOAT_TYPES, HALF_TYPES, MODE_DX10_CLAMP, MODE_FP16_OVFL, MODE_IEEE
 from core.isa.native.alu import coverage, emitter
 from tests.support.native_alu import compile_all, native_op
 
@@ -151,6 +151,8 @@ def variants(name):
     op = alu.lookup(name)
     if op.uses_fp8:
         picks = [{"byte_sel": b} for b in range(4)] if op.byte_sel else [{}]
+        if op.uses_mode:                                # the narrowing conversions' clamp
+            picks.append({"mode": DEFAULT_MODE | MODE_FP16_OVFL})
         return [{**v, **pick, "fp8": flavour} for v in _plain_variants(name, op)
                 for pick in picks for flavour in ("fnuz", "ocp")]
     return _plain_variants(name, op)

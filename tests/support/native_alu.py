@@ -21,7 +21,7 @@ import llvmlite.binding as llvm
 import numpy as np
 from llvmlite import ir
 
-from core.isa.alu.table import DEFAULT_MODE, FLOAT_TYPES, MODE_DX10_CLAMP, MODE_IEEE
+from core.isa.alu.table import DEFAULT_MODE, FLOAT_TYPES, MODE_DX10_CLAMP, MODE_FP16_OVFL, MODE_IEEE
 from core.isa.native.alu import emitter
 
 _DTYPES = {**{t: np.uint32 for t in ("b32", "u32", "i32", "f32", "b16", "u16", "i16", "f16", "pk16", "lane")},
@@ -118,7 +118,7 @@ def _key(em, mods):
     floats = any(t in FLOAT_TYPES for t in em.src_types + em.dst_types + em.elem_types) or em.mix
     float_dst = em.dst_types[0] in FLOAT_TYPES and not em.packed
     if "mode" in mods:
-        relevant = (_DENORMS if floats else 0) | (_ROUND | MODE_IEEE if em.uses_mode else 0)
+        relevant = (_DENORMS if floats else 0) | (_ROUND | MODE_IEEE | MODE_FP16_OVFL if em.uses_mode else 0)
         relevant |= MODE_IEEE if mods.get("omod") and float_dst else 0
         relevant |= MODE_DX10_CLAMP if mods.get("clamp") else 0
         mode = (mods["mode"] & relevant) | (DEFAULT_MODE & ~relevant)

@@ -10,15 +10,16 @@ saturate. NAN is converted to 0"):
 - a NaN keeps its sign and the high bits of its payload across a width change, quieted
   (table.canonical_nans; v_cvt_pkrtz_f16_f32 applies the same rule to each half);
 - normalized packs (pknorm) clamp to [-1, 1] / [0, 1], round to nearest even, NaN -> 0;
-- 8-bit floats (the target's flavour, core.isa.alu.fp8) widen to f32 exactly; their NaN codes
-  become the f32 default NaN.
+- 8-bit floats (the target's flavour, core.isa.alu.fp8) widen to f32 exactly, their NaN codes
+  the f32 default NaN; f32 narrows to them rounded to nearest even, overflowing to NaN (or
+  E5M2's infinity) unless MODE.FP16_OVFL clamps finite values.
 """
 import numpy as np
 
 from core.isa.alu import bits as B
 from core.isa.alu import rounding as R
-from core.isa.alu.fp8 import f32_bits as fp8_f32_bits
-from core.isa.alu.table import op
+from core.isa.alu.fp8 import f32_bits as fp8_f32_bits, from_f32 as fp8_from_f32
+from core.isa.alu.table import MODE_FP16_OVFL, op
 
 U32 = np.uint32
 
@@ -138,9 +139,20 @@ def _pk_fp8_to_f32(kind):
     return convert
 
 
+# ... and two f32 values to two 8-bit floats in one half of the destination (op_sel[3] names
+# which; the other keeps its bits), S0 in the low byte: rounded to nearest even, an overflow
+# NaN (infinity in OCP's E5M2) unless MODE.FP16_OVFL clamps it (core.isa.alu.fp8).
+def _f32_to_pk_fp8(kind):
+    def convert(a, b, fp8, mode):
+        saturate = bool(mode & MODE_FP16_OVFL)
+        return fp8_from_f32(a, fp8, kind, saturate) | fp8_from_f32(b, fp8, kind, saturate) << U32(8)
+    return convert
+
+
 for _kind in ("fp8", "bf8"):
     op("b32 -> f32", f"v_cvt_f32_{_kind}", uses_fp8=True, byte_sel=True)(_fp8_to_f32(_kind))
     op("b16 -> b64", f"v_cvt_pk_f32_{_kind}", uses_fp8=True)(_pk_fp8_to_f32(_kind))
+    op("f32 f32 -> b16", f"v_cvt_pk_{_kind}_f32", uses_fp8=True, uses_mode=True)(_f32_to_pk_fp8(_kind))
 
 
 def _norm(lo, scale):

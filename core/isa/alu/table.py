@@ -44,6 +44,7 @@ MODE_DENORM_F32_SHIFT = 4
 MODE_DENORM_F64F16_SHIFT = 6
 MODE_DX10_CLAMP = 1 << 8
 MODE_IEEE = 1 << 9
+MODE_FP16_OVFL = 1 << 23       # an overflowing 16-bit (and 8-bit) float result clamps to its maximum
 # Round to nearest even, f32 and f64/f16 denormals kept on input and output, DX10_CLAMP, IEEE.
 DEFAULT_MODE = (3 << MODE_DENORM_F32_SHIFT) | (3 << MODE_DENORM_F64F16_SHIFT) | MODE_DX10_CLAMP | MODE_IEEE
 

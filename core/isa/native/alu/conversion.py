@@ -7,9 +7,11 @@ Invariants (as the numpy family's):
   MODE.FP_ROUND[3:2] says (rounding.narrow), v_cvt_pkrtz_f16_f32 toward zero; float -> float
   NaNs are made canonical by the pipeline (pkrtz quiets each half's itself);
 - normalized packs clamp to [-1, 1] / [0, 1], scale and round to nearest even, NaN -> 0;
-- 8-bit floats widen to f32 from their fields, bit for bit the numpy table's values.
+- 8-bit floats widen to f32 from their fields, bit for bit the numpy table's values, and f32
+  narrows to them by numpy's integer steps.
 """
-from core.isa.alu.fp8 import FORMATS as FP8_FORMATS
+from core.isa.alu.fp8 import FORMATS as FP8_FORMATS, MAX_CODE as FP8_MAX, special_codes as FP8_SPECIAL
+from core.isa.alu.table import MODE_FP16_OVFL
 from core.isa.native.alu import bits as B
 from core.isa.native.alu import rounding as R
 from core.isa.native.alu.table import emits
@@ -148,9 +150,46 @@ def _pk_fp8_to_f32(kind):
     return convert
 
 
+def _fp8_from_f32(k, x, fp8, kind, saturate):
+    """f32 bits -> an 8-bit float's code, core.isa.alu.fp8.from_f32's steps (shifts stop at
+    31, where the significand has gone as it has at numpy's 40)."""
+    _, mantissa_bits, bias = FP8_FORMATS[fp8, kind]
+    sign = k.shl(k.lshr(x, 31), 7)
+    biased, fraction = k.and_(k.lshr(x, 23), 0xFF), k.and_(x, 0x7FFFFF)
+    subnormal = k.icmp("==", biased, 0)
+    significand = k.select(subnormal, fraction, k.or_(fraction, 1 << 23))
+    exponent = k.select(subnormal, k.i(-126), k.sub(biased, 127))
+    lowest = 1 - bias
+    shift = k.umin(k.add(k.smax(k.sub(lowest, exponent), 0), 23 - mantissa_bits), k.i(31))
+    quanta = k.lshr(significand, shift)
+    rest, half = k.and_(significand, k.sub(k.shl(1, shift), 1)), k.shl(1, k.sub(shift, 1))
+    up = k.b.or_(k.icmp(">", rest, half),
+                 k.b.and_(k.icmp("==", rest, half), k.icmp("!=", k.and_(quanta, 1), 0)))
+    quanta = k.add(quanta, k.zext(up, 32))
+    code = k.add(k.shl(k.smax(k.sub(exponent, lowest), 0), mantissa_bits), quanta)
+    nan, inf, overflow = FP8_SPECIAL(fp8, kind)
+    top = FP8_MAX[fp8, kind]
+    finite = k.select(k.icmp(">", code, top), k.i(top if saturate else overflow), code)
+    if fp8 == "fnuz":
+        finite = k.select(k.icmp("==", finite, 0), k.i(0), k.or_(finite, sign))
+        sign = k.i(0)
+    else:
+        finite = k.or_(finite, sign)
+    special = k.or_(k.select(k.icmp("!=", fraction, 0), k.i(nan), k.i(inf)), sign)
+    return k.select(k.icmp("==", biased, 0xFF), special, finite)
+
+
+def _f32_to_pk_fp8(kind):
+    def convert(k, a, b, fp8, mode):
+        saturate = bool(mode & MODE_FP16_OVFL)
+        return k.or_(_fp8_from_f32(k, a, fp8, kind, saturate), k.shl(_fp8_from_f32(k, b, fp8, kind, saturate), 8))
+    return convert
+
+
 for _kind in ("fp8", "bf8"):
     emits(f"v_cvt_f32_{_kind}")(_fp8_to_f32(_kind))
     emits(f"v_cvt_pk_f32_{_kind}")(_pk_fp8_to_f32(_kind))
+    emits(f"v_cvt_pk_{_kind}_f32")(_f32_to_pk_fp8(_kind))
 
 
 def _norm(lo, scale):
