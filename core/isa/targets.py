@@ -133,7 +133,8 @@ _GFX9_RENAMES = {
 _GFX9_HIGH16_KEPT = frozenset((
     "v_mad_f16", "v_madak_f16", "v_madmk_f16", "v_mac_f16", "v_fmaak_f16", "v_fmamk_f16",
     "v_mad_u16", "v_mad_i16", "v_fma_f16", "v_div_fixup_f16", "v_mad_mixlo_f16",
-    "v_mad_mixhi_f16", "v_fma_mixlo_f16", "v_fma_mixhi_f16", "v_cvt_pk_fp8_f32", "v_cvt_pk_bf8_f32"))
+    "v_mad_mixhi_f16", "v_fma_mixlo_f16", "v_fma_mixhi_f16", "v_cvt_pk_fp8_f32", "v_cvt_pk_bf8_f32",
+    "v_cvt_scalef32_pk_fp8_f32", "v_cvt_scalef32_pk_bf8_f32"))
 # gfx11 names of gfx10 GLOBAL/FLAT/SCRATCH operations llvm declares no alias for (it aliases
 # the buffer ones): the d16 loads and stores, the f32 atomics, csub and the addtid forms.
 _GFX11_RENAMES = {

@@ -179,3 +179,34 @@ def test_decoder_reads_the_byte_each_form_names_as_llvm_mc_21_encodes_it(target)
         assert format_instruction(inst) == text
         m = re.search(r"byte_sel:(\d)", text)
         assert inst.mods.get("byte_sel", 0) == (int(m.group(1)) if m else 0), text
+
+
+SCALED = r"""
+kernel void scaled(global const float *in, global uint *fp8, global uint *bf8, float scale) {
+  size_t i = get_global_id(0);
+  short2 old = (short2)(0x1234, 0x5678);
+  fp8[i] = as_uint(__builtin_amdgcn_cvt_scalef32_pk_fp8_f32(old, in[2 * i], in[2 * i + 1], scale, true));
+  bf8[i] = as_uint(__builtin_amdgcn_cvt_scalef32_pk_bf8_f32(old, in[2 * i], in[2 * i + 1], scale, false));
+}
+"""
+
+
+@pytest.mark.parametrize("tier", ["interp", "native"])
+@pytest.mark.parametrize("scale", [1.0, 0.25, 16.0])
+def test_gfx950_scaled_narrowing_divides_by_a_power_of_two_scale(session, tmp_path, scale, tier):
+    """gfx950's v_cvt_scalef32_pk_fp8/bf8_f32 (what Triton's f32 to fp8 casts become there, with
+    scale 1.0): each value divided by the scale, then converted as v_cvt_pk_fp8_f32 does."""
+    co = rocm64.opencl_builds(tmp_path, "scaled", SCALED, ["gfx950"])["gfx950"]
+    rng = np.random.default_rng(5)
+    values = np.concatenate([np.array(SPECIAL, np.float32),
+                             (rng.uniform(-1, 1, 2 * LANES) * 2.0 ** rng.integers(-20, 20, 2 * LANES))
+                             .astype(np.float32)])[:2 * LANES]
+    with engine(tier):
+        _, fp8, bf8 = launch(session, co, "scaled", [values, np.zeros(LANES, np.uint32),
+                                                     np.zeros(LANES, np.uint32), np.float32(scale)], LANES, 64)
+    quotients = (values / np.float32(scale)).astype(np.float32)
+    for dtype, got, word in ((ml_dtypes.float8_e4m3fn, fp8, 1), (ml_dtypes.float8_e5m2, bf8, 0)):
+        codes = narrowed(dtype, quotients, False).reshape(LANES, 2)
+        pair = codes[:, 0] | codes[:, 1] << 8
+        want = (pair << 16 | 0x1234) if word else (pair | 0x5678 << 16)
+        np.testing.assert_array_equal(got, want, err_msg=dtype.__name__)

@@ -3,8 +3,9 @@ every target both support, on both engine tiers: element-wise, a row reduction, 
 tl.dot GEMM tiles in fp32 (tf32), fp16, bf16 and each target's 8-bit floats (gfx942's FNUZ,
 gfx950's and gfx1201's OCP; the others convert them in software) on the target's MFMA or WMMA,
 also with masked edges, 8 warps and results stored as fp16/bf16 (gfx950's v_cvt_pk_*_f32 and
-v_permlane32_swap), each against numpy, and the native tier's buffers bit for bit the
-interpreter's. A kernel's LDS is Triton's `shared` (it asks for it at launch)."""
+v_permlane32_swap), f32 cast to the 8-bit floats each target converts to itself (ties
+included, against ml_dtypes), each against numpy, and the native tier's buffers bit for bit
+the interpreter's. A kernel's LDS is Triton's `shared` (it asks for it at launch)."""
 import os
 import warnings
 
@@ -30,6 +31,11 @@ FP8 = {"fp8e4b8": (3, 8), "fp8e5b16": (2, 16), "fp8e4nv": (3, 7), "fp8e5": (2, 1
 # (converted to f16 in software).
 FP8_OF = {"gfx90a": ("fp8e4nv", "fp8e5"), "gfx942": tuple(FP8), "gfx950": tuple(FP8),
           "gfx1100": ("fp8e4nv", "fp8e5"), "gfx1201": ("fp8e4nv", "fp8e5")}
+# The 8-bit floats each target converts f32 to with its own instructions, and their ml_dtypes.
+NATIVE_FP8 = {"gfx942": ("fp8e4b8", "fp8e5b16"), "gfx950": ("fp8e4nv", "fp8e5"),
+              "gfx1201": ("fp8e4nv", "fp8e5")}
+ML_DTYPES = {"fp8e4b8": "float8_e4m3fnuz", "fp8e5b16": "float8_e5m2fnuz", "fp8e4nv": "float8_e4m3fn",
+             "fp8e5": "float8_e5m2"}
 WARPS = 4
 SIZE = 64           # GEMMs: 64 x 64 x 64 in 32 x 32 x 32 tiles
 
@@ -146,6 +152,24 @@ def _programs():
                  np.int32(SIZE)], {2: (a @ b).astype(np.int32).ravel()}, {},
                 (SIZE // 32, SIZE // 32), WARPS)
 
+    def cast(dtype):
+        """f32 to an 8-bit float (the target's own conversion), values inside the format's range
+        and ties between codes: rounded to nearest even, as ml_dtypes rounds."""
+        def build(rng):
+            import ml_dtypes
+            target_type = getattr(ml_dtypes, ML_DTYPES[dtype])
+            top = float(ml_dtypes.finfo(target_type).max)
+            n = 1000
+            x = np.clip(rng.standard_normal(n) * top / 8, -top, top).astype(np.float32)
+            grid = np.arange(256, dtype=np.uint8).view(target_type).astype(np.float32)
+            grid = np.sort(grid[np.isfinite(grid)])
+            x[:len(grid) - 1] = (grid[:-1] + grid[1:]) / 2          # every midpoint: the ties
+            want = x.astype(target_type).view(np.uint8)
+            return (_kernels().cast, {"x": "*fp32", "out": "*" + dtype, "n": "i32", "BLOCK": "constexpr"},
+                    {"BLOCK": 256}, [x, np.zeros(n, np.uint8), np.int32(n)], {1: want}, {},
+                    (4, 1), WARPS)
+        return build
+
     programs = [("add", add), ("row_sum", rows("row_sum", lambda x: x.astype(np.float64).sum(axis=1),
                                                Close(1e-5, 1e-5))),
                 ("softmax", rows("softmax", softmax_of, Close(1e-5, 1e-7))),
@@ -158,6 +182,7 @@ def _programs():
     # 128 x 128 x 64 tiles of OCP's 8-bit floats: gfx950's f8f6f4 MFMA.
     programs += [(f"matmul_{d}_large_tiles", matmul(d, (128, 128, 64), 128))
                  for d in ("fp8e4nv", "fp8e5")]
+    programs += [(f"cast_{d}", cast(d)) for d in sorted(FP8)]
     return programs + [(f"matmul_{d}", matmul(d)) for d in sorted(FP8)]
 
 
@@ -169,6 +194,8 @@ def _runs():
         for name in PROGRAMS:
             if name.startswith("matmul_fp8") and name.split("_")[1] not in FP8_OF[target]:
                 continue
+            if name.startswith("cast_") and name[5:] not in NATIVE_FP8.get(target, ()):
+                continue        # converted in software elsewhere (Triton's own rounding)
             if name.endswith("_large_tiles") and target != "gfx950":
                 continue        # elsewhere over 6,000 instructions: the native tier declines
             yield pytest.param(target, name, id=f"{target}-{name}")

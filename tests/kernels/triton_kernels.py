@@ -63,3 +63,10 @@ def gemm_accumulating(a, b, c, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.con
         y = tl.load(b + (k + ks)[:, None] * n + cols[None, :])
         acc = tl.dot(x, y, acc, out_dtype=ACC)
     tl.store(c + rows[:, None] * n + cols[None, :], acc.to(c.dtype.element_ty))
+
+
+@triton.jit
+def cast(x, out, n, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    inside = offsets < n
+    tl.store(out + offsets, tl.load(x + offsets, mask=inside).to(out.dtype.element_ty), mask=inside)

@@ -149,10 +149,25 @@ def _f32_to_pk_fp8(kind):
     return convert
 
 
+# gfx950's scaled form divides each value by S2 first (MLIR's scaling_truncf, which lowers to
+# it): exact for the power-of-two scales of MX formats and Triton's 1.0; another scale's
+# quotient is rounded to f32 before the conversion rounds it again.
+def _f32_to_pk_fp8_scaled(kind):
+    convert = _f32_to_pk_fp8(kind)
+
+    def scaled(a, b, scale, fp8, mode):
+        s = B.f32(scale).astype(np.float64)
+        return convert(*(B.from_f32((B.f32(x).astype(np.float64) / s).astype(np.float32)) for x in (a, b)),
+                       fp8, mode)
+    return scaled
+
+
 for _kind in ("fp8", "bf8"):
     op("b32 -> f32", f"v_cvt_f32_{_kind}", uses_fp8=True, byte_sel=True)(_fp8_to_f32(_kind))
     op("b16 -> b64", f"v_cvt_pk_f32_{_kind}", uses_fp8=True)(_pk_fp8_to_f32(_kind))
     op("f32 f32 -> b16", f"v_cvt_pk_{_kind}_f32", uses_fp8=True, uses_mode=True)(_f32_to_pk_fp8(_kind))
+    op("f32 f32 f32 -> b16", f"v_cvt_scalef32_pk_{_kind}_f32", uses_fp8=True, uses_mode=True)(
+        _f32_to_pk_fp8_scaled(_kind))
 
 
 def _norm(lo, scale):

@@ -186,10 +186,22 @@ def _f32_to_pk_fp8(kind):
     return convert
 
 
+def _f32_to_pk_fp8_scaled(kind):
+    convert = _f32_to_pk_fp8(kind)
+
+    def scaled(k, a, b, scale, fp8, mode):
+        s = k.b.fpext(k.view(scale, "f32"), k.fty("f64"))
+        quotients = (k.bits(k.b.fptrunc(k.b.fdiv(k.b.fpext(k.view(x, "f32"), k.fty("f64")), s), k.fty("f32")), "f32")
+                     for x in (a, b))
+        return convert(k, *quotients, fp8, mode)
+    return scaled
+
+
 for _kind in ("fp8", "bf8"):
     emits(f"v_cvt_f32_{_kind}")(_fp8_to_f32(_kind))
     emits(f"v_cvt_pk_f32_{_kind}")(_pk_fp8_to_f32(_kind))
     emits(f"v_cvt_pk_{_kind}_f32")(_f32_to_pk_fp8(_kind))
+    emits(f"v_cvt_scalef32_pk_{_kind}_f32")(_f32_to_pk_fp8_scaled(_kind))
 
 
 def _norm(lo, scale):
