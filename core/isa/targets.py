@@ -187,8 +187,8 @@ GFX1100 = IsaTarget(
 # clamped op on gfx12 as where DX10_CLAMP is set), and its min/max (v_max_num_f32: IEEE
 # 754-2019's maximumNumber) yield the other operand of a NaN, signalling or not, as gfx10's
 # do with IEEE clear: MODE starts with DX10_CLAMP and without IEEE.
-# Its paired min/max took gfx12's _num names, and its image atomics name their type (llvm
-# declares no alias for either).
+# Its paired min/max took gfx12's _num names, its image atomics name their type, and csub became
+# sub_clamp_u32 (llvm declares no alias for any of them).
 _GFX12_RENAMES = {
     **_GFX11_RENAMES, "s_barrier_wait": "s_barrier",
     **{f"v_{pair}_num_{t}": f"v_{pair}_{t}" for pair in ("maxmin", "minmax") for t in ("f16", "f32")},
@@ -196,6 +196,8 @@ _GFX12_RENAMES = {
         ("add_uint", "add"), ("sub_uint", "sub"), ("min_int", "smin"), ("min_uint", "umin"),
         ("max_int", "smax"), ("max_uint", "umax"), ("inc_uint", "inc"), ("dec_uint", "dec"),
         ("min_flt", "fmin"), ("max_flt", "fmax"))},
+    # gfx10's csub (subtract, clamped at 0) under gfx12's name
+    **{f"{seg}_atomic_sub_clamp_u32": f"{seg}_atomic_csub" for seg in ("global", "flat", "buffer")},
 }
 # gfx12's WMMA layout is modelled where an independent compiler's GEMMs confirm it (Triton's
 # f16, bf16, fp8, bf8 and int8 tl.dot on gfx1201, wave32, 32-bit results); its forms with

@@ -11,7 +11,8 @@ faulting by name, the image atomics under their gfx12 names (returning the old t
 th:TH_ATOMIC_RETURN), one without semantics faulting by name, and VBUFFER words on raw and
 strided V#s (a negative instruction offset, the records' bound, indexed stores, atomics with
 and without their return), the per-lane permutes v_permlane(x)16_var, v_permlane64 in wave64
-and wave32, and the packed float-to-16-bit-integer conversions. The builds come from the ROCm
+and wave32, the packed float-to-16-bit-integer conversions, and the counter atomics
+sub_clamp (gfx10's csub) and cond_sub, global and LDS. The builds come from the ROCm
 6.4 root's clang-21 (skipped without it on a developer's machine, failed in CI)."""
 import numpy as np
 import pytest
@@ -23,6 +24,7 @@ from tests.kernels.image_cases import atomic_chain
 from tests.support import rocm64
 from tests.support.differential import engine, launch
 from tests.support.images import Image
+from tests.support.launch import Local
 
 TARGET = "gfx1201"
 
@@ -521,3 +523,59 @@ def test_pack_conversions_truncate_and_saturate_to_16_bits(root, session, tmp_pa
         each = np.where(np.isnan(v), 0, np.clip(np.trunc(v), lo, hi)).astype(np.int64) & 0xFFFF
         want = each[0::2] | each[1::2] << 16
         np.testing.assert_array_equal(out.reshape(32, 2)[:, column], want, err_msg=("i16", "u16")[column])
+
+
+# gfx12's counter atomics, many lanes on four words: sub_clamp (gfx10's csub) stops at 0,
+# cond_sub subtracts only when the word holds at least the operand.
+COUNTERS = r"""
+kernel void counters(global uint *words, global const uint *values, global uint *old,
+                     local uint *tile, global uint *lds_words) {
+  size_t i = get_global_id(0);
+  uint l = get_local_id(0), v = values[i], was;
+  if (l < 8) tile[l] = words[l];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  __asm__ volatile("global_atomic_sub_clamp_u32 %0, %1, %2, off th:TH_ATOMIC_RETURN\n s_wait_loadcnt 0"
+                   : "=v"(was) : "v"(words + i % 4), "v"(v) : "memory");
+  old[4 * i] = was;
+  __asm__ volatile("global_atomic_cond_sub_u32 %0, %1, %2, off th:TH_ATOMIC_RETURN\n s_wait_loadcnt 0"
+                   : "=v"(was) : "v"(words + 4 + i % 4), "v"(v) : "memory");
+  old[4 * i + 1] = was;
+  __asm__ volatile("ds_sub_clamp_rtn_u32 %0, %1, %2\n s_wait_dscnt 0"
+                   : "=v"(was) : "v"((uint)(size_t)(tile + l % 4)), "v"(v) : "memory");
+  old[4 * i + 2] = was;
+  __asm__ volatile("ds_cond_sub_rtn_u32 %0, %1, %2\n s_wait_dscnt 0"
+                   : "=v"(was) : "v"((uint)(size_t)(tile + 4 + l % 4)), "v"(v) : "memory");
+  old[4 * i + 3] = was;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (l < 8) lds_words[l] = tile[l];
+}
+"""
+
+
+@pytest.mark.parametrize("tier", ["interp", "native"])
+def test_counter_atomics_clamp_or_skip_a_subtraction_that_would_wrap(root, session, tmp_path, tier):
+    co = build(tmp_path, "counters", COUNTERS)
+    rng = np.random.default_rng(9)
+    start = rng.integers(100, 400, 8).astype(np.uint32)
+    values = rng.integers(0, 40, 64).astype(np.uint32)
+    with engine(tier):
+        words, _, old, lds_words = launch(session, co, "counters",
+                                             [start.copy(), values, np.zeros(4 * 64, np.uint32), Local(32),
+                                              np.zeros(8, np.uint32)], 64, 64)
+
+    def serial(first, rule):
+        current, seen = list(first), []
+        for lane, v in enumerate(values):
+            seen.append(current[lane % 4])
+            current[lane % 4] = rule(current[lane % 4], int(v))
+        return seen, current
+
+    clamp = lambda o, v: o - v if o >= v else 0               # noqa: E731
+    skip = lambda o, v: o - v if o >= v else o                # noqa: E731
+    old = old.reshape(64, 4)
+    for column, first, rule, final in ((0, start[:4], clamp, words[:4]), (1, start[4:], skip, words[4:]),
+                                       (2, start[:4], clamp, lds_words[:4]), (3, start[4:], skip, lds_words[4:])):
+        seen, current = serial(first, rule)
+        assert old[:, column].tolist() == seen, column
+        assert final.tolist() == current, column
+    assert (np.array(serial(start[:4], clamp)[1]) == 0).any()      # a word reached the clamp

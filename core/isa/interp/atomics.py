@@ -101,6 +101,7 @@ OPS = {
     "pk_faddbf16": lambda o, d, c: _pk_faddbf16(o, d),
     "mskor": lambda o, d, c: (o & ~d) | c,
     "csub": lambda o, d, c: np.where(o >= d, o - d, 0).astype(o.dtype),
+    "cond_sub": lambda o, d, c: np.where(o >= d, o - d, o).astype(o.dtype),
     "wrap": lambda o, d, c: np.where(o >= d, o - d, o + c).astype(o.dtype),
 }
 

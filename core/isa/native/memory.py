@@ -706,6 +706,7 @@ NEW_VALUE = {
     "pk_faddbf16": lambda b, o, d, c: _pk_faddbf16(b, o, d),
     "mskor": lambda b, o, d, c: b.or_(b.and_(o, b.not_(d)), c),
     "csub": lambda b, o, d, c: _sel(b, b.icmp_unsigned(">=", o, d), b.sub(o, d), ir.Constant(o.type, 0)),
+    "cond_sub": lambda b, o, d, c: _sel(b, b.icmp_unsigned(">=", o, d), b.sub(o, d), o),
     "wrap": lambda b, o, d, c: _sel(b, b.icmp_unsigned(">=", o, d), b.sub(o, d), b.add(o, c)),
 }
 

@@ -43,6 +43,7 @@ ATOMIC_STEMS = {
     "cmpst_f32": ("fcmpswap", False), "min_f32": ("fmin", False), "max_f32": ("fmax", False),
     "add_f32": ("fadd", False), "wrxchg_rtn_b32": ("swap", False),
     "pk_add_f16": ("pk_fadd16", False), "pk_add_bf16": ("pk_faddbf16", False),
+    "sub_clamp_u32": ("csub", False), "cond_sub_u32": ("cond_sub", False),
     "add_u64": ("add", True), "sub_u64": ("sub", True), "rsub_u64": ("rsub", True),
     "inc_u64": ("inc", True), "dec_u64": ("dec", True), "min_i64": ("smin", True),
     "max_i64": ("smax", True), "min_u64": ("umin", True), "max_u64": ("umax", True),

@@ -51,6 +51,8 @@ ATOMICS = {
     "and": "and", "or": "or", "xor": "xor", "inc": "inc", "dec": "dec", "swap": "swap",
     "cmpswap": "cmpswap", "fcmpswap": "fcmpswap", "fmin": "fmin", "fmax": "fmax",
     "add_f32": "fadd", "csub": "csub", "pk_add_f16": "pk_fadd16", "pk_add_bf16": "pk_faddbf16",
+    # gfx12: subtract only what is there (the old value stays when it is smaller)
+    "cond_sub_u32": "cond_sub",
 }
 # 64-bit atomics named by their type, not _x2 (gfx90a's f64 add/min/max)
 ATOMICS_64 = {"add_f64": "fadd", "min_f64": "fmin", "max_f64": "fmax"}
