@@ -12,7 +12,8 @@ th:TH_ATOMIC_RETURN), one without semantics faulting by name, and VBUFFER words 
 strided V#s (a negative instruction offset, the records' bound, indexed stores, atomics with
 and without their return), the per-lane permutes v_permlane(x)16_var, v_permlane64 in wave64
 and wave32, the packed float-to-16-bit-integer conversions, and the counter atomics
-sub_clamp (gfx10's csub) and cond_sub, global and LDS. The builds come from the ROCm
+sub_clamp (gfx10's csub) and cond_sub, global and LDS, and ds_bpermute_fi_b32. The builds
+come from the ROCm
 6.4 root's clang-21 (skipped without it on a developer's machine, failed in CI)."""
 import numpy as np
 import pytest
@@ -579,3 +580,34 @@ def test_counter_atomics_clamp_or_skip_a_subtraction_that_would_wrap(root, sessi
         assert old[:, column].tolist() == seen, column
         assert final.tolist() == current, column
     assert (np.array(serial(start[:4], clamp)[1]) == 0).any()      # a word reached the clamp
+
+
+# ds_bpermute_fi_b32 ("fetch inactive"): odd lanes read their even neighbours, which the branch
+# left inactive; ds_bpermute_b32 gives 0 from an inactive lane, the _fi form its value.
+BPERMUTE_FI = r"""
+kernel void bpermute_fi(global const uint *value, global uint *out) {
+  uint i = get_global_id(0), v, plain = 7, fetched = 7;
+  uint from = (i ^ 1) * 4;
+  // Every lane's value in its register before the branch (clang would sink a plain load).
+  __asm__ volatile("v_mov_b32 %0, %1" : "=v"(v) : "v"(value[i]));
+  if (i & 1) {
+    __asm__ volatile("ds_bpermute_b32 %0, %1, %2\n s_wait_dscnt 0" : "=v"(plain) : "v"(from), "v"(v));
+    __asm__ volatile("ds_bpermute_fi_b32 %0, %1, %2\n s_wait_dscnt 0" : "=v"(fetched) : "v"(from), "v"(v));
+  }
+  out[2 * i] = plain;
+  out[2 * i + 1] = fetched;
+}
+"""
+
+
+@pytest.mark.parametrize("tier", ["interp", "native"])
+def test_bpermute_fi_fetches_from_inactive_lanes(root, session, tmp_path, tier):
+    co = build(tmp_path, "bpermute_fi", BPERMUTE_FI)
+    value = np.arange(32, dtype=np.uint32) * 3 + 100
+    with engine(tier):
+        _, out = launch(session, co, "bpermute_fi", [value, np.zeros(64, np.uint32)], 32, 32)
+    out = out.reshape(32, 2)
+    odd = np.arange(32) % 2 == 1
+    np.testing.assert_array_equal(out[odd, 0], 0)
+    np.testing.assert_array_equal(out[odd, 1], value[~odd])
+    np.testing.assert_array_equal(out[~odd], 7)

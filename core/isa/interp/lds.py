@@ -166,13 +166,23 @@ def _swizzle(step, inst):
     step.ops.vgpr_write(vdst.index, _gather_lanes(step, step.ops.vector(addr), source), step.ops.exec)
 
 
-@handles("ds_bpermute_b32")
-def _bpermute(step, inst):
-    vdst, addr, data = ds_parts(inst, True)
-    offset = int(inst.mods.get("offset", 0))
-    source = ((step.ops.vector(addr).astype(np.int64) + offset) // 4) % step.w.lanes
-    source = np.broadcast_to(source, (step.n, step.w.lanes))
-    step.ops.vgpr_write(vdst.index, _gather_lanes(step, step.ops.vector(data[0]), source), step.ops.exec)
+def _bpermute(inactive_too):
+    """ds_bpermute_b32 (an inactive source lane gives 0), and gfx12's ds_bpermute_fi_b32
+    ("fetch inactive": its register's value)."""
+    def run(step, inst):
+        vdst, addr, data = ds_parts(inst, True)
+        offset = int(inst.mods.get("offset", 0))
+        source = ((step.ops.vector(addr).astype(np.int64) + offset) // 4) % step.w.lanes
+        source = np.broadcast_to(source, (step.n, step.w.lanes))
+        values = step.ops.vector(data[0])
+        got = (np.take_along_axis(np.broadcast_to(values, source.shape), source, axis=1) if inactive_too
+               else _gather_lanes(step, values, source))
+        step.ops.vgpr_write(vdst.index, got, step.ops.exec)
+    return run
+
+
+handles("ds_bpermute_b32")(_bpermute(False))
+handles("ds_bpermute_fi_b32")(_bpermute(True))
 
 
 @handles("ds_permute_b32")

@@ -115,15 +115,17 @@ fill(HANDLERS, memory_operations(),
 
 
 # ---- cross-lane DS ------------------------------------------------------------------------
-def gather_lanes(k, values, source):
-    """values read from lanes `source` (<lanes x i32>, runtime); inactive sources give 0."""
+def gather_lanes(k, values, source, inactive_too=False):
+    """values read from lanes `source` (<lanes x i32>, runtime); inactive sources give 0, or
+    with `inactive_too` their values."""
     b = k.builder
     exec_mask = k.exec_mask()
     out = ir.Constant(k.V, None)
     for lane in range(k.lanes):
         src = b.extract_element(source, const(I32, lane))
-        alive = b.extract_element(exec_mask, src)
-        got = b.select(alive, b.extract_element(values, src), const(I32, 0))
+        got = b.extract_element(values, src)
+        if not inactive_too:
+            got = b.select(b.extract_element(exec_mask, src), got, const(I32, 0))
         out = b.insert_element(out, got, const(I32, lane))
     return out
 
@@ -148,11 +150,16 @@ def _lane_index(k, addr, offset):
     return b.trunc(b.urem(b.udiv(byte, _u64(k, 4)), _u64(k, k.lanes)), k.V)
 
 
-@handles("ds_bpermute_b32")
-def _bpermute(k, inst):
-    vdst, addr, data = ds_parts(inst, True)
-    source = _lane_index(k, addr, int(inst.mods.get("offset", 0)))
-    O.write_vgpr(k, vdst.index, gather_lanes(k, O.vector(k, data[0]), source))
+def _bpermute(inactive_too):
+    def run(k, inst):
+        vdst, addr, data = ds_parts(inst, True)
+        source = _lane_index(k, addr, int(inst.mods.get("offset", 0)))
+        O.write_vgpr(k, vdst.index, gather_lanes(k, O.vector(k, data[0]), source, inactive_too))
+    return run
+
+
+handles("ds_bpermute_b32")(_bpermute(False))
+handles("ds_bpermute_fi_b32")(_bpermute(True))
 
 
 @handles("ds_permute_b32")
