@@ -13,8 +13,8 @@ strided V#s (a negative instruction offset, the records' bound, indexed stores, 
 and without their return), the per-lane permutes v_permlane(x)16_var, v_permlane64 in wave64
 and wave32, the packed float-to-16-bit-integer conversions, and the counter atomics
 sub_clamp (gfx10's csub) and cond_sub, global and LDS, and ds_bpermute_fi_b32. The builds
-come from the ROCm
-6.4 root's clang-21 (skipped without it on a developer's machine, failed in CI)."""
+come from the ROCm 6.4 root's clang-21 (skipped without it on a developer's machine, failed in
+CI)."""
 import numpy as np
 import pytest
 
