@@ -136,7 +136,8 @@ _GFX9_HIGH16_KEPT = frozenset((
     "v_mad_mixhi_f16", "v_fma_mixlo_f16", "v_fma_mixhi_f16", "v_cvt_pk_fp8_f32", "v_cvt_pk_bf8_f32",
     "v_cvt_scalef32_pk_fp8_f32", "v_cvt_scalef32_pk_bf8_f32"))
 # gfx11 names of gfx10 GLOBAL/FLAT/SCRATCH operations llvm declares no alias for (it aliases
-# the buffer ones): the d16 loads and stores, the f32 atomics, csub and the addtid forms.
+# the buffer ones but the formatted d16_hi pair): the d16 loads and stores, the f32 atomics,
+# csub and the addtid forms.
 _GFX11_RENAMES = {
     **{f"{seg}_{new}": f"{seg}_{old}" for seg in ("global", "flat", "scratch") for new, old in (
         ("load_d16_b16", "load_short_d16"), ("load_d16_hi_b16", "load_short_d16_hi"),
@@ -148,6 +149,8 @@ _GFX11_RENAMES = {
     "global_atomic_csub_u32": "global_atomic_csub",
     "global_load_addtid_b32": "global_load_dword_addtid",
     "global_store_addtid_b32": "global_store_dword_addtid",
+    "buffer_load_d16_hi_format_x": "buffer_load_format_d16_hi_x",
+    "buffer_store_d16_hi_format_x": "buffer_store_format_d16_hi_x",
 }
 
 GFX90A = IsaTarget(

@@ -129,3 +129,49 @@ def test_register_20_is_no_register_of_gfx90a_and_faults(session, tier):
     assert caught.value.status == Status.ERROR_ILLEGAL_INSTRUCTION
     assert caught.value.report["instruction"].startswith("s_getreg_b32")
     assert "hardware register 20 is not modelled" in caught.value.report["reason"]
+
+
+# Formatted buffer access by each target's own format numbers: gfx11 numbers its unified
+# formats differently from gfx10 from 30 on (32_32_32_32_FLOAT is 63 there, gfx10's 77), and
+# gfx9 names a data format and a number format (its V# holds them in separate fields).
+FORMATS = """
+kernel void formats(global const float *data, global float *out, global uint *halves) {
+  ulong base = (ulong)data;
+  uint i = get_global_id(0);
+  // A V#: stride 16 bytes (one element of four floats), 64 records, DST_SEL x, y, z, w.
+  uint4 desc = (uint4)((uint)base, (uint)(base >> 32) | (16u << 16), 64u, WORD3 | 0xFACu);
+  float4 v, t;
+  __asm__ volatile("buffer_load_format_xyzw %0, %1, %2, 0 idxen\\n s_waitcnt vmcnt(0)"
+                   : "=v"(v) : "v"(i), "s"(desc));
+  __asm__ volatile("tbuffer_load_format_xyzw %0, %1, %2, 0 format:[FORMAT] idxen\\n"
+                   "s_waitcnt vmcnt(0)" : "=v"(t) : "v"(i), "s"(desc));
+  vstore4(v, 2 * i, out);
+  vstore4(t, 2 * i + 1, out);
+#ifdef D16_HI
+  uint word = 0x1234abcdu;          /* x as a half into the high half, the low half kept */
+  __asm__ volatile("buffer_load_format_d16_hi_x %0, %1, %2, 0 idxen\\n s_waitcnt vmcnt(0)"
+                   : "+v"(word) : "v"(i), "s"(desc));
+  halves[i] = word;
+#endif
+}
+"""
+
+
+@pytest.mark.parametrize("mcpu, word3, name, d16_hi", [
+    ("gfx1100", 63 << 12, "BUF_FMT_32_32_32_32_FLOAT", False),
+    ("gfx90a", 7 << 12 | 14 << 15, "BUF_DATA_FORMAT_32_32_32_32,BUF_NUM_FORMAT_FLOAT", True)])
+def test_formatted_buffer_loads_read_the_targets_own_format_numbers(session, mcpu, word3, name, d16_hi):
+    source = FORMATS.replace("WORD3", f"{word3}u").replace("FORMAT]", f"{name}]")
+    if d16_hi:
+        source = "#define D16_HI 1\n" + source
+    lanes = 64 if mcpu == "gfx90a" else 32
+    co = compile_opencl(source, opt="-O2", mcpu=mcpu, wave64=lanes == 64)
+    data = np.random.default_rng(2).standard_normal(4 * 64).astype(np.float32)
+    _, out, halves = launch(session, co, "formats", [data, np.zeros(8 * lanes, np.float32),
+                                                     np.zeros(lanes, np.uint32)], lanes, lanes)
+    elements = data.reshape(64, 4)[:lanes]
+    np.testing.assert_array_equal(out.reshape(lanes, 2, 4)[:, 0], elements)     # from the V#
+    np.testing.assert_array_equal(out.reshape(lanes, 2, 4)[:, 1], elements)     # from the word
+    if d16_hi:
+        want = elements[:, 0].astype(np.float16).view(np.uint16).astype(np.uint32) << 16 | 0xABCD
+        np.testing.assert_array_equal(halves, want)

@@ -1,7 +1,11 @@
-"""Data formats of gfx10 buffer and image resources (the unified FORMAT numbers of V#s, T#s
-and MTBUF instructions): memory elements <-> 32-bit register values.
+"""Data formats of buffer and image resources (the FORMAT numbers of V#s, T#s and MTBUF
+instructions): memory elements <-> 32-bit register values.
 
 Holds these invariants:
+- a number means what the target's own table (its llvm-generated BUFFER_FORMATS) says: gfx10,
+  gfx11 and gfx12 number their unified formats differently from 30 on, and gfx9 numbers a
+  data format and a number format pair (dfmt | nfmt << 4); without a target, gfx10's (the
+  image descriptors the runtime makes, for every target);
 - a format is its components' bit widths, X first (X in the lowest bytes or bits: llvm's
   and AMD's names list them from the top, 2_10_10_10 has a 10-bit X and a 2-bit W), and one
   kind; numbers that name no such layout (compressed, multimedia, depth-stencil, invalid)
@@ -18,6 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from core.isa import targets
 from core.isa.opcodes_gfx1030 import BUFFER_FORMATS
 
 FLOATISH = ("UNORM", "SNORM", "USCALED", "SSCALED", "FLOAT", "SRGB")
@@ -59,9 +64,18 @@ class Format:
         return ONE_F32 if self.kind in FLOATISH else 1
 
 
-def parse(number):
-    """The Format of a gfx10 unified format number, or None when it is not modelled."""
-    name = _UNNAMED_FORMATS.get(int(number)) or BUFFER_FORMATS.get(int(number), "").strip("[]")
+def parse(number, target=None):
+    """The Format of a format number on `target` (gfx10's numbering without one), or None
+    when it is not modelled."""
+    number = int(number)
+    table = BUFFER_FORMATS if target is None else targets.get(target).opcodes.BUFFER_FORMATS
+    # llvm prints the default format (1: 8_UNORM everywhere) as nothing; the others unnamed
+    # are gfx10's image-only combined formats.
+    unnamed = _UNNAMED_FORMATS.get(number) if number == 1 or table is BUFFER_FORMATS else None
+    name = unnamed or table.get(number, "").strip("[]")
+    if name.startswith("BUF_DATA_FORMAT_"):         # gfx9: "DATA[,NUM]", NUM UNORM when absent
+        data, _, num = name.partition(",")
+        name = f"{data.removeprefix('BUF_DATA_FORMAT_')}_{num.removeprefix('BUF_NUM_FORMAT_') or 'UNORM'}"
     name = name.removeprefix("BUF_FMT_")
     *widths, kind = name.split("_") if name else ("",)
     if kind not in _KINDS or not widths or not all(w.isdigit() for w in widths):

@@ -12,6 +12,7 @@ Holds these invariants:
 """
 import numpy as np
 
+from core.isa import targets
 from core.isa.alu import merge16
 from core.isa.interp import access as acc
 from core.isa.interp import atomics, formats
@@ -278,11 +279,16 @@ def _buffer_format(step, inst, named):
     if inst.mnemonic.startswith("tbuffer"):
         number = int(inst.mods["format"])
     else:
-        numbers = np.unique((words >> np.uint32(12)) & np.uint32(0x7F))
+        # FORMAT [18:12]; gfx9's NUM_FORMAT [14:12] and DATA_FORMAT [18:15], numbered as
+        # MTBUF's field numbers them (dfmt | nfmt << 4)
+        field = (words >> np.uint32(12)) & np.uint32(0x7F)
+        if targets.get(inst.target).generation == "gfx9":
+            field = (field >> np.uint32(3)) | (field & np.uint32(7)) << np.uint32(4)
+        numbers = np.unique(field)
         if numbers.size != 1:
             raise step.illegal("a wave group mixes buffer formats")
         number = int(numbers[0])
-    fmt = formats.parse(number)
+    fmt = formats.parse(number, inst.target)
     if fmt is None or fmt.element_bytes not in (1, 2, 4) and fmt.packed:
         raise step.illegal(f"buffer data format {number} is not modelled")
     dst_sel = np.stack([(words >> np.uint32(3 * c)) & np.uint32(7) for c in range(4)], axis=-1)
@@ -308,8 +314,9 @@ def _components(step, inst, named, fmt, active):
     return components, access
 
 
-def _format_load(count, d16):
-    """buffer/tbuffer_load_format_*: the element's components through the V#'s DST_SEL."""
+def _format_load(count, d16, hi=False):
+    """buffer/tbuffer_load_format_*: the element's components through the V#'s DST_SEL (the
+    d16_hi form: the x component's half into the high half, the low half kept)."""
     def run(step, inst):
         named = _named("MUBUF", inst)
         fmt, dst_sel = _buffer_format(step, inst, named)
@@ -319,14 +326,18 @@ def _format_load(count, d16):
         vdst = named["vdst"]
         if d16:
             values = formats.pack_halves(formats.to_half(values, fmt.kind in formats.FLOATISH))
+        if hi:
+            kept = step.ops.vgpr_read(vdst.index) & np.uint32(0xFFFF)
+            values = (kept | values[..., 0] << np.uint32(16))[..., None]
         for j in range(values.shape[-1]):
             step.ops.vgpr_write(vdst.index + j, values[..., j], active)
     return run
 
 
-def _format_store(count, d16):
+def _format_store(count, d16, hi=False):
     """buffer/tbuffer_store_format_*: the components the first `count` channels select
-    (DST_SEL's inverse) are written; the element's other components keep their values."""
+    (DST_SEL's inverse) are written; the element's other components keep their values (the
+    d16_hi form stores the register's high half as x)."""
     def run(step, inst):
         named = _named("MUBUF", inst)
         fmt, dst_sel = _buffer_format(step, inst, named)
@@ -334,6 +345,8 @@ def _format_store(count, d16):
         data = named["data"]
         words = -(-count // 2) if d16 else count
         values = np.stack([step.ops.vgpr_read(data.index + j) for j in range(words)], axis=-1)
+        if hi:
+            values = values >> np.uint32(16)
         if d16:
             values = formats.from_half(formats.unpack_halves(values, count), fmt.kind in formats.FLOATISH)
         channels = np.zeros(values.shape[:-1] + (4,), np.uint32)
@@ -370,6 +383,8 @@ def _register():
             HANDLERS[f"{prefix}_load_format_d16_{letters}"] = _format_load(count, True)
             HANDLERS[f"{prefix}_store_format_{letters}"] = _format_store(count, False)
             HANDLERS[f"{prefix}_store_format_d16_{letters}"] = _format_store(count, True)
+    HANDLERS["buffer_load_format_d16_hi_x"] = _format_load(1, True, hi=True)
+    HANDLERS["buffer_store_format_d16_hi_x"] = _format_store(1, True, hi=True)
 
 
 _register()
