@@ -135,7 +135,7 @@ def test_register_20_is_no_register_of_gfx90a_and_faults(session, tier):
 # formats differently from gfx10 from 30 on (32_32_32_32_FLOAT is 63 there, gfx10's 77), and
 # gfx9 names a data format and a number format (its V# holds them in separate fields).
 FORMATS = """
-kernel void formats(global const float *data, global float *out, global uint *halves) {
+kernel void formats(global float *data, global float *out, global uint *halves) {
   ulong base = (ulong)data;
   uint i = get_global_id(0);
   // A V#: stride 16 bytes (one element of four floats), 64 records, DST_SEL x, y, z, w.
@@ -152,6 +152,9 @@ kernel void formats(global const float *data, global float *out, global uint *ha
   __asm__ volatile("buffer_load_format_d16_hi_x %0, %1, %2, 0 idxen\\n s_waitcnt vmcnt(0)"
                    : "+v"(word) : "v"(i), "s"(desc));
   halves[i] = word;
+  uint one = 0x3c00ffffu;           /* the high half (1.0) stored as x; y, z, w kept */
+  __asm__ volatile("buffer_store_format_d16_hi_x %0, %1, %2, 0 idxen\\n s_waitcnt vmcnt(0)"
+                   : : "v"(one), "v"(i), "s"(desc) : "memory");
 #endif
 }
 """
@@ -167,11 +170,14 @@ def test_formatted_buffer_loads_read_the_targets_own_format_numbers(session, mcp
     lanes = 64 if mcpu == "gfx90a" else 32
     co = compile_opencl(source, opt="-O2", mcpu=mcpu, wave64=lanes == 64)
     data = np.random.default_rng(2).standard_normal(4 * 64).astype(np.float32)
-    _, out, halves = launch(session, co, "formats", [data, np.zeros(8 * lanes, np.float32),
-                                                     np.zeros(lanes, np.uint32)], lanes, lanes)
+    stored, out, halves = launch(session, co, "formats", [data.copy(), np.zeros(8 * lanes, np.float32),
+                                                          np.zeros(lanes, np.uint32)], lanes, lanes)
     elements = data.reshape(64, 4)[:lanes]
     np.testing.assert_array_equal(out.reshape(lanes, 2, 4)[:, 0], elements)     # from the V#
     np.testing.assert_array_equal(out.reshape(lanes, 2, 4)[:, 1], elements)     # from the word
     if d16_hi:
         want = elements[:, 0].astype(np.float16).view(np.uint16).astype(np.uint32) << 16 | 0xABCD
         np.testing.assert_array_equal(halves, want)
+        after = stored.reshape(64, 4)[:lanes]
+        np.testing.assert_array_equal(after[:, 0], 1.0)
+        np.testing.assert_array_equal(after[:, 1:], elements[:, 1:])
