@@ -2,7 +2,8 @@
 assembly it assembles for that target: gfx11's renamed f32 and clamped-subtract atomics and
 addtid load (gfx10's operations under gfx11 names) and s_pack_hl_b32_b16; gfx9's 16-bit
 adds, reversed subtract, accumulating dot products and AGPR-to-AGPR moves; a hardware
-register's id meaning what that target's register of that id holds."""
+register's id meaning what that target's register of that id holds; formatted buffer access by
+the target's own format numbers; gfx9's scalar-cache operations."""
 import numpy as np
 import pytest
 
@@ -181,3 +182,21 @@ def test_formatted_buffer_loads_read_the_targets_own_format_numbers(session, mcp
         after = stored.reshape(64, 4)[:lanes]
         np.testing.assert_array_equal(after[:, 0], 1.0)
         np.testing.assert_array_equal(after[:, 1:], elements[:, 1:])
+
+
+# gfx9's scalar-cache operations order nothing the engine caches: a kernel runs through them.
+SCALAR_CACHE = """
+kernel void scalar_cache(global uint *out) {
+  __asm__ volatile("s_dcache_inv_vol\\n s_dcache_wb_vol\\n s_mov_b64 s[2:3], 0\\n"
+                   "s_dcache_discard s[2:3], 0x0\\n s_dcache_discard_x2 s[2:3], 0x0" ::: "s2", "s3");
+  out[get_global_id(0)] = 5;
+}
+"""
+
+
+@pytest.mark.parametrize("tier", ["interp", "native"])
+def test_gfx9_scalar_cache_operations_run_through(session, tier):
+    co = compile_opencl(SCALAR_CACHE, opt="-O2", mcpu="gfx90a", wave64=True)
+    with engine(tier):
+        out, = launch(session, co, "scalar_cache", [np.zeros(64, np.uint32)], 64, 64)
+    np.testing.assert_array_equal(out, 5)

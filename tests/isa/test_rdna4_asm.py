@@ -12,7 +12,7 @@ th:TH_ATOMIC_RETURN), one without semantics faulting by name, and VBUFFER words 
 strided V#s (a negative instruction offset, the records' bound, indexed stores, atomics with
 and without their return), the per-lane permutes v_permlane(x)16_var, v_permlane64 in wave64
 and wave32, the packed float-to-16-bit-integer conversions, and the counter atomics
-sub_clamp (gfx10's csub) and cond_sub, global and LDS, and ds_bpermute_fi_b32. The builds
+sub_clamp (gfx10's csub) and cond_sub, global and LDS, ds_bpermute_fi_b32 and s_sleep_var. The builds
 come from the ROCm 6.4 root's clang-21 (skipped without it on a developer's machine, failed in
 CI)."""
 import numpy as np
@@ -611,3 +611,19 @@ def test_bpermute_fi_fetches_from_inactive_lanes(root, session, tmp_path, tier):
     np.testing.assert_array_equal(out[odd, 0], 0)
     np.testing.assert_array_equal(out[odd, 1], value[~odd])
     np.testing.assert_array_equal(out[~odd], 7)
+
+
+SLEEP_VAR = r"""
+kernel void sleep_var(global uint *out, uint ticks) {
+  __asm__ volatile("s_sleep_var %0" : : "s"(__builtin_amdgcn_readfirstlane(ticks)));
+  out[get_global_id(0)] = 9;
+}
+"""
+
+
+@pytest.mark.parametrize("tier", ["interp", "native"])
+def test_s_sleep_var_lets_the_wave_go_on(root, session, tmp_path, tier):
+    co = build(tmp_path, "sleep_var", SLEEP_VAR)
+    with engine(tier):
+        out, = launch(session, co, "sleep_var", [np.zeros(32, np.uint32), np.uint32(3)], 32, 32)
+    np.testing.assert_array_equal(out, 9)

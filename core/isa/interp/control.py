@@ -34,7 +34,7 @@ def _no_op(step, inst):
     return None
 
 
-@handles("s_sleep")
+@handles("s_sleep", "s_sleep_var")
 def _sleep(step, inst):
     # A sleeping wave waits for something another wave or the host will do: let them run.
     step.w.pc[step.idx] = inst.address + inst.size

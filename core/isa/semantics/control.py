@@ -28,4 +28,7 @@ MEMORY_FENCES = (
     "buffer_gl1_inv", "buffer_wbinvl1", "buffer_wbinvl1_vol", "buffer_wbl2", "buffer_invl2",
     "buffer_inv", "s_wait_storecnt", "s_wait_storecnt_dscnt", "global_inv", "global_wb",
     "global_wbinv",
+    # gfx9's scalar cache: the volatile forms, and the discard of lines scalar stores made
+    # dirty (no scalar store is held in a cache here, so nothing is lost)
+    "s_dcache_inv_vol", "s_dcache_wb_vol", "s_dcache_discard", "s_dcache_discard_x2",
 )
