@@ -12,9 +12,9 @@ th:TH_ATOMIC_RETURN), one without semantics faulting by name, and VBUFFER words 
 strided V#s (a negative instruction offset, the records' bound, indexed stores, atomics with
 and without their return), the per-lane permutes v_permlane(x)16_var, v_permlane64 in wave64
 and wave32, the packed float-to-16-bit-integer conversions, and the counter atomics
-sub_clamp (gfx10's csub) and cond_sub, global and LDS, ds_bpermute_fi_b32 and s_sleep_var. The builds
-come from the ROCm 6.4 root's clang-21 (skipped without it on a developer's machine, failed in
-CI)."""
+sub_clamp (gfx10's csub) and cond_sub, global and LDS, ds_bpermute_fi_b32 and s_sleep_var.
+The builds come from the ROCm 6.4 root's clang-21 (skipped without it on a developer's
+machine, failed in CI)."""
 import numpy as np
 import pytest
 
