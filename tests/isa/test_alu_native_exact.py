@@ -21,7 +21,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.isa import alu
-from core.isa.alu.table import DEFAULT_MODE, FLOAT_TYPES, HALF_TYPES, MODE_DX10_CLAMP, MODE_FP16_OVFL, MODE_IEEE
+from core.isa.alu.table import (DEFAULT_MODE, FLOAT_TYPES, HALF_TYPES, MODE_DX10_CLAMP, MODE_FP16_OVFL,
+                                MODE_IEEE)
 from core.isa.native.alu import coverage, emitter
 from tests.support.native_alu import compile_all, native_op
 

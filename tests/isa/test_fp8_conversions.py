@@ -2,10 +2,10 @@
 and RDNA4 (gfx1201), both OCP's: v_cvt_f32_fp8/bf8 on each byte of a register,
 v_cvt_pk_f32_fp8/bf8 on each word, and v_cvt_pk_fp8/bf8_f32 into either word (rounded to
 nearest even, an overflow NaN or infinity, clamped under MODE.FP16_OVFL), on both engine
-tiers, against ml_dtypes' definitions of the four formats; and the byte each form names, as llvm-mc-21 encodes it (SDWA's src0_sel on
-gfx942/gfx950, gfx12's byte_sel and op_sel). Built by the ROCm 6.4 root's clang-21 from the
-builtins HIP's and Triton's fp8 types lower to (skipped without the root on a developer's
-machine, failed in CI)."""
+tiers, against ml_dtypes' definitions of the four formats; and the byte each form names, as
+llvm-mc-21 encodes it (SDWA's src0_sel on gfx942/gfx950, gfx12's byte_sel and op_sel). Built
+by the ROCm 6.4 root's clang-21 from the builtins HIP's and Triton's fp8 types lower to
+(skipped without the root on a developer's machine, failed in CI)."""
 import re
 
 import ml_dtypes

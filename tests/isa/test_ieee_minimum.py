@@ -1,9 +1,9 @@
 """IEEE 754-2019's minimum and maximum, which clang-21 lowers llvm.minimum/llvm.maximum to on
 RDNA4 (gfx1201: v_minimum_f32, s_minimum_f32 on uniform values, the packed f16 forms; its
-three-source forms through inline assembly) and on the MI355X (gfx950: v_minimum3_f32, v_pk_minimum3_f16): a NaN source gives a
-NaN (the first NaN source, quieted, as every SoftGPU arithmetic op makes it) and -0 orders
-below +0, on both engine tiers. Built by the ROCm 6.4 root's clang-21 (skipped without the
-root on a developer's machine, failed in CI)."""
+three-source forms through inline assembly) and on the MI355X (gfx950: v_minimum3_f32,
+v_pk_minimum3_f16): a NaN source gives a NaN (the first NaN source, quieted, as every SoftGPU
+arithmetic op makes it) and -0 orders below +0, on both engine tiers. Built by the ROCm 6.4
+root's clang-21 (skipped without the root on a developer's machine, failed in CI)."""
 import re
 
 import numpy as np

@@ -574,8 +574,9 @@ def test_counter_atomics_clamp_or_skip_a_subtraction_that_would_wrap(root, sessi
     clamp = lambda o, v: o - v if o >= v else 0               # noqa: E731
     skip = lambda o, v: o - v if o >= v else o                # noqa: E731
     old = old.reshape(64, 4)
-    for column, first, rule, final in ((0, start[:4], clamp, words[:4]), (1, start[4:], skip, words[4:]),
-                                       (2, start[:4], clamp, lds_words[:4]), (3, start[4:], skip, lds_words[4:])):
+    checks = ((0, start[:4], clamp, words[:4]), (1, start[4:], skip, words[4:]),
+              (2, start[:4], clamp, lds_words[:4]), (3, start[4:], skip, lds_words[4:]))
+    for column, first, rule, final in checks:
         seen, current = serial(first, rule)
         assert old[:, column].tolist() == seen, column
         assert final.tolist() == current, column

@@ -28,8 +28,8 @@ from core.isa.semantics.hwreg import hwreg_fields, hwreg_meaning, hwreg_name, wr
 # Besides the shared no-ops, nothing in translated code for: s_sleep(_var) (a native wave runs on
 # its own thread, with no one to yield to), the MODE writes (a translation is specialised on
 # the static MODE, core.isa.native.program.mode_after) and the debugger branches (never taken).
-@handles(*NO_OPS, "s_sleep", "s_sleep_var", "s_denorm_mode", "s_round_mode", "s_cbranch_cdbgsys", "s_cbranch_cdbguser",
-         "s_cbranch_cdbgsys_or_user", "s_cbranch_cdbgsys_and_user")
+@handles(*NO_OPS, "s_sleep", "s_sleep_var", "s_denorm_mode", "s_round_mode", "s_cbranch_cdbgsys",
+         "s_cbranch_cdbguser", "s_cbranch_cdbgsys_or_user", "s_cbranch_cdbgsys_and_user")
 def _no_op(k, inst):
     return None
 

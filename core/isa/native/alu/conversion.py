@@ -182,7 +182,8 @@ def _fp8_from_f32(k, x, fp8, kind, saturate):
 def _f32_to_pk_fp8(kind):
     def convert(k, a, b, fp8, mode):
         saturate = bool(mode & MODE_FP16_OVFL)
-        return k.or_(_fp8_from_f32(k, a, fp8, kind, saturate), k.shl(_fp8_from_f32(k, b, fp8, kind, saturate), 8))
+        low, high = (_fp8_from_f32(k, x, fp8, kind, saturate) for x in (a, b))
+        return k.or_(low, k.shl(high, 8))
     return convert
 
 
@@ -190,9 +191,8 @@ def _f32_to_pk_fp8_scaled(kind):
     convert = _f32_to_pk_fp8(kind)
 
     def scaled(k, a, b, scale, fp8, mode):
-        s = k.b.fpext(k.view(scale, "f32"), k.fty("f64"))
-        quotients = (k.bits(k.b.fptrunc(k.b.fdiv(k.b.fpext(k.view(x, "f32"), k.fty("f64")), s), k.fty("f32")), "f32")
-                     for x in (a, b))
+        wide = lambda x: k.b.fpext(k.view(x, "f32"), k.fty("f64"))        # noqa: E731
+        quotients = (k.bits(k.b.fptrunc(k.b.fdiv(wide(x), wide(scale)), k.fty("f32")), "f32") for x in (a, b))
         return convert(k, *quotients, fp8, mode)
     return scaled
 
