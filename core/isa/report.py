@@ -7,8 +7,7 @@ halves included) is one of:
   there: the package ships their mnemonics in coverage.json, which a test keeps equal to
   the suite's builds), or, when code objects are given, in one of those;
 - implemented: the engine executes it, but no such kernel contains it;
-- missing: it faults as ILLEGAL_INSTRUCTION, naming itself (also an operation the engine
-  runs elsewhere whose form on this target is not modelled: its `unmodelled`).
+- missing: it faults as ILLEGAL_INSTRUCTION, naming itself.
 An opcode executes when the engine has semantics for the operation it names
 (core.isa.targets.semantic_name: gfx11's ds_load_b32 is gfx1030's ds_read_b32, a VOPD half
 v_dual_mul_f32 is v_mul_f32). Coverage is static (the suite's code objects, decoded), so
@@ -84,11 +83,9 @@ def classify(executable, covered, target="gfx1030", translated=frozenset(), hand
     rows = []
     for encoding, opcode, mnemonic in opcodes(target):
         operation = _operation(mnemonic, target)
-        unmodelled = operation in targets.get(target).unmodelled
-        runs = operation in executable and not unmodelled
+        runs = operation in executable
         status = "missing" if not runs else "tested" if mnemonic in covered else "implemented"
-        native = ("missing" if unmodelled
-                  else "translated" if operation in translated
+        native = ("translated" if operation in translated
                   else CALLOUT if operation in handed_over
                   else "interpreter only" if runs else "missing")
         rows.append({"encoding": encoding, "opcode": opcode, "mnemonic": mnemonic, "status": status,

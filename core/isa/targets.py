@@ -92,12 +92,9 @@ class IsaTarget:
     mode_always: int = 0
     architected_ids: bool = False
     # Where WMMA keeps its matrices: "gfx11" (every lane group holds whole rows/columns) or
-    # "gfx12" (wave32, k and the output's rows split between the lane halves;
+    # "gfx12" (k and the output's rows split between the lane halves, 16-bit results packed;
     # core/isa/interp/matrix.py)
     wmma_layout: str = "gfx11"
-    # Operations the engine runs on other targets whose form on this one is not modelled:
-    # they fault naming themselves on both tiers, and isa-report lists them missing
-    unmodelled: frozenset = frozenset()
 
     @property
     def encoding(self):
@@ -202,15 +199,10 @@ _GFX12_RENAMES = {
     # gfx10's csub (subtract, clamped at 0) under gfx12's name
     **{f"{seg}_atomic_sub_clamp_u32": f"{seg}_atomic_csub" for seg in ("global", "flat", "buffer")},
 }
-# gfx12's WMMA layout is modelled where an independent compiler's GEMMs confirm it (Triton's
-# f16, bf16, fp8, bf8 and int8 tl.dot on gfx1201, wave32, 32-bit results); its forms with
-# 16-bit results and iu4 are not (nor, at run time, any WMMA in wave64).
-_GFX12_UNMODELLED = frozenset(("v_wmma_f16_16x16x16_f16", "v_wmma_bf16_16x16x16_bf16",
-                               "v_wmma_i32_16x16x16_iu4"))
 GFX1200 = replace(GFX1100, name="gfx1200", generation="gfx12", renames=_GFX12_RENAMES,
                   waitcnt=(), fp8="ocp", temporal_hints=True,
                   architected_ids=True, rsrc1_mode_bits=False,
-                  mode_always=1 << 8, wmma_layout="gfx12", unmodelled=_GFX12_UNMODELLED)
+                  mode_always=1 << 8, wmma_layout="gfx12")
 GFX1201 = replace(GFX1200, name="gfx1201")
 
 TARGETS = {t.name: t for t in (GFX90A, GFX942, GFX950, GFX1030, GFX1100, GFX1200, GFX1201)}

@@ -59,18 +59,6 @@ def test_the_native_column_of_other_targets_names_their_operations():
     assert gfx90a["v_mfma_f32_32x32x8f16"] == "interpreter only"
 
 
-def test_a_form_a_target_does_not_model_is_missing_there_only():
-    """gfx12's WMMA with 16-bit results faults on gfx1201 (its layout is not modelled) while
-    the same operation runs on gfx1100: the report says so per target, on both tiers."""
-    from core.isa.native.routing import handed_over, translated
-    rows = {t: {r["mnemonic"]: r for r in classify(implemented(), set(), t, translated(), handed_over())}
-            for t in ("gfx1100", "gfx1201")}
-    for name in ("v_wmma_f16_16x16x16_f16", "v_wmma_i32_16x16x16_iu4"):
-        assert (rows["gfx1201"][name]["status"], rows["gfx1201"][name]["native"]) == ("missing", "missing")
-        assert rows["gfx1100"][name]["status"] == "implemented"
-    assert rows["gfx1201"]["v_wmma_f32_16x16x16_f16"]["status"] == "implemented"
-
-
 def test_a_mnemonic_outside_the_suite_is_only_implemented():
     rows = classify({"v_add_f32", "v_sub_f32"}, {"v_add_f32"})
     status = {r["mnemonic"]: r["status"] for r in rows}

@@ -6,9 +6,9 @@ saturating conversion), the SALU float compares (each condition's SCC, NaN and s
 included) and s_fmaak/s_fmamk with their literal, the f16 forms (low halves read, the high
 half written 0), the 64-bit SALU arithmetic modulo 2^64, the workgroup ids and wave
 number gfx12's waves start with in ttmp7/ttmp8/ttmp9, the 64-bit cycle counter and the
-reference clock s_sendmsg_rtn_b64 reads, a WMMA form whose gfx12 layout is not modelled
-faulting by name, the image atomics under their gfx12 names (returning the old texel by
-th:TH_ATOMIC_RETURN), one without semantics faulting by name, and VBUFFER words on raw and
+reference clock s_sendmsg_rtn_b64 reads, the image atomics under their gfx12 names
+(returning the old texel by th:TH_ATOMIC_RETURN), one without semantics faulting by name,
+VBUFFER words on raw and
 strided V#s (a negative instruction offset, the records' bound, indexed stores, atomics with
 and without their return), the per-lane permutes v_permlane(x)16_var, v_permlane64 in wave64
 and wave32, the packed float-to-16-bit-integer conversions, and the counter atomics
@@ -167,25 +167,6 @@ def test_waves_start_with_their_ids_in_ttmps_and_read_the_clocks(root, session, 
     np.testing.assert_array_equal(t8 >> 25 & 0x1F, x % 64 // 32)      # wave32: two waves a group
     assert 0 < clocks[0] <= clocks[1]
     assert clocks[2] > 0
-
-
-WMMA_F16 = r"""
-typedef half v8h __attribute__((ext_vector_type(8)));
-kernel void wmma_f16(global v8h *ab, global v8h *c) {
-  size_t i = get_global_id(0);
-  c[i] = __builtin_amdgcn_wmma_f16_16x16x16_f16_w32_gfx12(ab[i], ab[i], c[i]);
-}
-"""
-
-
-@pytest.mark.parametrize("tier", ["interp", "native"])
-def test_a_wmma_form_whose_gfx12_layout_is_not_modelled_faults_by_name(root, session, tmp_path,
-                                                                        tier):
-    co = build(tmp_path, "wmma_f16", WMMA_F16)
-    with engine(tier), pytest.raises(KernelFault) as fault:
-        launch(session, co, "wmma_f16", [np.ones(32 * 8, np.float16), np.zeros(32 * 8, np.float16)],
-               32, 32)
-    assert "v_wmma_f16_16x16x16_f16" in str(fault.value) and "not modelled" in str(fault.value)
 
 
 # gfx12 image atomics by their gfx12 names, returning the old texel (th:TH_ATOMIC_RETURN, not

@@ -1,5 +1,5 @@
 """Matrix instructions: gfx90a's and gfx940+'s MFMA (v_mfma_*: D = A x B + C in blocks across a wave64) and
-gfx11's and gfx12's WMMA (v_wmma_*: one 16x16x16 product across a wave).
+gfx11's and gfx12's WMMA (v_wmma_*: one 16x16xK product across a wave).
 
 Holds these invariants:
 - matrix elements sit in registers and lanes exactly as AMD's matrix instruction calculator
@@ -8,10 +8,10 @@ Holds these invariants:
   then block 1, ..., then the next run of k; MFMA outputs hold 4-row (f64: 1-row) strips N
   lanes wide; gfx11's WMMA inputs hold row (A) / column (B) i%16 in every 16-lane group, k
   walking the register bytes, and outputs row i in lane group i % (lanes/16) of register
-  i // that; gfx12's (wave32) split k and the output's rows between the two lane halves
-  (wmma_gfx12_layout, the target's `wmma_layout`); the forms a target lists `unmodelled`
-  (gfx12's with 16-bit results and iu4) and gfx12's wave64 fault as not modelled, their
-  layouts unconfirmed by any compiler's kernels here;
+  i // that; gfx12's deal k in 64-bit runs to the lane halves, pack 16-bit results two to
+  a register, and in wave64 halve a wave32 lane between it and the lane 32 above
+  (wmma_gfx12_input_layout, wmma_gfx12_output_layout; the target's `wmma_layout`).
+  tests/isa/test_matrix_layouts.py checks every layout against AMD's calculator;
 - every product term is exact (fp8/bf8/f16/bf16/xf32/f32 products are exact in double, int8
   in int64; fp8/bf8 are the target's flavour: core.isa.targets' `fp8`; xf32 inputs are the
   f32 values rounded to 10 mantissa bits) and
@@ -36,7 +36,7 @@ from core.isa.interp.registry import HANDLERS
 _MFMA = re.compile(r"v_mfma_(f32|i32|f64)_(\d+)x(\d+)x(\d+)(?:_\d+b)?_?"
                    r"(f32|f16|bf16|i8|f64|xf32|f8f6f4|[fb][pf]8_[fb][pf]8)(_1k)?$")
 # gfx12's fp8/bf8 forms name A's type, then B's.
-_WMMA = re.compile(r"v_wmma_(f32|f16|bf16|i32)_16x16x16_(f16|bf16|iu8|iu4|fp8|bf8)(?:_(fp8|bf8))?$")
+_WMMA = re.compile(r"v_wmma_(f32|f16|bf16|i32)_16x16x(16|32)_(f16|bf16|iu8|iu4|fp8|bf8)(?:_(fp8|bf8))?$")
 _BITS = {"f32": 32, "f16": 16, "bf16": 16, "i8": 8, "iu8": 8, "iu4": 4, "f64": 64, "i32": 32,
          "fp8": 8, "bf8": 8, "xf32": 32, "f8f6f4": 8}
 # gfx950's f8f6f4 MFMA: CBSZ names A's format, BLGP B's (not broadcasts); of its formats the
@@ -191,21 +191,56 @@ def _mfma(match):
 
 # ---- WMMA ---------------------------------------------------------------------------------
 @lru_cache(maxsize=None)
-def wmma_gfx12_layout(per_lane):
-    """gfx12's wave32 WMMA layout, as (lane, slot) of element [i, j] of a 16x16 matrix whose
-    lanes hold `per_lane` elements each: A's row or B's column i in lanes i and i + 16, the
-    first `per_lane` k in the low lanes and the next in the high ones, consecutive k in
-    consecutive slots; transposed, C/D's column j in lanes j and j + 16, rows 0-7 in the low
-    lanes' registers 0-7 and rows 8-15 in the high lanes'."""
+def wmma_gfx12_input_layout(k, bits, lanes):
+    """(lane, slot) of element [i, kk] of gfx12's WMMA A (row i) or B (column i), k elements
+    of `bits` each, as AMD's matrix instruction calculator lays them out: in wave32 a row's k
+    come in runs of 64 bits (or of all a lane holds, when that is less), dealt to lanes i and
+    i + 16 in turn; in wave64 a lane keeps the first half of a wave32 lane's slots, and the
+    lane 32 above it the second half."""
+    per_lane = 16 * k // 32                     # a wave32 lane's elements
+    run = min(64 // bits, per_lane)
+    i, kk = np.meshgrid(np.arange(16), np.arange(k), indexing="ij")
+    chunk = kk // run
+    lane, slot = i + 16 * (chunk % 2), chunk // 2 * run + kk % run
+    return _gfx12_wave64(lane, slot, per_lane, bits, lanes)
+
+
+@lru_cache(maxsize=None)
+def wmma_gfx12_output_layout(lanes):
+    """(lane, slot) of element [i, j] of gfx12's C/D, slots counted in the result's width
+    (two 16-bit results share a register): column j in lanes j and j + 16, rows 0-7 in the
+    low lanes' slots and rows 8-15 in the high lanes'; wave64 halves them as the inputs."""
     i, j = np.meshgrid(np.arange(16), np.arange(16), indexing="ij")
-    return i + 16 * (j // per_lane), j % per_lane
+    return _gfx12_wave64(j + 16 * (i // 8), i % 8, 8, 32, lanes)
+
+
+@lru_cache(maxsize=None)
+def wmma_gfx11_output_layout(lanes):
+    """(lane, register) of element [i, j] of gfx11's C/D: row i in register i // groups of
+    lanes 16 * (i % groups) + j, for groups = lanes / 16 (16-bit results in the half op_sel
+    names). Its A and B hold row/column i in lane i of every 16-lane group, k in order."""
+    groups = lanes // 16
+    i, j = np.meshgrid(np.arange(16), np.arange(16), indexing="ij")
+    return 16 * (i % groups) + j, i // groups
+
+
+def _gfx12_wave64(lane, slot, per_lane, bits, lanes):
+    """wave32's (lane, slot) in a wave of `lanes`: in wave64 the second half of a lane's
+    registers goes to the lane 32 above; an operand of one register keeps wave32's layout
+    (lanes 32-63 unread)."""
+    if lanes == 32 or per_lane * bits <= 32:
+        return lane, slot
+    half = per_lane // 2
+    return lane + 32 * (slot // half), slot % half
 
 
 def _wmma(match):
-    out, kind_a, kind_b = match.groups()
+    out, k, kind_a, kind_b = match.groups()
+    k = int(k)
     kind_b = kind_b or kind_a
     integer = kind_a.startswith("iu")
     float8 = kind_a in ("fp8", "bf8")
+    half = out in ("f16", "bf16")
 
     def run(step, inst):
         a_op, b_op, c_op = inst.src
@@ -214,40 +249,34 @@ def _wmma(match):
         mods = inst.mods
         target = step.dispatch.plan.desc.target
         gfx12 = target.wmma_layout == "gfx12"
-        if inst.mnemonic in target.unmodelled or gfx12 and lanes != 32:
-            # core/isa/targets.py says which forms the gfx12 layout models, and why.
-            raise step.illegal(f"{inst.mnemonic}: gfx12's layout of this WMMA form "
-                               f"({'wave64' if lanes != 32 else 'its operands'}) is not modelled")
-        half = out in ("f16", "bf16")
         neg, neg_hi = int(mods["neg"]), int(mods["neg_hi"])
         a = _elements(_registers(step, a_op, a_op.count), kind_a, signed=bool(neg & 1), fp8=target.fp8)
         b = _elements(_registers(step, b_op, b_op.count), kind_b, signed=bool(neg & 2), fp8=target.fp8)
-        if gfx12:               # [n, 16, 16]: A's rows, B's columns, each along k
-            a = a[(slice(None),) + wmma_gfx12_layout(a.shape[2])]
-            b = b[(slice(None),) + wmma_gfx12_layout(b.shape[2])]
+        if gfx12:               # [n, 16, k]: A's rows, B's columns, each along k
+            a = a[(slice(None),) + wmma_gfx12_input_layout(k, _BITS[kind_a], lanes)]
+            b = b[(slice(None),) + wmma_gfx12_input_layout(k, _BITS[kind_b], lanes)]
         else:                   # gfx11: every lane group holds the whole of row/column i % 16
-            a, b = a[:, :16, :16], b[:, :16, :16]
+            a, b = a[:, :16, :k], b[:, :16, :k]
         if not integer and not float8:
             # neg negates the low halves' elements (even k), neg_hi the high halves' (odd k).
             for index, matrix in ((0, a), (1, b)):
-                sign = np.where(np.arange(16) % 2, -1.0 if neg_hi >> index & 1 else 1.0,
+                sign = np.where(np.arange(k) % 2, -1.0 if neg_hi >> index & 1 else 1.0,
                                 -1.0 if neg >> index & 1 else 1.0)
                 matrix *= sign
         if gfx12:
-            # C/D (32-bit): element [i, j] in register i % 8 of lane j + 16 * (i // 8).
-            lane, reg = (index.T for index in wmma_gfx12_layout(8))
-            count, shift = 8, np.zeros(reg.shape, np.uint32)
+            # C/D: element [i, j] in slot `reg` of lane `lane`, 16-bit results packed two to
+            # a register.
+            lane, reg = wmma_gfx12_output_layout(lanes)
+            count = 16 * 16 * _BITS[out] // 32 // lanes
+            shift = None
         else:
-            # C/D: row i in register i // groups, lanes 16 * (i % groups) + j (groups =
-            # lanes/16); 16-bit results in the low or high half of each register (op_sel bit 2).
-            groups = lanes // 16
-            i, j = np.meshgrid(np.arange(16), np.arange(16), indexing="ij")
-            lane, reg = 16 * (i % groups) + j, i // groups
-            count = 16 // groups
+            # C/D: 16-bit results in the low or high half of each register (op_sel bit 2).
+            lane, reg = wmma_gfx11_output_layout(lanes)
+            count = 16 * 16 // lanes
             high = int(mods["op_sel"]) >> 2 & 1
             shift = np.full(reg.shape, 16 * high, np.uint32)
         c_regs = _registers(step, c_op, count)
-        if half:
+        if half and shift is not None:
             c = _elements((c_regs[:, lane, reg] >> shift) & np.uint32(0xFFFF), out)[..., 0::2]
         else:
             c = _elements(c_regs, out)[:, lane, reg]
@@ -258,9 +287,13 @@ def _wmma(match):
                 c = -c
         d = np.matmul(a, b.transpose(0, 2, 1)) + c                # b holds column j in row j
         bits = _to_bits(d, out, clamp=bool(mods["clamp"]))
-        if half:                # gfx11: into one half of each register, the other kept
+        if half and shift is not None:      # gfx11: into one half of each register, the other kept
             words = _registers(step, d_op, count)
             words[:, lane, reg] = words[:, lane, reg] & ~(np.uint32(0xFFFF) << shift) | bits << shift
+        elif half:                          # gfx12: two results a register, low one first
+            packed = np.zeros((step.n, lanes, 2 * count), np.uint16)
+            packed[:, lane, reg] = bits
+            words = packed.view(np.uint32)
         else:
             words = np.zeros((step.n, lanes, count), np.uint32)
             words[:, lane, reg] = bits
@@ -301,8 +334,10 @@ MNEMONICS = (
     "v_mfma_f32_16x16x128_f8f6f4", "v_mfma_f32_32x32x64_f8f6f4",
     "v_wmma_f32_16x16x16_f16", "v_wmma_f32_16x16x16_bf16", "v_wmma_f16_16x16x16_f16",
     "v_wmma_bf16_16x16x16_bf16", "v_wmma_i32_16x16x16_iu8", "v_wmma_i32_16x16x16_iu4",
-    # gfx12 (opcodes_gfx1200.py): the same names in its own layout, and 8-bit float products.
+    # gfx12 (opcodes_gfx1200.py): the same names in its own layout, 8-bit float products, and
+    # iu4 of twice the K.
     *(f"v_wmma_f32_16x16x16_{a}_{b}" for a in ("fp8", "bf8") for b in ("fp8", "bf8")),
+    "v_wmma_i32_16x16x32_iu4",
 )
 for _name in MNEMONICS:
     _match = _MFMA.match(_name)
