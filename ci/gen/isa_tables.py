@@ -628,8 +628,9 @@ def modifiers(t, p, tables, builds=None):
     """Which modifiers each VOP3/VOP3B/VOP3P opcode has, probing one modifier bit at a time
     (llvm rejects a modifier an opcode lacks) and keeping what llvm prints: 'neg' (sources
     that take neg/abs), 'sext' (integer sources showing the neg bit so), 'op_sel' (for each
-    printed op_sel entry, its bit in the field), 'byte_sel' (what each op_sel bit adds to the
-    byte gfx12's 8-bit conversions name), 'clamp', 'omod', and VOP3P's 'op_sel_hi',
+    printed op_sel entry, its bit in the field), 'byte_sel' and 'index_key' (what each op_sel
+    bit adds to the byte gfx12's 8-bit conversions name, or to the index set its SWMMAC
+    reads), 'clamp', 'omod', and VOP3P's 'op_sel_hi',
     'neg_lo', 'neg_hi'. `builds`: (family, build) pairs to probe instead of the e64 forms."""
     result = {}
     for family, build in builds or (("VOP3", p.vop3), ("VOP3B", p.vop3), ("VOP3P", p.vop3p)):
@@ -650,7 +651,9 @@ def modifiers(t, p, tables, builds=None):
                     if "neg_lo" in text:
                         found[op]["neg_lo"] = 1
         bits = {op: [] for op in ops}
-        byte_sel = {op: {} for op in ops}
+        # gfx12 names some op_sel bits otherwise: a byte (the 8-bit conversions' byte_sel) or
+        # a set of sparse-matrix indices (SWMMAC's index_key)
+        selectors = {name: {op: {} for op in ops} for name in ("byte_sel", "index_key")}
         for bit in range(4 if family == "VOP3" else 3):
             dis = _probe_all(t, family, build, tables, ops,
                              lambda w, p, b=bit: [w[0] | 1 << (11 + b)] + w[1:])
@@ -659,19 +662,20 @@ def modifiers(t, p, tables, builds=None):
                 if m:
                     entries = m.group(1).split(",")
                     bits[op].append((entries.index("1"), bit, len(entries)))
-                # gfx12's 8-bit conversions name a byte of a register with op_sel bits
-                m = re.search(r" byte_sel:(\d)", dis[k][0]) if k in dis else None
-                if m:
-                    byte_sel[op][bit] = int(m.group(1))
+                for name, worth in selectors.items():
+                    m = re.search(rf" {name}:(\d)", dis[k][0]) if k in dis else None
+                    if m:
+                        worth[op][bit] = int(m.group(1))
         for op, seen in bits.items():
             if seen:
                 # Entry i of the printed op_sel: the field bit shown there (None: always 0).
                 at = {index: b for index, b, _ in seen}
                 found[op]["op_sel"] = tuple(at.get(i) for i in range(max(n for *_, n in seen)))
-        for op, worth in byte_sel.items():
-            if worth:
-                # What each op_sel bit adds to byte_sel (0: nothing), by bit.
-                found[op]["byte_sel"] = tuple(worth.get(b, 0) for b in range(max(worth) + 1))
+        for name, by_op in selectors.items():
+            for op, worth in by_op.items():
+                if worth:
+                    # What each op_sel bit adds to the selector (0: nothing), by bit.
+                    found[op][name] = tuple(worth.get(b, 0) for b in range(max(worth) + 1))
         simple = [("clamp", lambda w, p: [w[0] | 1 << 15] + w[1:], "clamp")]
         if family == "VOP3P":
             simple += [("neg_hi", lambda w, p: [w[0] | p << 8] + w[1:], "neg_hi"),

@@ -1,13 +1,15 @@
 """Generate tests/isa/matrix_layouts.json: where AMD's matrix instruction calculator puts each
-element of each dense MFMA/WMMA instruction's A, B and D matrices, per architecture and wave
-size, as facts tests/isa/test_matrix_layouts.py holds the engine's layouts to.
+element of each MFMA/WMMA instruction's A, B and D matrices (and of a sparse one's index
+matrix K), per architecture and wave size, as facts tests/isa/test_matrix_layouts.py holds
+the engine's layouts to. Sparse instructions are those of RDNA4 (SWMMAC); CDNA3's SMFMAC,
+which the engine does not run, are left out.
 
 The calculator is AMD's own tool (github.com/ROCm/amd_matrix_instruction_calculator, which
 needs `tabulate`); this script imports it from the folder given and asks it, element by
 element, for the register and lanes that hold the element. Each layout is stored as the
 SHA-256 of its canonical text (one "register:low bit:lanes" line per element, in block, row,
-column order), with each instruction's shape; a few gfx12 layouts the tests place data by are
-stored whole, as those lines.
+column order; a sparse A's index matrix under "index"), with each instruction's shape; a few
+gfx12 layouts the tests place data by are stored whole, as those lines.
 
 Deterministic: the calculator's answers depend only on the instruction and wave size.
 Run: python3 ci/gen/matrix_layouts.py CALCULATOR_DIR [output]
@@ -24,7 +26,8 @@ OUTPUT = os.path.join(ROOT, "tests", "isa", "matrix_layouts.json")
 ARCHES = ("cdna2", "cdna3", "rdna3", "rdna4")
 # The layouts stored whole, for the tests that place data by AMD's layout.
 WHOLE = {("rdna4", "v_wmma_f16_16x16x16_f16"), ("rdna4", "v_wmma_f32_16x16x16_f16"),
-         ("rdna4", "v_wmma_i32_16x16x32_iu4")}
+         ("rdna4", "v_wmma_i32_16x16x32_iu4"), ("rdna4", "v_swmmac_f32_16x16x32_f16"),
+         ("rdna4", "v_swmmac_i32_16x16x32_iu8")}
 # "v3.[15:8]", "v[5:4]" (a register pair: its low register), "v3"
 _REGISTER = re.compile(r"^v(?:\[\d+:)?(\d+)\]?(?:\.\[\d+:(\d+)\])?$")
 BITS = {"fp64": 64, "fp32": 32, "xf32": 32, "int32": 32, "fp16": 16, "bf16": 16, "int8": 8,
@@ -47,7 +50,7 @@ def elements(info, matrix):
     for block in range(info["blocks"]):
         for r in range(rows):
             for c in range(inner):
-                yield {"a": (r, 0, c), "b": (0, r, c), "d": (r, c, 0)}[matrix] + (block,)
+                yield {"a": (r, 0, c), "k": (r, 0, c), "b": (0, r, c), "d": (r, c, 0)}[matrix] + (block,)
 
 
 def canonical(places):
@@ -60,7 +63,7 @@ def main():
     out = {"source": "ROCm/amd_matrix_instruction_calculator " + calculator.VERSION, "layouts": {}}
     for arch in ARCHES:
         for name, info in sorted(calculator.dict_insts[arch].items()):
-            if info.get("sparse"):
+            if info.get("sparse") and not arch.startswith("rdna"):
                 continue
             waves = (64,) if arch.startswith("cdna") else (32, 64)
             for wave in waves:
@@ -69,11 +72,13 @@ def main():
                 calc = kind(name, info, wave)
                 entry = {"m": info["m"], "n": info["n"], "k": info["k"], "blocks": info["blocks"],
                          "in_bits": BITS[info["in_type"]], "out_bits": BITS[info["out_type"]]}
-                for matrix in ("a", "b", "d"):
+                entry["sparse"] = bool(info.get("sparse"))
+                for matrix in ("a", "b", "d") + (("k",) if entry["sparse"] else ()):
                     text = canonical(locate(calc, matrix, *e) for e in elements(info, matrix))
-                    entry[matrix] = hashlib.sha256(text.encode()).hexdigest()
+                    key = "index" if matrix == "k" else matrix      # "k" is the shape's K
+                    entry[key] = hashlib.sha256(text.encode()).hexdigest()
                     if (arch, name) in WHOLE:
-                        entry[matrix + "_places"] = text.split("\n")
+                        entry[key + "_places"] = text.split("\n")
                 out["layouts"][f"{arch} {name} wave{wave}"] = entry
     with open(sys.argv[2] if len(sys.argv) > 2 else OUTPUT, "w") as f:
         json.dump(out, f, indent=1, sort_keys=True)

@@ -513,12 +513,7 @@ def _vop3(d, fmt, w, mem, offset, address, wave64):
     else:
         encoding = "VOP3"
         mods["abs"], mods["op_sel"] = 0 if bitop3 else fmt.get(bits, "abs"), fmt.get(bits, "op_sel")
-        worth = entry.mods.get("byte_sel")
-        if worth:
-            # gfx12's 8-bit conversions: these op_sel bits name a byte of a register instead
-            # (llvm's byte_sel), and select no halves.
-            mods["byte_sel"] = sum(w for b, w in enumerate(worth) if mods["op_sel"] >> b & 1)
-            mods["op_sel"] &= ~sum(1 << b for b, w in enumerate(worth) if w)
+        _op_sel_selector(entry, mods, "byte_sel")
     fields["vdst"] = _dst_code(entry, fmt.get(bits, "vdst"))
     if any(f == "attr" for f, *_ in entry.ops):
         mods["high"] = fields["src0"] >> 8 & 1      # v_interp_*_e64: the attribute's high half
@@ -528,6 +523,16 @@ def _vop3(d, fmt, w, mem, offset, address, wave64):
         isrc += (Operand("literal", value=mods["bitop3"]),)
     return Instruction(address, size, encoding, op, entry.name, form, dst, src, Mods(mods),
                        idst, isrc, wave64)
+
+
+def _op_sel_selector(entry, mods, name):
+    """gfx12's op_sel bits that name something else, per the opcode's table: a byte of a
+    register (the 8-bit conversions' byte_sel) or a set of sparse-matrix indices (SWMMAC's
+    index_key). They then select no halves."""
+    worth = entry.mods.get(name)
+    if worth:
+        mods[name] = sum(w for b, w in enumerate(worth) if mods["op_sel"] >> b & 1)
+        mods["op_sel"] &= ~sum(1 << b for b, w in enumerate(worth) if w)
 
 
 def _acc_fields(fmt, bits, entry):
@@ -557,6 +562,7 @@ def _vop3p(d, fmt, w, mem, offset, address, wave64):
         mods = {"neg_hi": fmt.get(bits, "neg_hi"), "op_sel": fmt.get(bits, "op_sel"),
                 "op_sel_hi": fmt.get(bits, "op_sel_hi") | fmt.get(bits, "op_sel_hi2") << 2,
                 "clamp": fmt.get(bits, "clamp"), "neg": fmt.get(bits, "neg"), **extra}
+        _op_sel_selector(entry, mods, "index_key")
     dst, src = _vop_operands(d, entry, fields, wave64, literal, _acc_fields(fmt, bits, entry))
     if entry.mods.get("mai") and src[2].kind in ("sgpr", "ttmp", "special", "null") and \
             src[2].count > 16:

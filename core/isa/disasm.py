@@ -192,6 +192,8 @@ def _format_vop(inst, entry):
         if (mods["op_sel_hi"] & ((1 << nsrc) - 1)) != default_hi and \
                 (mix or dpp or "op_sel_hi" in printed):
             tail += " op_sel_hi:" + _bits(mods["op_sel_hi"], nsrc)
+        if mods.get("index_key"):
+            tail += f" index_key:{mods['index_key']}"
         if not mix:
             if mods["neg"] & ((1 << nsrc) - 1):
                 tail += " neg_lo:" + _bits(mods["neg"], nsrc)

@@ -1,10 +1,11 @@
-"""The engine's MFMA and WMMA register layouts against AMD's matrix instruction calculator
-(tests/isa/matrix_layouts.json, made from AMD's tool by ci/gen/matrix_layouts.py): for every
-dense instruction of CDNA2 (gfx90a), CDNA3 (gfx942), RDNA3 (gfx1100) and RDNA4 (gfx12), in
-each wave size, every element of A, B and D sits in the register, bits and lanes AMD's tool
-names. The gfx12 forms whose layouts this alone confirms (16-bit results, iu4 of K 32, wave64)
-also run end to end on both tiers, with data placed by AMD's layout (clang-21 builds; skipped
-without the ROCm 6.4 root on a developer's machine, failed in CI)."""
+"""The engine's MFMA, WMMA and SWMMAC register layouts against AMD's matrix instruction
+calculator (tests/isa/matrix_layouts.json, made from AMD's tool by ci/gen/matrix_layouts.py):
+for every instruction of CDNA2 (gfx90a), CDNA3 (gfx942, dense), RDNA3 (gfx1100) and RDNA4
+(gfx12), in each wave size, every element of A, B and D (and of a sparse A's index matrix)
+sits in the register, bits and lanes AMD's tool names. The gfx12 forms whose layouts this
+alone confirms (16-bit results, iu4 of K 32, wave64, SWMMAC) also run end to end on both
+tiers, with data placed by AMD's layout (clang-21 builds; skipped without the ROCm 6.4 root on
+a developer's machine, failed in CI)."""
 import hashlib
 import json
 import os
@@ -47,6 +48,13 @@ def _engine_places(arch, entry, wave, which):
     if which == "d":
         lane, slot = M.wmma_gfx12_output_layout(wave)
         return [packed(slot[i, j]) + ([int(lane[i, j])],) for i in range(16) for j in range(16)]
+    if which == "index":    # each element names its chunk's index
+        lane, bit = M.sparse_indices(k, bits, wave)
+        return [(0, int(bit[r, c // 4]), [int(lane[r, c // 4])]) for r in range(16) for c in range(k)]
+    if which == "a" and entry["sparse"]:
+        # AMD names, for each element of the dense A, the chunk's first stored value
+        lane, slot = M.wmma_gfx12_input_layout(k // 2, bits, wave)
+        return [packed(slot[r, c // 4 * 2]) + ([int(lane[r, c // 4 * 2])],) for r in range(16) for c in range(k)]
     lane, slot = M.wmma_gfx12_input_layout(k, bits, wave)
     return [packed(slot[r, c]) + ([int(lane[r, c])],) for r in range(16) for c in range(k)]
 
@@ -59,9 +67,9 @@ def _digest(places):
 @pytest.mark.parametrize("key", sorted(LAYOUTS))
 def test_every_element_sits_where_amds_calculator_puts_it(key):
     arch, name, wave = key.split()
-    assert name in M.MNEMONICS, f"{name} ({arch}) has no semantics in the engine"
+    assert name in M.MNEMONICS + M.SPARSE_MNEMONICS, f"{name} ({arch}) has no semantics in the engine"
     entry = LAYOUTS[key]
-    for which in ("a", "b", "d"):
+    for which in ("a", "b", "d") + (("index",) if entry["sparse"] else ()):
         ours = _engine_places(arch, entry, int(wave[4:]), which)
         assert _digest(ours) == entry[which], f"{key}: matrix {which.upper()} is laid out otherwise"
 
@@ -114,6 +122,7 @@ CASES = [("f16_out", "v_wmma_f16_16x16x16_f16", np.float16, np.float16, 32),
 
 
 def _places(entry, which):
+    """AMD's places of matrix `which`'s elements, in the facts' order."""
     return [(int(reg), int(bit), [int(x) for x in lanes.split(",")])
             for reg, bit, lanes in (line.split(":") for line in entry[which + "_places"])]
 
@@ -170,3 +179,124 @@ def test_gfx12_wmma_computes_on_amds_layout(session, builds, kernel, name, in_ty
     want = (a @ b + c.astype(np.float64)).astype(out_type)
     want_bits = want.view(np.uint16 if out_type == np.float16 else np.uint32).ravel()
     np.testing.assert_array_equal(got, want_bits.astype(np.uint64))
+
+
+SPARSE = r"""
+typedef half h4 __attribute__((ext_vector_type(4)));
+typedef half h8 __attribute__((ext_vector_type(8)));
+typedef half h16 __attribute__((ext_vector_type(16)));
+typedef float f4 __attribute__((ext_vector_type(4)));
+typedef float f8 __attribute__((ext_vector_type(8)));
+typedef int i2 __attribute__((ext_vector_type(2)));
+typedef int i4 __attribute__((ext_vector_type(4)));
+typedef int i8 __attribute__((ext_vector_type(8)));
+#if __AMDGCN_WAVEFRONT_SIZE == 32
+kernel void f16(global const h8 *a, global const h16 *b, global f8 *c, global const short *index) {
+  size_t l = get_global_id(0);
+  c[l] = __builtin_amdgcn_swmmac_f32_16x16x32_f16_w32(a[l], b[l], c[l], index[l]);
+}
+kernel void f16_key(global const h8 *a, global const h16 *b, global f8 *c, global const int *index) {
+  size_t l = get_global_id(0);      /* the second index set: the register's high half */
+  f8 d = c[l];
+  __asm__ volatile("v_swmmac_f32_16x16x32_f16 %0, %1, %2, %3 index_key:1"
+                   : "+v"(d) : "v"(a[l]), "v"(b[l]), "v"(index[l]));
+  c[l] = d;
+}
+kernel void iu8(global const i2 *a, global const i4 *b, global i8 *c, global const short *index) {
+  size_t l = get_global_id(0);
+  c[l] = __builtin_amdgcn_swmmac_i32_16x16x32_iu8_w32(true, a[l], true, b[l], c[l], index[l], false);
+}
+#else
+kernel void f16(global const h4 *a, global const h8 *b, global f4 *c, global const short *index) {
+  size_t l = get_global_id(0);
+  c[l] = __builtin_amdgcn_swmmac_f32_16x16x32_f16_w64(a[l], b[l], c[l], index[l]);
+}
+#endif
+"""
+SPARSE_CASES = [("f16", "v_swmmac_f32_16x16x32_f16", 32), ("iu8", "v_swmmac_i32_16x16x32_iu8", 32),
+                ("f16", "v_swmmac_f32_16x16x32_f16", 64), ("f16_key", "v_swmmac_f32_16x16x32_f16", 32)]
+
+
+@pytest.fixture(scope="module")
+def sparse_builds(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("swmmac")
+    return {32: rocm64.opencl_builds(folder, "sparse32", SPARSE, ["gfx1201"])["gfx1201"],
+            64: rocm64.opencl_builds(folder, "sparse64", SPARSE, ["gfx1201"], "-O2",
+                                     "-mcode-object-version=5", "-mwavefrontsize64")["gfx1201"]}
+
+
+@pytest.mark.parametrize("tier", ["interp", "native"])
+@pytest.mark.parametrize("kernel, name, wave", SPARSE_CASES, ids=[f"{c[1]}-wave{c[2]}" for c in SPARSE_CASES])
+def test_gfx12_swmmac_multiplies_the_sparse_a_its_indices_describe(session, sparse_builds, kernel, name,
+                                                                   wave, tier):
+    """A 4:2 sparse A: in every chunk of four k two values, at places the index register
+    names in either order (equal places add), D += A x B, data placed by AMD's layout."""
+    entry = LAYOUTS[f"rdna4 {name} wave{wave}"]
+    k, bits = entry["k"], entry["in_bits"]
+    rng = np.random.default_rng(6)
+    places = rng.integers(0, 4, (16, k // 4, 2))
+    if kernel.startswith("f16"):
+        stored = rng.integers(-4, 5, (16, k // 4, 2)) / 2
+        b = rng.integers(-4, 5, (k, 16)) / 2
+        stored_bits, b_bits = stored.astype(np.float16).view(np.uint16), b.T.astype(np.float16).view(np.uint16)
+        c = rng.integers(-8, 9, (16, 16)).astype(np.float32)
+    else:
+        stored, b = rng.integers(-128, 128, (16, k // 4, 2)), rng.integers(-128, 128, (k, 16))
+        stored_bits, b_bits = stored & 0xFF, b.T & 0xFF
+        c = rng.integers(-1000, 1000, (16, 16)).astype(np.int32)
+    dense = np.zeros((16, k))
+    for i in range(16):
+        for chunk in range(k // 4):
+            for t in (0, 1):
+                dense[i, 4 * chunk + places[i, chunk, t]] += stored[i, chunk, t]
+    # A: AMD names each dense element's chunk's first stored value; the second follows it.
+    a_words = np.zeros((wave, 8), np.uint64)
+    index_words = np.zeros(wave, np.uint64)
+    for line, (i, kk) in zip(_places(entry, "a"), ((i, kk) for i in range(16) for kk in range(k))):
+        if kk % 4:
+            continue
+        reg, bit, (lane,) = line
+        for t in (0, 1):
+            a_words[lane, reg] |= int(stored_bits[i, kk // 4, t]) << (bit + t * bits)
+    for (reg, bit, (lane,)), (i, kk) in zip(_places(entry, "index"), ((i, kk) for i in range(16) for kk in range(k))):
+        if kk % 4 == 0:
+            index_words[lane] |= int(places[i, kk // 4, 0] | places[i, kk // 4, 1] << 2) << bit
+    a_count = 16 * k // 2 * bits // 32 // wave
+    a_words = a_words[:, :a_count].astype(np.uint32)
+    b_words = _to_registers(b_bits.ravel(), _places(entry, "b"), bits, wave)
+    c_words = _to_registers(c.view(np.uint32).ravel(), _places(entry, "d"), 32, wave)
+    if kernel == "f16_key":             # the indices in the high half, garbage below
+        index_words = (index_words << 16 | rng.integers(0, 1 << 16, wave).astype(np.uint64)).astype(np.uint32)
+    else:
+        index_words = index_words.astype(np.uint16)
+    with engine(tier):
+        _, _, d_words, _ = launch(session, sparse_builds[wave], kernel,
+                                  [a_words.ravel(), b_words.ravel(), c_words.ravel(), index_words],
+                                  wave, wave)
+    got = _from_registers(d_words.reshape(wave, -1), _places(entry, "d"), 32)
+    want = (dense @ b + c).astype(c.dtype).view(np.uint32).ravel()
+    np.testing.assert_array_equal(got, want.astype(np.uint64))
+
+
+# SWMMAC's index_key (op_sel bits that pick an index set), as llvm-mc-21 encodes it.
+SWMMAC_FORMS = ["v_swmmac_f32_16x16x32_f16 v[0:7], v[8:11], v[12:19], v20",
+                "v_swmmac_f32_16x16x32_f16 v[0:7], v[8:11], v[12:19], v20 index_key:1 neg_lo:[1,0,0] neg_hi:[1,1,0]",
+                "v_swmmac_i32_16x16x32_iu8 v[0:7], v[8:9], v[12:15], v20 index_key:1 neg_lo:[1,1,0] clamp",
+                "v_swmmac_f32_16x16x32_fp8_fp8 v[0:7], v[8:9], v[12:15], v20 index_key:1"]
+
+
+def test_decoder_reads_swmmac_index_key_as_llvm_mc_21_encodes_it():
+    import re
+    from core.isa.decoder import decode_all
+    from core.isa.disasm import format_instruction
+    rocm64.require_tools()
+    source = f"{rocm64.WORK}/swmmac_forms.s"
+    with open(rocm64.host_path(source), "w") as f:
+        f.write("\n".join(SWMMAC_FORMS) + "\n")
+    done = rocm64.run("llvm-mc-21", "-arch=amdgcn", "-mcpu=gfx1201", "--show-encoding", source, timeout=60)
+    printed = re.findall(r"^\s*(\S.*?)\s*; encoding: \[([^\]]*)\]", done.stdout, re.M)
+    assert [p for p, _ in printed] == SWMMAC_FORMS, done.stdout + done.stderr
+    for text, encoding in printed:
+        inst = decode_all(bytes(int(b, 16) for b in encoding.split(",")), 0, False, "gfx1201")[0]
+        assert format_instruction(inst) == text
+        assert inst.mods.get("index_key", 0) == (1 if "index_key:1" in text else 0)

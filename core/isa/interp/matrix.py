@@ -1,5 +1,7 @@
-"""Matrix instructions: gfx90a's and gfx940+'s MFMA (v_mfma_*: D = A x B + C in blocks across a wave64) and
-gfx11's and gfx12's WMMA (v_wmma_*: one 16x16xK product across a wave).
+"""Matrix instructions: gfx90a's and gfx940+'s MFMA (v_mfma_*: D = A x B + C in blocks across a wave64),
+gfx11's and gfx12's WMMA (v_wmma_*: one 16x16xK product across a wave) and gfx12's SWMMAC
+(v_swmmac_*: D += A x B with A 4:2 sparse, two values of every four k stored and a 4-bit
+index each chunk, sparse_indices, saying where they belong).
 
 Holds these invariants:
 - matrix elements sit in registers and lanes exactly as AMD's matrix instruction calculator
@@ -194,11 +196,12 @@ def _mfma(match):
 def wmma_gfx12_input_layout(k, bits, lanes):
     """(lane, slot) of element [i, kk] of gfx12's WMMA A (row i) or B (column i), k elements
     of `bits` each, as AMD's matrix instruction calculator lays them out: in wave32 a row's k
-    come in runs of 64 bits (or of all a lane holds, when that is less), dealt to lanes i and
-    i + 16 in turn; in wave64 a lane keeps the first half of a wave32 lane's slots, and the
-    lane 32 above it the second half."""
+    come in runs (a quarter of the row for 16-bit elements, a half for 8- and 4-bit ones),
+    dealt to lanes i and i + 16 in turn; in wave64 a lane keeps the first half of a wave32
+    lane's slots, and the lane 32 above it the second half. SWMMAC's sparse A is this layout
+    of its stored half (k / 2 values a row)."""
     per_lane = 16 * k // 32                     # a wave32 lane's elements
-    run = min(64 // bits, per_lane)
+    run = k // 4 if bits == 16 else k // 2
     i, kk = np.meshgrid(np.arange(16), np.arange(k), indexing="ij")
     chunk = kk // run
     lane, slot = i + 16 * (chunk % 2), chunk // 2 * run + kk % run
@@ -234,13 +237,42 @@ def _gfx12_wave64(lane, slot, per_lane, bits, lanes):
     return lane + 32 * (slot // half), slot % half
 
 
-def _wmma(match):
+def _gfx12_operand(step, op, kind, k, signed, fp8):
+    """A's rows or B's columns [n, 16, k] from a gfx12 WMMA/SWMMAC source."""
+    values = _elements(_registers(step, op, op.count), kind, signed=signed, fp8=fp8)
+    return values[(slice(None),) + wmma_gfx12_input_layout(k, _BITS[kind], step.w.lanes)]
+
+
+def _negate_halves(matrix, neg, neg_hi, operand):
+    """16-bit float inputs: NEG[operand] negates the elements of the registers' low halves
+    (even along k), NEG_HI[operand] those of the high halves."""
+    matrix *= np.where(np.arange(matrix.shape[-1]) % 2, -1.0 if neg_hi >> operand & 1 else 1.0,
+                       -1.0 if neg >> operand & 1 else 1.0)
+
+
+def _gfx12_words(step, bits, half, count, lane, slot):
+    """Result words [n, lanes, count] holding each element's bits at (lane, slot), 16-bit
+    results two to a register, the low one first."""
+    if half:
+        packed = np.zeros((step.n, step.w.lanes, 2 * count), np.uint16)
+        packed[:, lane, slot] = bits
+        return packed.view(np.uint32)
+    words = np.zeros((step.n, step.w.lanes, count), np.uint32)
+    words[:, lane, slot] = bits
+    return words
+
+
+def _wmma_kinds(match):
+    """A WMMA/SWMMAC name's result type, K, A's and B's types, and whether its inputs are
+    integers or 8-bit floats and its result 16-bit."""
     out, k, kind_a, kind_b = match.groups()
-    k = int(k)
     kind_b = kind_b or kind_a
-    integer = kind_a.startswith("iu")
-    float8 = kind_a in ("fp8", "bf8")
-    half = out in ("f16", "bf16")
+    return out, int(k), kind_a, kind_b, kind_a.startswith("iu"), kind_a in ("fp8", "bf8"), \
+        out in ("f16", "bf16")
+
+
+def _wmma(match):
+    out, k, kind_a, kind_b, integer, float8, half = _wmma_kinds(match)
 
     def run(step, inst):
         a_op, b_op, c_op = inst.src
@@ -250,19 +282,15 @@ def _wmma(match):
         target = step.dispatch.plan.desc.target
         gfx12 = target.wmma_layout == "gfx12"
         neg, neg_hi = int(mods["neg"]), int(mods["neg_hi"])
-        a = _elements(_registers(step, a_op, a_op.count), kind_a, signed=bool(neg & 1), fp8=target.fp8)
-        b = _elements(_registers(step, b_op, b_op.count), kind_b, signed=bool(neg & 2), fp8=target.fp8)
         if gfx12:               # [n, 16, k]: A's rows, B's columns, each along k
-            a = a[(slice(None),) + wmma_gfx12_input_layout(k, _BITS[kind_a], lanes)]
-            b = b[(slice(None),) + wmma_gfx12_input_layout(k, _BITS[kind_b], lanes)]
+            a = _gfx12_operand(step, a_op, kind_a, k, bool(neg & 1), target.fp8)
+            b = _gfx12_operand(step, b_op, kind_b, k, bool(neg & 2), target.fp8)
         else:                   # gfx11: every lane group holds the whole of row/column i % 16
-            a, b = a[:, :16, :k], b[:, :16, :k]
+            a = _elements(_registers(step, a_op, a_op.count), kind_a, signed=bool(neg & 1))[:, :16, :k]
+            b = _elements(_registers(step, b_op, b_op.count), kind_b, signed=bool(neg & 2))[:, :16, :k]
         if not integer and not float8:
-            # neg negates the low halves' elements (even k), neg_hi the high halves' (odd k).
-            for index, matrix in ((0, a), (1, b)):
-                sign = np.where(np.arange(k) % 2, -1.0 if neg_hi >> index & 1 else 1.0,
-                                -1.0 if neg >> index & 1 else 1.0)
-                matrix *= sign
+            _negate_halves(a, neg, neg_hi, 0)
+            _negate_halves(b, neg, neg_hi, 1)
         if gfx12:
             # C/D: element [i, j] in slot `reg` of lane `lane`, 16-bit results packed two to
             # a register.
@@ -290,16 +318,70 @@ def _wmma(match):
         if half and shift is not None:      # gfx11: into one half of each register, the other kept
             words = _registers(step, d_op, count)
             words[:, lane, reg] = words[:, lane, reg] & ~(np.uint32(0xFFFF) << shift) | bits << shift
-        elif half:                          # gfx12: two results a register, low one first
-            packed = np.zeros((step.n, lanes, 2 * count), np.uint16)
-            packed[:, lane, reg] = bits
-            words = packed.view(np.uint32)
         else:
-            words = np.zeros((step.n, lanes, count), np.uint32)
-            words[:, lane, reg] = bits
+            words = _gfx12_words(step, bits, half, count, lane, reg)
         for r in range(count):
             step.ops.vgpr_write(d_op.index + r, words[..., r], step.ops.exec)
     return run
+
+
+# ---- SWMMAC (gfx12: D += A x B, A 4:2 sparse) -----------------------------------------------
+_SWMMAC = re.compile(r"v_swmmac_(f32|f16|bf16|i32)_16x16x(32|64)_(f16|bf16|iu8|iu4|fp8|bf8)(?:_(fp8|bf8))?$")
+
+
+def sparse_indices(k, bits, lanes):
+    """(lane, bit) of the 4-bit index of chunk c (k // 4) of A's row i, [i, c]: in the lane
+    that holds the chunk's first stored value, at 4 x (that value's slot / 2) (AMD's
+    calculator); the index's low 2 bits say where in the chunk the first stored value
+    belongs, its high 2 bits the second."""
+    lane, slot = wmma_gfx12_input_layout(k // 2, bits, lanes)
+    return lane[:, 0::2], 4 * (slot[:, 0::2] // 2)
+
+
+def _swmmac(match):
+    out, k, kind_a, kind_b, integer, float8, half = _wmma_kinds(match)
+
+    def run(step, inst):
+        a_op, b_op, index_op = inst.src
+        d_op = inst.dst[0]
+        lanes = step.w.lanes
+        mods = inst.mods
+        fp8 = step.dispatch.plan.desc.target.fp8
+        neg, neg_hi = int(mods["neg"]), int(mods["neg_hi"])
+        stored = _gfx12_operand(step, a_op, kind_a, k // 2, bool(neg & 1), fp8)     # [n, 16, k/2]
+        b = _gfx12_operand(step, b_op, kind_b, k, bool(neg & 2), fp8)               # [n, 16, k]
+        if not integer and not float8:      # A's stored values alternate halves as B's k do
+            _negate_halves(stored, neg, neg_hi, 0)
+            _negate_halves(b, neg, neg_hi, 1)
+        # The dense A: each stored value at the place its index names in its chunk of four.
+        words = _registers(step, index_op, 1)[..., 0]
+        lane, bit = sparse_indices(k, _BITS[kind_a], lanes)
+        shift = (bit + 16 * int(mods.get("index_key", 0))).astype(np.uint32)
+        index = words[:, lane] >> shift & np.uint32(0xF)                                  # [n, 16, k/4]
+        a = np.zeros(stored.shape[:2] + (k,), stored.dtype)
+        waves, rows, chunks = np.indices(index.shape)
+        for t in (0, 1):
+            place = 4 * chunks + (index >> np.uint32(2 * t) & np.uint32(3)).astype(np.int64)
+            np.add.at(a, (waves, rows, place), stored[:, :, t::2])
+        # D accumulates into itself (C is D), laid out as WMMA's.
+        d_lane, d_slot = wmma_gfx12_output_layout(lanes)
+        count = 16 * 16 * _BITS[out] // 32 // lanes
+        c = _elements(_registers(step, d_op, count), out)[:, d_lane, d_slot]
+        d = np.matmul(a, b.transpose(0, 2, 1)) + c
+        result = _gfx12_words(step, _to_bits(d, out, clamp=bool(mods["clamp"])), half, count, d_lane, d_slot)
+        for r in range(count):
+            step.ops.vgpr_write(d_op.index + r, result[..., r], step.ops.exec)
+    return run
+
+
+SPARSE_MNEMONICS = (
+    "v_swmmac_f32_16x16x32_f16", "v_swmmac_f32_16x16x32_bf16", "v_swmmac_f16_16x16x32_f16",
+    "v_swmmac_bf16_16x16x32_bf16", "v_swmmac_i32_16x16x32_iu8", "v_swmmac_i32_16x16x32_iu4",
+    "v_swmmac_i32_16x16x64_iu4",
+    *(f"v_swmmac_f32_16x16x32_{a}_{b}" for a in ("fp8", "bf8") for b in ("fp8", "bf8")),
+)
+for _name in SPARSE_MNEMONICS:
+    HANDLERS[_name] = _swmmac(_SWMMAC.match(_name))
 
 
 # The MFMA and WMMA opcodes (core/isa/opcodes_gfx90a.py, opcodes_gfx942.py, opcodes_gfx950.py,
