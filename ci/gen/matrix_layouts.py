@@ -1,8 +1,7 @@
 """Generate tests/isa/matrix_layouts.json: where AMD's matrix instruction calculator puts each
 element of each MFMA/WMMA instruction's A, B and D matrices (and of a sparse one's index
 matrix K), per architecture and wave size, as facts tests/isa/test_matrix_layouts.py holds
-the engine's layouts to. Sparse instructions are those of RDNA4 (SWMMAC); CDNA3's SMFMAC,
-which the engine does not run, are left out.
+the engine's layouts to (sparse: CDNA3's SMFMAC, RDNA4's SWMMAC).
 
 The calculator is AMD's own tool (github.com/ROCm/amd_matrix_instruction_calculator, which
 needs `tabulate`); this script imports it from the folder given and asks it, element by
@@ -25,7 +24,7 @@ OUTPUT = os.path.join(ROOT, "tests", "isa", "matrix_layouts.json")
 # The architectures whose instructions SoftGPU's targets run (gfx90a, gfx942, gfx1100, gfx12).
 ARCHES = ("cdna2", "cdna3", "rdna3", "rdna4")
 # The layouts stored whole, for the tests that place data by AMD's layout.
-WHOLE = {("rdna4", "v_wmma_f16_16x16x16_f16"), ("rdna4", "v_wmma_f32_16x16x16_f16"),
+WHOLE = {("cdna3", "v_smfmac_f32_16x16x32_f16"), ("rdna4", "v_wmma_f16_16x16x16_f16"), ("rdna4", "v_wmma_f32_16x16x16_f16"),
          ("rdna4", "v_wmma_i32_16x16x32_iu4"), ("rdna4", "v_swmmac_f32_16x16x32_f16"),
          ("rdna4", "v_swmmac_i32_16x16x32_iu8")}
 # "v3.[15:8]", "v[5:4]" (a register pair: its low register), "v3"
@@ -63,8 +62,6 @@ def main():
     out = {"source": "ROCm/amd_matrix_instruction_calculator " + calculator.VERSION, "layouts": {}}
     for arch in ARCHES:
         for name, info in sorted(calculator.dict_insts[arch].items()):
-            if info.get("sparse") and not arch.startswith("rdna"):
-                continue
             waves = (64,) if arch.startswith("cdna") else (32, 64)
             for wave in waves:
                 kind = (calculator.InstCalcGfx9 if arch.startswith("cdna") else

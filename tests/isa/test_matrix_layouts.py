@@ -32,6 +32,13 @@ def _engine_places(arch, entry, wave, which):
 
     places = []
     if arch.startswith("cdna"):
+        if which == "index":
+            lane, bit = M.mfma_sparse_indices(m, k)
+            return [(0, int(bit[r, c // 4]), [int(lane[r, c // 4])]) for r in range(m) for c in range(k)]
+        if which == "a" and entry["sparse"]:    # each dense element: its chunk's first stored value
+            lane, slot = M.mfma_input_layout(m, k // 2, 1, m * k // 2 // 64)
+            return [packed(slot[0, r, c // 4 * 2]) + ([int(lane[0, r, c // 4 * 2])],)
+                    for r in range(m) for c in range(k)]
         if which == "d":
             lane, reg = M.mfma_output_layout(m, n, blocks, bits == 64)
             return [(int(reg[b, i, j]) * (2 if bits == 64 else 1), 0, [int(lane[b, i, j])])
@@ -81,14 +88,18 @@ def test_the_facts_cover_each_architecture_and_wave_size():
 
 
 # ---- gfx12 end to end ---------------------------------------------------------------------
-WMMA = r"""
-typedef half h8 __attribute__((ext_vector_type(8)));
-typedef half h4 __attribute__((ext_vector_type(4)));
-typedef float f8 __attribute__((ext_vector_type(8)));
+# The vector types the kernels below pass their operands in.
+VECTORS = r"""
 typedef float f4 __attribute__((ext_vector_type(4)));
-typedef int i8 __attribute__((ext_vector_type(8)));
-typedef int i4 __attribute__((ext_vector_type(4)));
+typedef float f8 __attribute__((ext_vector_type(8)));
+typedef half h4 __attribute__((ext_vector_type(4)));
+typedef half h8 __attribute__((ext_vector_type(8)));
+typedef half h16 __attribute__((ext_vector_type(16)));
 typedef int i2 __attribute__((ext_vector_type(2)));
+typedef int i4 __attribute__((ext_vector_type(4)));
+typedef int i8 __attribute__((ext_vector_type(8)));
+"""
+WMMA = VECTORS + r"""
 #if __AMDGCN_WAVEFRONT_SIZE == 32
 kernel void f16_out(global const h8 *a, global const h8 *b, global h8 *c) {
   size_t l = get_global_id(0);
@@ -181,15 +192,7 @@ def test_gfx12_wmma_computes_on_amds_layout(session, builds, kernel, name, in_ty
     np.testing.assert_array_equal(got, want_bits.astype(np.uint64))
 
 
-SPARSE = r"""
-typedef half h4 __attribute__((ext_vector_type(4)));
-typedef half h8 __attribute__((ext_vector_type(8)));
-typedef half h16 __attribute__((ext_vector_type(16)));
-typedef float f4 __attribute__((ext_vector_type(4)));
-typedef float f8 __attribute__((ext_vector_type(8)));
-typedef int i2 __attribute__((ext_vector_type(2)));
-typedef int i4 __attribute__((ext_vector_type(4)));
-typedef int i8 __attribute__((ext_vector_type(8)));
+SPARSE = VECTORS + r"""
 #if __AMDGCN_WAVEFRONT_SIZE == 32
 kernel void f16(global const h8 *a, global const h16 *b, global f8 *c, global const short *index) {
   size_t l = get_global_id(0);
@@ -225,57 +228,86 @@ def sparse_builds(tmp_path_factory):
                                      "-mcode-object-version=5", "-mwavefrontsize64")["gfx1201"]}
 
 
+def _sparse_operands(entry, integer, wave, index_shift, rng):
+    """Register words of a 4:2 sparse A (in every chunk of four k two values, at places its
+    index names in either order; equal places add), B, C and the index register, placed by
+    AMD's layout, and the dense A, B and C they stand for."""
+    m, n, k, bits = entry["m"], entry["n"], entry["k"], entry["in_bits"]
+    places = rng.integers(0, 4, (m, k // 4, 2))
+    if integer:
+        stored, b = rng.integers(-128, 128, (m, k // 4, 2)), rng.integers(-128, 128, (k, n))
+        stored_bits, b_bits = stored & 0xFF, b.T & 0xFF
+        c = rng.integers(-1000, 1000, (m, n)).astype(np.int32)
+    else:
+        stored, b = rng.integers(-4, 5, (m, k // 4, 2)) / 2, rng.integers(-4, 5, (k, n)) / 2
+        stored_bits, b_bits = stored.astype(np.float16).view(np.uint16), b.T.astype(np.float16).view(np.uint16)
+        c = rng.integers(-8, 9, (m, n)).astype(np.float32)
+    dense = np.zeros((m, k))
+    for t in (0, 1):
+        for i in range(m):
+            np.add.at(dense[i], 4 * np.arange(k // 4) + places[i, :, t], stored[i, :, t])
+    # AMD names, for each dense element, its chunk's first stored value; the second follows it.
+    a_words, index_words = np.zeros((wave, 8), np.uint64), np.zeros(wave, np.uint64)
+    elements = [(i, kk) for i in range(m) for kk in range(k)]
+    for (reg, bit, (lane,)), (i, kk) in zip(_places(entry, "a"), elements):
+        if kk % 4 == 0:
+            for t in (0, 1):
+                a_words[lane, reg] |= int(stored_bits[i, kk // 4, t]) << (bit + t * bits)
+    for (_, bit, (lane,)), (i, kk) in zip(_places(entry, "index"), elements):
+        if kk % 4 == 0:
+            index_words[lane] |= int(places[i, kk // 4, 0] | places[i, kk // 4, 1] << 2) << (bit + index_shift)
+    a_words = a_words[:, :m * k // 2 * bits // 32 // wave].astype(np.uint32)
+    b_words = _to_registers(b_bits.ravel(), _places(entry, "b"), bits, wave)
+    c_words = _to_registers(c.view(np.uint32).ravel(), _places(entry, "d"), 32, wave)
+    return (a_words, b_words, c_words, index_words), (dense, b, c)
+
+
+def _sparse_result(entry, d_words, wave, dense, b, c):
+    got = _from_registers(d_words.reshape(wave, -1), _places(entry, "d"), 32)
+    want = (dense @ b + c).astype(c.dtype).view(np.uint32).ravel()
+    np.testing.assert_array_equal(got, want.astype(np.uint64))
+
+
 @pytest.mark.parametrize("tier", ["interp", "native"])
 @pytest.mark.parametrize("kernel, name, wave", SPARSE_CASES, ids=[f"{c[1]}-wave{c[2]}" for c in SPARSE_CASES])
 def test_gfx12_swmmac_multiplies_the_sparse_a_its_indices_describe(session, sparse_builds, kernel, name,
                                                                    wave, tier):
-    """A 4:2 sparse A: in every chunk of four k two values, at places the index register
-    names in either order (equal places add), D += A x B, data placed by AMD's layout."""
     entry = LAYOUTS[f"rdna4 {name} wave{wave}"]
-    k, bits = entry["k"], entry["in_bits"]
     rng = np.random.default_rng(6)
-    places = rng.integers(0, 4, (16, k // 4, 2))
-    if kernel.startswith("f16"):
-        stored = rng.integers(-4, 5, (16, k // 4, 2)) / 2
-        b = rng.integers(-4, 5, (k, 16)) / 2
-        stored_bits, b_bits = stored.astype(np.float16).view(np.uint16), b.T.astype(np.float16).view(np.uint16)
-        c = rng.integers(-8, 9, (16, 16)).astype(np.float32)
-    else:
-        stored, b = rng.integers(-128, 128, (16, k // 4, 2)), rng.integers(-128, 128, (k, 16))
-        stored_bits, b_bits = stored & 0xFF, b.T & 0xFF
-        c = rng.integers(-1000, 1000, (16, 16)).astype(np.int32)
-    dense = np.zeros((16, k))
-    for i in range(16):
-        for chunk in range(k // 4):
-            for t in (0, 1):
-                dense[i, 4 * chunk + places[i, chunk, t]] += stored[i, chunk, t]
-    # A: AMD names each dense element's chunk's first stored value; the second follows it.
-    a_words = np.zeros((wave, 8), np.uint64)
-    index_words = np.zeros(wave, np.uint64)
-    for line, (i, kk) in zip(_places(entry, "a"), ((i, kk) for i in range(16) for kk in range(k))):
-        if kk % 4:
-            continue
-        reg, bit, (lane,) = line
-        for t in (0, 1):
-            a_words[lane, reg] |= int(stored_bits[i, kk // 4, t]) << (bit + t * bits)
-    for (reg, bit, (lane,)), (i, kk) in zip(_places(entry, "index"), ((i, kk) for i in range(16) for kk in range(k))):
-        if kk % 4 == 0:
-            index_words[lane] |= int(places[i, kk // 4, 0] | places[i, kk // 4, 1] << 2) << bit
-    a_count = 16 * k // 2 * bits // 32 // wave
-    a_words = a_words[:, :a_count].astype(np.uint32)
-    b_words = _to_registers(b_bits.ravel(), _places(entry, "b"), bits, wave)
-    c_words = _to_registers(c.view(np.uint32).ravel(), _places(entry, "d"), 32, wave)
-    if kernel == "f16_key":             # the indices in the high half, garbage below
-        index_words = (index_words << 16 | rng.integers(0, 1 << 16, wave).astype(np.uint64)).astype(np.uint32)
-    else:
-        index_words = index_words.astype(np.uint16)
+    key = kernel == "f16_key"               # the second index set: the high half, garbage below
+    (a, b, c, index), reference = _sparse_operands(entry, kernel == "iu8", wave, 16 if key else 0, rng)
+    index = (index | rng.integers(0, 1 << 16, wave).astype(np.uint64)).astype(np.uint32) if key \
+        else index.astype(np.uint16)
     with engine(tier):
-        _, _, d_words, _ = launch(session, sparse_builds[wave], kernel,
-                                  [a_words.ravel(), b_words.ravel(), c_words.ravel(), index_words],
-                                  wave, wave)
-    got = _from_registers(d_words.reshape(wave, -1), _places(entry, "d"), 32)
-    want = (dense @ b + c).astype(c.dtype).view(np.uint32).ravel()
-    np.testing.assert_array_equal(got, want.astype(np.uint64))
+        _, _, d, _ = launch(session, sparse_builds[wave], kernel, [a.ravel(), b.ravel(), c.ravel(), index],
+                            wave, wave)
+    _sparse_result(entry, d, wave, *reference)
+
+
+SMFMAC = VECTORS + r"""
+kernel void f16(global const h4 *a, global const h8 *b, global f4 *c, global const int *index) {
+  size_t l = get_global_id(0);
+  c[l] = __builtin_amdgcn_smfmac_f32_16x16x32_f16(a[l], b[l], c[l], index[l], 0, 0);
+}
+kernel void f16_set2(global const h4 *a, global const h8 *b, global f4 *c, global const int *index) {
+  size_t l = get_global_id(0);      /* abid 2: the index set in bits 16-23 */
+  c[l] = __builtin_amdgcn_smfmac_f32_16x16x32_f16(a[l], b[l], c[l], index[l], 0, 2);
+}
+"""
+
+
+@pytest.mark.parametrize("tier", ["interp", "native"])
+@pytest.mark.parametrize("kernel, shift", [("f16", 0), ("f16_set2", 16)])
+def test_gfx942_smfmac_multiplies_the_sparse_a_its_abid_index_set_describes(session, tmp_path, kernel,
+                                                                             shift, tier):
+    co = rocm64.opencl_builds(tmp_path, "smfmac", SMFMAC, ["gfx942"])["gfx942"]
+    entry = LAYOUTS["cdna3 v_smfmac_f32_16x16x32_f16 wave64"]
+    rng = np.random.default_rng(8)
+    (a, b, c, index), reference = _sparse_operands(entry, False, 64, shift, rng)
+    index = index.astype(np.uint32) | np.uint32(0x5A5A if shift else 0x5A5A0000)   # other sets' bits
+    with engine(tier):
+        _, _, d, _ = launch(session, co, kernel, [a.ravel(), b.ravel(), c.ravel(), index], 64, 64)
+    _sparse_result(entry, d, 64, *reference)
 
 
 # SWMMAC's index_key (op_sel bits that pick an index set), as llvm-mc-21 encodes it.

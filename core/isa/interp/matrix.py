@@ -1,7 +1,7 @@
 """Matrix instructions: gfx90a's and gfx940+'s MFMA (v_mfma_*: D = A x B + C in blocks across a wave64),
-gfx11's and gfx12's WMMA (v_wmma_*: one 16x16xK product across a wave) and gfx12's SWMMAC
-(v_swmmac_*: D += A x B with A 4:2 sparse, two values of every four k stored and a 4-bit
-index each chunk, sparse_indices, saying where they belong).
+gfx11's and gfx12's WMMA (v_wmma_*: one 16x16xK product across a wave), and the sparse
+gfx940+ SMFMAC and gfx12 SWMMAC (D += A x B with A 4:2 sparse: two values of every four k
+stored, and a 4-bit index for each chunk saying where they belong).
 
 Holds these invariants:
 - matrix elements sit in registers and lanes exactly as AMD's matrix instruction calculator
@@ -10,10 +10,13 @@ Holds these invariants:
   then block 1, ..., then the next run of k; MFMA outputs hold 4-row (f64: 1-row) strips N
   lanes wide; gfx11's WMMA inputs hold row (A) / column (B) i%16 in every 16-lane group, k
   walking the register bytes, and outputs row i in lane group i % (lanes/16) of register
-  i // that; gfx12's deal k in 64-bit runs to the lane halves, pack 16-bit results two to
-  a register, and in wave64 halve a wave32 lane between it and the lane 32 above
-  (wmma_gfx12_input_layout, wmma_gfx12_output_layout; the target's `wmma_layout`).
-  tests/isa/test_matrix_layouts.py checks every layout against AMD's calculator;
+  i // that; gfx12's deal a row's k in runs (quarters for 16-bit, halves for 8- and 4-bit
+  elements) to the lane halves, pack 16-bit results two to a register, and in wave64 halve
+  a wave32 lane between it and the lane 32 above (wmma_gfx12_input_layout,
+  wmma_gfx12_output_layout; the target's `wmma_layout`); a sparse A is the layout of its
+  stored half, its indices (sparse_indices, mfma_sparse_indices) in the lane of each chunk's
+  first stored value. tests/isa/test_matrix_layouts.py checks every layout against AMD's
+  calculator;
 - every product term is exact (fp8/bf8/f16/bf16/xf32/f32 products are exact in double, int8
   in int64; fp8/bf8 are the target's flavour: core.isa.targets' `fp8`; xf32 inputs are the
   f32 values rounded to 10 mantissa bits) and
@@ -21,7 +24,8 @@ Holds these invariants:
   implementation can be (hardware may round partial sums; kernels compare within tolerance);
 - MFMA's modifiers act as on hardware: CBSZ/ABID broadcast block ABID of A to groups of
   2^CBSZ blocks, BLGP makes B read other lanes; WMMA's neg/neg_hi negate A/B halves and C
-  (neg_hi[2]: |C|), or for integer WMMA say whether A/B are signed, and clamp saturates.
+  (neg_hi[2]: |C|), or for integer WMMA say whether A/B are signed, and clamp saturates;
+  SMFMAC's ABID (CBSZ 0; another CBSZ faults) and SWMMAC's index_key pick the index set.
 """
 import math
 import re
@@ -338,6 +342,20 @@ def sparse_indices(k, bits, lanes):
     return lane[:, 0::2], 4 * (slot[:, 0::2] // 2)
 
 
+def _densify(step, index_op, stored, lane, bit):
+    """The dense A [n, rows, k] of a 4:2 sparse one: each stored value [n, rows, k/2] (two a
+    chunk of four k) at the place its chunk's 4-bit index (read at `lane`, `bit` [rows, k/4]
+    of the index register) names; two values named to one place add, as the products do."""
+    words = _registers(step, index_op, 1)[..., 0]
+    index = words[:, lane] >> np.asarray(bit, np.uint32) & np.uint32(0xF)
+    a = np.zeros(stored.shape[:2] + (2 * stored.shape[2],), stored.dtype)
+    waves, rows, chunks = np.indices(index.shape)
+    for t in (0, 1):
+        place = 4 * chunks + (index >> np.uint32(2 * t) & np.uint32(3)).astype(np.int64)
+        np.add.at(a, (waves, rows, place), stored[:, :, t::2])
+    return a
+
+
 def _swmmac(match):
     out, k, kind_a, kind_b, integer, float8, half = _wmma_kinds(match)
 
@@ -353,16 +371,8 @@ def _swmmac(match):
         if not integer and not float8:      # A's stored values alternate halves as B's k do
             _negate_halves(stored, neg, neg_hi, 0)
             _negate_halves(b, neg, neg_hi, 1)
-        # The dense A: each stored value at the place its index names in its chunk of four.
-        words = _registers(step, index_op, 1)[..., 0]
         lane, bit = sparse_indices(k, _BITS[kind_a], lanes)
-        shift = (bit + 16 * int(mods.get("index_key", 0))).astype(np.uint32)
-        index = words[:, lane] >> shift & np.uint32(0xF)                                  # [n, 16, k/4]
-        a = np.zeros(stored.shape[:2] + (k,), stored.dtype)
-        waves, rows, chunks = np.indices(index.shape)
-        for t in (0, 1):
-            place = 4 * chunks + (index >> np.uint32(2 * t) & np.uint32(3)).astype(np.int64)
-            np.add.at(a, (waves, rows, place), stored[:, :, t::2])
+        a = _densify(step, index_op, stored, lane, bit + 16 * int(mods.get("index_key", 0)))
         # D accumulates into itself (C is D), laid out as WMMA's.
         d_lane, d_slot = wmma_gfx12_output_layout(lanes)
         count = 16 * 16 * _BITS[out] // 32 // lanes
@@ -374,14 +384,64 @@ def _swmmac(match):
     return run
 
 
+# ---- SMFMAC (gfx940+: D += A x B, A 4:2 sparse, one block) -----------------------------------
+_SMFMAC = re.compile(r"v_smfmac_(f32|i32)_(\d+)x(\d+)x(\d+)_(f16|bf16|i8|[fb][pf]8_[fb][pf]8)$")
+
+
+def mfma_sparse_indices(m, k):
+    """(lane, bit) of the 4-bit index of chunk c of an SMFMAC A's row i, [i, c], for index
+    set 0: in the lane holding the chunk's first stored value (A is MFMA's layout of its
+    stored k / 2), at 4 x (that value's slot / 2) (AMD's calculator)."""
+    lane, slot = mfma_input_layout(m, k // 2, 1, m * k // 2 // 64)
+    return lane[0][:, 0::2], 4 * (slot[0][:, 0::2] // 2)
+
+
+def _smfmac(match):
+    out, m, n, k, kind = match.groups()
+    m, n, k = int(m), int(n), int(k)
+    a_kind, _, b_kind = kind.partition("_") if kind[1:3] in ("p8", "f8") else (kind, "", kind)
+    set_bits = m * k // 64              # index bits a lane holds per set (ABID picks the set)
+
+    def run(step, inst):
+        a_op, b_op, index_op = inst.src
+        d_op = inst.dst[0]
+        cbsz, abid = int(inst.mods["cbsz"]), int(inst.mods["abid"])
+        if cbsz:
+            raise step.illegal(f"{inst.mnemonic} with cbsz:{cbsz}: only cbsz:0 (abid naming the "
+                               "index set) is modelled")
+        fp8 = step.dispatch.plan.desc.target.fp8
+        a_lane, a_slot = mfma_input_layout(m, k // 2, 1, m * k // 2 // 64)
+        stored = _elements(_registers(step, a_op, a_op.count), a_kind, fp8=fp8)[:, a_lane[0], a_slot[0]]
+        b_lane, b_slot = mfma_input_layout(n, k, 1, n * k // 64)
+        b = _elements(_registers(step, b_op, b_op.count), b_kind, fp8=fp8)[:, b_lane[0], b_slot[0]]
+        lane, bit = mfma_sparse_indices(m, k)
+        a = _densify(step, index_op, stored, lane, bit + set_bits * abid)
+        d_lane, d_reg = (x[0] for x in mfma_output_layout(m, n, 1, False))
+        count = m * n // 64
+        c = _elements(_registers(step, d_op, count), out)[:, d_lane, d_reg]
+        words = np.zeros((step.n, step.w.lanes, count), np.uint32)
+        words[:, d_lane, d_reg] = _to_bits(np.matmul(a, b.transpose(0, 2, 1)) + c, out)
+        for r in range(count):
+            step.ops.vgpr_write(d_op.index + r, words[..., r], step.ops.exec)
+    return run
+
+
 SPARSE_MNEMONICS = (
     "v_swmmac_f32_16x16x32_f16", "v_swmmac_f32_16x16x32_bf16", "v_swmmac_f16_16x16x32_f16",
     "v_swmmac_bf16_16x16x32_bf16", "v_swmmac_i32_16x16x32_iu8", "v_swmmac_i32_16x16x32_iu4",
     "v_swmmac_i32_16x16x64_iu4",
     *(f"v_swmmac_f32_16x16x32_{a}_{b}" for a in ("fp8", "bf8") for b in ("fp8", "bf8")),
 )
+# gfx942's SMFMAC (gfx950 runs them too; its forms of twice the K are not modelled)
+SPARSE_MNEMONICS += (
+    *(f"v_smfmac_f32_{shape}_{t}" for shape in ("16x16x32", "32x32x16") for t in ("f16", "bf16")),
+    "v_smfmac_i32_16x16x64_i8", "v_smfmac_i32_32x32x32_i8",
+    *(f"v_smfmac_f32_{shape}_{a}_{b}" for shape in ("16x16x64", "32x32x32")
+      for a in ("fp8", "bf8") for b in ("fp8", "bf8")),
+)
 for _name in SPARSE_MNEMONICS:
-    HANDLERS[_name] = _swmmac(_SWMMAC.match(_name))
+    _match = _SWMMAC.match(_name)
+    HANDLERS[_name] = _swmmac(_match) if _match else _smfmac(_SMFMAC.match(_name))
 
 
 # The MFMA and WMMA opcodes (core/isa/opcodes_gfx90a.py, opcodes_gfx942.py, opcodes_gfx950.py,
