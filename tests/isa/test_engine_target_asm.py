@@ -2,8 +2,8 @@
 assembly it assembles for that target: gfx11's renamed f32 and clamped-subtract atomics and
 addtid load (gfx10's operations under gfx11 names) and s_pack_hl_b32_b16; gfx9's 16-bit
 adds, reversed subtract, accumulating dot products and AGPR-to-AGPR moves; a hardware
-register's id meaning what that target's register of that id holds; formatted buffer access by
-the target's own format numbers; gfx9's scalar-cache operations."""
+register's id meaning what that target's register of that id holds; an MTBUF word's format
+by the target's own numbers; gfx9's scalar-cache operations."""
 import numpy as np
 import pytest
 
@@ -132,9 +132,10 @@ def test_register_20_is_no_register_of_gfx90a_and_faults(session, tier):
     assert "hardware register 20 is not modelled" in caught.value.report["reason"]
 
 
-# Formatted buffer access by each target's own format numbers: gfx11 numbers its unified
-# formats differently from gfx10 from 30 on (32_32_32_32_FLOAT is 63 there, gfx10's 77), and
-# gfx9 names a data format and a number format (its V# holds them in separate fields).
+# Formatted buffer access: an MTBUF word's format is the target's own number (gfx11 numbers
+# its unified formats differently from gfx10 from 30 on: 32_32_32_32_FLOAT is 63 there,
+# gfx10's 77; gfx9 names a data and a number format), a V#'s FORMAT gfx10's on every target,
+# as the runtime's descriptors are.
 FORMATS = """
 kernel void formats(global float *data, global float *out, global uint *halves) {
   ulong base = (ulong)data;
@@ -162,8 +163,8 @@ kernel void formats(global float *data, global float *out, global uint *halves) 
 
 
 @pytest.mark.parametrize("mcpu, word3, name, d16_hi", [
-    ("gfx1100", 63 << 12, "BUF_FMT_32_32_32_32_FLOAT", False),
-    ("gfx90a", 7 << 12 | 14 << 15, "BUF_DATA_FORMAT_32_32_32_32,BUF_NUM_FORMAT_FLOAT", True)])
+    ("gfx1100", 77 << 12, "BUF_FMT_32_32_32_32_FLOAT", False),
+    ("gfx90a", 77 << 12, "BUF_DATA_FORMAT_32_32_32_32,BUF_NUM_FORMAT_FLOAT", True)])
 def test_formatted_buffer_loads_read_the_targets_own_format_numbers(session, mcpu, word3, name, d16_hi):
     source = FORMATS.replace("WORD3", f"{word3}u").replace("FORMAT]", f"{name}]")
     if d16_hi:

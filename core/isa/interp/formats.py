@@ -5,7 +5,7 @@ Holds these invariants:
 - a number means what the target's own table (its llvm-generated BUFFER_FORMATS) says: gfx10,
   gfx11 and gfx12 number their unified formats differently from 30 on, and gfx9 numbers a
   data format and a number format pair (dfmt | nfmt << 4); without a target, gfx10's (the
-  image descriptors the runtime makes, for every target);
+  image and buffer descriptors the runtime makes, for every target);
 - a format is its components' bit widths, X first (X in the lowest bytes or bits: llvm's
   and AMD's names list them from the top, 2_10_10_10 has a 10-bit X and a 2-bit W), and one
   kind; numbers that name no such layout (compressed, multimedia, depth-stencil, invalid)

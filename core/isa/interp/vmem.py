@@ -12,7 +12,6 @@ Holds these invariants:
 """
 import numpy as np
 
-from core.isa import targets
 from core.isa.alu import merge16
 from core.isa.interp import access as acc
 from core.isa.interp import atomics, formats
@@ -277,18 +276,16 @@ def _buffer_format(step, inst, named):
     """The Format and each wave's DST_SEL ([n, 1, 4]) of a formatted buffer access."""
     words = step.ops.scalar_regs(named["srsrc"], 4)[:, 3]
     if inst.mnemonic.startswith("tbuffer"):
-        number = int(inst.mods["format"])
+        # The instruction's own format: the target's numbering, as llvm writes it
+        fmt, number = formats.parse(int(inst.mods["format"]), inst.target), int(inst.mods["format"])
     else:
-        # FORMAT [18:12]; gfx9's NUM_FORMAT [14:12] and DATA_FORMAT [18:15], numbered as
-        # MTBUF's field numbers them (dfmt | nfmt << 4)
-        field = (words >> np.uint32(12)) & np.uint32(0x7F)
-        if targets.get(inst.target).generation == "gfx9":
-            field = (field >> np.uint32(3)) | (field & np.uint32(7)) << np.uint32(4)
-        numbers = np.unique(field)
+        # The V#'s FORMAT [18:12], in gfx10's numbering on every target: the numbering of
+        # the descriptors SoftGPU's runtime makes (core/images/descriptors.py)
+        numbers = np.unique((words >> np.uint32(12)) & np.uint32(0x7F))
         if numbers.size != 1:
             raise step.illegal("a wave group mixes buffer formats")
         number = int(numbers[0])
-    fmt = formats.parse(number, inst.target)
+        fmt = formats.parse(number)
     if fmt is None or fmt.element_bytes not in (1, 2, 4) and fmt.packed:
         raise step.illegal(f"buffer data format {number} is not modelled")
     dst_sel = np.stack([(words >> np.uint32(3 * c)) & np.uint32(7) for c in range(4)], axis=-1)
