@@ -135,8 +135,9 @@ def _whole_words(n):
 def test_a_128_bit_load_never_sees_part_of_a_128_bit_store(session, wave, apart):
     # 96 workgroups, so that every thread claims some: each stores words while the others
     # read. Before 16-byte words moved as one access, a wave64 run saw tens to thousands of
-    # loads with half of a store (one address and distinct addresses; a lone lane's masked
-    # vector access was whole) in 10,000 rounds, a wave32 run mostly tens: it reads 40,000.
+    # loads with half of a store (one address and distinct addresses) in 10,000 rounds, a
+    # wave32 run mostly tens: it reads 40,000. A lone lane's masked vector store was whole on
+    # an Intel host; on an AMD EPYC one it tore (tens per run, shapes 1 and 2).
     co = compile_opencl("lookback.cl", opt="-O2", wave64=(wave == 64))
     with engine("native"):
         _, _, torn = launch(session, co, "torn_words",

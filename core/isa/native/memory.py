@@ -217,6 +217,13 @@ def access(k, addresses, active, count, esize, stride=None, values=None, check=T
     stride = esize if stride is None else stride
     lane_stride, interleaved = _layout(k, count, esize, stride)
     dense, base = _dense(k, addresses, active, lane_stride, halves)
+    whole_wave = values is not None and check and bool(_units(count, esize, stride))
+    if whole_wave:
+        # AMD's masked stores (vpmaskmovd) write a dword at a time: another thread saw part
+        # of a lone lane's 16-byte store. A store whose dwords must move together takes the
+        # vector path only with every lane on, as plain stores (_vector_access).
+        everyone = k.call(f"llvm.vector.reduce.and.v{k.lanes}i1", I1, [active])
+        dense = b.and_(dense, everyone)
     quick = k.new_block("vector_access")
     scattered = k.new_block("gather_access")
     done = k.new_block("accessed")
@@ -232,7 +239,7 @@ def access(k, addresses, active, count, esize, stride=None, values=None, check=T
     b.position_at_end(quick)
     if check:
         _prefetch_ahead(k, base, span, store=values is not None)
-    fast_rows = _vector_access(k, base, active, count, esize, stride, interleaved, values)
+    fast_rows = _vector_access(k, base, active, count, esize, stride, interleaved, values, whole_wave)
     ends = [(fast_rows, b.block)]
     b.branch(done)
     b.position_at_end(scattered)
@@ -331,7 +338,9 @@ def lds_access(k, offsets, active, count, esize, stride, values=None):
     return _joined(k, done, ends, count if values is None else 0)
 
 
-def _vector_access(k, base, active, count, esize, stride, interleaved, values):
+def _vector_access(k, base, active, count, esize, stride, interleaved, values, whole_wave=False):
+    """Masked vector loads or stores at `base`; `whole_wave` (every lane on): plain stores,
+    which move each lane's aligned 8 or 16 bytes as one access, as the hardware does."""
     b = k.builder
     etype = ELEMENT[esize]
     if interleaved and count > 1:
@@ -339,8 +348,11 @@ def _vector_access(k, base, active, count, esize, stride, interleaved, values):
         spread = ir.Constant(Vector(I32, k.lanes * count), [i // count for i in range(k.lanes * count)])
         mask = b.shuffle_vector(active, ir.Constant(k.VB, None), spread)
         if values is not None:
-            narrow = [_narrow(k, v, etype) for v in values]
-            masked_store(k, base, mask, _interleave(k, narrow), esize)
+            narrow = _interleave(k, [_narrow(k, v, etype) for v in values])
+            if whole_wave:
+                b.store(narrow, b.inttoptr(base, PTR)).align = esize
+            else:
+                masked_store(k, base, mask, narrow, esize)
             return []
         whole = masked_load(k, base, mask, wide, esize)
         rows = [b.shuffle_vector(whole, ir.Constant(wide, None), ir.Constant(
