@@ -16,6 +16,9 @@ Guarantees:
   result goes to its destination unless that is EXEC or missing (and to EXEC as well for
   v_cmpx), an "scc" result to SCC, any other to a VGPR, shaped by SDWA's dst_sel, or with the
   high half zeroed (zero_high16), or into the half dst_hi names;
+- the plan's kwargs are the instruction's modifiers (`byte_sel` among them: which byte or
+  word of a source an 8-bit float conversion reads or writes), plus the target's 8-bit float
+  flavour (`fp8`: "fnuz" or "ocp") for operations that use it;
 - dst_hi (write the high 16 bits) is op_sel bit 3 or the operation's own choice, never for
   packed operations; an operation that reads its destination (v_fmac_f16) reads the half it
   writes; zero_high16 holds where the target zeroes the high half of 16-bit
