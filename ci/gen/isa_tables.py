@@ -870,11 +870,18 @@ def learned(name):
     return _LEARNED[name]
 
 
+# llvm also reads gfx10's signed dot products (v_dot4_i32_i8, v_dot8_i32_i4) as gfx11's and
+# gfx12's mixed-sign forms without neg_lo, whose fields are then unsigned: another operation
+# under the alias, so those names keep their own semantics.
+NOT_RENAMES = frozenset(("v_dot4_i32_iu8", "v_dot8_i32_iu4"))
+
+
 def aliases(t, tables):
     """{mnemonic on t: gfx1030 mnemonic} where llvm-mc for t reads a gfx1030 instruction's
     text as an instruction of another name (gfx11's renames: ds_read_b32 -> ds_load_b32,
     global_load_dword -> global_load_b32, s_andn2_b32 -> s_and_not1_b32 ...). Both names
-    mean the same operation on the same operands: llvm declares them as mnemonic aliases."""
+    mean the same operation on the same operands: llvm declares them as mnemonic aliases
+    (NOT_RENAMES: aliases that are not)."""
     base_t, base_p, base_tables = learned(ALIAS_BASE)
     builds = {"SOP2": base_p.sop2, "SOPK": base_p.sopk, "SOP1": base_p.sop1,
               "SOPC": base_p.sopc, "SOPP": base_p.sopp, "SMEM": base_p.smem,
@@ -899,7 +906,8 @@ def aliases(t, tables):
             continue
         old = strip_suffix(split_operands(text)[0])[0]
         new = strip_suffix(split_operands(next(printed))[0])[0]
-        if new != old and new in names and new not in {strip_suffix(n)[0] for n in base_names}:
+        if new != old and new in names and new not in {strip_suffix(n)[0] for n in base_names} \
+                and new not in NOT_RENAMES:
             result[new] = old
     return dict(sorted(result.items()))
 

@@ -165,6 +165,8 @@ def _plain_variants(name, op):
     out = [{}] + _sweep(op)
     if op.int_clamp:
         out.append({"clamp": True})
+    if op.neg_signs:                    # each source's sign from neg_lo, with and without clamp
+        out += [{"neg": signs, "clamp": clamp} for signs in (1, 2, 3) for clamp in (False, True)]
     if op.uses_mode:
         out += [{"mode": _round(2)}, {"mode": _round(1) & FLUSH_ALL}, {"mode": _round(2) & FLUSH_ALL}]
     if op.packed:

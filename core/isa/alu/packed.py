@@ -7,7 +7,8 @@ Invariants:
   here is the same function as its scalar counterpart;
 - v_fma_mix*: one exact fma of the (converted) sources, rounded once to f32 or f16;
 - dot products accumulate exactly and round once (float) or wrap/saturate (integer, with
-  clamp) — hardware accumulates without intermediate rounding too; a NaN v_dot2_f32_f16
+  clamp) — hardware accumulates without intermediate rounding too; the iu forms (gfx11+)
+  take each source's signedness from neg_lo (bit 0 for src0, bit 1 for src1); a NaN v_dot2_f32_f16
   result is the first NaN of a.lo, b.lo, a.hi, b.hi, c (halves widened, quieted).
 """
 import numpy as np
@@ -66,9 +67,12 @@ def _fields(x, width, signed):
 def _int_dot(width, signed):
     lo, hi = (-2**31, 2**31 - 1) if signed else (0, 2**32 - 1)
 
-    def dot(a, b, c, clamp=False):
+    def dot(a, b, c, clamp=False, signs=None):
+        # signs (gfx11's iu forms): neg_lo bit 0 makes a's fields signed, bit 1 b's; the
+        # accumulator and the result are signed
+        sa, sb = (signed, signed) if signs is None else (bool(signs & 1), bool(signs & 2))
         acc = np.asarray(c, U32).view(np.int32).astype(np.int64) if signed else np.asarray(c, U32).astype(np.int64)
-        for fa, fb in zip(_fields(a, width, signed), _fields(b, width, signed)):
+        for fa, fb in zip(_fields(a, width, sa), _fields(b, width, sb)):
             acc = acc + fa * fb
         return (np.clip(acc, lo, hi) if clamp else acc).astype(np.int64).astype(np.uint64).astype(U32)
     return dot
@@ -79,6 +83,8 @@ for _w, _n in ((16, 2), (8, 4), (4, 8)):
     op("b32 b32 u32 -> u32", f"v_dot{_n}_u32_u{_w}", int_clamp=True)(_int_dot(_w, False))
 for _w, _n in ((16, 2), (8, 4), (4, 8)):       # accumulating into D (v_dot2c, v_dot8c: gfx9)
     op("b32 b32 i32 -> i32", f"v_dot{_n}c_i32_i{_w}", int_clamp=True, reads_dst=True)(_int_dot(_w, True))
+for _w, _n in ((8, 4), (4, 8)):                # gfx11+: each source's sign from neg_lo
+    op("b32 b32 i32 -> i32", f"v_dot{_n}_i32_iu{_w}", int_clamp=True, neg_signs=True)(_int_dot(_w, True))
 
 
 def _dot2_f16(a, b, c):

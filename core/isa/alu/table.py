@@ -6,7 +6,8 @@ Invariants:
   when MODE says so, denormal-flushed; they never see modifiers except `clamp` (integer
   saturation, only ops declared with int_clamp), `mode` (only ops declared uses_mode), and
   the target's 8-bit float flavour `fp8` and gfx12's `byte_sel` (ops declaring uses_fp8,
-  byte_sel);
+  byte_sel), and neg_lo as `signs`, which integer sources are signed (ops declaring
+  neg_signs: gfx11's mixed-sign dot products);
 - an op that reads its destination (v_fmac_f32, v_pk_fmac_f16, s_cmov_b32, s_addk_i32,
   s_bitset1_b32, ...) takes the old value as the source after the explicit ones and before
   implicit SCC/VCC ones: v_fmac_f32 v0, v1, v2 -> (v1, v2, v0); s_cmov_b32 s0, s1 ->
@@ -154,6 +155,7 @@ class AluOp:
     keeps_output_denormals: bool = False    # no output flushing (min/max/med3)
     uses_fp8: bool = False      # fn takes fp8= the target's 8-bit float flavour (core.isa.alu.fp8)
     byte_sel: bool = False      # fn takes byte_sel= the source byte gfx12's VOP3 form names
+    neg_signs: bool = False     # fn takes signs= VOP3P's neg_lo bits: which sources are signed
 
     @property
     def writes_exec(self):
@@ -227,6 +229,8 @@ class AluOp:
             kw["fp8"] = facts[0]
         if self.byte_sel:
             kw["byte_sel"] = facts[1]
+        if self.neg_signs:
+            kw["signs"] = neg
         out = self.fn(*vals, **kw)
         out = out if isinstance(out, tuple) else (out,)
         if float_dst:

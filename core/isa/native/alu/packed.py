@@ -6,7 +6,8 @@ Invariants (as the numpy family's):
   picks and modifies the halves, so each packed op here is registered with its scalar twin's
   body, exactly as numpy registers its function;
 - v_fma_mix*: one exact fma of the (converted) f32 sources, rounded once to f32 or f16;
-- dot products accumulate exactly and round once (float) or wrap/saturate (integer, clamp);
+- dot products accumulate exactly and round once (float) or wrap/saturate (integer, clamp),
+  the iu forms' sources signed as neg_lo says;
   a NaN v_dot2_f32_f16 result is the first NaN of a.lo, b.lo, a.hi, b.hi, c (quieted).
 """
 from core.isa.alu.packed import _PACKED
@@ -41,9 +42,10 @@ def _fields(k, x, width, signed):
 def _int_dot(width, signed):
     lo, hi = (-2**31, 2**31 - 1) if signed else (0, 2**32 - 1)
 
-    def dot(k, a, b, c, clamp=False):
+    def dot(k, a, b, c, clamp=False, signs=None):
+        sa, sb = (signed, signed) if signs is None else (bool(signs & 1), bool(signs & 2))
         acc = k.sext(c, 64) if signed else k.zext(c, 64)
-        for fa, fb in zip(_fields(k, a, width, signed), _fields(k, b, width, signed)):
+        for fa, fb in zip(_fields(k, a, width, sa), _fields(k, b, width, sb)):
             acc = k.add(acc, k.mul(fa, fb))
         if clamp:
             acc = k.smax(k.smin(acc, hi), lo)
@@ -54,6 +56,8 @@ def _int_dot(width, signed):
 for _w, _n in ((16, 2), (8, 4), (4, 8)):       # v_dot{n}c accumulates into D (v_dot2c, v_dot8c: gfx9)
     emits(f"v_dot{_n}_i32_i{_w}", f"v_dot{_n}c_i32_i{_w}")(_int_dot(_w, True))
     emits(f"v_dot{_n}_u32_u{_w}")(_int_dot(_w, False))
+for _w, _n in ((8, 4), (4, 8)):                # gfx11+: each source's sign from neg_lo
+    emits(f"v_dot{_n}_i32_iu{_w}")(_int_dot(_w, True))
 
 
 def _half(k, x, hi):

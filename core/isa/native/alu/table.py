@@ -7,7 +7,7 @@ Invariants:
 - an Emitter answers every metadata question (src_types, dst_types, reads_dst, int_clamp,
   own_nans, writes_exec, ...) with its numpy op's answer: it holds that op and delegates;
 - bodies are registered by mnemonic with the numpy body's signature plus the Kit first:
-  body(k, *sources, [clamp=], [mode=], [fp8=], [byte_sel=]) -> one value or a tuple in
+  body(k, *sources, [clamp=], [mode=], [fp8=], [byte_sel=], [signs=]) -> one value or a tuple in
   dst_types order. They see
   sources already selected, modified and flushed, as the numpy bodies do; a body of an op
   without own_nans only has to get NaN-ness right, the pipeline makes the NaN's bits;
@@ -131,7 +131,7 @@ class Emitter:
                 vals[i] = _half(k, vals[i], (op_sel >> i) & 1)
             if t in FLOAT_TYPES:
                 vals[i] = _input_mods(k, vals[i], t, i, neg, abs, mode, op.ftz)
-        out = self.body(k, *vals, **self._kwargs(clamp, mode, fp8, byte_sel))
+        out = self.body(k, *vals, **self._kwargs(clamp, mode, fp8, byte_sel, neg))
         out = out if isinstance(out, tuple) else (out,)
         t0 = op.dst_types[0]
         if t0 in FLOAT_TYPES:
@@ -142,7 +142,7 @@ class Emitter:
             out = (first,) + out[1:]
         return out
 
-    def _kwargs(self, clamp, mode, fp8="", byte_sel=0):
+    def _kwargs(self, clamp, mode, fp8="", byte_sel=0, neg=0):
         kw = {}
         if self.op.int_clamp:
             kw["clamp"] = clamp
@@ -152,6 +152,8 @@ class Emitter:
             kw["fp8"] = fp8
         if self.op.byte_sel:
             kw["byte_sel"] = byte_sel
+        if self.op.neg_signs:
+            kw["signs"] = neg
         return kw
 
     def _packed(self, k, srcs, neg, clamp, op_sel, op_sel_hi, neg_hi, mode):
