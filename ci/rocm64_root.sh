@@ -39,7 +39,9 @@ say() { echo "rocm64_root: $*" >&2; }
 
 # Runs "$@" chrooted into directory $1 with /proc, /sys and /dev bound, in a mount namespace
 # of its own: the kernel drops the mounts with the namespace, whatever way the command ends.
-# The trap unbinds them explicitly too, before the namespace goes.
+# The trap unbinds them explicitly too, before the namespace goes. Variables naming host
+# paths (a TMPDIR, XDG folders) would name folders the root lacks: clang-21 cannot make its
+# temporary files in a TMPDIR that is not there, so they go.
 in_root() {
   local dir=$1; shift
   unshare --mount --propagation private -- bash -euo pipefail -c '
@@ -49,14 +51,17 @@ in_root() {
     mount --rbind /sys "$dir/sys"
     mount --rbind /dev "$dir/dev"
     chroot "$dir" /usr/bin/env -u PIP_FIND_LINKS -u PYTHONPATH -u LD_LIBRARY_PATH -u LD_PRELOAD \
-      PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "$@"
+      -u TMPDIR -u XDG_CACHE_HOME -u XDG_RUNTIME_DIR PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "$@"
   ' in_root "$dir" "$@"
 }
 
 if [ "${1:-}" = run ]; then
   shift
+  # Shared: commands run side by side (pytest -n), while a maker (below, exclusive) waits
+  # for them and they for it, so none runs in a root being remade.
+  [ -e "$ROOT.lock" ] && { exec 9>>"$ROOT.lock"; flock -s 9; }
   [ -f "$ROOT/$STAMPS/softgpu" ] || { say "no complete root at $ROOT: run ci/rocm64_root.sh first"; exit 2; }
-  in_root "$ROOT" "$@"
+  in_root "$ROOT" "$@" 9>&-
   exit $?
 fi
 
