@@ -123,16 +123,27 @@ def clang21(source, arch, *flags, hip=False):
 
 def _kept(folder, sources, output, *command):
     """`output` (a path inside the root), made by `command` ... -o output from `sources` copied
-    into `folder` unless a build of the same content made it already; written under another
-    name and renamed, so an interrupted build never passes for one."""
+    into `folder` unless a build of the same content made it already; written under a name
+    of this process's own and renamed, so an interrupted build never passes for one and test
+    processes building the same content at once (pytest -n) never write one file."""
     if not os.path.exists(host_path(output)):
         os.makedirs(host_path(folder), exist_ok=True)
         for path in sources:
-            shutil.copy(path, host_path(folder))
-        proc = run(*command, "-o", output + ".tmp", timeout=600)
+            _copy_whole(path, host_path(folder))
+        partial = f"{output}.{os.getpid()}.tmp"
+        proc = run(*command, "-o", partial, timeout=600)
         assert proc.returncode == 0, proc.stdout + proc.stderr
-        os.replace(host_path(output + ".tmp"), host_path(output))
+        os.replace(host_path(partial), host_path(output))
     return output
+
+
+def _copy_whole(path, folder):
+    """Copy `path` into `folder` under a temporary name, then rename: a process compiling it
+    there never reads a half-copied source (same content, so the last rename is as good)."""
+    target = os.path.join(folder, os.path.basename(path))
+    partial = f"{target}.{os.getpid()}.tmp"
+    shutil.copy(path, partial)
+    os.replace(partial, target)
 
 
 def objdump(path, mcpu):

@@ -24,8 +24,13 @@ def run(args, cwd, **environ):
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory):
+    # pip builds in the source tree (build/wheel, the egg-info): from a copy of the checkout,
+    # so two test processes (pytest -n) that both need the wheel never build in one tree.
+    tree = tmp_path_factory.mktemp("checkout") / "softgpu"
+    shutil.copytree(ROOT, tree, ignore=shutil.ignore_patterns(
+        ".git", "build", "*.egg-info", "__pycache__", ".hypothesis", ".pytest_cache"))
     out = tmp_path_factory.mktemp("wheel")
-    proc = run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out), ROOT], cwd=str(out))
+    proc = run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(out), str(tree)], cwd=str(out))
     assert proc.returncode == 0, proc.stderr
     wheels = [p for p in os.listdir(out) if p.endswith(".whl")]
     assert len(wheels) == 1 and "linux_x86_64" in wheels[0]         # a platform wheel: it holds a .so

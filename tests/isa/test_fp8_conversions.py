@@ -165,13 +165,8 @@ FORMS = [
 
 @pytest.mark.parametrize("target", sorted({t for t, _ in FORMS}))
 def test_decoder_reads_the_byte_each_form_names_as_llvm_mc_21_encodes_it(target):
-    rocm64.require_tools()
     texts = [text for t, text in FORMS if t == target]
-    source = f"{rocm64.WORK}/fp8_forms_{target}.s"
-    with open(rocm64.host_path(source), "w") as f:
-        f.write("\n".join(texts) + "\n")
-    done = rocm64.run("llvm-mc-21", "-arch=amdgcn", f"-mcpu={target}", "--show-encoding", source,
-                      timeout=60)
+    done = rocm64.encodings(target, texts)
     printed = re.findall(r"^\s*(\S.*?)\s*; encoding: \[([^\]]*)\]", done.stdout, re.M)
     assert [p for p, _ in printed] == texts, done.stdout + done.stderr
     for text, encoding in printed:

@@ -321,11 +321,7 @@ def test_decoder_reads_swmmac_index_key_as_llvm_mc_21_encodes_it():
     import re
     from core.isa.decoder import decode_all
     from core.isa.disasm import format_instruction
-    rocm64.require_tools()
-    source = f"{rocm64.WORK}/swmmac_forms.s"
-    with open(rocm64.host_path(source), "w") as f:
-        f.write("\n".join(SWMMAC_FORMS) + "\n")
-    done = rocm64.run("llvm-mc-21", "-arch=amdgcn", "-mcpu=gfx1201", "--show-encoding", source, timeout=60)
+    done = rocm64.encodings("gfx1201", SWMMAC_FORMS)
     printed = re.findall(r"^\s*(\S.*?)\s*; encoding: \[([^\]]*)\]", done.stdout, re.M)
     assert [p for p, _ in printed] == SWMMAC_FORMS, done.stdout + done.stderr
     for text, encoding in printed:

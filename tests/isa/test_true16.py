@@ -138,12 +138,7 @@ EDGES = ["v_mov_b16_e32 v127.l, v127.l", "v_mov_b16_e32 v0.h, v0.h", "v_mov_b16_
 
 
 def test_decoder_reads_half_codes_at_the_edges_as_llvm_mc_21_encodes_them(root):
-    source = f"{rocm64.WORK}/true16_edges.s"
-    os.makedirs(os.path.dirname(rocm64.host_path(source)), exist_ok=True)
-    with open(rocm64.host_path(source), "w") as f:
-        f.write("\n".join(EDGES) + "\n")
-    done = rocm64.run("llvm-mc-21", "-arch=amdgcn", "-mcpu=gfx1100", "--show-encoding", source,
-                      timeout=60)
+    done = rocm64.encodings("gfx1100", EDGES)
     encodings = re.findall(r"; encoding: \[([^\]]*)\]", done.stdout)
     assert len(encodings) == len(EDGES), done.stdout + done.stderr
     for text, encoding in zip(EDGES, encodings):

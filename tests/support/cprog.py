@@ -25,9 +25,11 @@ def build(source, extra_flags=()):
     os.makedirs(_CACHE, exist_ok=True)
     exe = os.path.join(_CACHE, f"{os.path.basename(path)}.{digest}")
     if not os.path.exists(exe):
-        subprocess.run(["gcc", "-std=gnu11", "-O1", "-Wall", "-Werror", "-I", C_TESTS, "-o", exe + ".tmp", path,
+        # Under a name of this process's own: test processes (pytest -n) may build it at once.
+        partial = f"{exe}.{os.getpid()}.tmp"
+        subprocess.run(["gcc", "-std=gnu11", "-O1", "-Wall", "-Werror", "-I", C_TESTS, "-o", partial, path,
                         "-L", LIBDIR, "-lhsa-runtime64", "-lpthread", *extra_flags], check=True)
-        os.replace(exe + ".tmp", exe)
+        os.replace(partial, exe)
     return exe
 
 

@@ -33,8 +33,10 @@ def build(path, command, suffix="", libraries=(), includes=()):
     os.makedirs(_CACHE, exist_ok=True)
     out = os.path.join(_CACHE, f"{os.path.basename(path)}.{digest.hexdigest()[:12]}{suffix}")
     if not os.path.exists(out):
-        subprocess.run([*command, path, "-o", out + ".tmp", *libraries], check=True, env=HIP_ENV)
-        os.replace(out + ".tmp", out)
+        # Under a name of this process's own: test processes (pytest -n) may build it at once.
+        partial = f"{out}.{os.getpid()}.tmp"
+        subprocess.run([*command, path, "-o", partial, *libraries], check=True, env=HIP_ENV)
+        os.replace(partial, out)
     return out
 
 

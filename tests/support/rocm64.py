@@ -1,5 +1,7 @@
 """The ROCm 6.4 test root for the tests: ci/rocm64.py's driver, and the verdict on a root that
 cannot be used here: a skip on a developer's machine, a FAILURE in CI (tests.support.tools)."""
+import os
+
 from ci.rocm64 import (ROOT_DIR, STAMPS, TESTS, WORK, Counts, Gtest, absent, clang21, count,  # noqa: F401
                        hipcc, host_path, objdump, run, softgpu_run, up_to_date)
 from tests.support.tools import missing
@@ -29,3 +31,14 @@ def opencl_builds(folder, name, source, targets, *flags):
     path = folder / f"{name}.cl"
     path.write_text(source)
     return {t: clang21(str(path), t, *(flags or ("-O2", "-mcode-object-version=5"))) for t in targets}
+
+
+def encodings(mcpu, lines):
+    """llvm-mc-21's listing (`--show-encoding`) of the assembly `lines` for `mcpu`, from a
+    source file of this process's own (test processes run side by side)."""
+    require_tools()
+    source = f"{WORK}/mc/{os.getpid()}.{mcpu}.s"
+    os.makedirs(os.path.dirname(host_path(source)), exist_ok=True)
+    with open(host_path(source), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    return run("llvm-mc-21", "-arch=amdgcn", f"-mcpu={mcpu}", "--show-encoding", source, timeout=60)
