@@ -159,27 +159,17 @@ def _dense(k, addresses, active, lane_stride, halves=None):
     b = k.builder
     steps = ir.Constant(k.V64, [i * lane_stride for i in range(k.lanes)])
     everyone = k.call(f"llvm.vector.reduce.and.v{k.lanes}i1", I1, [active])
+    if k.large:
+        # A large kernel's accesses take the vector path with every lane on only (the others
+        # go out of line): the partial-wave test's 64-bit lane reductions cost more compile
+        # time than such a kernel gains.
+        dense, base = _every_lane_dense(k, addresses, steps, lane_stride, halves)
+        return b.and_(everyone, dense), base
     every_lane, some_lanes = k.new_block("dense_every_lane"), k.new_block("dense_some_lanes")
     joined = k.new_block("dense_base")
     b.cbranch(everyone, every_lane, some_lanes)
-    ends = []
     b.position_at_end(every_lane)
-    if halves is not None:
-        # hi:lo is dense iff hi is one value and lo steps from lo0 without a carry into hi.
-        lo, hi, offset = halves
-        lo0, hi0 = (b.extract_element(v, const(I32, 0)) for v in (lo, hi))
-        steps32 = ir.Constant(k.V, [i * lane_stride for i in range(k.lanes)])
-        same = b.and_(b.icmp_unsigned("==", hi, k.splat(hi0)),
-                      b.icmp_unsigned("==", lo, b.add(k.splat(lo0), steps32)))
-        room = b.icmp_unsigned("<=", lo0, const(I32, 0xFFFFFFFF - (k.lanes - 1) * lane_stride))
-        dense = b.and_(k.call(f"llvm.vector.reduce.and.v{k.lanes}i1", I1, [same]), room)
-        ends.append((dense, b.add(_join(k, lo0, hi0), const(I64, offset & 0xFFFFFFFFFFFFFFFF)),
-                     b.block))
-    else:
-        # Lane 0 gives the base: the reduction over active lanes is a long dependency chain.
-        base = b.extract_element(addresses, const(I32, 0))
-        same = b.icmp_unsigned("==", addresses, b.add(k.splat(base), steps))
-        ends.append((k.call(f"llvm.vector.reduce.and.v{k.lanes}i1", I1, [same]), base, b.block))
+    ends = [(*_every_lane_dense(k, addresses, steps, lane_stride, halves), b.block)]
     b.branch(joined)
     b.position_at_end(some_lanes)
     starts = b.sub(addresses, steps)
@@ -195,6 +185,25 @@ def _dense(k, addresses, active, lane_stride, halves=None):
         dense.add_incoming(flag, block)
         base.add_incoming(value, block)
     return dense, base
+
+
+def _every_lane_dense(k, addresses, steps, lane_stride, halves):
+    """_dense's (i1, base) where every lane is active."""
+    b = k.builder
+    if halves is not None:
+        # hi:lo is dense iff hi is one value and lo steps from lo0 without a carry into hi.
+        lo, hi, offset = halves
+        lo0, hi0 = (b.extract_element(v, const(I32, 0)) for v in (lo, hi))
+        steps32 = ir.Constant(k.V, [i * lane_stride for i in range(k.lanes)])
+        same = b.and_(b.icmp_unsigned("==", hi, k.splat(hi0)),
+                      b.icmp_unsigned("==", lo, b.add(k.splat(lo0), steps32)))
+        room = b.icmp_unsigned("<=", lo0, const(I32, 0xFFFFFFFF - (k.lanes - 1) * lane_stride))
+        dense = b.and_(k.call(f"llvm.vector.reduce.and.v{k.lanes}i1", I1, [same]), room)
+        return dense, b.add(_join(k, lo0, hi0), const(I64, offset & 0xFFFFFFFFFFFFFFFF))
+    # Lane 0 gives the base: the reduction over active lanes is a long dependency chain.
+    base = b.extract_element(addresses, const(I32, 0))
+    same = b.icmp_unsigned("==", addresses, b.add(k.splat(base), steps))
+    return k.call(f"llvm.vector.reduce.and.v{k.lanes}i1", I1, [same]), base
 
 
 def _layout(k, count, esize, stride):
