@@ -23,11 +23,20 @@ def test_dispositions_and_mask_are_as_the_host_left_them(code_object, engine):
     cprog.check("host_signals.c", code_object, "dispositions", SOFTGPU_ENGINE=engine, timeout=300)
 
 
+def _sigint_as_a_shell_leaves_it():
+    """In the child before it runs the program: SIGINT at its default and not blocked. Both
+    are inherited, and a test process may have SIGINT ignored (pytest-xdist's workers ran
+    the program with it ignored, and the default mode then spun until its timeout)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def _interrupt_mid_dispatch(code_object, mode, engine):
     """Start a dispatch that spins until told to stop, send SIGINT once it runs."""
     exe = cprog.build("host_signals.c")
     proc = subprocess.Popen([exe, code_object, mode], env=cprog.env(SOFTGPU_ENGINE=engine),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=_sigint_as_a_shell_leaves_it)
     try:
         assert proc.stdout.readline() == "spinning\n", proc.stderr.read()
         proc.send_signal(signal.SIGINT)
