@@ -80,6 +80,10 @@ static void stream_wait_event_orders_streams() {
     HIP_CHECK(hipMalloc(&gate, sizeof(int)));
     HIP_CHECK(hipMalloc(&dout, n * sizeof(int)));
     HIP_CHECK(hipMemset(gate, 0, sizeof(int)));
+    // hipMemset may return before the fill ran, and it runs on the null stream, which the
+    // non-blocking streams below do not wait for: unordered, the fill could land after the
+    // producer's write and the consumer would read 0.
+    HIP_CHECK(hipDeviceSynchronize());
     hipStream_t a, b;
     HIP_CHECK(hipStreamCreateWithFlags(&a, hipStreamNonBlocking));
     HIP_CHECK(hipStreamCreateWithFlags(&b, hipStreamNonBlocking));
