@@ -153,7 +153,8 @@ def value_unless(k, skip, skipped, blocks, value_of):
 
 
 def _dense(k, addresses, active, lane_stride, halves=None):
-    """(i1, base i64): every active lane's address is base + lane * lane_stride. `halves`
+    """(i1, base i64, i1 every lane active): every active lane's address is base + lane *
+    lane_stride. `halves`
     (lo, hi, offset): the addresses are the VGPR pair hi:lo plus `offset`, which the test
     with every lane active then reads in 32-bit lanes."""
     b = k.builder
@@ -164,7 +165,7 @@ def _dense(k, addresses, active, lane_stride, halves=None):
         # go out of line): the partial-wave test's 64-bit lane reductions cost more compile
         # time than such a kernel gains.
         dense, base = _every_lane_dense(k, addresses, steps, lane_stride, halves)
-        return b.and_(everyone, dense), base
+        return b.and_(everyone, dense), base, everyone
     every_lane, some_lanes = k.new_block("dense_every_lane"), k.new_block("dense_some_lanes")
     joined = k.new_block("dense_base")
     b.cbranch(everyone, every_lane, some_lanes)
@@ -184,7 +185,7 @@ def _dense(k, addresses, active, lane_stride, halves=None):
     for flag, value, block in ends:
         dense.add_incoming(flag, block)
         base.add_incoming(value, block)
-    return dense, base
+    return dense, base, everyone
 
 
 def _every_lane_dense(k, addresses, steps, lane_stride, halves):
@@ -226,13 +227,12 @@ def access(k, addresses, active, count, esize, stride=None, values=None, check=T
     b = k.builder
     stride = esize if stride is None else stride
     lane_stride, interleaved = _layout(k, count, esize, stride)
-    dense, base = _dense(k, addresses, active, lane_stride, halves)
+    dense, base, everyone = _dense(k, addresses, active, lane_stride, halves)
     whole_wave = values is not None and check and bool(_units(count, esize, stride))
     if whole_wave:
         # AMD's masked stores (vpmaskmovd) write a dword at a time: another thread saw part
         # of a lone lane's 16-byte store. A store whose dwords must move together takes the
         # vector path only with every lane on, as plain stores (_vector_access).
-        everyone = k.call(f"llvm.vector.reduce.and.v{k.lanes}i1", I1, [active])
         dense = b.and_(dense, everyone)
     quick = k.new_block("vector_access")
     scattered = k.new_block("gather_access")
@@ -256,7 +256,7 @@ def access(k, addresses, active, count, esize, stride=None, values=None, check=T
     if check and k.large:
         # A large kernel's scattered accesses go out of line: LLVM's code generation expands
         # an inline gather or scatter lane by lane, which took a third of an -O0 kernel's
-        # compile time (gfx942 round_up -O0, 870 instructions: 24 -> 16 s).
+        # compile time (gfx942 round_up -O0, 870 instructions: 24 -> 17 s).
         flags = ACCESS_CHECK | (ACCESS_LOAD if values is None else ACCESS_STORE)
         _, rows = _out_of_line(k, at, addresses, active, count, esize, stride, flags, values)
         ends.append((rows, b.block))
