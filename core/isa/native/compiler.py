@@ -75,6 +75,11 @@ def cache_key(parts):
 LARGE = 500
 
 
+def is_large(instructions):
+    """Whether a kernel of `instructions` is compiled as LARGE (and translated to suit)."""
+    return instructions > LARGE
+
+
 def compile_module(key, build, instructions=0):
     """The address of the function `function_name(key)`: loaded from the disk cache, or
     built (`build()` -> (LLVM IR text with that function, JSON-able notes)), optimised and
@@ -93,7 +98,7 @@ def compile_module(key, build, instructions=0):
             fd, notes = found
         else:
             text, notes = _without_gc(build)
-            entry = cache_entry.seal(_link(_compile(text, instructions > LARGE)), key, notes)
+            entry = cache_entry.seal(_link(_compile(text, is_large(instructions))), key, notes)
             write_whole(path, entry)
             fd = cache_entry.in_memory(entry)
         address = shared_object.load(fd, function_name(key))

@@ -26,7 +26,7 @@ import llvmlite.ir as ir
 
 from core.isa.instruction import EXEC_LO
 from core.isa.native import routing
-from core.isa.native.compiler import LARGE
+from core.isa.native.compiler import is_large
 from core.isa.native.ir_types import I1, I8, I32, I64, PTR, const
 from core.isa.native.runner_layout import (ENV, EXTERNALS, HELPER_TABLE, SG_END, SG_FAULT, SG_TURN,
                                           SG_YIELD, wave_offset)
@@ -55,7 +55,7 @@ class Kernel:
         self.lanes = lanes
         self.nvgpr = nvgpr
         # Compiled without optimisation (compiler.LARGE): what makes compile time goes first.
-        self.large = len(program.instructions) > LARGE
+        self.large = is_large(len(program.instructions))
         self.V = Vector(I32, lanes)
         self.V64 = Vector(I64, lanes)
         self.VB = Vector(I1, lanes)
