@@ -1,15 +1,19 @@
 """`softgpu disasm FILE`: a code object's machine code as SoftGPU's decoder reads it.
 
 The file is parsed as the loader parses it (a refused file shows the loader's reason and
-exits 1). Every function of .text is printed in llvm-objdump's syntax under its symbol
-name, kernels marked with their wave size, so what the engine executes can be compared
-with `llvm-objdump-15 -d` line by line.
+exits 1). Its machine code is decoded as the processor it was built for (a generic object's as
+the first member of its family SoftGPU has tables for, the code every member runs); a
+processor SoftGPU has no tables for is refused by name. Every function of .text is printed in
+llvm-objdump's syntax under its symbol name, kernels marked with their wave size, so what the
+engine executes can be compared with `llvm-objdump -d --mcpu=PROCESSOR` line by line.
 """
 import io
 
 from elftools.elf.elffile import ELFFile
 
-from core.cli import command, read_code_object
+from core import target as targets_of_code
+from core.cli import Refused, command, read_code_object
+from core.isa import targets
 from core.isa.decoder import DecodeError, decode
 from core.isa.disasm import format_instruction
 from core.loader import descriptor
@@ -28,6 +32,17 @@ def run(args):
     return 0
 
 
+def processor(code):
+    """The processor whose tables decode `code` (core.loader.elf.CodeObject); Refused if none."""
+    name = code.target.processor
+    members = [row.name for row in targets_of_code.PROCESSORS.values() if row.generic == name]
+    for candidate in members if code.target.is_generic else [name]:
+        if candidate in targets.TARGETS:
+            return candidate
+    raise Refused(f"{code.target.isa_name}: SoftGPU has no ISA tables for this processor "
+                  f"(it decodes {', '.join(targets.TARGETS)})")
+
+
 def _wave_sizes(code):
     """Kernel code address -> wave size, from each kernel's descriptor."""
     sizes = {}
@@ -39,6 +54,7 @@ def _wave_sizes(code):
 
 def listing(code, data):
     """The lines `softgpu disasm` prints: one header per function, one line per instruction."""
+    decoder_target = processor(code)
     waves = _wave_sizes(code)
     # Helper functions take the wave size of the object's kernels (clang builds one per file).
     default64 = bool(waves) and all(size == 64 for size in waves.values())
@@ -63,7 +79,7 @@ def listing(code, data):
             offset += 4
             continue
         try:
-            inst = decode(blob, offset, address, wave64)
+            inst = decode(blob, offset, address, wave64, decoder_target)
         except DecodeError as error:
             word = int.from_bytes(blob[offset:offset + 4], "little")
             yield f"  {address:#010x}  .long 0x{word:08x}  // {error}"
