@@ -370,7 +370,7 @@ class Probes:
         # an MFMA's ABID[3] and A/B register files, which it takes as formats).
         hi = 0 if "nohi" in variant else 1
         return _lit(self.enc["VOP3P"].encode(
-            op=op, op_sel_hi2=hi, vdst=DST, op_sel_hi=3 * hi, src2=_src("src2", variant, lit),
+            op=op, op_sel_hi2=hi, vdst=DST if "dst" in variant else 0, op_sel_hi=3 * hi, src2=_src("src2", variant, lit),
             src1=_src("src1", variant, lit), src0=_src("src0", variant, lit)), lit)
 
     def ds(self, op, variant, lit=None):
@@ -473,8 +473,10 @@ def build_tables(t, p):
                        if any(f == "sdst" for f, *_ in e["ops"])}
     vop3 = learn(t, opcodes(t, "VOP3", 0x400), p.vop3, vop3a, VOP_MARKERS)
     tables["VOP3"] = {op: e for op, e in vop3.items() if op not in tables["VOP3B"]}
+    # ("src0", "src1"): gfx950's v_mfma_ld_scale_b32 writes no register (its vdst field is 0);
+    # it is the first half of a scaled MFMA (core/isa/decoder.py joins the two).
     tables["VOP3P"] = learn(t, opcodes(t, "VOP3P", 0x80), p.vop3p,
-                            VOP3_VARIANTS[:3] + (("nohi",) + ALL,), VOP_MARKERS)
+                            VOP3_VARIANTS[:3] + (("nohi",) + ALL, ("src0", "src1")), VOP_MARKERS)
     ds_variants = [tuple(f for f, keep in zip(("dst", "data0", "data1"), bits) if keep)
                    for bits in ((1, 1, 1), (1, 1, 0), (1, 0, 0), (0, 1, 1), (0, 1, 0),
                                 (0, 0, 0), (1, 0, 1))]

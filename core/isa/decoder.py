@@ -18,6 +18,7 @@ import dataclasses
 import numpy as np
 
 from core.isa import mimg, targets
+from core.isa.alu import mx
 from core.isa.instruction import Instruction, Mods, NO_MODS, Operand, INV_2PI
 
 
@@ -569,8 +570,48 @@ def _vop3p(d, fmt, w, mem, offset, address, wave64):
         # MFMA's C matrix is never scalar; llvm prints such an encoding's src2 as one SGPR
         # when no SGPR tuple is that wide.
         src = src[:2] + (d.source(fields["src2"], 1),)
-    return Instruction(address, size, "VOP3P", op, entry.name, form if form != "e64" else "",
+    if entry.mods.get("mai") and entry.name.endswith("_f8f6f4"):
+        # A's and B's widths follow the formats CBSZ and BLGP name (an 8-register operand
+        # holds 32 8-bit elements, 6 registers 32 6-bit ones, 4 registers 32 4-bit ones).
+        src = tuple(_sized(operand, mx.registers(mods[name]))
+                    for operand, name in zip(src[:2], ("cbsz", "blgp"))) + src[2:]
+    inst = Instruction(address, size, "VOP3P", op, entry.name, form if form != "e64" else "",
                        dst, src, Mods(mods), (), (), wave64)
+    if entry.name == SCALE_PREFIX:
+        return _scaled_mfma(d, inst, mem, offset + size, wave64) or inst
+    return inst
+
+
+def _sized(operand, count):
+    if count is None or operand.kind not in ("vgpr", "agpr"):
+        return operand
+    return dataclasses.replace(operand, count=count)
+
+
+# gfx950's scaled MFMA is two VOP3P words: v_mfma_ld_scale_b32 (the scale sources, which byte
+# of each op_sel and op_sel_hi pick) then an f8f6f4 MFMA, whose ABID bit 0 says it takes them.
+# llvm reads the pair as one instruction, v_mfma_scale_*, and so does SoftGPU: the MFMA's
+# operands, then the two scales. A prefix without such an MFMA after it stands alone.
+SCALE_PREFIX = "v_mfma_ld_scale_b32"
+
+
+def _scaled_mfma(d, prefix, mem, next_offset, wave64):
+    if next_offset + 8 > len(mem):
+        return None
+    fmt = d.enc.identify(_dword(mem, next_offset))
+    if fmt is None or fmt.family != "VOP3P":
+        return None
+    try:
+        mfma = _vop3p(d, fmt, _dword(mem, next_offset), mem, next_offset, prefix.address + 8, wave64)
+    except DecodeError:
+        return None
+    if not (mfma.mnemonic.endswith("_f8f6f4") and mfma.mods["abid"] & 1):
+        return None
+    mods = {"cbsz": mfma.mods["cbsz"], "blgp": mfma.mods["blgp"],
+            "op_sel": prefix.mods["op_sel"], "op_sel_hi": prefix.mods["op_sel_hi"]}
+    return Instruction(prefix.address, prefix.size + mfma.size, "VOP3P", mfma.opcode,
+                       mfma.mnemonic.replace("v_mfma_", "v_mfma_scale_", 1), "", mfma.dst,
+                       mfma.src + prefix.src, Mods(mods), (), (), wave64)
 
 
 def _vopd(d, fmt, w, mem, offset, address, wave64):

@@ -178,8 +178,13 @@ def _format_vop(inst, entry):
         if entry.mods.get("omod"):
             tail += _OMOD[mods["omod"]]
     elif inst.encoding == "VOP3P" and entry.mods.get("mai"):
+        if inst.size == 16:                 # gfx950's scaled MFMA: the scales, then their bytes
+            texts += [_operand(op) for op in inst.src[3:]]
+            if mods["op_sel"] & 3:
+                tail += " op_sel:" + _bits(mods["op_sel"] & 3, 3)
+            tail += " op_sel_hi:" + _bits(mods["op_sel_hi"] & 3, 3)
         for name in ("cbsz", "abid", "blgp"):
-            if mods[name]:
+            if mods.get(name):
                 tail += f" {name}:{mods[name]}"
     elif inst.encoding == "VOP3P":
         mix = inst.mnemonic.startswith("v_fma_mix")

@@ -36,6 +36,10 @@ NATIVE_FP8 = {"gfx942": ("fp8e4b8", "fp8e5b16"), "gfx950": ("fp8e4nv", "fp8e5"),
               "gfx1201": ("fp8e4nv", "fp8e5")}
 ML_DTYPES = {"fp8e4b8": "float8_e4m3fnuz", "fp8e5b16": "float8_e5m2fnuz", "fp8e4nv": "float8_e4m3fn",
              "fp8e5": "float8_e5m2"}
+# tl.dot_scaled's formats, by ml_dtypes' name; e2m1 is two to a byte (low nibble first) along K.
+MX_FORMATS = {"e2m1": "float4_e2m1fn", "e4m3": "float8_e4m3fn", "e5m2": "float8_e5m2"}
+# MXFP4 only: SoftGPU faults on the scaled MFMA's 8-bit operands (core/isa/interp/matrix.py).
+MX_PAIRS = (("e2m1", "e2m1"),)
 WARPS = 4
 SIZE = 64           # GEMMs: 64 x 64 x 64 in 32 x 32 x 32 tiles
 
@@ -71,6 +75,24 @@ def _compile(target, fn, signature, constants, path, warps):
     args = [a for a in kernel_metadata(path, compiled.metadata.name)[1][".args"]
             if not a[".value_kind"].startswith("hidden_")]
     return compiled.metadata.name, compiled.metadata.shared, len(args)
+
+
+def _mx_codes(rng, fmt, shape):
+    """Random codes of an MX format naming finite values, and those values."""
+    import ml_dtypes
+    dtype = getattr(ml_dtypes, MX_FORMATS[fmt])
+    codes = rng.integers(0, 16 if fmt == "e2m1" else 256, shape).astype(np.uint8)
+    values = codes.view(dtype).astype(np.float64)
+    codes = np.where(np.isfinite(values), codes, 0).astype(np.uint8)
+    return codes, codes.view(dtype).astype(np.float64)
+
+
+def _mx_packed(codes, fmt, k_axis):
+    """e2m1 codes packed two to a byte along K (even k in the low nibble); others as they are."""
+    if fmt != "e2m1":
+        return codes
+    pairs = np.moveaxis(codes, k_axis, 0)
+    return np.moveaxis(pairs[0::2] | pairs[1::2] << 4, 0, k_axis)
 
 
 def _small_tile(rng, shape):
@@ -152,6 +174,30 @@ def _programs():
                  np.int32(SIZE)], {2: (a @ b).astype(np.int32).ravel()}, {},
                 (SIZE // 32, SIZE // 32), WARPS)
 
+    def matmul_mx(format_a, format_b):
+        """64 x 64 x 256 in 32 x 32 x 128 tiles: random finite codes of each MX format, one
+        random E8M0 scale (2^-4 to 2^4) per 32 k of each row of A and column of B."""
+        def build(rng):
+            import ml_dtypes
+            m = n = 64
+            kk = 256
+            a_codes, a_values = _mx_codes(rng, format_a, (m, kk))
+            b_codes, b_values = _mx_codes(rng, format_b, (kk, n))
+            a_scales, b_scales = (rng.integers(123, 132, (rows, kk // 32)) for rows in (m, n))
+            scale = lambda codes: np.repeat(codes.astype(np.uint8).view(ml_dtypes.float8_e8m0fnu)
+                                            .astype(np.float64), 32, axis=1)
+            want = (a_values * scale(a_scales)) @ (b_values * scale(b_scales).T)
+            signature = {"a": "*u8", "a_scale": "*u8", "b": "*u8", "b_scale": "*u8", "c": "*fp32",
+                         "K": "i32", "BM": "constexpr", "BN": "constexpr", "BK": "constexpr",
+                         "FA": "constexpr", "FB": "constexpr"}
+            constants = {"BM": 32, "BN": 32, "BK": 128, "FA": format_a, "FB": format_b}
+            return (_kernels().gemm_mx, signature, constants,
+                    [_mx_packed(a_codes, format_a, 1).ravel(), a_scales.astype(np.uint8).ravel(),
+                     _mx_packed(b_codes, format_b, 0).ravel(), b_scales.astype(np.uint8).ravel(),
+                     np.zeros(m * n, np.float32), np.int32(kk)],
+                    {4: want.astype(np.float32).ravel()}, {4: Close(1e-6, 1e-30)}, (m // 32, n // 32), WARPS)
+        return build
+
     def cast(dtype):
         """f32 to an 8-bit float (the target's own conversion), values inside the format's range
         and ties between codes: rounded to nearest even, as ml_dtypes rounds."""
@@ -183,6 +229,8 @@ def _programs():
     programs += [(f"matmul_{d}_large_tiles", matmul(d, (128, 128, 64), 128))
                  for d in ("fp8e4nv", "fp8e5")]
     programs += [(f"cast_{d}", cast(d)) for d in sorted(FP8)]
+    # tl.dot_scaled: gfx950's scaled f8f6f4 MFMA.
+    programs += [(f"matmul_mx_{fa}_{fb}", matmul_mx(fa, fb)) for fa, fb in MX_PAIRS]
     return programs + [(f"matmul_{d}", matmul(d)) for d in sorted(FP8)]
 
 
@@ -196,6 +244,8 @@ def _runs():
                 continue
             if name.startswith("cast_") and name[5:] not in NATIVE_FP8.get(target, ()):
                 continue        # converted in software elsewhere (Triton's own rounding)
+            if name.startswith("matmul_mx_") and target != "gfx950":
+                continue        # tl.dot_scaled lowers to the scaled MFMA on gfx950 alone
             if name.endswith("_large_tiles") and target != "gfx950":
                 continue        # elsewhere over 6,000 instructions: the native tier declines
             yield pytest.param(target, name, id=f"{target}-{name}")

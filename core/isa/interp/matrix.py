@@ -22,6 +22,11 @@ Holds these invariants:
   f32 values rounded to 10 mantissa bits) and
   each result element is rounded once, from double, to its type: the most accurate an
   implementation can be (hardware may round partial sums; kernels compare within tolerance);
+- gfx950's f8f6f4 MFMA reads A and B in the formats CBSZ and BLGP name (core.isa.alu.mx: 32
+  elements a lane, so a lane's 16x16x128 or 32x32x64 run is one MX block); its scaled form
+  (v_mfma_scale_*) multiplies each lane's 6- or 4-bit elements by the E8M0 scale of that
+  lane: the byte op_sel (low bit) and op_sel_hi name in a VGPR, bits 30:23 of an SGPR or a
+  constant; with an 8-bit operand it faults by name (where those scales apply is unknown);
 - MFMA's modifiers act as on hardware: CBSZ/ABID broadcast block ABID of A to groups of
   2^CBSZ blocks, BLGP makes B read other lanes; WMMA's neg/neg_hi negate A/B halves and C
   (neg_hi[2]: |C|), or for integer WMMA say whether A/B are signed, and clamp saturates;
@@ -33,21 +38,19 @@ from functools import lru_cache
 
 import numpy as np
 
+from core.isa.alu import mx
 from core.isa.alu.fp8 import fp8_values
 from core.isa.interp.registry import HANDLERS
 
 # gfx940+ spell the block count (`_2b`) and put `_` before the input type: the operand widths
 # say the same, so one pattern reads both spellings.
 # The fp8/bf8 forms name A's type, then B's.
-_MFMA = re.compile(r"v_mfma_(f32|i32|f64)_(\d+)x(\d+)x(\d+)(?:_\d+b)?_?"
+_MFMA = re.compile(r"v_mfma_(?:scale_)?(f32|i32|f64)_(\d+)x(\d+)x(\d+)(?:_\d+b)?_?"
                    r"(f32|f16|bf16|i8|f64|xf32|f8f6f4|[fb][pf]8_[fb][pf]8)(_1k)?$")
 # gfx12's fp8/bf8 forms name A's type, then B's.
 _WMMA = re.compile(r"v_wmma_(f32|f16|bf16|i32)_16x16x(16|32)_(f16|bf16|iu8|iu4|fp8|bf8)(?:_(fp8|bf8))?$")
 _BITS = {"f32": 32, "f16": 16, "bf16": 16, "i8": 8, "iu8": 8, "iu4": 4, "f64": 64, "i32": 32,
-         "fp8": 8, "bf8": 8, "xf32": 32, "f8f6f4": 8}
-# gfx950's f8f6f4 MFMA: CBSZ names A's format, BLGP B's (not broadcasts); of its formats the
-# 8-bit ones are modelled: 0 fp8 (E4M3), 1 bf8 (E5M2); 2-4 (fp6, bf6, fp4) fault.
-_F8F6F4 = {0: "fp8", 1: "bf8"}
+         "fp8": 8, "bf8": 8, "xf32": 32}
 # ---- registers <-> elements ---------------------------------------------------------------
 def _registers(step, operand, count, kind="f32"):
     """`count` consecutive registers of a vector operand as uint32 [n, lanes, count]; a
@@ -155,21 +158,19 @@ def _mfma(match):
     formats = kind == "f8f6f4"
 
     def run(step, inst):
-        a_op, b_op, c_op = inst.src
+        a_op, b_op, c_op = inst.src[:3]
         d_op = inst.dst[0]
         mods = inst.mods
-        kinds = (a_kind, b_kind)
+        fp8 = step.dispatch.plan.desc.target.fp8
         if formats:
-            kinds = tuple(_F8F6F4.get(int(mods[f])) for f in ("cbsz", "blgp"))
-            if None in kinds:
-                raise step.illegal(f"{inst.mnemonic} with cbsz:{mods['cbsz']} blgp:{mods['blgp']}: "
-                                   "only its fp8 and bf8 formats (0, 1) are modelled")
-        per_lane = a_op.count * 32 // _BITS[kind if formats else a_kind]
+            a, b = (_mx_elements(step, inst, i, fp8) for i in (0, 1))
+            per_lane = mx.ELEMENTS_PER_LANE
+        else:
+            per_lane = a_op.count * 32 // _BITS[a_kind]
+            a = _elements(_registers(step, a_op, a_op.count), a_kind, fp8=fp8)
+            b = _elements(_registers(step, b_op, b_op.count), b_kind, fp8=fp8)
         blocks = 64 * per_lane // (m * k)
         out_words = m * n * blocks // 64 * (2 if out == "f64" else 1)
-        fp8 = step.dispatch.plan.desc.target.fp8
-        a = _elements(_registers(step, a_op, a_op.count), kinds[0], fp8=fp8)
-        b = _elements(_registers(step, b_op, b_op.count), kinds[1], fp8=fp8)
         c = _elements(_registers(step, c_op, out_words, out), out)
         a_lane, a_slot = mfma_input_layout(m, k, blocks, per_lane)
         b_lane, b_slot = mfma_input_layout(n, k, blocks, per_lane)
@@ -193,6 +194,41 @@ def _mfma(match):
         for r in range(out_words):
             step.ops.vgpr_write(d_op.index + r, words[..., r], step.ops.exec)
     return run
+
+
+def _mx_elements(step, inst, which, fp8):
+    """gfx950's f8f6f4 MFMA: source `which` (0: A, 1: B) as float64 [n, lanes, 32], in the
+    format its CBSZ (A) or BLGP (B) names, times its lane's block scale when the instruction
+    is the scaled form (v_mfma_scale_*: scale sources 3 and 4)."""
+    code = int(inst.mods[("cbsz", "blgp")[which]])
+    if code not in mx.F8F6F4:
+        raise step.illegal(f"{inst.mnemonic} with {('cbsz', 'blgp')[which]}:{code}: "
+                           "no matrix format has that number")
+    name, bits = mx.F8F6F4[code]
+    if len(inst.src) == 5 and bits == 8:
+        # Triton's MXFP8 GEMMs (tl.dot_scaled with e4m3/e5m2) disagree with a lane's 32 8-bit
+        # elements taking that lane's scale, as the 4-bit ones (its MXFP4 GEMMs agree) do:
+        # where the hardware applies 8-bit operands' scales is not known here.
+        raise step.illegal(f"{inst.mnemonic} with {('cbsz', 'blgp')[which]}:{code} ({name}): "
+                           "the scales of 8-bit operands are not modelled")
+    operand = inst.src[which]
+    codes = mx.unpack(_registers(step, operand, mx.registers(code)), bits)
+    values = mx.values(name, fp8)[codes]
+    if len(inst.src) == 5:
+        values = values * mx.scale_values()[_scale_codes(step, inst, which)][..., None]
+    return values
+
+
+def _scale_codes(step, inst, which):
+    """Each lane's E8M0 scale for source `which`: of a VGPR, the byte op_sel and op_sel_hi
+    name (op_sel the low bit); of an SGPR or a constant, bits 30:23 whatever they name (the
+    hardware's, by LLVM's AMD authors: llvm PR 158117, which keeps compilers to VGPRs)."""
+    operand = inst.src[3 + which]
+    words = np.broadcast_to(step.ops.vector(operand), (step.n, step.w.lanes)).astype(np.uint32)
+    if operand.kind == "vgpr":
+        byte = (int(inst.mods["op_sel"]) >> which & 1) | (int(inst.mods["op_sel_hi"]) >> which & 1) << 1
+        return (words >> np.uint32(8 * byte) & np.uint32(0xFF)).astype(np.int64)
+    return (words >> np.uint32(23) & np.uint32(0xFF)).astype(np.int64)
 
 
 # ---- WMMA ---------------------------------------------------------------------------------
@@ -474,6 +510,8 @@ MNEMONICS = (
     "v_mfma_f32_16x16x32_f16", "v_mfma_f32_32x32x16_f16", "v_mfma_f32_16x16x32_bf16",
     "v_mfma_f32_32x32x16_bf16", "v_mfma_i32_16x16x64_i8", "v_mfma_i32_32x32x32_i8",
     "v_mfma_f32_16x16x128_f8f6f4", "v_mfma_f32_32x32x64_f8f6f4",
+    # gfx950's scaled form of them (a v_mfma_ld_scale_b32 word, then the MFMA's).
+    "v_mfma_scale_f32_16x16x128_f8f6f4", "v_mfma_scale_f32_32x32x64_f8f6f4",
     "v_wmma_f32_16x16x16_f16", "v_wmma_f32_16x16x16_bf16", "v_wmma_f16_16x16x16_f16",
     "v_wmma_bf16_16x16x16_bf16", "v_wmma_i32_16x16x16_iu8", "v_wmma_i32_16x16x16_iu4",
     # gfx12 (opcodes_gfx1200.py): the same names in its own layout, 8-bit float products, and
