@@ -23,10 +23,10 @@ Holds these invariants:
   each result element is rounded once, from double, to its type: the most accurate an
   implementation can be (hardware may round partial sums; kernels compare within tolerance);
 - gfx950's f8f6f4 MFMA reads A and B in the formats CBSZ and BLGP name (core.isa.alu.mx: 32
-  elements a lane, so a lane's 16x16x128 or 32x32x64 run is one MX block); its scaled form
-  (v_mfma_scale_*) multiplies each lane's 6- or 4-bit elements by the E8M0 scale of that
-  lane: the byte op_sel (low bit) and op_sel_hi name in a VGPR, bits 30:23 of an SGPR or a
-  constant; with an 8-bit operand it faults by name (where those scales apply is unknown);
+  elements a lane; 8-bit ones in runs of 16 k, f8f6f4_input_layout); its scaled form
+  (v_mfma_scale_*) multiplies the elements of each row's block of 32 k by the E8M0 scale
+  lane row + rows * block holds: the byte op_sel (low bit) and op_sel_hi name in a VGPR,
+  bits 30:23 of an SGPR or a constant;
 - MFMA's modifiers act as on hardware: CBSZ/ABID broadcast block ABID of A to groups of
   2^CBSZ blocks, BLGP makes B read other lanes; WMMA's neg/neg_hi negate A/B halves and C
   (neg_hi[2]: |C|), or for integer WMMA say whether A/B are signed, and clamp saturates;
@@ -172,8 +172,12 @@ def _mfma(match):
         blocks = 64 * per_lane // (m * k)
         out_words = m * n * blocks // 64 * (2 if out == "f64" else 1)
         c = _elements(_registers(step, c_op, out_words, out), out)
-        a_lane, a_slot = mfma_input_layout(m, k, blocks, per_lane)
-        b_lane, b_slot = mfma_input_layout(n, k, blocks, per_lane)
+        if formats:
+            a_lane, a_slot = f8f6f4_input_layout(m, k, _mx_format(step, inst, 0)[1])
+            b_lane, b_slot = f8f6f4_input_layout(n, k, _mx_format(step, inst, 1)[1])
+        else:
+            a_lane, a_slot = mfma_input_layout(m, k, blocks, per_lane)
+            b_lane, b_slot = mfma_input_layout(n, k, blocks, per_lane)
         if not formats:
             group = 1 << int(mods["cbsz"])
             source_block = np.arange(blocks) // group * group + int(mods["abid"])
@@ -181,6 +185,9 @@ def _mfma(match):
             b_lane = _blgp_lane(b_lane, int(mods["blgp"]))
         a_matrix = a[:, a_lane, a_slot]                          # [n, blocks, m, k]
         b_matrix = b[:, b_lane, b_slot].transpose(0, 1, 3, 2)    # [n, blocks, k, n]
+        if formats and len(inst.src) == 5:                         # v_mfma_scale_*
+            a_matrix = a_matrix * _block_scales(step, inst, 0, m, k)
+            b_matrix = b_matrix * _block_scales(step, inst, 1, n, k).transpose(0, 1, 3, 2)
         d_lane, d_reg = mfma_output_layout(m, n, blocks, out == "f64")
         d = np.matmul(a_matrix, b_matrix) + c[:, d_lane, d_reg]
         words = np.zeros((step.n, step.w.lanes, out_words), np.uint32)
@@ -196,39 +203,56 @@ def _mfma(match):
     return run
 
 
-def _mx_elements(step, inst, which, fp8):
-    """gfx950's f8f6f4 MFMA: source `which` (0: A, 1: B) as float64 [n, lanes, 32], in the
-    format its CBSZ (A) or BLGP (B) names, times its lane's block scale when the instruction
-    is the scaled form (v_mfma_scale_*: scale sources 3 and 4)."""
-    code = int(inst.mods[("cbsz", "blgp")[which]])
+def _mx_format(step, inst, which):
+    """(name, bits) of gfx950's f8f6f4 MFMA source `which` (0: A by CBSZ, 1: B by BLGP)."""
+    field = ("cbsz", "blgp")[which]
+    code = int(inst.mods[field])
     if code not in mx.F8F6F4:
-        raise step.illegal(f"{inst.mnemonic} with {('cbsz', 'blgp')[which]}:{code}: "
-                           "no matrix format has that number")
-    name, bits = mx.F8F6F4[code]
-    if len(inst.src) == 5 and bits == 8:
-        # Triton's MXFP8 GEMMs (tl.dot_scaled with e4m3/e5m2) disagree with a lane's 32 8-bit
-        # elements taking that lane's scale, as the 4-bit ones (its MXFP4 GEMMs agree) do:
-        # where the hardware applies 8-bit operands' scales is not known here.
-        raise step.illegal(f"{inst.mnemonic} with {('cbsz', 'blgp')[which]}:{code} ({name}): "
-                           "the scales of 8-bit operands are not modelled")
-    operand = inst.src[which]
-    codes = mx.unpack(_registers(step, operand, mx.registers(code)), bits)
-    values = mx.values(name, fp8)[codes]
-    if len(inst.src) == 5:
-        values = values * mx.scale_values()[_scale_codes(step, inst, which)][..., None]
-    return values
+        raise step.illegal(f"{inst.mnemonic} with {field}:{code}: no matrix format has that number")
+    return mx.F8F6F4[code]
+
+
+def _mx_elements(step, inst, which, fp8):
+    """gfx950's f8f6f4 MFMA: source `which` as float64 [n, lanes, 32], in its format."""
+    name, bits = _mx_format(step, inst, which)
+    codes = mx.unpack(_registers(step, inst.src[which], bits * mx.ELEMENTS_PER_LANE // 32), bits)
+    return mx.values(name, fp8)[codes]
+
+
+@lru_cache(maxsize=None)
+def f8f6f4_input_layout(rows, k, bits):
+    """(lane, slot) of element [0, row, k] of a gfx950 f8f6f4 MFMA input of `bits`-bit elements.
+    6- and 4-bit ones lie as every MFMA's (a lane: 32 consecutive k of its row); 8-bit ones in
+    runs of 16 k dealt to the lane groups in turn (the group of lane l // rows holds runs g,
+    g + groups, ...). AMD's calculator has no gfx950; Triton's GEMMs of fp8/bf8 with fp4 (and
+    scales) agree with these and with no other of the runs of 32, 8 or 4 k."""
+    if bits != 8:
+        return mfma_input_layout(rows, k, 1, mx.ELEMENTS_PER_LANE)
+    groups = 64 // rows
+    i, kk = np.meshgrid(np.arange(rows), np.arange(k), indexing="ij")
+    run = kk // 16
+    return (i + rows * (run % groups))[None], ((run // groups) * 16 + kk % 16)[None]
 
 
 def _scale_codes(step, inst, which):
-    """Each lane's E8M0 scale for source `which`: of a VGPR, the byte op_sel and op_sel_hi
-    name (op_sel the low bit); of an SGPR or a constant, bits 30:23 whatever they name (the
-    hardware's, by LLVM's AMD authors: llvm PR 158117, which keeps compilers to VGPRs)."""
+    """Each lane's E8M0 scale byte for source `which`: of a VGPR, the byte op_sel and
+    op_sel_hi name (op_sel the low bit); of an SGPR or a constant, bits 30:23 whatever they
+    name (the hardware's, by LLVM's AMD authors: llvm PR 158117, which keeps compilers to VGPRs)."""
     operand = inst.src[3 + which]
     words = np.broadcast_to(step.ops.vector(operand), (step.n, step.w.lanes)).astype(np.uint32)
     if operand.kind == "vgpr":
         byte = (int(inst.mods["op_sel"]) >> which & 1) | (int(inst.mods["op_sel_hi"]) >> which & 1) << 1
         return (words >> np.uint32(8 * byte) & np.uint32(0xFF)).astype(np.int64)
     return (words >> np.uint32(23) & np.uint32(0xFF)).astype(np.int64)
+
+
+def _block_scales(step, inst, which, rows, k):
+    """v_mfma_scale_*: the factor [n, 1, rows, k] of each element of source `which`: the E8M0
+    scale of its row's block of 32 k, which lane row + rows * block holds (whichever lane holds
+    the elements: an 8-bit lane's runs span two blocks)."""
+    codes = _scale_codes(step, inst, which)                            # [n, lanes]
+    lane = np.arange(rows)[:, None] + rows * (np.arange(k)[None, :] // 32)
+    return mx.scale_values()[codes[:, lane]][:, None]
 
 
 # ---- WMMA ---------------------------------------------------------------------------------
