@@ -175,9 +175,10 @@ def _programs():
                  np.int32(SIZE)], {2: (a @ b).astype(np.int32).ravel()}, {},
                 (SIZE // 32, SIZE // 32), WARPS)
 
-    def matmul_mx(format_a, format_b):
-        """64 x 64 x 256 in 32 x 32 x 128 tiles: random finite codes of each MX format, one
-        random E8M0 scale (2^-4 to 2^4) per 32 k of each row of A and column of B."""
+    def matmul_mx(format_a, format_b, tile):
+        """64 x 64 x 256 in tile x tile x 128 tiles (16: the 16x16x128 MFMA, 32: 32x32x64):
+        random finite codes of each MX format, one random E8M0 scale (2^-4 to 2^4) per 32 k
+        of each row of A and column of B."""
         def build(rng):
             import ml_dtypes
             m = n = 64
@@ -191,7 +192,7 @@ def _programs():
             signature = {"a": "*u8", "a_scale": "*u8", "b": "*u8", "b_scale": "*u8", "c": "*fp32",
                          "K": "i32", "BM": "constexpr", "BN": "constexpr", "BK": "constexpr",
                          "FA": "constexpr", "FB": "constexpr"}
-            constants = {"BM": 32, "BN": 32, "BK": 128, "FA": format_a, "FB": format_b}
+            constants = {"BM": tile, "BN": tile, "BK": 128, "FA": format_a, "FB": format_b}
             return (_kernels().gemm_mx, signature, constants,
                     [_mx_packed(a_codes, format_a, 1).ravel(), a_scales.astype(np.uint8).ravel(),
                      _mx_packed(b_codes, format_b, 0).ravel(), b_scales.astype(np.uint8).ravel(),
@@ -199,7 +200,7 @@ def _programs():
                     # Sums of products 2^48 apart round in double, in any order: within a
                     # millionth of the largest result.
                     {4: want.astype(np.float32).ravel()}, {4: Close(1e-6, 1e-6 * np.abs(want).max())},
-                    (m // 32, n // 32), WARPS)
+                    (m // tile, n // tile), WARPS)
         return build
 
     def cast(dtype):
@@ -234,7 +235,8 @@ def _programs():
                  for d in ("fp8e4nv", "fp8e5")]
     programs += [(f"cast_{d}", cast(d)) for d in sorted(FP8)]
     # tl.dot_scaled: gfx950's scaled f8f6f4 MFMA.
-    programs += [(f"matmul_mx_{fa}_{fb}", matmul_mx(fa, fb)) for fa, fb in MX_PAIRS]
+    programs += [(f"matmul_mx_{fa}_{fb}_{tile}", matmul_mx(fa, fb, tile)) for fa, fb in MX_PAIRS
+                 for tile in (16, 32)]
     return programs + [(f"matmul_{d}", matmul(d)) for d in sorted(FP8)]
 
 
