@@ -38,9 +38,13 @@ ML_DTYPES = {"fp8e4b8": "float8_e4m3fnuz", "fp8e5b16": "float8_e5m2fnuz", "fp8e4
              "fp8e5": "float8_e5m2"}
 # tl.dot_scaled's formats, by ml_dtypes' name; e2m1 is two to a byte (low nibble first) along K.
 MX_FORMATS = {"e2m1": "float4_e2m1fn", "e4m3": "float8_e4m3fn", "e5m2": "float8_e5m2"}
+MX_TYPE = {"bf16": "bf16", "fp16": "fp16"}          # Triton's pointer types of unscaled A
 # Each format on each side, fp8/bf8 with fp4 among them: only mixed widths show where a
 # lane's 8-bit elements lie (a layout shared by both sides sums to the same product).
 MX_PAIRS = (("e2m1", "e2m1"), ("e4m3", "e2m1"), ("e2m1", "e5m2"), ("e5m2", "e4m3"))
+# A of bf16/fp16 and no scales: Triton upcasts B (gfx950: v_cvt_scalef32_pk_{bf16,f16}_{fp4,fp8,bf8};
+# elsewhere in software) and multiplies on the 16-bit MFMA or WMMA.
+MX_UPCASTS = (("bf16", "e2m1"), ("fp16", "e2m1"), ("bf16", "e4m3"), ("fp16", "e5m2"))
 WARPS = 4
 SIZE = 64           # GEMMs: 64 x 64 x 64 in 32 x 32 x 32 tiles
 
@@ -79,8 +83,12 @@ def _compile(target, fn, signature, constants, path, warps):
 
 
 def _mx_codes(rng, fmt, shape):
-    """Random codes of an MX format naming finite values, and those values."""
+    """Random codes of an MX format naming finite values, and those values (bf16 and fp16:
+    small integers and halves, exact in both)."""
     import ml_dtypes
+    if fmt in ("bf16", "fp16"):
+        values = _small_tile(rng, shape)
+        return (_bf16_bits(values) if fmt == "bf16" else values.astype(np.float16)), values
     dtype = getattr(ml_dtypes, MX_FORMATS[fmt])
     codes = rng.integers(0, 16 if fmt == "e2m1" else 256, shape).astype(np.uint8)
     values = codes.view(dtype).astype(np.float64)
@@ -185,11 +193,15 @@ def _programs():
             kk = 256
             a_codes, a_values = _mx_codes(rng, format_a, (m, kk))
             b_codes, b_values = _mx_codes(rng, format_b, (kk, n))
-            a_scales, b_scales = (rng.integers(123, 132, (rows, kk // 32)) for rows in (m, n))
+            # Up to 2^4 (fp16 A: 2^0, so that B upcast to fp16 stays finite: E5M2 reaches 57344).
+            top = 128 if format_a == "fp16" else 132
+            a_scales, b_scales = (rng.integers(123, top, (rows, kk // 32)) for rows in (m, n))
             scale = lambda codes: np.repeat(codes.astype(np.uint8).view(ml_dtypes.float8_e8m0fnu)
                                             .astype(np.float64), 32, axis=1)
+            if format_a in ("bf16", "fp16"):
+                a_scales = np.full_like(a_scales, 127)          # none: the kernel reads none
             want = (a_values * scale(a_scales)) @ (b_values * scale(b_scales).T)
-            signature = {"a": "*u8", "a_scale": "*u8", "b": "*u8", "b_scale": "*u8", "c": "*fp32",
+            signature = {"a": "*" + MX_TYPE.get(format_a, "u8"), "a_scale": "*u8", "b": "*u8", "b_scale": "*u8", "c": "*fp32",
                          "K": "i32", "BM": "constexpr", "BN": "constexpr", "BK": "constexpr",
                          "FA": "constexpr", "FB": "constexpr"}
             constants = {"BM": tile, "BN": tile, "BK": 128, "FA": format_a, "FB": format_b}
@@ -237,6 +249,7 @@ def _programs():
     # tl.dot_scaled: gfx950's scaled f8f6f4 MFMA.
     programs += [(f"matmul_mx_{fa}_{fb}_{tile}", matmul_mx(fa, fb, tile)) for fa, fb in MX_PAIRS
                  for tile in (16, 32)]
+    programs += [(f"upcast_mx_{fa}_{fb}", matmul_mx(fa, fb, 32)) for fa, fb in MX_UPCASTS]
     return programs + [(f"matmul_{d}", matmul(d)) for d in sorted(FP8)]
 
 
@@ -250,6 +263,8 @@ def _runs():
                 continue
             if name.startswith("cast_") and name[5:] not in NATIVE_FP8.get(target, ()):
                 continue        # converted in software elsewhere (Triton's own rounding)
+            if name.startswith("upcast_mx_") and target not in ("gfx942", "gfx950"):
+                continue        # tl.dot_scaled: the CDNA targets Triton lowers it for
             if name.startswith("matmul_mx_") and target != "gfx950":
                 continue        # tl.dot_scaled lowers to the scaled MFMA on gfx950 alone
             if name.endswith("_large_tiles") and target != "gfx950":

@@ -77,7 +77,8 @@ def gemm_mx(a, a_scale, b, b_scale, c, K, BM: tl.constexpr, BN: tl.constexpr, BK
             FA: tl.constexpr, FB: tl.constexpr):
     """C = (A x its block scales) (B x its block scales) of whole tiles, with tl.dot_scaled: A
     [M, K] and B [K, N] in the MX formats FA and FB (e2m1 packed two to a byte along K), one
-    E8M0 scale per 32 k of each row of A (a_scale [M, K/32]) and column of B (b_scale [N, K/32])."""
+    E8M0 scale per 32 k of each row of A (a_scale [M, K/32]) and column of B (b_scale [N, K/32]);
+    an A of bf16 or fp16 has no scales (Triton upcasts B to its type)."""
     rows = tl.program_id(0) * BM + tl.arange(0, BM)
     cols = tl.program_id(1) * BN + tl.arange(0, BN)
     n = tl.num_programs(1) * BN
@@ -90,7 +91,10 @@ def gemm_mx(a, a_scale, b, b_scale, c, K, BM: tl.constexpr, BN: tl.constexpr, BK
         ks = k * (BK // 32) + tl.arange(0, BK // 32)
         x = tl.load(a + rows[:, None] * (K // PA) + ka[None, :])
         y = tl.load(b + kb[:, None] * n + cols[None, :])
-        x_scale = tl.load(a_scale + rows[:, None] * (K // 32) + ks[None, :])
         y_scale = tl.load(b_scale + cols[:, None] * (K // 32) + ks[None, :])
-        acc = tl.dot_scaled(x, x_scale, FA, y, y_scale, FB, acc)
+        if FA == "bf16" or FA == "fp16":
+            acc = tl.dot_scaled(x, None, FA, y, y_scale, FB, acc)
+        else:
+            x_scale = tl.load(a_scale + rows[:, None] * (K // 32) + ks[None, :])
+            acc = tl.dot_scaled(x, x_scale, FA, y, y_scale, FB, acc)
     tl.store(c + rows[:, None] * n + cols[None, :], acc)

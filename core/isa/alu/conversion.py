@@ -18,8 +18,9 @@ import numpy as np
 
 from core.isa.alu import bits as B
 from core.isa.alu import rounding as R
-from core.isa.alu.fp8 import f32_bits as fp8_f32_bits, from_f32 as fp8_from_f32
-from core.isa.alu.table import MODE_FP16_OVFL, op
+from core.isa.alu import mx
+from core.isa.alu.fp8 import f32_bits as fp8_f32_bits, fp8_values, from_f32 as fp8_from_f32
+from core.isa.alu.table import MODE_FP16_OVFL, canonical_nans, op
 
 U32 = np.uint32
 
@@ -168,6 +169,61 @@ for _kind in ("fp8", "bf8"):
     op("f32 f32 -> b16", f"v_cvt_pk_{_kind}_f32", uses_fp8=True, uses_mode=True)(_f32_to_pk_fp8(_kind))
     op("f32 f32 f32 -> b16", f"v_cvt_scalef32_pk_{_kind}_f32", uses_fp8=True, uses_mode=True)(
         _f32_to_pk_fp8_scaled(_kind))
+
+
+# gfx950: 8-bit floats (a word op_sel[0] names, or a byte) and fp4 (a byte, low nibble first)
+# times the f32 scale S1, to f32, f16 or bf16; a byte is op_sel[1:0] (llvm PR 151286: llvm
+# before it, clang-21.1 among them, encodes a builtin's bytes 1 and 2 the other way). What
+# Triton's tl.dot_scaled upcasts with. Exact for the power-of-two scales MX formats have;
+# another scale's product is rounded to f32 first (nearest even), then to a 16-bit result.
+def _times_scale(values, scale):
+    """float64 values x f32 `scale` (bit patterns) -> f32 bit patterns; a NaN product is the
+    scale quieted if it is a NaN, else the default NaN (an 8-bit NaN has no payload)."""
+    product = B.from_f32((values * B.f32(scale).astype(np.float64)).astype(np.float32))
+    return canonical_nans(product, "f32", [(scale, "f32")])
+
+
+def _to_16(bits, to, mode):
+    return bf16_nearest_even(bits) if to == "bf16" else _f16_by_mode(bits, mode)
+
+
+def _scaled_pair(values_of, to):
+    """A pair of small floats (values_of(a, fp8, byte_sel) -> (low, high) float64) to two f32
+    (a 64-bit result, low first) or two 16-bit halves (low in the low half)."""
+    def convert(a, scale, fp8, mode=None, byte_sel=0):
+        low, high = (_times_scale(v, scale) for v in values_of(np.asarray(a, U32), fp8, byte_sel))
+        if to == "f32":
+            return low.astype(np.uint64) | high.astype(np.uint64) << np.uint64(32)
+        return _to_16(low, to, mode) | _to_16(high, to, mode) << U32(16)
+    return convert
+
+
+def _fp8_pair(kind):
+    def values_of(word, fp8, _byte_sel):
+        table = fp8_values(fp8, kind)
+        return table[word & U32(0xFF)], table[word >> U32(8) & U32(0xFF)]
+    return values_of
+
+
+def _fp4_pair(byte, _fp8, byte_sel):
+    byte = byte >> U32(8 * byte_sel)
+    table = mx.values("fp4")
+    return table[byte & U32(0xF)], table[byte >> U32(4) & U32(0xF)]
+
+
+for _kind in ("fp8", "bf8"):
+    op("b32 f32 -> f32", f"v_cvt_scalef32_f32_{_kind}", uses_fp8=True, op_sel_byte=True)(
+        lambda a, scale, fp8, byte_sel, kind=_kind: _times_scale(
+            fp8_values(fp8, kind)[np.asarray(a, U32) >> U32(8 * byte_sel) & U32(0xFF)], scale))
+    op("b16 f32 -> b64", f"v_cvt_scalef32_pk_f32_{_kind}", uses_fp8=True)(_scaled_pair(_fp8_pair(_kind), "f32"))
+    op("b16 f32 -> b32", f"v_cvt_scalef32_pk_f16_{_kind}", uses_fp8=True, uses_mode=True)(
+        _scaled_pair(_fp8_pair(_kind), "f16"))
+    op("b16 f32 -> b32", f"v_cvt_scalef32_pk_bf16_{_kind}", uses_fp8=True)(_scaled_pair(_fp8_pair(_kind), "bf16"))
+op("b32 f32 -> b64", "v_cvt_scalef32_pk_f32_fp4", uses_fp8=True, op_sel_byte=True)(_scaled_pair(_fp4_pair, "f32"))
+op("b32 f32 -> b32", "v_cvt_scalef32_pk_f16_fp4", uses_fp8=True, uses_mode=True, op_sel_byte=True)(
+    _scaled_pair(_fp4_pair, "f16"))
+op("b32 f32 -> b32", "v_cvt_scalef32_pk_bf16_fp4", uses_fp8=True, op_sel_byte=True)(
+    _scaled_pair(_fp4_pair, "bf16"))
 
 
 def _norm(lo, scale):

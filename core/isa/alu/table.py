@@ -155,6 +155,7 @@ class AluOp:
     keeps_output_denormals: bool = False    # no output flushing (min/max/med3)
     uses_fp8: bool = False      # fn takes fp8= the target's 8-bit float flavour (core.isa.alu.fp8)
     byte_sel: bool = False      # fn takes byte_sel= the source byte gfx12's VOP3 form names
+    op_sel_byte: bool = False   # fn takes byte_sel= op_sel[1:0]: the source byte gfx950's scaled conversions name
     neg_signs: bool = False     # fn takes signs= VOP3P's neg_lo bits: which sources are signed
 
     @property
@@ -229,6 +230,8 @@ class AluOp:
             kw["fp8"] = facts[0]
         if self.byte_sel:
             kw["byte_sel"] = facts[1]
+        elif self.op_sel_byte:
+            kw["byte_sel"] = op_sel & 3
         if self.neg_signs:
             kw["signs"] = neg
         out = self.fn(*vals, **kw)

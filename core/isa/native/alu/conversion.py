@@ -204,6 +204,56 @@ for _kind in ("fp8", "bf8"):
     emits(f"v_cvt_scalef32_pk_{_kind}_f32")(_f32_to_pk_fp8_scaled(_kind))
 
 
+# gfx950's scaled conversions up from the 8-bit floats and fp4 (core.isa.alu.conversion): each
+# value exact in f32, times the scale in double (exact), rounded to f32, then to a 16-bit type.
+def _fp4_f32_bits(k, code):
+    """An fp4 (E2M1) code -> its value's f32 bits, exact (no infinity or NaN)."""
+    exponent, mantissa = k.and_(k.lshr(code, 1), 3), k.and_(code, 1)
+    normal = k.or_(k.shl(k.add(exponent, 126), 23), k.shl(mantissa, 22))
+    value = k.select(k.icmp("==", exponent, 0), k.select(k.icmp("==", mantissa, 0), k.i(0), k.i(0x3F000000)), normal)
+    return k.or_(value, k.shl(k.lshr(code, 3), 31))
+
+
+def _times_scale(k, bits, scale):
+    wide = lambda x: k.b.fpext(k.view(x, "f32"), k.fty("f64"))        # noqa: E731
+    product = k.bits(k.b.fptrunc(k.b.fmul(wide(bits), wide(scale)), k.fty("f32")), "f32")
+    return B.canonical_nans(k, "f32", product, [(scale, "f32")])
+
+
+def _scaled_pair(decode, to):
+    """decode(k, a, fp8, byte_sel) -> (low, high) f32 bits; each times the scale, as two f32
+    (one 64-bit value, low first) or two 16-bit halves."""
+    def convert(k, a, scale, fp8, mode=None, byte_sel=0):
+        low, high = (_times_scale(k, x, scale) for x in decode(k, a, fp8, byte_sel))
+        if to == "f32":
+            return k.or_(k.zext(low, 64), k.shl(k.zext(high, 64), 32))
+        half = (lambda x: bf16_nearest_even(k, x)) if to == "bf16" else (lambda x: _f16_by_mode(k, x, mode))
+        return k.or_(half(low), k.shl(half(high), 16))
+    return convert
+
+
+def _fp8_pair(kind):
+    return lambda k, a, fp8, _byte_sel: (_fp8_f32_bits(k, k.and_(a, 0xFF), fp8, kind),
+                                         _fp8_f32_bits(k, k.and_(k.lshr(a, 8), 0xFF), fp8, kind))
+
+
+def _fp4_pair(k, a, _fp8, byte_sel):
+    byte = k.lshr(a, 8 * byte_sel)
+    return _fp4_f32_bits(k, k.and_(byte, 0xF)), _fp4_f32_bits(k, k.and_(k.lshr(byte, 4), 0xF))
+
+
+for _kind in ("fp8", "bf8"):
+    emits(f"v_cvt_scalef32_f32_{_kind}")(
+        lambda k, a, scale, fp8, byte_sel, kind=_kind: _times_scale(
+            k, _fp8_f32_bits(k, k.and_(k.lshr(a, 8 * byte_sel), 0xFF), fp8, kind), scale))
+    emits(f"v_cvt_scalef32_pk_f32_{_kind}")(_scaled_pair(_fp8_pair(_kind), "f32"))
+    emits(f"v_cvt_scalef32_pk_f16_{_kind}")(_scaled_pair(_fp8_pair(_kind), "f16"))
+    emits(f"v_cvt_scalef32_pk_bf16_{_kind}")(_scaled_pair(_fp8_pair(_kind), "bf16"))
+emits("v_cvt_scalef32_pk_f32_fp4")(_scaled_pair(_fp4_pair, "f32"))
+emits("v_cvt_scalef32_pk_f16_fp4")(_scaled_pair(_fp4_pair, "f16"))
+emits("v_cvt_scalef32_pk_bf16_fp4")(_scaled_pair(_fp4_pair, "bf16"))
+
+
 def _norm(lo, scale):
     def pack(k, v):
         """An f64 value -> rint(clip(v, lo, 1) * scale) as a 16-bit field; NaN -> 0."""

@@ -131,7 +131,7 @@ class Emitter:
                 vals[i] = _half(k, vals[i], (op_sel >> i) & 1)
             if t in FLOAT_TYPES:
                 vals[i] = _input_mods(k, vals[i], t, i, neg, abs, mode, op.ftz)
-        out = self.body(k, *vals, **self._kwargs(clamp, mode, fp8, byte_sel, neg))
+        out = self.body(k, *vals, **self._kwargs(clamp, mode, fp8, byte_sel, neg, op_sel))
         out = out if isinstance(out, tuple) else (out,)
         t0 = op.dst_types[0]
         if t0 in FLOAT_TYPES:
@@ -142,7 +142,7 @@ class Emitter:
             out = (first,) + out[1:]
         return out
 
-    def _kwargs(self, clamp, mode, fp8="", byte_sel=0, neg=0):
+    def _kwargs(self, clamp, mode, fp8="", byte_sel=0, neg=0, op_sel=0):
         kw = {}
         if self.op.int_clamp:
             kw["clamp"] = clamp
@@ -152,6 +152,8 @@ class Emitter:
             kw["fp8"] = fp8
         if self.op.byte_sel:
             kw["byte_sel"] = byte_sel
+        elif self.op.op_sel_byte:
+            kw["byte_sel"] = op_sel & 3
         if self.op.neg_signs:
             kw["signs"] = neg
         return kw
