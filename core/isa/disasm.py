@@ -178,7 +178,7 @@ def _format_vop(inst, entry):
         if entry.mods.get("omod"):
             tail += _OMOD[mods["omod"]]
     elif inst.encoding == "VOP3P" and entry.mods.get("mai"):
-        if inst.size == 16:                 # gfx950's scaled MFMA: the scales, then their bytes
+        if inst.mnemonic.startswith("v_mfma_scale_"):     # gfx950: the scales, then their bytes
             texts += [_operand(op) for op in inst.src[3:]]
             if mods["op_sel"] & 3:
                 tail += " op_sel:" + _bits(mods["op_sel"] & 3, 3)

@@ -185,7 +185,7 @@ def _mfma(match):
             b_lane = _blgp_lane(b_lane, int(mods["blgp"]))
         a_matrix = a[:, a_lane, a_slot]                          # [n, blocks, m, k]
         b_matrix = b[:, b_lane, b_slot].transpose(0, 1, 3, 2)    # [n, blocks, k, n]
-        if formats and len(inst.src) == 5:                         # v_mfma_scale_*
+        if inst.mnemonic.startswith("v_mfma_scale_"):
             a_matrix = a_matrix * _block_scales(step, inst, 0, m, k)
             b_matrix = b_matrix * _block_scales(step, inst, 1, n, k).transpose(0, 1, 3, 2)
         d_lane, d_reg = mfma_output_layout(m, n, blocks, out == "f64")
