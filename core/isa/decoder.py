@@ -598,14 +598,16 @@ SCALE_PREFIX = "v_mfma_ld_scale_b32"
 def _scaled_mfma(d, prefix, mem, next_offset, wave64):
     if next_offset + 8 > len(mem):
         return None
-    fmt = d.enc.identify(_dword(mem, next_offset))
+    word = _dword(mem, next_offset)
+    fmt = d.enc.identify(word)
     if fmt is None or fmt.family != "VOP3P":
         return None
-    try:
-        mfma = _vop3p(d, fmt, _dword(mem, next_offset), mem, next_offset, prefix.address + 8, wave64)
-    except DecodeError:
+    # Only an f8f6f4 MFMA is decoded on (never another prefix: a run of them stays flat).
+    entry = d.find("VOP3P", fmt.get(_bits(fmt, word, mem, next_offset), "op"))
+    if entry is None or not entry.name.endswith("_f8f6f4"):
         return None
-    if not (mfma.mnemonic.endswith("_f8f6f4") and mfma.mods["abid"] & 1):
+    mfma = _vop3p(d, fmt, word, mem, next_offset, prefix.address + 8, wave64)
+    if not mfma.mods["abid"] & 1:
         return None
     mods = {"cbsz": mfma.mods["cbsz"], "blgp": mfma.mods["blgp"],
             "op_sel": prefix.mods["op_sel"], "op_sel_hi": prefix.mods["op_sel_hi"]}

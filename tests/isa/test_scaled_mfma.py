@@ -166,3 +166,27 @@ def test_a_scale_in_an_sgpr_is_read_from_its_bits_30_to_23(session, build, tier)
         want = (product * factor).astype(np.float32)
         np.testing.assert_allclose(d, d_registers(want, 16), rtol=1e-6, err_msg=hex(word))
 
+
+
+def _encoded(line):
+    """The bytes llvm-mc-21 encodes `line` to for gfx950."""
+    listing = rocm64.encodings("gfx950", [line]).stdout
+    return bytes(int(b, 16) for b in re.search(r"encoding: \[([^\]]*)\]", listing).group(1).split(","))
+
+
+def test_a_run_of_scale_prefixes_decodes_flat_and_the_last_joins_its_mfma():
+    """Each v_mfma_ld_scale_b32 before another prefix stands alone (no recursion through the
+    run, however long); the last one and its MFMA are one instruction."""
+    from core.isa.decoder import decode
+    prefix = _encoded("v_mfma_ld_scale_b32 v13, v14 op_sel:[1,0] op_sel_hi:[0,1]")
+    pair = _encoded("v_mfma_scale_f32_16x16x128_f8f6f4 a[0:3], v[6:9], v[0:5], a[0:3], v13, v14 "
+                    "op_sel:[1,0,0] op_sel_hi:[0,1,0] cbsz:4 blgp:2")
+    run = 3000
+    blob = prefix * run + pair
+    first = decode(blob, 0, 0, True, "gfx950")
+    assert (first.mnemonic, first.size) == ("v_mfma_ld_scale_b32", 8)
+    joined = decode(blob, 8 * run, 0, True, "gfx950")
+    assert (joined.mnemonic, joined.size) == ("v_mfma_scale_f32_16x16x128_f8f6f4", 16)
+    assert [op.text for op in joined.src] == ["v[6:9]", "v[0:5]", "a[0:3]", "v13", "v14"]
+    # The pair's first word alone at the end of the code: a prefix, not a fault.
+    assert decode(pair[:8], 0, 0, True, "gfx950").mnemonic == "v_mfma_ld_scale_b32"
