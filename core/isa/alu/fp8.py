@@ -24,16 +24,25 @@ FORMATS = {("fnuz", "fp8"): (4, 3, 8), ("fnuz", "bf8"): (5, 2, 16),
            ("ocp", "fp8"): (4, 3, 7), ("ocp", "bf8"): (5, 2, 15)}
 
 
-@lru_cache(maxsize=None)
-def fp8_values(flavour, kind):
-    """The 256 values of an 8-bit float as float64, indexed by code."""
-    exponent_bits, mantissa_bits, bias = FORMATS[flavour, kind]
-    code = np.arange(256)
+def minifloat_values(exponent_bits, mantissa_bits, bias):
+    """Every code's value (float64) of a sign-exponent-mantissa float with these fields, its
+    top exponent read as normal numbers (the caller marks its infinities and NaNs)."""
+    code = np.arange(1 << (1 + exponent_bits + mantissa_bits))
     exponent = code >> mantissa_bits & ((1 << exponent_bits) - 1)
     fraction = (code & ((1 << mantissa_bits) - 1)) / float(1 << mantissa_bits)
     magnitude = np.where(exponent == 0, fraction * 2.0 ** (1 - bias),
                          (1 + fraction) * 2.0 ** (exponent - bias))
-    values = np.where(code & 0x80, -magnitude, magnitude)
+    return np.where(code >> (exponent_bits + mantissa_bits) & 1, -magnitude, magnitude)
+
+
+@lru_cache(maxsize=None)
+def fp8_values(flavour, kind):
+    """The 256 values of an 8-bit float as float64, indexed by code."""
+    exponent_bits, mantissa_bits, bias = FORMATS[flavour, kind]
+    values = minifloat_values(exponent_bits, mantissa_bits, bias)
+    code = np.arange(256)
+    exponent = code >> mantissa_bits & ((1 << exponent_bits) - 1)
+    fraction = (code & ((1 << mantissa_bits) - 1)) / float(1 << mantissa_bits)
     top = exponent == (1 << exponent_bits) - 1
     if flavour == "fnuz":
         values[0x80] = np.nan

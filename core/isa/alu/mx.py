@@ -17,12 +17,12 @@ from functools import lru_cache
 
 import numpy as np
 
-from core.isa.alu.fp8 import fp8_values
+from core.isa.alu.fp8 import fp8_values, minifloat_values
 
 F8F6F4 = {0: ("fp8", 8), 1: ("bf8", 8), 2: ("fp6", 6), 3: ("bf6", 6), 4: ("fp4", 4)}
 ELEMENTS_PER_LANE = 32
 # (exponent bits, mantissa bits, bias) of the small formats.
-_SMALL = {"fp6": (2, 3, 1), "bf6": (3, 2, 3), "fp4": (2, 1, 1)}
+SMALL_FORMATS = {"fp6": (2, 3, 1), "bf6": (3, 2, 3), "fp4": (2, 1, 1)}
 SCALE_BIAS = 127
 SCALE_NAN = 0xFF
 
@@ -38,12 +38,7 @@ def values(name, flavour="ocp"):
     """Every code's value (float64, indexed by code) of format `name`."""
     if name in ("fp8", "bf8"):
         return fp8_values(flavour, name)
-    exponent_bits, mantissa_bits, bias = _SMALL[name]
-    code = np.arange(1 << (1 + exponent_bits + mantissa_bits))
-    exponent = code >> mantissa_bits & ((1 << exponent_bits) - 1)
-    fraction = (code & ((1 << mantissa_bits) - 1)) / float(1 << mantissa_bits)
-    magnitude = np.where(exponent == 0, fraction * 2.0 ** (1 - bias), (1 + fraction) * 2.0 ** (exponent - bias))
-    result = np.where(code >> (exponent_bits + mantissa_bits) & 1, -magnitude, magnitude)
+    result = minifloat_values(*SMALL_FORMATS[name])
     result.setflags(write=False)
     return result
 

@@ -163,7 +163,8 @@ def _mfma(match):
         mods = inst.mods
         fp8 = step.dispatch.plan.desc.target.fp8
         if formats:
-            a, b = (_mx_elements(step, inst, i, fp8) for i in (0, 1))
+            a_format, b_format = (_mx_format(step, inst, i) for i in (0, 1))
+            a, b = (_mx_elements(step, inst.src[i], fmt, fp8) for i, fmt in enumerate((a_format, b_format)))
             per_lane = mx.ELEMENTS_PER_LANE
         else:
             per_lane = a_op.count * 32 // _BITS[a_kind]
@@ -173,8 +174,8 @@ def _mfma(match):
         out_words = m * n * blocks // 64 * (2 if out == "f64" else 1)
         c = _elements(_registers(step, c_op, out_words, out), out)
         if formats:
-            a_lane, a_slot = f8f6f4_input_layout(m, k, _mx_format(step, inst, 0)[1])
-            b_lane, b_slot = f8f6f4_input_layout(n, k, _mx_format(step, inst, 1)[1])
+            a_lane, a_slot = f8f6f4_input_layout(m, k, a_format[1])
+            b_lane, b_slot = f8f6f4_input_layout(n, k, b_format[1])
         else:
             a_lane, a_slot = mfma_input_layout(m, k, blocks, per_lane)
             b_lane, b_slot = mfma_input_layout(n, k, blocks, per_lane)
@@ -204,19 +205,20 @@ def _mfma(match):
 
 
 def _mx_format(step, inst, which):
-    """(name, bits) of gfx950's f8f6f4 MFMA source `which` (0: A by CBSZ, 1: B by BLGP)."""
+    """(name, bits, registers) of gfx950's f8f6f4 MFMA source `which` (0: A by CBSZ, 1: B by
+    BLGP)."""
     field = ("cbsz", "blgp")[which]
     code = int(inst.mods[field])
     if code not in mx.F8F6F4:
         raise step.illegal(f"{inst.mnemonic} with {field}:{code}: no matrix format has that number")
-    return mx.F8F6F4[code]
+    return mx.F8F6F4[code] + (mx.registers(code),)
 
 
-def _mx_elements(step, inst, which, fp8):
-    """gfx950's f8f6f4 MFMA: source `which` as float64 [n, lanes, 32], in its format."""
-    name, bits = _mx_format(step, inst, which)
-    codes = mx.unpack(_registers(step, inst.src[which], bits * mx.ELEMENTS_PER_LANE // 32), bits)
-    return mx.values(name, fp8)[codes]
+def _mx_elements(step, operand, fmt, fp8):
+    """gfx950's f8f6f4 MFMA: a source `operand` in format `fmt` (_mx_format) as float64
+    [n, lanes, 32]."""
+    name, bits, registers = fmt
+    return mx.values(name, fp8)[mx.unpack(_registers(step, operand, registers), bits)]
 
 
 @lru_cache(maxsize=None)

@@ -11,6 +11,7 @@ Invariants (as the numpy family's):
   narrows to them by numpy's integer steps.
 """
 from core.isa.alu.fp8 import FORMATS as FP8_FORMATS, MAX_CODE as FP8_MAX, special_codes as FP8_SPECIAL
+from core.isa.alu.mx import SMALL_FORMATS as MX_FORMATS
 from core.isa.alu.table import MODE_FP16_OVFL
 from core.isa.native.alu import bits as B
 from core.isa.native.alu import rounding as R
@@ -115,18 +116,25 @@ emits("v_cvt_pk_bf16_f32")(
 emits("v_cvt_f32_bf16")(lambda k, a: k.shl(a, 16))
 
 
-def _fp8_f32_bits(k, code, fp8, kind):
-    """An 8-bit float's code (0-255 per lane) -> its f32 bits, built from its fields as
-    core.isa.alu.fp8 defines them; NaN codes give the f32 default NaN."""
-    exponent_bits, mantissa_bits, bias = FP8_FORMATS[fp8, kind]
-    sign = k.shl(k.lshr(code, 7), 31)
+def _minifloat_f32_bits(k, code, exponent_bits, mantissa_bits, bias):
+    """A small float's code -> (its f32 bits, its exponent field, its mantissa field), the
+    top exponent read as normal numbers (core.isa.alu.fp8.minifloat_values), exact in f32."""
+    sign = k.shl(k.lshr(code, exponent_bits + mantissa_bits), 31)
     exponent = k.and_(k.lshr(code, mantissa_bits), (1 << exponent_bits) - 1)
     mantissa = k.and_(code, (1 << mantissa_bits) - 1)
     normal = k.or_(k.shl(k.add(exponent, 127 - bias), 23), k.shl(mantissa, 23 - mantissa_bits))
     # subnormal: 0.m x 2^(1-bias), exact in f32
     tiny = k.bits(k.b.fmul(k.b.uitofp(mantissa, k.fty("f32")),
                            k.f(2.0 ** (1 - bias - mantissa_bits), "f32")), "f32")
-    value = k.or_(sign, k.select(k.icmp("==", exponent, 0), tiny, normal))
+    return k.or_(sign, k.select(k.icmp("==", exponent, 0), tiny, normal)), exponent, mantissa
+
+
+def _fp8_f32_bits(k, code, fp8, kind):
+    """An 8-bit float's code (0-255 per lane) -> its f32 bits, built from its fields as
+    core.isa.alu.fp8 defines them; NaN codes give the f32 default NaN."""
+    exponent_bits = FP8_FORMATS[fp8, kind][0]
+    value, exponent, mantissa = _minifloat_f32_bits(k, code, *FP8_FORMATS[fp8, kind])
+    sign = k.shl(k.lshr(code, 7), 31)
     if fp8 == "fnuz":
         nan = k.icmp("==", code, 0x80)
     elif kind == "fp8":
@@ -191,8 +199,8 @@ def _f32_to_pk_fp8_scaled(kind):
     convert = _f32_to_pk_fp8(kind)
 
     def scaled(k, a, b, scale, fp8, mode):
-        wide = lambda x: k.b.fpext(k.view(x, "f32"), k.fty("f64"))        # noqa: E731
-        quotients = (k.bits(k.b.fptrunc(k.b.fdiv(wide(x), wide(scale)), k.fty("f32")), "f32") for x in (a, b))
+        quotients = (B.narrow(k, k.bits(k.b.fdiv(_f64_value(k, x, "f32"), _f64_value(k, scale, "f32")), "f64"),
+                              "f64", "f32") for x in (a, b))
         return convert(k, *quotients, fp8, mode)
     return scaled
 
@@ -207,17 +215,13 @@ for _kind in ("fp8", "bf8"):
 # gfx950's scaled conversions up from the 8-bit floats and fp4 (core.isa.alu.conversion): each
 # value exact in f32, times the scale in double (exact), rounded to f32, then to a 16-bit type.
 def _fp4_f32_bits(k, code):
-    """An fp4 (E2M1) code -> its value's f32 bits, exact (no infinity or NaN)."""
-    exponent, mantissa = k.and_(k.lshr(code, 1), 3), k.and_(code, 1)
-    normal = k.or_(k.shl(k.add(exponent, 126), 23), k.shl(mantissa, 22))
-    value = k.select(k.icmp("==", exponent, 0), k.select(k.icmp("==", mantissa, 0), k.i(0), k.i(0x3F000000)), normal)
-    return k.or_(value, k.shl(k.lshr(code, 3), 31))
+    """An fp4 (E2M1) code -> its value's f32 bits, exact (it has no infinity or NaN)."""
+    return _minifloat_f32_bits(k, code, *MX_FORMATS["fp4"])[0]
 
 
 def _times_scale(k, bits, scale):
-    wide = lambda x: k.b.fpext(k.view(x, "f32"), k.fty("f64"))        # noqa: E731
-    product = k.bits(k.b.fptrunc(k.b.fmul(wide(bits), wide(scale)), k.fty("f32")), "f32")
-    return B.canonical_nans(k, "f32", product, [(scale, "f32")])
+    product = k.b.fmul(_f64_value(k, bits, "f32"), _f64_value(k, scale, "f32"))
+    return B.canonical_nans(k, "f32", B.narrow(k, k.bits(product, "f64"), "f64", "f32"), [(scale, "f32")])
 
 
 def _scaled_pair(decode, to):
