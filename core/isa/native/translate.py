@@ -220,7 +220,22 @@ class Kernel:
         return self.mask_bits(EXEC_LO)
 
     def exec_mask(self):
-        return self.builder.bitcast(self.exec_bits(), self.VB)
+        return self.lanes_of(self.exec_bits())
+
+    def lanes_of(self, bits):
+        """The <lanes x i1> of the lane mask `bits` (i<lanes>): each lane tests its bit in a
+        splat of the mask's dwords. A bitcast says the same, but x86 code generation without
+        AVX-512 builds it a bit at a time (two instructions a lane: a third of a small
+        kernel's machine code, and its compile time, went there)."""
+        b = self.builder
+        dwords = [b.trunc(bits, I32)] if self.lanes == 32 else list(_dwords(b, bits))
+        pair = ir.Constant(Vector(I32, len(dwords)), None)
+        for i, dword in enumerate(dwords):
+            pair = b.insert_element(pair, dword, const(I32, i))
+        spread = b.shuffle_vector(pair, ir.Constant(pair.type, None),
+                                  ir.Constant(Vector(I32, self.lanes), [lane // 32 for lane in range(self.lanes)]))
+        lane_bits = ir.Constant(self.V, [1 << (lane % 32) for lane in range(self.lanes)])
+        return b.icmp_unsigned("!=", b.and_(spread, lane_bits), ir.Constant(self.V, None))
 
     def popcount(self, bits):
         count = self.call(f"llvm.ctpop.i{self.lanes}", self.MASK, [bits])
@@ -434,6 +449,11 @@ class Kernel:
         size = f.sub(f.ptrtoint(top, I64), f.ptrtoint(bottom, I64))
         # Reported in KiB, rounded up, so that any frame fits the i32 result.
         f.ret(f.trunc(f.lshr(f.add(size, const(I64, 1023)), const(I64, 10)), I32))
+
+
+def _dwords(b, bits):
+    """The low and high dwords of the i64 `bits`."""
+    return b.trunc(bits, I32), b.trunc(b.lshr(bits, const(I64, 32)), I32)
 
 
 def _run(insts, i):
