@@ -2,12 +2,13 @@
 C measured in the same run, min and median of repeats.
 
     python3 benchmarks/native_bench.py [--repeat 5] [--sgemm 1024] [--largest 8] [--target gfx1030]
-                                       [--parts vadd,fma,sgemm,mgemm,translate] [--results FILE]
+                                       [--parts vadd,fma,sgemm,gather,mgemm,translate] [--results FILE]
 
 Each measurement runs in a fresh process (SOFTGPU_THREADS is fixed when the thread pool
 starts): vector add of 2^22 floats (dispatch only, warm translation), the FMA loop's
 lane-instructions per second on one core, a 16x16 LDS-tiled SGEMM on one and on two threads,
-peak RSS of the vector add beyond the process's size before its buffers, and translation time
+a gather and a scatter of 2^22 floats through a permutation on one thread (against the same C
+loops: the engine's cost of lanes that are not contiguous), peak RSS of the vector add beyond the process's size before its buffers, and translation time
 (empty cache) of the --largest suite kernels and of a ~1,000-instruction one, in ms per 1,000
 instructions, split into decoding, IR building, IR printing, IR parsing, optimisation, code
 generation and loading (each timed around the call that does it). --target runs the kernels
@@ -53,6 +54,16 @@ kernel void sgemm(global const float *A, global const float *B, global float *C,
   }
   C[row * n + col] = acc;
 }
+
+kernel void gather(global const float *in, global const int *index, global float *out) {
+  size_t i = get_global_id(0);
+  out[i] = in[index[i]];
+}
+
+kernel void scatter(global const float *in, global const int *index, global float *out) {
+  size_t i = get_global_id(0);
+  out[index[i]] = in[i];
+}
 """
 
 C_REFERENCE = r"""
@@ -76,7 +87,19 @@ int main(int argc, char **argv) {
   for (int i = 0; i < m; i++) for (int j = 0; j < m; j++) {
     float acc = 0; for (int k = 0; k < m; k++) acc += A[(long)i * m + k] * B[(long)k * m + j];
     C[(long)i * m + j] = acc; }
-  printf("sgemm %.9f\nchecksum %f\n", now() - t, sum + C[m + 1]);
+  printf("sgemm %.9f\n", now() - t);
+  /* The permutation the benchmark's kernels use (permutation() in native_bench.py). */
+  int *index = malloc(n * 4);
+  for (long i = 0; i < n; i++) index[i] = (int)((i & ~255L) | ((i * 73) & 255));
+  for (int r = 0; r < reps; r++) {
+    t = now();
+    for (long i = 0; i < n; i++) c[i] = a[index[i]];
+    printf("gather %.9f\n", now() - t); sum += c[r];
+    t = now();
+    for (long i = 0; i < n; i++) c[index[i]] = a[i];
+    printf("scatter %.9f\n", now() - t); sum += c[r];
+  }
+  printf("checksum %f\n", sum + C[m + 1]);
   return 0;
 }
 """
@@ -144,6 +167,15 @@ def matrix_gemm(session, target, repeat, size):
     return times[1:]
 
 
+def permutation(n):
+    """Each run of 256 items shuffled within itself (73 is odd: a bijection of 0..255): no two
+    neighbouring lanes touch neighbouring items, yet the data stays in cache, so the gather and
+    scatter figures time the engine's per-lane work rather than the memory's. The C reference
+    computes the same."""
+    i = np.arange(n, dtype=np.int64)
+    return ((i & ~255) | ((i * 73) & 255)).astype(np.int32)
+
+
 def worker(what, repeat, size, largest, target):
     """One measurement in this process; prints a JSON object."""
     from core.harness.launch import launch
@@ -190,6 +222,22 @@ def worker(what, repeat, size, largest, target):
         want = A.reshape(size, size).astype(np.float64) @ B.reshape(size, size).astype(np.float64)
         assert np.allclose(C.reshape(size, size), want, rtol=1e-4)
         out = {"times": times}
+    elif what == "gather":
+        n = 1 << 22
+        data, index = np.arange(n, dtype=np.float32), permutation(n)
+        out = {}
+        for kernel in ("gather", "scatter"):
+            launch(session, path, kernel, [data[:256], index[:256], np.zeros(256, np.float32)], 256, 256)
+            times = []
+            for _ in range(repeat):
+                (_, _, got), stats = launch(session, path, kernel, [data, index, np.zeros_like(data)], n, 256,
+                                            with_stats=True)
+                want = data[index] if kernel == "gather" else np.zeros_like(data)
+                if kernel == "scatter":
+                    want[index] = data
+                assert np.array_equal(got, want), f"{kernel} result differs from numpy"
+                times.append(stats.seconds)
+            out[kernel] = times
     elif what == "translate":
         out = translation_times(session, largest)
     print(json.dumps(out))
@@ -317,7 +365,7 @@ def translation_times(session, largest):
                                     {p: overall[p] * 1e6 / instructions for p in PHASES}}}
 
 
-PARTS = ("vadd", "fma", "sgemm", "mgemm", "translate")
+PARTS = ("vadd", "fma", "sgemm", "gather", "mgemm", "translate")
 
 
 def summary(values):
@@ -342,9 +390,9 @@ def c_reference(size, repeat):
         subprocess.run(["gcc", "-O2", "-o", exe, source], check=True)
         lines = subprocess.run([exe, str(1 << 22), str(size), str(repeat)], check=True,
                                capture_output=True, text=True).stdout.split("\n")
-    vadd = [float(line.split()[1]) for line in lines if line.startswith("vadd")]
-    sgemm = [float(line.split()[1]) for line in lines if line.startswith("sgemm")][0]
-    return vadd, sgemm
+    def times(name):
+        return [float(line.split()[1]) for line in lines if line.startswith(name + " ")]
+    return times("vadd"), times("sgemm")[0], {kernel: times(kernel) for kernel in ("gather", "scatter")}
 
 
 def main():
@@ -374,8 +422,8 @@ def main():
         parser.error("translation times are measured over the gfx1030 kernel suite (--target gfx1030)")
     cache = tempfile.mkdtemp(prefix="softgpu-bench-cache-")
     figures = {"target": options.target, "profile": TARGET_PROFILES[options.target]}
-    if {"vadd", "sgemm", "mgemm"} & set(parts):
-        c_vadd, c_sgemm = c_reference(options.sgemm, options.repeat)
+    if {"vadd", "sgemm", "gather", "mgemm"} & set(parts):
+        c_vadd, c_sgemm, c_moves = c_reference(options.sgemm, options.repeat)
         cv = summary(c_vadd)
         figures.update({"c_vadd_seconds": {"min": cv[0], "median": cv[1]}, "c_sgemm_seconds": c_sgemm})
     for threads in (1, 2) if "vadd" in parts else ():
@@ -395,6 +443,8 @@ def main():
         fma(options, cache, figures)
     if "sgemm" in parts:
         sgemm(options, cache, figures, c_sgemm)
+    if "gather" in parts:
+        gather(options, cache, figures, c_moves)
     if "mgemm" in parts:
         mgemm(options, cache, figures, c_sgemm)
     if "translate" in parts:
@@ -418,6 +468,17 @@ def sgemm(options, cache, figures, c_sgemm):
     print(f"SGEMM {options.sgemm}^3 16x16 LDS-tiled: 1 thread min {one[0]:.3f} s median {one[1]:.3f} s; "
           f"2 threads min {two[0]:.3f} s median {two[1]:.3f} s; speed-up (min) {one[0] / two[0]:.2f}x; "
           f"C (naive triple loop) {c_sgemm:.3f} s")
+
+
+def gather(options, cache, figures, c_moves):
+    r = run("gather", 1, options.repeat, options.sgemm, cache, target=options.target)
+    for kernel in ("gather", "scatter"):
+        v, c = summary(r[kernel]), summary(c_moves[kernel])
+        figures[f"{kernel}_1_thread_seconds"] = {"min": v[0], "median": v[1], "c_min": c[0], "c_median": c[1],
+                                                 "ratio_to_c_median": v[1] / c[1]}
+        print(f"{kernel} 2^22 (lanes permuted within runs of 256), 1 thread: min {v[0] * 1e3:.2f} ms "
+              f"median {v[1] * 1e3:.2f} ms; C min {c[0] * 1e3:.2f} ms median {c[1] * 1e3:.2f} ms; "
+              f"ratio min {v[0] / c[0]:.2f}x median {v[1] / c[1]:.2f}x")
 
 
 def mgemm(options, cache, figures, c_sgemm):

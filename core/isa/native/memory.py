@@ -12,10 +12,12 @@ Holds these invariants (the interpreter's core/isa/interp/memory.py, translated)
   when several lanes store to one address the highest lane wins (lane order), as in the
   interpreter; lane-contiguous accesses are masked vector loads and stores, and the active
   lanes of a load at one address read one value (loaded once);
-- in device memory, gathers, scatters, loads at one address and the out-of-line path move a
-  lane's dword pair as one 8-byte access and an aligned dwordx4 as one 16-byte access
-  (_units), as the GPU's 64- and 128-bit accesses are single-copy atomic: another thread's
-  wave never sees part of them. Lane-contiguous accesses are masked vector moves, which no
+- gathers and scatters of device memory (lanes not contiguous) move out of line, in
+  sg_native_move, once their addresses are checked inline; LDS's stay inline;
+- gathers, scatters, loads at one address and the out-of-line path move a lane's dword pair
+  as one 8-byte access and an aligned dwordx4 as one 16-byte access (_units), as the GPU's
+  64- and 128-bit accesses are single-copy atomic: another thread's wave never sees part of
+  them. Lane-contiguous accesses are masked vector moves, which no
   test has seen torn (tests/isa/test_native_threads.py stores and reads them so);
 - a checked lane-contiguous access prefetches what the same access of a wave 16 runs
   later would touch (a hint only: a prefetch never faults and moves nothing);
@@ -281,7 +283,7 @@ def access(k, addresses, active, count, esize, stride=None, values=None, check=T
             ends.append((rows, b.block))
             b.branch(done)
             b.position_at_end(many)
-        rows = _gather_scatter(k, b.sub(addresses, k.splat(delta)), active, count, esize, stride, values)
+        rows = moved(k, b.sub(addresses, k.splat(delta)), active, count, esize, stride, values)
         ends.append((rows, b.block))
         b.branch(done)
         b.position_at_end(slow)
@@ -289,7 +291,7 @@ def access(k, addresses, active, count, esize, stride=None, values=None, check=T
         _, rows = _out_of_line(k, at, addresses, active, count, esize, stride, flags, values)
         ends.append((rows, b.block))
     else:                       # LDS: no check to make
-        rows = _gather_scatter(k, addresses, active, count, esize, stride, values)
+        rows = moved(k, addresses, active, count, esize, stride, values)
         ends.append((rows, b.block))
     return _joined(k, done, ends, count if values is None else 0)
 
@@ -350,8 +352,7 @@ def lds_access(k, offsets, active, count, esize, stride, values=None):
         ptrs = b.gep(lds, [at], source_etype=I8)
         ptrs.type = Vector(PTR, k.lanes)     # a GEP over lane offsets: lane pointers
         return ptrs
-    rows = _element_rows(k, pointers, active, count, esize, stride, values, device=False)
-    ends.append((rows, b.block))
+    ends.append((_lds_rows(k, pointers, active, count, esize, stride, values), b.block))
     return _joined(k, done, ends, count if values is None else 0)
 
 
@@ -388,16 +389,23 @@ def _vector_access(k, base, active, count, esize, stride, interleaved, values, w
     return [b.zext(r, k.V) if esize < 4 else r for r in rows]
 
 
-def _gather_scatter(k, addresses, active, count, esize, stride, values):
-    """Masked gathers (loads) or scatters (stores, lower lanes first: the highest lane wins)
-    of `count` elements `stride` apart at host addresses."""
+def moved(k, hosts, active, count, esize, stride, values):
+    """Gather (values None: returns the rows) or scatter (`values`) `count` elements `stride`
+    apart at each active lane's host address (<lanes x i64>, checked already), through
+    sg_native_move: in lane order (the highest lane wins), runs of dwords as single accesses
+    (_units), and lanes at one address reading one value. Out of line because LLVM's x86 code
+    generation without AVX-512 expands a gather or scatter lane by lane, ~5 instructions a
+    lane: the gathers and scatters held a third of a small kernel's machine code and compile
+    time, while the C loop takes about a tenth longer than that expansion (native_bench.py's
+    gather part)."""
     b = k.builder
-    ptype = Vector(PTR, k.lanes)
-
-    def pointers(e):
-        at = addresses if e == 0 else b.add(addresses, k.splat(const(I64, e * stride)))
-        return b.inttoptr(at, ptype)
-    return _element_rows(k, pointers, active, count, esize, stride, values)
+    buffer, data = k.scratch_buffers()
+    b.store(hosts, buffer)
+    bits = staged(k, data, values, active)
+    fn = k.intrinsic("sg_native_move", I32, [PTR, I64, I32, I32, I32, I64, PTR, I32])
+    b.call(fn, [buffer, bits, const(I32, k.lanes), const(I32, count), const(I32, esize),
+                const(I64, stride), data, const(I32, ACCESS_LOAD if values is None else ACCESS_STORE)])
+    return loaded_rows(k, data, count) if values is None else []
 
 
 def _units(count, esize, stride, device=True):
@@ -405,8 +413,9 @@ def _units(count, esize, stride, device=True):
     aligned 64- and 128-bit accesses are single-copy atomic, and code relies on it across
     workgroups: a wave polls a 64-bit flag another thread stores, and rocPRIM's look-back
     publishes a value with its flag in one 16-byte word (scan_by_key's tuple<int, bool>), so a
-    lane must never see part of another thread's store. LDS (device=False) belongs to one
-    workgroup, whose waves one thread runs: its dwordx4 gathers keep 8-byte elements."""
+    lane must never see part of another thread's store (sg_native_move keeps the same units).
+    LDS (device=False) belongs to one workgroup, whose waves one thread runs: its dwordx4
+    gathers keep 8-byte elements."""
     if esize != 4 or stride != 4:
         return {}
     if count == 4 and device:
@@ -494,65 +503,20 @@ def _quad(k, host, value=None):
     return [b.trunc(b.lshr(quad, ir.Constant(I128, 32 * i)), I32) for i in range(4)]
 
 
-def _quad_lanes(k, pointers, active, values):
-    """Gather (values None: the four rows) or scatter (`values`, four rows) one 16-byte word
-    per active lane at lane pointers `pointers`, lane by lane in lane order (the highest lane
-    wins), each word one access (_quad)."""
+def _lds_rows(k, pointers, active, count, esize, stride, values):
+    """Gather (values None: returns the rows) or scatter (lower lanes first: the highest lane
+    wins) `count` elements of LDS, element e at the lane pointers `pointers(e)`, inline: LDS
+    gathers are the inner loops of tiled kernels, where sg_native_move's call made a 16x16
+    LDS-tiled SGEMM twice as slow. LDS belongs to one workgroup, whose waves one thread runs:
+    its dword pairs move as 8-byte elements (_units)."""
     b = k.builder
-    quads = Vector(I128, k.lanes)
-    if values is not None:
-        stored = b.bitcast(_interleave(k, values), quads)
-    before = b.block
-    loop, do, nxt, done = (k.new_block(n) for n in ("quad_lane", "quad_do", "quad_next", "quad_lanes_done"))
-    b.branch(loop)
-    b.position_at_end(loop)
-    lane = b.phi(I32)
-    lane.add_incoming(const(I32, 0), before)
-    got = b.phi(quads)
-    got.add_incoming(ir.Constant(quads, None), before)
-    b.cbranch(b.extract_element(active, lane), do, nxt)
-    b.position_at_end(do)
-    host = b.ptrtoint(b.extract_element(pointers, lane), I64)
-    if values is None:
-        word = _quad(k, host)
-        joined = b.or_(b.or_(b.zext(word[0], I128), b.shl(b.zext(word[1], I128), ir.Constant(I128, 32))),
-                       b.or_(b.shl(b.zext(word[2], I128), ir.Constant(I128, 64)),
-                             b.shl(b.zext(word[3], I128), ir.Constant(I128, 96))))
-        loaded = b.insert_element(got, joined, lane)
-    else:
-        _quad(k, host, b.extract_element(stored, lane))
-        loaded = got
-    do_end = b.block
-    b.branch(nxt)
-    b.position_at_end(nxt)
-    merged = b.phi(quads)
-    merged.add_incoming(got, loop)
-    merged.add_incoming(loaded, do_end)
-    step = b.add(lane, const(I32, 1))
-    lane.add_incoming(step, nxt)
-    got.add_incoming(merged, nxt)
-    b.cbranch(b.icmp_unsigned("<", step, const(I32, k.lanes)), loop, done)
-    b.position_at_end(done)
-    if values is not None:
-        return []
-    whole = b.bitcast(merged, Vector(I32, 4 * k.lanes))
-    return [b.shuffle_vector(whole, ir.Constant(whole.type, None), ir.Constant(
-        Vector(I32, k.lanes), [i * 4 + j for i in range(k.lanes)])) for j in range(4)]
-
-
-def _element_rows(k, pointers, active, count, esize, stride, values, device=True):
-    """Gather (values None: returns the rows) or scatter `count` elements, element e at the
-    lane pointers `pointers(e)` (`stride` bytes apart); runs of dwords (_units) move as one
-    8- or 16-byte access."""
-    b = k.builder
-    units = _units(count, esize, stride, device)
-    if units.get(0) == 16:
-        return _quad_lanes(k, pointers(0), active, values)
+    units = _units(count, esize, stride, device=False)
     rows = []
     for e in range(count):
         if e - 1 in units:
             continue
         width = units.get(e, esize)
+        pair = width == 8
         etype = ELEMENT[width]
         vtype = Vector(etype, k.lanes)
         ptrs = pointers(e)
@@ -560,12 +524,9 @@ def _element_rows(k, pointers, active, count, esize, stride, values, device=True
             fn = k.intrinsic(f"llvm.masked.gather.v{k.lanes}i{8 * width}.v{k.lanes}p0", vtype,
                              [Vector(PTR, k.lanes), I32, k.VB, vtype])
             row = b.call(fn, [ptrs, const(I32, 1), active, ir.Constant(vtype, None)])
-            rows.extend(_split(k, row) if width == 8 else [b.zext(row, k.V) if esize < 4 else row])
+            rows.extend(_split(k, row) if pair else [b.zext(row, k.V) if esize < 4 else row])
             continue
-        if width == 8:
-            value = _join(k, values[e], values[e + 1])
-        else:
-            value = _narrow(k, values[e], etype)
+        value = _join(k, values[e], values[e + 1]) if pair else _narrow(k, values[e], etype)
         fn = k.intrinsic(f"llvm.masked.scatter.v{k.lanes}i{8 * width}.v{k.lanes}p0", ir.VoidType(),
                          [vtype, Vector(PTR, k.lanes), I32, k.VB])
         b.call(fn, [value, ptrs, const(I32, 1), active])

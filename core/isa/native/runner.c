@@ -147,31 +147,58 @@ static void move_quad(uint8_t *at, uint32_t *rows, uint32_t lanes, int load) {
     }
 }
 
-int32_t sg_native_access(const sg_env *env, sg_wave *wave, sg_range *site, uint64_t *addresses,
-                         uint64_t mask, uint32_t lanes, uint32_t elements, uint32_t esize,
-                         uint64_t stride, uint32_t *data, uint32_t flags) {
-    if (flags & SG_ACCESS_CHECK) {
-        sg_range first = {UINT64_MAX, 0, 0}, late;
-        const sg_range *range = NULL;
-        for (uint32_t lane = 0; lane < lanes; lane++) {
-            if (!(mask >> lane & 1))
-                continue;
-            uint64_t delta = 0;
-            for (uint32_t e = 0; e < elements; e++) {
-                uint64_t at = addresses[lane] + e * stride;
-                range = range_holding(env, range, at, at + esize, &late);
-                if (!range) {
-                    wave->fault_address = at;
-                    return (int32_t)lane;
-                }
-                if (e == 0)
-                    delta = range->delta;
-                if (first.start > first.end)
-                    first = *range;
-            }
-            addresses[lane] -= delta;
+/* Element moves of a constant size, which the compiler turns into one load or store each
+   (memcpy with a run-time size is a call). */
+static uint32_t load_element(const uint8_t *at, uint32_t esize) {
+    uint8_t b;
+    uint16_t h;
+    uint32_t w;
+    switch (esize) {
+    case 1: memcpy(&b, at, 1); return b;
+    case 2: memcpy(&h, at, 2); return h;
+    default: memcpy(&w, at, 4); return w;
+    }
+}
+
+static void store_element(uint8_t *at, uint32_t value, uint32_t esize) {
+    uint8_t b = (uint8_t)value;
+    uint16_t h = (uint16_t)value;
+    switch (esize) {
+    case 1: memcpy(at, &b, 1); break;
+    case 2: memcpy(at, &h, 2); break;
+    default: memcpy(at, &value, 4); break;
+    }
+}
+
+/* One element a lane, the common gather and scatter. */
+static void move_single(const uint64_t *addresses, uint64_t mask, uint32_t lanes, uint32_t esize,
+                        uint32_t *data, int load) {
+    uint64_t last = 0;
+    uint32_t value = 0;
+    int seen = 0;
+    for (uint32_t lane = 0; lane < lanes; lane++) {
+        uint8_t *at = (uint8_t *)(uintptr_t)addresses[lane];
+        if (!(mask >> lane & 1)) {
+            if (load)
+                data[lane] = 0;
+        } else if (!load) {
+            store_element(at, data[lane], esize);
+        } else {
+            /* A lane at the previous active lane's address sees its value (read once). */
+            if (!seen || addresses[lane] != last)
+                value = load_element(at, esize);
+            data[lane] = value;
+            last = addresses[lane];
+            seen = 1;
         }
-        remember(site, first.start <= first.end ? &first : NULL);
+    }
+}
+
+int32_t sg_native_move(const uint64_t *addresses, uint64_t mask, uint32_t lanes, uint32_t elements,
+                       uint32_t esize, uint64_t stride, uint32_t *data, uint32_t flags) {
+    if (elements == 1 && (flags & (SG_ACCESS_LOAD | SG_ACCESS_STORE))) {
+        move_single(addresses, mask, lanes, esize, data, (flags & SG_ACCESS_LOAD) != 0);
+        return -1;
     }
     int32_t previous = -1;
     for (uint32_t lane = 0; lane < lanes; lane++) {
@@ -206,20 +233,43 @@ int32_t sg_native_access(const sg_env *env, sg_wave *wave, sg_range *site, uint6
                 e++;
                 continue;
             }
-            if (flags & SG_ACCESS_LOAD) {
-                uint32_t v = 0;
-                if (same)
-                    v = data[e * lanes + previous];
-                else
-                    memcpy(&v, at, esize);
-                *value = v;
-            } else if (flags & SG_ACCESS_STORE) {
-                memcpy(at, value, esize);
-            }
+            if (flags & SG_ACCESS_LOAD)
+                *value = same ? data[e * lanes + previous] : load_element(at, esize);
+            else if (flags & SG_ACCESS_STORE)
+                store_element(at, *value, esize);
         }
         previous = (int32_t)lane;
     }
     return -1;
+}
+
+int32_t sg_native_access(const sg_env *env, sg_wave *wave, sg_range *site, uint64_t *addresses,
+                         uint64_t mask, uint32_t lanes, uint32_t elements, uint32_t esize,
+                         uint64_t stride, uint32_t *data, uint32_t flags) {
+    if (flags & SG_ACCESS_CHECK) {
+        sg_range first = {UINT64_MAX, 0, 0}, late;
+        const sg_range *range = NULL;
+        for (uint32_t lane = 0; lane < lanes; lane++) {
+            if (!(mask >> lane & 1))
+                continue;
+            uint64_t delta = 0;
+            for (uint32_t e = 0; e < elements; e++) {
+                uint64_t at = addresses[lane] + e * stride;
+                range = range_holding(env, range, at, at + esize, &late);
+                if (!range) {
+                    wave->fault_address = at;
+                    return (int32_t)lane;
+                }
+                if (e == 0)
+                    delta = range->delta;
+                if (first.start > first.end)
+                    first = *range;
+            }
+            addresses[lane] -= delta;
+        }
+        remember(site, first.start <= first.end ? &first : NULL);
+    }
+    return sg_native_move(addresses, mask, lanes, elements, esize, stride, data, flags);
 }
 
 /* Device address of element e of a lane through a V#; 0 when a linear V#'s bounds exclude it. */

@@ -236,6 +236,15 @@ int64_t sg_native_find_range(const sg_env *env, uint64_t lo, uint64_t hi);
 int32_t sg_native_access(const sg_env *env, sg_wave *wave, sg_range *site, uint64_t *addresses,
                          uint64_t mask, uint32_t lanes, uint32_t elements, uint32_t esize,
                          uint64_t stride, uint32_t *data, uint32_t flags);
+/* sg_native_access's moves, without its checks: lane i (mask bit i) loads (SG_ACCESS_LOAD)
+   or stores (SG_ACCESS_STORE) `elements` elements of `esize` bytes at host address
+   addresses[i] + e * stride, in lane order, aligned dword pairs and quads each as one access,
+   and lanes reading one address see one value. Translated code calls it for the gathers and
+   scatters it has checked inline: LLVM expands them lane by lane on x86 without AVX-512
+   (a third of a small kernel's machine code and compile time). Returns -1, as
+   sg_native_access does when an access completed. */
+int32_t sg_native_move(const uint64_t *addresses, uint64_t mask, uint32_t lanes, uint32_t elements,
+                       uint32_t esize, uint64_t stride, uint32_t *data, uint32_t flags);
 /* The host atomic under the interpreter's atomics in callouts (core/isa/native/host_atomics.py):
    for each i, a compare-and-swap of the `width`-byte (4 or 8) word at host address addresses[i]
    from expected[i] to desired[i], sequentially consistent as translated atomics are; swapped[i]

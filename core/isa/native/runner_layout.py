@@ -28,8 +28,8 @@ ENV = {name: ffi.offsetof("sg_env", name)
        for name in ("code_base", "ranges", "range_count", "lds_bytes", "clock_mhz")}
 # C functions translated code calls: through the table HELPER_TABLE of its shared object, in
 # this order, which the loader fills with these addresses (core/isa/native/shared_object.py).
-EXTERNALS = ("sg_native_find_range", "sg_native_access", "sg_native_buffer", "sg_now_ns",
-             "sg_signal_interrupt")
+EXTERNALS = ("sg_native_find_range", "sg_native_access", "sg_native_move", "sg_native_buffer",
+             "sg_now_ns", "sg_signal_interrupt")
 HELPER_TABLE = "sg_helpers"
 ACCESS_CHECK, ACCESS_LOAD, ACCESS_STORE = lib.SG_ACCESS_CHECK, lib.SG_ACCESS_LOAD, lib.SG_ACCESS_STORE
 
