@@ -223,12 +223,17 @@ class Kernel:
         return self.lanes_of(self.exec_bits())
 
     def lanes_of(self, bits):
-        """The <lanes x i1> of the lane mask `bits` (i<lanes>): each lane tests its bit in a
-        splat of the mask's dwords. A bitcast says the same, but x86 code generation without
-        AVX-512 builds it a bit at a time (two instructions a lane: a third of a small
-        kernel's machine code, and its compile time, went there)."""
+        """The <lanes x i1> of the lane mask `bits` (i<lanes>): the vector it was made from
+        when this block's builder sees that (a compare's mask written to VCC and read back),
+        else each lane testing its bit in a splat of the mask's dwords. A bitcast says the
+        same, but x86 code generation without AVX-512 builds it a bit at a time (two
+        instructions a lane: a tenth of big_partial_reduce's machine code), and LLVM does not
+        see through the round trip of a carry through VCC (vector add's addresses)."""
+        made = _mask_vector(bits, self.VB)
+        if made is not None:
+            return made
         b = self.builder
-        dwords = [b.trunc(bits, I32)] if self.lanes == 32 else list(_dwords(b, bits))
+        dwords = [bits] if self.lanes == 32 else list(_dwords(b, bits))
         pair = ir.Constant(Vector(I32, len(dwords)), None)
         for i, dword in enumerate(dwords):
             pair = b.insert_element(pair, dword, const(I32, i))
@@ -449,6 +454,33 @@ class Kernel:
         size = f.sub(f.ptrtoint(top, I64), f.ptrtoint(bottom, I64))
         # Reported in KiB, rounded up, so that any frame fits the i32 result.
         f.ret(f.trunc(f.lshr(f.add(size, const(I64, 1023)), const(I64, 10)), I32))
+
+
+def _mask_vector(bits, vector_type):
+    """The <lanes x i1> that `bits` is the bitcast of, or None: seen directly (wave32: a mask
+    register's value as last stored) or through its two dwords joined again (wave64:
+    mask_bits of the halves write_scalar stored)."""
+    def op(value, name):
+        return value.operands if isinstance(value, ir.Instruction) and value.opname == name else None
+    whole = op(bits, "bitcast")
+    if whole is not None:
+        return whole[0] if whole[0].type == vector_type else None
+    joined = op(bits, "or")
+    if joined is None:
+        return None
+    low, high = joined
+    low, shifted = op(low, "zext"), op(high, "shl")
+    high = op(shifted[0], "zext") if shifted and _is_32(shifted[1]) else None
+    low_trunc = op(low[0], "trunc") if low else None
+    high_trunc = op(high[0], "trunc") if high else None
+    high_shift = op(high_trunc[0], "lshr") if high_trunc else None
+    if not (low_trunc and high_shift and _is_32(high_shift[1])) or low_trunc[0] is not high_shift[0]:
+        return None
+    return _mask_vector(low_trunc[0], vector_type)
+
+
+def _is_32(value):
+    return isinstance(value, ir.Constant) and value.constant == 32
 
 
 def _dwords(b, bits):
