@@ -156,57 +156,37 @@ def value_unless(k, skip, skipped, blocks, value_of):
 
 def _dense(k, addresses, active, lane_stride, halves=None):
     """(i1, base i64, i1 every lane active): every active lane's address is base + lane *
-    lane_stride. `halves`
-    (lo, hi, offset): the addresses are the VGPR pair hi:lo plus `offset`, which the test
-    with every lane active then reads in 32-bit lanes."""
+    lane_stride, base taken from the first active lane. `halves` (lo, hi, offset): the
+    addresses are the VGPR pair hi:lo plus `offset`, tested in 32-bit lanes.
+
+    One test for whole and partial waves alike, without a branch: the partial-wave test
+    this replaced (a minimum over 64-bit lanes, on a path of its own) took 15% of the small
+    kernels' code generation."""
     b = k.builder
-    steps = ir.Constant(k.V64, [i * lane_stride for i in range(k.lanes)])
     everyone = k.call(f"llvm.vector.reduce.and.v{k.lanes}i1", I1, [active])
-    if k.large:
-        # A large kernel's accesses take the vector path with every lane on only (the others
-        # go out of line): the partial-wave test's 64-bit lane reductions cost more compile
-        # time than such a kernel gains.
-        dense, base = _every_lane_dense(k, addresses, steps, lane_stride, halves)
-        return b.and_(everyone, dense), base, everyone
-    every_lane, some_lanes = k.new_block("dense_every_lane"), k.new_block("dense_some_lanes")
-    joined = k.new_block("dense_base")
-    b.cbranch(everyone, every_lane, some_lanes)
-    b.position_at_end(every_lane)
-    ends = [(*_every_lane_dense(k, addresses, steps, lane_stride, halves), b.block)]
-    b.branch(joined)
-    b.position_at_end(some_lanes)
-    starts = b.sub(addresses, steps)
-    base = k.call(f"llvm.vector.reduce.umin.v{k.lanes}i64", I64,
-                  [b.select(active, starts, k.splat(const(I64, -1)))])
+    bits = b.bitcast(active, k.MASK)
+    # No lane active: lane 0 (the access moves nothing).
+    first = b.and_(k.call(f"llvm.cttz.i{k.lanes}", k.MASK, [bits, const(I1, 0)]), ir.Constant(k.MASK, k.lanes - 1))
+    first = b.trunc(first, I32) if k.lanes == 64 else first
+    below = b.mul(b.zext(first, I64), const(I64, lane_stride))      # bytes below the first lane's
+    if halves is not None:
+        # hi:lo is dense iff hi is one value and lo steps from the run's start without a
+        # carry into hi: then lane i's pair is start + i * lane_stride.
+        lo, hi, offset = halves
+        start = b.sub(_join(k, b.extract_element(lo, first), b.extract_element(hi, first)), below)
+        start_lo, start_hi = _split(k, start)
+        steps32 = ir.Constant(k.V, [i * lane_stride for i in range(k.lanes)])
+        want_lo, want_hi = b.add(k.splat(start_lo), steps32), k.splat(start_hi)
+        same = b.and_(b.icmp_unsigned("==", b.select(active, lo, want_lo), want_lo),
+                      b.icmp_unsigned("==", b.select(active, hi, want_hi), want_hi))
+        room = b.icmp_unsigned("<=", start_lo, const(I32, 0xFFFFFFFF - (k.lanes - 1) * lane_stride))
+        dense = b.and_(k.call(f"llvm.vector.reduce.and.v{k.lanes}i1", I1, [same]), room)
+        return dense, b.add(start, const(I64, offset & 0xFFFFFFFFFFFFFFFF)), everyone
+    steps = ir.Constant(k.V64, [i * lane_stride for i in range(k.lanes)])
+    base = b.sub(b.extract_element(addresses, first), below)
     want = b.add(k.splat(base), steps)
     same = b.icmp_unsigned("==", b.select(active, addresses, want), want)
-    ends.append((k.call(f"llvm.vector.reduce.and.v{k.lanes}i1", I1, [same]), base, b.block))
-    b.branch(joined)
-    b.position_at_end(joined)
-    dense, base = b.phi(I1), b.phi(I64)
-    for flag, value, block in ends:
-        dense.add_incoming(flag, block)
-        base.add_incoming(value, block)
-    return dense, base, everyone
-
-
-def _every_lane_dense(k, addresses, steps, lane_stride, halves):
-    """_dense's (i1, base) where every lane is active."""
-    b = k.builder
-    if halves is not None:
-        # hi:lo is dense iff hi is one value and lo steps from lo0 without a carry into hi.
-        lo, hi, offset = halves
-        lo0, hi0 = (b.extract_element(v, const(I32, 0)) for v in (lo, hi))
-        steps32 = ir.Constant(k.V, [i * lane_stride for i in range(k.lanes)])
-        same = b.and_(b.icmp_unsigned("==", hi, k.splat(hi0)),
-                      b.icmp_unsigned("==", lo, b.add(k.splat(lo0), steps32)))
-        room = b.icmp_unsigned("<=", lo0, const(I32, 0xFFFFFFFF - (k.lanes - 1) * lane_stride))
-        dense = b.and_(k.call(f"llvm.vector.reduce.and.v{k.lanes}i1", I1, [same]), room)
-        return dense, b.add(_join(k, lo0, hi0), const(I64, offset & 0xFFFFFFFFFFFFFFFF))
-    # Lane 0 gives the base: the reduction over active lanes is a long dependency chain.
-    base = b.extract_element(addresses, const(I32, 0))
-    same = b.icmp_unsigned("==", addresses, b.add(k.splat(base), steps))
-    return k.call(f"llvm.vector.reduce.and.v{k.lanes}i1", I1, [same]), base
+    return k.call(f"llvm.vector.reduce.and.v{k.lanes}i1", I1, [same]), base, everyone
 
 
 def _layout(k, count, esize, stride):
