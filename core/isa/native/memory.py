@@ -263,7 +263,7 @@ def access(k, addresses, active, count, esize, stride=None, values=None, check=T
             ends.append((rows, b.block))
             b.branch(done)
             b.position_at_end(many)
-        rows = moved(k, b.sub(addresses, k.splat(delta)), active, count, esize, stride, values)
+        rows = _moved(k, b.sub(addresses, k.splat(delta)), active, count, esize, stride, values)
         ends.append((rows, b.block))
         b.branch(done)
         b.position_at_end(slow)
@@ -271,7 +271,7 @@ def access(k, addresses, active, count, esize, stride=None, values=None, check=T
         _, rows = _out_of_line(k, at, addresses, active, count, esize, stride, flags, values)
         ends.append((rows, b.block))
     else:                       # LDS: no check to make
-        rows = moved(k, addresses, active, count, esize, stride, values)
+        rows = _moved(k, addresses, active, count, esize, stride, values)
         ends.append((rows, b.block))
     return _joined(k, done, ends, count if values is None else 0)
 
@@ -369,13 +369,13 @@ def _vector_access(k, base, active, count, esize, stride, interleaved, values, w
     return [b.zext(r, k.V) if esize < 4 else r for r in rows]
 
 
-def moved(k, hosts, active, count, esize, stride, values):
+def _moved(k, hosts, active, count, esize, stride, values):
     """Gather (values None: returns the rows) or scatter (`values`) `count` elements `stride`
     apart at each active lane's host address (<lanes x i64>, checked already), through
     sg_native_move: in lane order (the highest lane wins), runs of dwords as single accesses
     (_units), and lanes at one address reading one value. Out of line because LLVM's x86 code
     generation without AVX-512 expands a gather or scatter lane by lane, ~5 instructions a
-    lane: the gathers and scatters held a third of a small kernel's machine code and compile
+    lane: the gathers and scatters held a quarter of a small kernel's machine code and compile
     time, while the C loop takes about a tenth longer than that expansion (native_bench.py's
     gather part)."""
     b = k.builder
