@@ -53,8 +53,8 @@ typedef struct sg_range {
    s_memtime in translated code) and of the library's C side (signal waits, packet times). */
 uint64_t sg_now_ns(void);
 
-/* What translated code reads besides its wave and workgroup. Translated code calls
-   sg_native_find_range, sg_native_access and sg_now_ns (bound by the JIT). */
+/* What translated code reads besides its wave and workgroup. Translated code calls the C
+   helpers runner_layout.EXTERNALS names (through its helper table, filled when it loads). */
 typedef struct sg_env {
     uint64_t code_base;              /* device address PCs in the translation are relative to */
     const sg_range *ranges;          /* sorted, disjoint, touching ranges merged */
@@ -241,7 +241,7 @@ int32_t sg_native_access(const sg_env *env, sg_wave *wave, sg_range *site, uint6
    addresses[i] + e * stride, in lane order, aligned dword pairs and quads each as one access,
    and lanes reading one address see one value. Translated code calls it for the gathers and
    scatters it has checked inline: LLVM expands them lane by lane on x86 without AVX-512
-   (a third of a small kernel's machine code and compile time). Returns -1, as
+   (a quarter of a small kernel's machine code). Returns -1, as
    sg_native_access does when an access completed. */
 int32_t sg_native_move(const uint64_t *addresses, uint64_t mask, uint32_t lanes, uint32_t elements,
                        uint32_t esize, uint64_t stride, uint32_t *data, uint32_t flags);
