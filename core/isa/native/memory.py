@@ -175,14 +175,14 @@ def _dense(k, addresses, active, lane_stride, halves=None):
         lo, hi, offset = halves
         start = b.sub(_join(k, b.extract_element(lo, first), b.extract_element(hi, first)), below)
         start_lo, start_hi = _split(k, start)
-        steps32 = ir.Constant(k.V, [i * lane_stride for i in range(k.lanes)])
+        steps32 = k.lane_constant([i * lane_stride for i in range(k.lanes)])
         want_lo, want_hi = b.add(k.splat(start_lo), steps32), k.splat(start_hi)
         same = b.and_(b.icmp_unsigned("==", b.select(active, lo, want_lo), want_lo),
                       b.icmp_unsigned("==", b.select(active, hi, want_hi), want_hi))
         room = b.icmp_unsigned("<=", start_lo, const(I32, 0xFFFFFFFF - (k.lanes - 1) * lane_stride))
         dense = b.and_(k.call(f"llvm.vector.reduce.and.v{k.lanes}i1", I1, [same]), room)
         return dense, b.add(start, const(I64, offset & 0xFFFFFFFFFFFFFFFF)), everyone
-    steps = ir.Constant(k.V64, [i * lane_stride for i in range(k.lanes)])
+    steps = k.lane_constant([i * lane_stride for i in range(k.lanes)], I64)
     base = b.sub(b.extract_element(addresses, first), below)
     want = b.add(k.splat(base), steps)
     same = b.icmp_unsigned("==", b.select(active, addresses, want), want)

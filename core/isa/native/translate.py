@@ -95,6 +95,7 @@ class Kernel:
         self.blocks = {}
         self.callouts = []              # the block after each callout, where its wave resumes
         self._intrinsics = {}
+        self._lane_constants = {}
         self.inst = None
         self.mode = 0
 
@@ -203,6 +204,17 @@ class Kernel:
     def lane_ids(self, type_=I32):
         return ir.Constant(Vector(type_, self.lanes), list(range(self.lanes)))
 
+    def lane_constant(self, values, type_=I32):
+        """The constant vector of `values` (one a lane, or None for zeros), made once a
+        translation: the builder's reuse keys a constant by its text, which llvmlite prints
+        once an object (a mask read made its three constants anew, a third of private_sort's
+        IR building)."""
+        key = (str(type_), None if values is None else tuple(values))
+        made = self._lane_constants.get(key)
+        if made is None:
+            made = self._lane_constants[key] = ir.Constant(Vector(type_, len(values) if values else self.lanes), values)
+        return made
+
     def new_block(self, name):
         return self.builder.append_basic_block(name)
 
@@ -234,13 +246,13 @@ class Kernel:
             return made
         b = self.builder
         dwords = [bits] if self.lanes == 32 else list(_dwords(b, bits))
-        pair = ir.Constant(Vector(I32, len(dwords)), None)
+        pair = self.lane_constant([0] * len(dwords))
         for i, dword in enumerate(dwords):
             pair = b.insert_element(pair, dword, const(I32, i))
-        spread = b.shuffle_vector(pair, ir.Constant(pair.type, None),
-                                  ir.Constant(Vector(I32, self.lanes), [lane // 32 for lane in range(self.lanes)]))
-        lane_bits = ir.Constant(self.V, [1 << (lane % 32) for lane in range(self.lanes)])
-        return b.icmp_unsigned("!=", b.and_(spread, lane_bits), ir.Constant(self.V, None))
+        spread = b.shuffle_vector(pair, self.lane_constant([0] * len(dwords)),
+                                  self.lane_constant([lane // 32 for lane in range(self.lanes)]))
+        lane_bits = self.lane_constant([1 << (lane % 32) for lane in range(self.lanes)])
+        return b.icmp_unsigned("!=", b.and_(spread, lane_bits), self.lane_constant(None))
 
     def popcount(self, bits):
         count = self.call(f"llvm.ctpop.i{self.lanes}", self.MASK, [bits])
