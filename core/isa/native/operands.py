@@ -92,7 +92,7 @@ def _as(b, value, type_):
 def mask(k, op):
     """A lane-mask source as <lanes x i1>."""
     type_ = "b64" if k.lanes == 64 else "b32"
-    return k.lanes_of(scalar(k, op, type_))
+    return k.lane_mask(scalar(k, op, type_))
 
 
 def write_mask(k, op, value, active=None):

@@ -232,9 +232,9 @@ class Kernel:
         return self.mask_bits(EXEC_LO)
 
     def exec_mask(self):
-        return self.lanes_of(self.exec_bits())
+        return self.lane_mask(self.exec_bits())
 
-    def lanes_of(self, bits):
+    def lane_mask(self, bits):
         """The <lanes x i1> of the lane mask `bits` (i<lanes>): the vector it was made from
         when this block's builder sees that (a compare's mask written to VCC and read back),
         else each lane testing its bit in a splat of the mask's dwords. A bitcast says the
