@@ -29,8 +29,8 @@ import llvmlite.ir as ir
 from core.isa.native.alu.bits import is_nan, quiet
 from core.isa.native.alu.conversion import bf16_nearest_even
 from core.isa.native.alu.kit import Kit
-from core.isa.native.runner_layout import (ACCESS_CHECK, ACCESS_LOAD, ACCESS_STORE, GROUP_LDS, GROUP_SITES,
-                                    RANGE_BYTES, SG_FAULT_MEMORY)
+from core.isa.native.runner_layout import (ACCESS_CHECK, ACCESS_LOAD, ACCESS_RUN, ACCESS_STORE,
+                                           GROUP_LDS, GROUP_SITES, RANGE_BYTES, SG_FAULT_MEMORY)
 from core.isa.native.ir_types import I1, I8, I16, I32, I64, PTR, const
 from core.isa.native.ir_vector import Vector
 
@@ -59,11 +59,12 @@ def within(k, at, lo, hi):
 
 
 def _out_of_line(k, at, addresses, active, count, esize, stride, flags, values=None):
-    """Call sg_native_access; faults where it reports a bad lane. Returns (host addresses
-    <lanes x i64>, loaded rows) as the C side left them."""
+    """Call sg_native_access; faults where it reports a bad lane. Returns what the C side
+    left: the host addresses (<lanes x i64>) of a check alone (flags ACCESS_CHECK), else a
+    load's rows ([] for a store): an access that moves data has no use for its addresses."""
     b = k.builder
     buffer, data = k.scratch_buffers()
-    b.store(addresses, buffer)
+    b.store(addresses, buffer)              # lane 0's alone for an ACCESS_RUN
     bits = staged(k, data, values, active)
     fn = k.intrinsic("sg_native_access", I32, [PTR, PTR, PTR, PTR, I64, I32, I32, I32, I64, PTR, I32])
     fn.attributes.add("cold")      # so the register allocator keeps spills off the fast paths
@@ -71,8 +72,9 @@ def _out_of_line(k, at, addresses, active, count, esize, stride, flags, values=N
                        const(I32, esize), const(I64, stride), data, const(I32, flags)])
     if flags & ACCESS_CHECK:
         reported_fault(k, lane)
-    rows = loaded_rows(k, data, count) if flags & ACCESS_LOAD else []
-    return b.load(buffer, typ=k.V64), rows
+    if not flags & (ACCESS_LOAD | ACCESS_STORE):
+        return b.load(buffer, typ=k.V64)
+    return loaded_rows(k, data, count) if flags & ACCESS_LOAD else []
 
 
 # What the C side's accesses (sg_native_access, sg_native_buffer) take and give: element rows
@@ -84,7 +86,7 @@ def staged(k, data, values, active):
     b = k.builder
     for e, value in enumerate(values or ()):
         b.store(value, b.gep(data, [const(I64, 4 * e * k.lanes)], source_etype=I8))
-    bits = b.bitcast(active, k.MASK)
+    bits = k.bits_of(active)
     return b.zext(bits, I64) if k.lanes == 32 else bits
 
 
@@ -118,7 +120,7 @@ def checked(k, addresses, active, count, esize, stride=None):
     fast_host = b.sub(addresses, k.splat(delta))
     fast = b.or_(inside, b.not_(k.any_lane(active)))
     return value_unless(k, fast, fast_host, ("check_lanes", "checked"),
-                        lambda: _out_of_line(k, at, addresses, active, count, esize, stride, ACCESS_CHECK)[0])
+                        lambda: _out_of_line(k, at, addresses, active, count, esize, stride, ACCESS_CHECK))
 
 
 def check_scalar(k, address, count, size=4):
@@ -131,7 +133,7 @@ def check_scalar(k, address, count, size=4):
 
     def slow_host():
         lane0 = ir.Constant(k.VB, [True] + [False] * (k.lanes - 1))
-        hosts, _ = _out_of_line(k, at, k.splat(address), lane0, count, size, size, ACCESS_CHECK)
+        hosts = _out_of_line(k, at, k.splat(address), lane0, count, size, size, ACCESS_CHECK)
         return b.extract_element(hosts, const(I32, 0))
     return value_unless(k, inside, fast_host, ("check_scalar", "checked_scalar"), slow_host)
 
@@ -157,18 +159,29 @@ def value_unless(k, skip, skipped, blocks, value_of):
 def _dense(k, addresses, active, lane_stride, halves=None):
     """(i1, base i64, i1 every lane active): every active lane's address is base + lane *
     lane_stride, base taken from the first active lane. `halves` (lo, hi, offset): the
-    addresses are the VGPR pair hi:lo plus `offset`, tested in 32-bit lanes.
+    addresses are the VGPR pair hi:lo plus `offset`, or, when `hi` is an i64 (a scalar base,
+    saddr), hi + lo zero-extended + `offset`; either is tested in 32-bit lanes.
 
     One test for whole and partial waves alike, without a branch: the partial-wave test
     this replaced (a minimum over 64-bit lanes, on a path of its own) took 15% of the small
     kernels' code generation."""
     b = k.builder
     everyone = k.call(f"llvm.vector.reduce.and.v{k.lanes}i1", I1, [active])
-    bits = b.bitcast(active, k.MASK)
+    bits = k.bits_of(active)
     # No lane active: lane 0 (the access moves nothing).
     first = b.and_(k.call(f"llvm.cttz.i{k.lanes}", k.MASK, [bits, const(I1, 0)]), ir.Constant(k.MASK, k.lanes - 1))
     first = b.trunc(first, I32) if k.lanes == 64 else first
     below = b.mul(b.zext(first, I64), const(I64, lane_stride))      # bytes below the first lane's
+    if halves is not None and halves[1].type == I64:
+        # saddr + lo is dense iff lo steps from the run's start, which lies (as an i64) where
+        # no lane's lo wraps: then lane i's lo is start + i * lane_stride.
+        lo, saddr, offset = halves
+        start = b.sub(b.zext(b.extract_element(lo, first), I64), below)
+        want = b.add(k.splat(b.trunc(start, I32)), k.lane_constant([i * lane_stride for i in range(k.lanes)]))
+        same = b.icmp_unsigned("==", b.select(active, lo, want), want)
+        room = b.icmp_unsigned("<=", start, const(I64, 0xFFFFFFFF - (k.lanes - 1) * lane_stride))
+        dense = b.and_(k.call(f"llvm.vector.reduce.and.v{k.lanes}i1", I1, [same]), room)
+        return dense, b.add(b.add(saddr, start), const(I64, offset & 0xFFFFFFFFFFFFFFFF)), everyone
     if halves is not None:
         # hi:lo is dense iff hi is one value and lo steps from the run's start without a
         # carry into hi: then lane i's pair is start + i * lane_stride.
@@ -198,24 +211,33 @@ def _layout(k, count, esize, stride):
     return esize, False
 
 
-def access(k, addresses, active, count, esize, stride=None, values=None, check=True, halves=None):
+def access(k, addresses, active, count, esize, stride=None, values=None, check=True, halves=None,
+           base=None):
     """Load (values None: returns a list of <lanes x i32>, zero-extended, 0 in inactive lanes)
     or store (`values`, a list of <lanes x i32>) `count` elements per active lane. Device
     addresses are checked (check=True) before anything moves; LDS addresses (check=False) are
     host addresses already. Inside the range the access hit last, lane-contiguous accesses move
     as masked vectors and others as gathers/scatters (in a large kernel, k.large, these go out
     of line too); anything else goes through sg_native_access, lane by lane. `halves`: see
-    _dense."""
+    _dense. `base`: the translator knows lane t's address is `base` + t * the lane stride
+    (vmem.Space.base): no test of the lanes at run time, and `addresses` (None) is made only
+    where the range test fails, to go out of line."""
     b = k.builder
     stride = esize if stride is None else stride
     lane_stride, interleaved = _layout(k, count, esize, stride)
-    dense, base, everyone = _dense(k, addresses, active, lane_stride, halves)
+    known = base is not None
+    if known:
+        assert check, "a known base is a device address"
+        device_base, dense = base, None          # None: dense without a test
+    else:
+        dense, base, everyone = _dense(k, addresses, active, lane_stride, halves)
     whole_wave = values is not None and check and bool(_units(count, esize, stride))
     if whole_wave:
         # AMD's masked stores (vpmaskmovd) write a dword at a time: another thread saw part
         # of a lone lane's 16-byte store. A store whose dwords must move together takes the
         # vector path only with every lane on, as plain stores (_vector_access).
-        dense = b.and_(dense, everyone)
+        everyone = k.call(f"llvm.vector.reduce.and.v{k.lanes}i1", I1, [active]) if known else everyone
+        dense = everyone if known else b.and_(dense, everyone)
     quick = k.new_block("vector_access")
     scattered = k.new_block("gather_access")
     done = k.new_block("accessed")
@@ -225,22 +247,28 @@ def access(k, addresses, active, count, esize, stride=None, values=None, check=T
         span = lane_stride * k.lanes if interleaved else (count - 1) * stride + esize * k.lanes
         inside, delta = within(k, at, base, b.add(base, const(I64, span)))
         base = b.sub(base, delta)
-        b.cbranch(b.and_(dense, inside), quick, scattered)
+        b.cbranch(inside if dense is None else b.and_(dense, inside), quick, scattered)
     else:
         b.cbranch(dense, quick, scattered)
     b.position_at_end(quick)
-    if check:
+    if check and not known:     # a stream's next runs; scratch rows are no stream
         _prefetch_ahead(k, base, span, store=values is not None)
     fast_rows = _vector_access(k, base, active, count, esize, stride, interleaved, values, whole_wave)
     ends = [(fast_rows, b.block)]
     b.branch(done)
     b.position_at_end(scattered)
-    if check and k.large:
+    if known:
+        # Outside the range this site hit last (the first access, or one that faults): the
+        # C side makes the lanes' addresses from lane 0's.
+        assert lane_stride == esize, "a run's lanes are an element apart"
+        addresses = device_base
+    if check and (k.large or known):
         # A large kernel's scattered accesses go out of line: LLVM's code generation expands
         # an inline gather or scatter lane by lane, which took a third of an -O0 kernel's
         # compile time (gfx942 round_up -O0, 870 instructions: 24 -> 17 s).
         flags = ACCESS_CHECK | (ACCESS_LOAD if values is None else ACCESS_STORE)
-        _, rows = _out_of_line(k, at, addresses, active, count, esize, stride, flags, values)
+        flags |= ACCESS_RUN if known else 0
+        rows = _out_of_line(k, at, addresses, active, count, esize, stride, flags, values)
         ends.append((rows, b.block))
     elif check:
         lo = k.call(f"llvm.vector.reduce.umin.v{k.lanes}i64", I64,
@@ -268,7 +296,7 @@ def access(k, addresses, active, count, esize, stride=None, values=None, check=T
         b.branch(done)
         b.position_at_end(slow)
         flags = ACCESS_CHECK | (ACCESS_LOAD if values is None else ACCESS_STORE)
-        _, rows = _out_of_line(k, at, addresses, active, count, esize, stride, flags, values)
+        rows = _out_of_line(k, at, addresses, active, count, esize, stride, flags, values)
         ends.append((rows, b.block))
     else:                       # LDS: no check to make
         rows = _moved(k, addresses, active, count, esize, stride, values)

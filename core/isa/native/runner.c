@@ -246,6 +246,9 @@ int32_t sg_native_move(const uint64_t *addresses, uint64_t mask, uint32_t lanes,
 int32_t sg_native_access(const sg_env *env, sg_wave *wave, sg_range *site, uint64_t *addresses,
                          uint64_t mask, uint32_t lanes, uint32_t elements, uint32_t esize,
                          uint64_t stride, uint32_t *data, uint32_t flags) {
+    if (flags & SG_ACCESS_RUN)
+        for (uint32_t lane = 1; lane < lanes; lane++)
+            addresses[lane] = addresses[0] + (uint64_t)lane * esize;
     if (flags & SG_ACCESS_CHECK) {
         sg_range first = {UINT64_MAX, 0, 0}, late;
         const sg_range *range = NULL;

@@ -149,10 +149,13 @@ typedef struct sg_outcome {
 } sg_outcome;
 
 /* sg_native_access flags: check addresses (and turn them into host addresses), load
-   elements into data, store elements from data. */
+   elements into data, store elements from data; the lanes' addresses are a run, lane i's
+   addresses[0] + i * esize, and only addresses[0] is filled in (the translator knows the
+   access is contiguous: building 64 addresses inline costs -O0 kernels compile time). */
 #define SG_ACCESS_CHECK 1
 #define SG_ACCESS_LOAD 2
 #define SG_ACCESS_STORE 4
+#define SG_ACCESS_RUN 8
 
 /* A MUBUF access through the V# `rsrc` (the interpreter's core/isa/interp/vmem.py rules:
    swizzled, the private segment buffer among them, or linear with bounds), out of line:

@@ -31,7 +31,8 @@ ENV = {name: ffi.offsetof("sg_env", name)
 EXTERNALS = ("sg_native_find_range", "sg_native_access", "sg_native_move", "sg_native_buffer",
              "sg_now_ns", "sg_signal_interrupt")
 HELPER_TABLE = "sg_helpers"
-ACCESS_CHECK, ACCESS_LOAD, ACCESS_STORE = lib.SG_ACCESS_CHECK, lib.SG_ACCESS_LOAD, lib.SG_ACCESS_STORE
+ACCESS_CHECK, ACCESS_LOAD, ACCESS_STORE, ACCESS_RUN = (lib.SG_ACCESS_CHECK, lib.SG_ACCESS_LOAD,
+                                                       lib.SG_ACCESS_STORE, lib.SG_ACCESS_RUN)
 
 
 def external_addresses():

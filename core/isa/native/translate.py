@@ -96,6 +96,7 @@ class Kernel:
         self.callouts = []              # the block after each callout, where its wave resumes
         self._intrinsics = {}
         self._lane_constants = {}
+        self._mask_sources = {}         # id(mask vector lane_mask made) -> (that vector, its bits)
         self.inst = None
         self.mode = 0
 
@@ -252,7 +253,19 @@ class Kernel:
         spread = b.shuffle_vector(pair, self.lane_constant([0] * len(dwords)),
                                   self.lane_constant([lane // 32 for lane in range(self.lanes)]))
         lane_bits = self.lane_constant([1 << (lane % 32) for lane in range(self.lanes)])
-        return b.icmp_unsigned("!=", b.and_(spread, lane_bits), self.lane_constant(None))
+        mask = b.icmp_unsigned("!=", b.and_(spread, lane_bits), self.lane_constant(None))
+        self._mask_sources[id(mask)] = (mask, bits)
+        return mask
+
+    def bits_of(self, mask):
+        """The i<lanes> lane bits of the <lanes x i1> `mask`: the bits lane_mask made it
+        from, when it did (an operand of the mask, so available wherever the mask is), else
+        its bitcast, which x86 without AVX-512 builds from the lanes a few at a time (every
+        out-of-line access passes EXEC's bits: -O0 kernels have hundreds)."""
+        made = self._mask_sources.get(id(mask))
+        if made is not None and made[0] is mask:
+            return made[1]
+        return self.builder.bitcast(mask, self.MASK)
 
     def popcount(self, bits):
         count = self.call(f"llvm.ctpop.i{self.lanes}", self.MASK, [bits])

@@ -32,12 +32,15 @@ class Space:
     """The lanes of one instruction that reach one space: element 0 addresses (device
     addresses when `checked`, host addresses of LDS otherwise), the lanes taking part, and
     how far apart a lane's elements lie (`stride`). `rows`: per element (addresses, lanes)
-    when elements differ in their lanes (bounded buffers), else None."""
+    when elements differ in their lanes (bounded buffers), else None. `base`: lane 0's
+    address when the translator knows lane t's is `base` + 4 * t (scratch at a uniform
+    offset); `addresses` is then None."""
 
     def __init__(self, addresses, lanes, stride, checked=True, rows=None, partial=None, lds=False,
-                 halves=None):
+                 halves=None, base=None):
         self.addresses = addresses  # LDS: byte offsets (<lanes x i32>) into the group's LDS
         self.halves = halves        # (lo, hi, offset) when addresses are a VGPR pair + offset
+        self.base = base
         self.lanes = lanes
         self.stride = stride
         self.checked = checked
@@ -72,6 +75,20 @@ def _private(k, offsets, active, esize, wave_base=None):
     address = b.add(b.add(wave_base, b.mul(b.udiv(offsets, _u64(k, 4)), _u64(k, 4 * k.lanes))),
                     b.add(lane4, b.urem(offsets, _u64(k, 4))))
     return Space(address, active, 4 * k.lanes if esize == 4 else esize)
+
+
+def _private_row(k, inst, saddr, active):
+    """Scratch dwords at one offset in every lane (no VGPR address: -O0 spills, private
+    arrays at fixed indices): lane t's dword is 4 * t bytes after lane 0's in the
+    interleaved layout, so the access is a vector at a base known without testing the
+    lanes' addresses at run time. That test, over 64-bit lanes, was most of the code an -O0
+    kernel's spills made, and LLVM's -O0 code generation does not fold it away."""
+    b = k.builder
+    offset = const(I64, int(inst.mods.get("offset", 0)) & 0xFFFFFFFF)
+    if saddr is not None and saddr.kind not in ("off", "null"):
+        offset = b.and_(b.add(offset, b.zext(O.scalar(k, saddr), I64)), const(I64, 0xFFFFFFFF))
+    row = b.add(b.mul(b.lshr(offset, const(I64, 2)), const(I64, 4 * k.lanes)), b.and_(offset, const(I64, 3)))
+    return Space(None, active, 4 * k.lanes, base=b.add(flat_scratch(k), row))
 
 
 def flat_scratch(k):
@@ -119,6 +136,8 @@ def resolve(k, inst, family, named, m, esize, active):
         if vaddr is not None and (saddr is None or saddr.kind in ("off", "null")):
             halves = (O.vgpr(k, vaddr.index), O.vgpr(k, vaddr.index + 1),
                       int(inst.mods.get("offset", 0)))
+        elif vaddr is not None:
+            halves = (O.vector(k, vaddr), O.scalar(k, saddr, "b64"), int(inst.mods.get("offset", 0)))
         return [Space(_global_base(k, inst, named), active, esize, halves=halves)]
     if family == "FLAT":
         address = _global_base(k, inst, {"addr": named["addr"]})
@@ -130,6 +149,9 @@ def resolve(k, inst, family, named, m, esize, active):
         return [Space(address, rest, esize), lds_space(k, low, shared, m, esize),
                 _private(k, low, private, esize)]
     if family == "SCRATCH":
+        uniform = named.get("addr") is None or named["addr"].kind != "vgpr"
+        if uniform and esize == 4:
+            return [_private_row(k, inst, named.get("saddr"), active)]
         offset = _u64(k, int(inst.mods.get("offset", 0)) & 0xFFFFFFFF)
         if named.get("addr") is not None and named["addr"].kind == "vgpr":
             offset = b.add(offset, b.zext(O.vector(k, named["addr"]), k.V64))
@@ -234,7 +256,7 @@ def load_space(k, space, m, esize):
         return [M.access(k, at, lanes, 1, esize, check=space.checked)[0] for at, lanes in space.rows]
     if not space.lds:
         return M.access(k, space.addresses, space.lanes, m, esize, space.stride, check=space.checked,
-                        halves=space.halves)
+                        halves=space.halves, base=space.base)
     rows = M.lds_access(k, space.addresses, space.lanes, m, esize, space.stride)
     if space.partial is not None:
         for e in range(m):
@@ -267,7 +289,7 @@ def store_spaces(k, spaces, m, esize, values):
             continue
         if not space.lds:
             M.access(k, space.addresses, space.lanes, m, esize, space.stride, values=values,
-                     check=space.checked, halves=space.halves)
+                     check=space.checked, halves=space.halves, base=space.base)
             continue
         M.lds_access(k, space.addresses, space.lanes, m, esize, space.stride, values)
         if space.partial is not None:
@@ -292,10 +314,11 @@ def _load(form):
         if family == "MUBUF":
             results = buffer_access(k, inst, named, count, esize, active)
         else:
-            results = [ir.Constant(k.V, None)] * count
+            results = [None] * count            # undefined until a space gives the lanes
             for space in resolve(k, inst, family, named, count, esize, active):
                 rows = load_space(k, space, count, esize)
-                results = [b.select(lanes, row, r) for lanes, row, r in zip(lane_rows(space, count), rows, results)]
+                results = [row if r is None else b.select(lanes, row, r)
+                           for lanes, row, r in zip(lane_rows(space, count), rows, results)]
         if signed:
             sign = k.splat(const(I32, 1 << (8 * esize - 1)))
             results = [b.sub(b.xor(r, sign), sign) for r in results]
