@@ -6,7 +6,6 @@ SoftGPU's dependencies loading the library with ctypes), cffi would let every ex
 HSA_STATUS_ERROR and the reason is printed once, naming what is missing and how to get it.
 This module imports nothing that could fail in such an environment (no numpy, no core/).
 """
-import importlib.util
 import sys
 
 from _softgpu_hsa import ffi, lib
@@ -47,8 +46,15 @@ def start(root):
 
 
 def _missing():
-    """The pip names of the runtime's dependencies this Python cannot import."""
-    return [pip for name, pip in DEPENDENCIES if importlib.util.find_spec(name) is None]
+    """The pip names of the runtime's dependencies this Python cannot import. Asked of the
+    import system's finders without importing the packages (numpy alone takes longer than
+    hsa_init), and without importlib.util, whose imports hsa_init would pay."""
+    return [pip for name, pip in DEPENDENCIES if name not in sys.modules and not _findable(name)]
+
+
+def _findable(name):
+    return any(getattr(finder, "find_spec", None) and finder.find_spec(name, None) is not None
+               for finder in sys.meta_path)
 
 
 def _fail_every_call(reason):

@@ -142,10 +142,13 @@ static int sg_python_serves(void) {
 }
 
 /* Run by the embedded Python once the package paths are in: site's work, only when cffi's
-   backend is not found without it (bootstrap.py does the same for the runtime's packages). */
+   backend cannot be imported without it (bootstrap.py does the same for the runtime's
+   packages). Importing it is what cffi does next; importlib.util's find_spec would cost
+   hsa_init the modules it imports. */
 static const char SG_SITE_IF_NEEDED[] =
-    "import importlib.util\n"
-    "if importlib.util.find_spec('_cffi_backend') is None:\n"
+    "try:\n"
+    "    import _cffi_backend\n"
+    "except ImportError:\n"
     "    import site\n"
     "    site.main()\n";
 
