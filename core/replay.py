@@ -42,7 +42,7 @@ def replay(folder, engine=None):
     host_mappings = []
     try:
         session = runtime.require()
-        host_mappings = _restore(session, folder, manifest)
+        _restore(session, folder, manifest, host_mappings)
         kernel = _kernel(session, folder, manifest)
         dispatch = {k: tuple(v) if isinstance(v, list) else v for k, v in manifest["dispatch"].items()}
         fault = None
@@ -79,11 +79,14 @@ def _captured_outcome(fault):
     return "completion" if fault is None else f"fault {fault['status']} at pc {fault['pc']:#x}"
 
 
-def _restore(session, folder, manifest):
-    """Put the before-state back; returns the host mappings made for it."""
+def _restore(session, folder, manifest, mappings):
+    """Put the before-state back, adding the host mappings made for it to `mappings` (closed
+    by the caller, also when a later range cannot be restored). A host range must come back
+    at its captured address: where this process already has something mapped there (its
+    libraries and heap lie elsewhere in each process), InvalidAllocation says which."""
+    from core.errors import InvalidAllocation
     from core.memory.arena import FixedMapping, PAGE
     from core.memory.host import view
-    mappings = []
     for r in manifest["ranges"]:
         start, size, space = r["start"], r["size"], r["space"]
         data = store.read_range(folder, "before", start)
@@ -92,13 +95,17 @@ def _restore(session, folder, manifest):
             session.arena.view(start, size)[:] = data
             continue
         first = start // PAGE * PAGE
-        mappings.append(FixedMapping(first, -(-(start + size - first) // PAGE) * PAGE))
+        try:
+            mappings.append(FixedMapping(first, -(-(start + size - first) // PAGE) * PAGE))
+        except InvalidAllocation as error:
+            raise InvalidAllocation(f"the captured {space} host range {start:#x} ({size} bytes) lies where "
+                                    f"this process has memory mapped ({error}); a new process may "
+                                    f"place its own elsewhere") from None
         view(start, size)[:] = data
         if space == "locked":
             session.memory.lock(start, size, list(session.agents.gpus), None)
         else:
             session.memory.register(start, size)
-    return mappings
 
 
 def _kernel(session, folder, manifest):

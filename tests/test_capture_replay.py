@@ -1,6 +1,7 @@
 """`softgpu run --capture DIR` and `softgpu replay DIR`: a dispatch saved from a real program runs
 again alone, without the program, and is compared with what it did."""
 import json
+import os
 import subprocess
 import sys
 
@@ -110,6 +111,26 @@ def _says_different(proc, outcome):
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "DIFFERENT" in proc.stdout and "identical" not in proc.stdout
     assert f"outcome differs: {outcome}" in proc.stdout
+
+
+def test_a_host_range_where_the_replay_has_memory_is_refused_naming_it(faulted, tmp_path):
+    """A registered host range comes back at its captured address; where the replaying process
+    already has memory (here: inside its own arena) the replay says so, in one line, exit 2."""
+    copy = tmp_path / "moved"
+    subprocess.run(["cp", "-r", faulted, str(copy)], check=True)
+    manifest = store.read_manifest(str(copy))
+    host, = [r for r in manifest["ranges"] if r["space"] != "arena"]
+    arena = manifest["arena"]
+    moved = arena["base"] + arena["size"] // 2
+    for phase in ("before", "after"):
+        if os.path.exists(store.range_path(str(copy), phase, host["start"])):
+            os.rename(store.range_path(str(copy), phase, host["start"]), store.range_path(str(copy), phase, moved))
+    host["start"] = moved
+    store.write_manifest(str(copy), manifest)
+    proc = softgpu("replay", str(copy))
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "Traceback" not in proc.stderr and proc.stderr.count("\n") == 1, proc.stderr
+    assert f"cannot replay: the captured {host['space']} host range {moved:#x}" in proc.stderr
 
 
 def test_a_capture_that_faulted_replayed_to_completion_is_different(captured, faulted, tmp_path):

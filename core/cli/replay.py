@@ -7,6 +7,7 @@ import os
 import sys
 
 from core.capture import store
+from core.errors import HsaError
 from core.replay import replay
 from core.cli import command
 
@@ -27,7 +28,7 @@ def run(args):
     for folder in folders:
         try:
             lines, identical = replay(folder, args.engine)
-        except (OSError, ValueError, KeyError) as error:
+        except (OSError, ValueError, KeyError, HsaError) as error:
             sys.stderr.write(f"softgpu replay: {folder}: cannot replay: {error}\n")
             return 2
         print("\n".join(lines))
